@@ -1,0 +1,57 @@
+/// A train service alert as decoded from an upstream, before the clock is applied.
+public struct Alert: Hashable, Sendable {
+    /// How the alert's kind is known: the app API states it; the CTA API leaves it to the clock.
+    public enum KindSource: Hashable, Sendable {
+        case stated(AlertKind)
+        case fromTime
+    }
+
+    public var id: String
+    public var kindSource: KindSource
+    public var headline: String
+    public var description: String
+    public var start: Instant?
+    public var end: Instant?
+    public var scopes: [AlertScope]
+
+    public init(id: String, kindSource: KindSource, headline: String, description: String, start: Instant? = nil, end: Instant? = nil, scopes: [AlertScope]) {
+        self.id = id
+        self.kindSource = kindSource
+        self.headline = headline
+        self.description = description
+        self.start = start
+        self.end = end
+        self.scopes = scopes
+    }
+
+    /// The alert's kind at `now`, or nil when it is not live (its end has passed).
+    /// CTA alerts: `start > now` → planned; `start ≤ now < end` (or no end) → active.
+    public func kind(at now: Instant) -> AlertKind? {
+        if let end, end <= now { return nil }
+        switch kindSource {
+        case .stated(let kind): return kind
+        case .fromTime:
+            if let start, start > now { return .planned }
+            return .active
+        }
+    }
+
+    /// The next moment after `now` at which `kind(at:)` changes, if any.
+    public func nextChange(after now: Instant) -> Instant? {
+        var candidates: [Instant] = []
+        if let end, end > now { candidates.append(end) }
+        if case .fromTime = kindSource, let start, start > now { candidates.append(start) }
+        return candidates.min()
+    }
+}
+
+/// An alert with its kind fixed at a moment: what a snapshot serves.
+public struct LiveAlert: Hashable, Sendable {
+    public var alert: Alert
+    public var kind: AlertKind
+
+    public init(alert: Alert, kind: AlertKind) {
+        self.alert = alert
+        self.kind = kind
+    }
+}

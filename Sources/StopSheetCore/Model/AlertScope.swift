@@ -1,0 +1,8 @@
+/// Where an alert applies. Bus scopes are not represented: decoders drop them, and an alert left
+/// with no train scope is dropped (DESIGN §3.2).
+public enum AlertScope: Hashable, Sendable {
+    case systemwide
+    case route(RouteID)
+    /// A station map id (`4xxxx`) or a platform stop id (`3xxxx`).
+    case station(String)
+}

@@ -1,0 +1,1 @@
+// wired in Daemon.swift
