@@ -10,7 +10,8 @@ let package = Package(
         .executable(name: "stopsheetctl", targets: ["stopsheetctl"]),
     ],
     targets: [
-        .target(name: "StopSheetCore"),
+        // libm: the stdlib's Double rounding calls into it, and the core imports no Glibc.
+        .target(name: "StopSheetCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "CLinux"),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
