@@ -1,1 +1,0 @@
-// wired in Daemon.swift

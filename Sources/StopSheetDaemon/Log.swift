@@ -1,0 +1,88 @@
+import Synchronization
+
+/// Syslog priorities, as journald's `PRIORITY=` field uses them.
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    case critical = 2, error = 3, warning = 4, notice = 5, info = 6, debug = 7
+
+    public var name: String { String(describing: self) }
+
+    public init?(name: String) {
+        guard let level = LogLevel.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
+        self = level
+    }
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue > rhs.rawValue }
+}
+
+/// One structured log entry: a message and journald-style fields (`STOPSHEET_EVENT`, `UPSTREAM`, …).
+public struct LogEntry: Sendable {
+    public var level: LogLevel
+    public var message: String
+    public var fields: [(String, String)]
+    public var file: String
+    public var line: Int
+    public var function: String
+}
+
+/// Where entries go: journald when its socket is there, stderr otherwise (see `Systemd/Journal`).
+public protocol LogSink: Sendable {
+    func write(_ entry: LogEntry)
+}
+
+/// The daemon's one logger. Quiet when healthy: `info` and below are off by default.
+public enum Log {
+    private struct State: Sendable {
+        var level: LogLevel = .notice
+        var sink: any LogSink = StderrLogSink()
+    }
+
+    private static let state = Mutex(State())
+
+    public static func configure(level: LogLevel? = nil, sink: (any LogSink)? = nil) {
+        state.withLock {
+            if let level { $0.level = level }
+            if let sink { $0.sink = sink }
+        }
+    }
+
+    public static var level: LogLevel { state.withLock { $0.level } }
+
+    public static func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ fields: [(String, String)] = [],
+                           file: String = #fileID, line: Int = #line, function: String = #function)
+    {
+        let sink: (any LogSink)? = state.withLock { level <= $0.level ? $0.sink : nil }
+        sink?.write(LogEntry(level: level, message: message(), fields: fields, file: file, line: line, function: function))
+    }
+
+    public static func error(_ message: @autoclosure () -> String, _ fields: [(String, String)] = [], file: String = #fileID, line: Int = #line, function: String = #function) {
+        log(.error, message(), fields, file: file, line: line, function: function)
+    }
+    public static func warning(_ message: @autoclosure () -> String, _ fields: [(String, String)] = [], file: String = #fileID, line: Int = #line, function: String = #function) {
+        log(.warning, message(), fields, file: file, line: line, function: function)
+    }
+    public static func notice(_ message: @autoclosure () -> String, _ fields: [(String, String)] = [], file: String = #fileID, line: Int = #line, function: String = #function) {
+        log(.notice, message(), fields, file: file, line: line, function: function)
+    }
+    public static func info(_ message: @autoclosure () -> String, _ fields: [(String, String)] = [], file: String = #fileID, line: Int = #line, function: String = #function) {
+        log(.info, message(), fields, file: file, line: line, function: function)
+    }
+    public static func debug(_ message: @autoclosure () -> String, _ fields: [(String, String)] = [], file: String = #fileID, line: Int = #line, function: String = #function) {
+        log(.debug, message(), fields, file: file, line: line, function: function)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `<priority>message key=value…` on stderr, the form systemd reads from a service's stderr.
+public struct StderrLogSink: LogSink {
+    public init() {}
+
+    public func write(_ entry: LogEntry) {
+        var text = "<\(entry.level.rawValue)>\(entry.message)"
+        for (key, value) in entry.fields { text += " \(key)=\(value)" }
+        text += "\n"
+        _ = text.withCString { fputs($0, stderr) }
+    }
+}
