@@ -83,6 +83,8 @@ public struct StderrLogSink: LogSink {
         var text = "<\(entry.level.rawValue)>\(entry.message)"
         for (key, value) in entry.fields { text += " \(key)=\(value)" }
         text += "\n"
-        _ = text.withCString { fputs($0, stderr) }
+        // One write(2) per entry, so lines from different threads never interleave.
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
 }
