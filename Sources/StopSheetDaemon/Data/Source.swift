@@ -1,0 +1,37 @@
+/// Validators from a previous good fetch, for a conditional GET.
+public struct CacheValidators: Sendable, Equatable {
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(etag: String? = nil, lastModified: String? = nil) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}
+
+/// What a fetch brought back: new bytes, or word that nothing changed (HTTP 304).
+public enum Fetched: Sendable {
+    case body([UInt8], validators: CacheValidators, httpStatus: Int?)
+    case notModified(httpStatus: Int)
+}
+
+/// Why a fetch failed, in words fit for `health.lastError` and the journal.
+public struct FetchFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var httpStatus: Int?
+
+    public init(_ message: String, httpStatus: Int? = nil) {
+        self.message = message
+        self.httpStatus = httpStatus
+    }
+
+    public var description: String { message }
+}
+
+/// Where a cache's bytes come from: `file://`, `http(s)://`, or the embedded demo snapshot.
+/// `fetch` blocks; the refresher calls it on its own thread, never on the serving loop.
+public protocol Source: Sendable {
+    /// The URL as configured, for `health.source` and `UPSTREAM_URL`.
+    var url: String { get }
+    func fetch(validators: CacheValidators?) -> Result<Fetched, FetchFailure>
+}
