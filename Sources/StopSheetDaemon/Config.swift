@@ -17,6 +17,7 @@ public struct Config: Sendable, Equatable {
     public var maxOutputBytes = 8 << 20
     public var idleTimeout: Double = 0
     public var stuckTimeout: Double = 30
+    public var configFile: String?
 
     public enum Action: Equatable, Sendable {
         case run(Config)
@@ -46,6 +47,7 @@ public struct Config: Sendable, Equatable {
         Option(flag: "--alerts-interval", placeholder: "SECONDS", help: "alert refresh interval (default 60, at least 1)") { $0.alertsInterval = try seconds($1, "--alerts-interval", min: 1) },
         Option(flag: "--stations-interval", placeholder: "SECONDS", help: "station refresh interval (default 3600, at least 1)") { $0.stationsInterval = try seconds($1, "--stations-interval", min: 1) },
         Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch (default 10)") { $0.httpTimeout = try seconds($1, "--http-timeout", min: 0.001) },
+        Option(flag: "--config", placeholder: "PATH", help: "environment file of STOPSHEETD_* settings, re-read on SIGHUP (missing = empty)") { $0.configFile = try nonEmpty($1, "--config") },
         Option(flag: "--demo", placeholder: nil, help: "serve the embedded real CTA snapshot for any source not given") { $0.demo = try flag($1, "--demo") },
         Option(flag: "--log-level", placeholder: "LEVEL", help: "critical, error, warning, notice (default), info or debug") { config, value in
             guard let level = LogLevel(name: value) else { throw Failure(description: "--log-level: '\(value)' is not one of \(LogLevel.allCases.map(\.name).joined(separator: ", "))") }
@@ -61,6 +63,24 @@ public struct Config: Sendable, Equatable {
     ]
 
     public init() {}
+
+    /// Parses flags over the config file's settings over the environment. `readFile` returns a
+    /// file's text, or nil when it cannot be read (a missing config file counts as empty).
+    public static func load(arguments: [String], environment: [String: String], readFile: (String) -> String?) throws(Failure) -> Action {
+        let path = configFileFlag(arguments) ?? environment["STOPSHEETD_CONFIG"]
+        guard let path else { return try parse(arguments: arguments, environment: environment) }
+        let fileSettings = readFile(path).map(ConfigFile.parse) ?? [:]
+        return try parse(arguments: arguments, environment: environment.merging(fileSettings) { _, file in file })
+    }
+
+    private static func configFileFlag(_ arguments: [String]) -> String? {
+        var result: String?
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--config", index + 1 < arguments.count { result = arguments[index + 1] }
+            if argument.hasPrefix("--config=") { result = String(argument.dropFirst("--config=".count)) }
+        }
+        return result
+    }
 
     /// `arguments` excludes the program name.
     public static func parse(arguments: [String], environment: [String: String]) throws(Failure) -> Action {
