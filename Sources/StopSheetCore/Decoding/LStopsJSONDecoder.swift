@@ -1,0 +1,64 @@
+/// The 'L' stops dataset as a JSON array of row objects: the Socrata API's lowercase keys
+/// (`stop_id`, `map_id`, `ada`, `red`, …) or other exports' uppercase CSV names. Ids may be
+/// strings or numbers, flags JSON booleans or `"true"`/`"false"`.
+public enum LStopsJSONDecoder {
+    public static func decode(_ document: JSON, limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Platform] {
+        guard let elements = document.arrayValue else {
+            throw JSONFields.wrongType(document, at: "root", expected: "an array of stops")
+        }
+        try JSONFields.checkCount(elements.count, limits)
+        var platforms: [Platform] = []
+        platforms.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            platforms.append(try platform(element, at: "[\(index)]"))
+        }
+        return platforms
+    }
+
+    private static func platform(_ value: JSON, at path: String) throws(DecodingFailure) -> Platform {
+        let object = try JSONFields.object(value, at: path)
+        var fields: [String: JSON] = [:]
+        for (key, value) in object.members { fields[key.lowercased()] = value }
+        // Socrata leaves out members whose value is null, so only ids and the name are required.
+        func field(_ column: String) -> (value: JSON?, path: String) {
+            let key = column.lowercased()
+            return (fields[key], "\(path).\(key)")
+        }
+
+        let stopID = field(LStopsSchema.stopID), mapID = field(LStopsSchema.mapID)
+        let stopIDText = try JSONFields.id(stopID.value, at: stopID.path)
+        let mapIDText = try JSONFields.id(mapID.value, at: mapID.path)
+        let stationName = field(LStopsSchema.stationName)
+        guard let name = try JSONFields.optionalScalarText(stationName.value, at: stationName.path),
+            !UpstreamText.trimmed(name).isEmpty
+        else { throw .malformed(path: stationName.path, reason: stationName.value == nil ? "missing" : "empty") }
+
+        var routes: [RouteID] = []
+        for (column, route) in LStopsSchema.routeFlags {
+            let flag = field(column)
+            switch flag.value {
+            case nil, .null?: continue
+            case .bool(let isSet)?: if isSet { routes.append(route) }
+            case .string(let text)?: if try LStopsSchema.routeFlag(text, at: flag.path) { routes.append(route) }
+            case let other?: throw JSONFields.wrongType(other, at: flag.path, expected: "true or false")
+            }
+        }
+
+        let stepFree: Bool?
+        switch field(LStopsSchema.ada).value {
+        case .bool(let value)?: stepFree = value
+        case .string(let text)?: stepFree = LStopsSchema.boolean(text)
+        default: stepFree = nil
+        }
+
+        let direction = field(LStopsSchema.directionID)
+        let directionText = try JSONFields.optionalString(direction.value, at: direction.path).map(UpstreamText.trimmed)
+        return Platform(
+            stopID: stopIDText,
+            stationID: mapIDText,
+            stationName: name,
+            direction: directionText?.isEmpty == false ? directionText : nil,
+            routes: routes,
+            stepFree: stepFree)
+    }
+}
