@@ -1,7 +1,7 @@
 /// Bounds on what an upstream body may make the decoders build, so a hostile or broken upstream
 /// costs a failed refresh rather than the daemon's stack or memory.
 public struct DecodingLimits: Sendable, Equatable {
-    /// Deepest JSON nesting accepted; the CTA format needs 6 levels.
+    /// Deepest JSON nesting accepted; the CTA alerts format needs 8 levels.
     public var maxDepth: Int
     /// Most alerts, stop rows or stop objects accepted (CTA has ~300 platforms, rarely 100 alerts).
     public var maxItems: Int
