@@ -28,7 +28,7 @@ enum UpstreamBody {
 
     /// The first byte that is not JSON whitespace, or nil for an empty body.
     static func firstSignificantByte(_ body: ArraySlice<UInt8>) -> UInt8? {
-        body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        body.first { !isJSONWhitespace($0) }
     }
 
     static func isJSONValueStart(_ byte: UInt8) -> Bool {
@@ -64,13 +64,22 @@ enum UpstreamBody {
     /// What a body that is not JSON starts with, for `.unrecognisedFormat`: an HTML error page
     /// from a proxy and CTA's XML output are the usual culprits.
     static func notJSONHint(_ body: ArraySlice<UInt8>, expected: String = "JSON") -> String {
-        let text = String(decoding: body.prefix(256), as: UTF8.self)
-        let start = text.drop { $0.isWhitespace }
-        if start.hasPrefix("<?xml"), start.contains("<CTAAlerts") {
+        guard let start = body.firstIndex(where: { !isJSONWhitespace($0) }) else { return "empty body" }
+        let text = String(decoding: body[start...].prefix(256), as: UTF8.self)
+        if text.hasPrefix("<?xml"), text.contains("<CTAAlerts") {
             return "body is CTA Alerts XML (starts with '<'); ask for outputType=JSON"
         }
-        guard let first = start.first else { return "empty body" }
-        return "body is not \(expected) (starts with '\(first)')"
+        let first = text.unicodeScalars.first!
+        // Invisible characters are named by code point so the line stays readable in the journal.
+        let isVisible = first.properties.generalCategory != .control && !first.properties.isWhitespace
+            && first.properties.generalCategory != .format
+        let hex = String(first.value, radix: 16, uppercase: true)
+        let shown = isVisible ? "'\(first)'" : "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        return "body is not \(expected) (starts with \(shown))"
+    }
+
+    static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 }
 

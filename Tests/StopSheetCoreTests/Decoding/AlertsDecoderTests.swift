@@ -29,6 +29,11 @@ import Testing
     @Test func plainTextIsNotJSON() {
         #expect(failure { try AlertsDecoder.decode(bytes("Service Unavailable")) } == .unrecognisedFormat("body is not JSON (starts with 'S')"))
         #expect(failure { try AlertsDecoder.decode(bytes("é")) } == .unrecognisedFormat("body is not JSON (starts with 'é')"))
+        // Not JSON whitespace, so not skipped; shown by code point.
+        #expect(failure { try AlertsDecoder.decode(bytes("\u{0C}{}")) } == .unrecognisedFormat("body is not JSON (starts with U+000C)"))
+        #expect(failure { try AlertsDecoder.decode(bytes("\u{0}")) } == .unrecognisedFormat("body is not JSON (starts with U+0000)"))
+        #expect(failure { try AlertsDecoder.decode(bytes("\u{A0}{}")) } == .unrecognisedFormat("body is not JSON (starts with U+00A0)"))
+        #expect(failure { try AlertsDecoder.decode(bytes("\u{FEFF}\u{FEFF}{}")) } == .unrecognisedFormat("body is not JSON (starts with U+FEFF)"))
     }
 
     @Test(arguments: [
