@@ -3,7 +3,7 @@
 public enum AppAlertsDecoder {
     public static func decode(_ document: JSON, limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Alert] {
         let elements = try JSONFields.array(document["alerts"], at: "alerts")
-        try JSONFields.checkCount(elements.count, limits)
+        try limits.check(itemCount: elements.count)
         var alerts: [Alert] = []
         for (index, element) in elements.enumerated() {
             if let alert = try alert(element, at: "alerts[\(index)]") { alerts.append(alert) }

@@ -3,7 +3,7 @@
 public enum AppStopsDecoder {
     public static func decode(_ document: JSON, limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Platform] {
         let elements = try JSONFields.array(document["stops"], at: "stops")
-        try JSONFields.checkCount(elements.count, limits)
+        try limits.check(itemCount: elements.count)
         var platforms: [Platform] = []
         platforms.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {

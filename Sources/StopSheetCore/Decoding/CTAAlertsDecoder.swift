@@ -19,7 +19,7 @@ public enum CTAAlertsDecoder {
         }
 
         let elements = try oneOrMany(root["Alert"], at: "CTAAlerts.Alert")
-        try JSONFields.checkCount(elements.count, limits)
+        try limits.check(itemCount: elements.count)
         var alerts: [Alert] = []
         for (index, element) in elements.enumerated() {
             if let alert = try self.alert(element, at: "CTAAlerts.Alert[\(index)]") { alerts.append(alert) }

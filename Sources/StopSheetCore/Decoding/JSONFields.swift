@@ -53,8 +53,4 @@ enum JSONFields {
         guard let string = try optionalString(value, at: path) else { throw .malformed(path: path, reason: "missing") }
         return string
     }
-
-    static func checkCount(_ count: Int, _ limits: DecodingLimits) throws(DecodingFailure) {
-        if count > limits.maxItems { throw .tooMany(count: count, limit: limits.maxItems) }
-    }
 }

@@ -7,7 +7,7 @@ public enum LStopsCSVDecoder {
         let columns = try Columns(header)
         // Row numbers as a spreadsheet shows them: the header is row 1. Blank lines are skipped.
         let records = rows.enumerated().dropFirst().filter { $0.element != [""] }
-        try JSONFields.checkCount(records.count, limits)
+        try limits.check(itemCount: records.count)
 
         var platforms: [Platform] = []
         platforms.reserveCapacity(records.count)

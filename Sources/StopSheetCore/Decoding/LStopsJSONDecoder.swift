@@ -6,7 +6,7 @@ public enum LStopsJSONDecoder {
         guard let elements = document.arrayValue else {
             throw JSONFields.wrongType(document, at: "root", expected: "an array of stops")
         }
-        try JSONFields.checkCount(elements.count, limits)
+        try limits.check(itemCount: elements.count)
         var platforms: [Platform] = []
         platforms.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
@@ -25,13 +25,13 @@ public enum LStopsJSONDecoder {
             return (fields[key], "\(path).\(key)")
         }
 
-        let stopID = field(LStopsSchema.stopID), mapID = field(LStopsSchema.mapID)
-        let stopIDText = try JSONFields.id(stopID.value, at: stopID.path)
-        let mapIDText = try JSONFields.id(mapID.value, at: mapID.path)
-        let stationName = field(LStopsSchema.stationName)
-        guard let name = try JSONFields.optionalScalarText(stationName.value, at: stationName.path),
-            !UpstreamText.trimmed(name).isEmpty
-        else { throw .malformed(path: stationName.path, reason: stationName.value == nil ? "missing" : "empty") }
+        let stopIDField = field(LStopsSchema.stopID), mapIDField = field(LStopsSchema.mapID)
+        let stopID = try JSONFields.id(stopIDField.value, at: stopIDField.path)
+        let stationID = try JSONFields.id(mapIDField.value, at: mapIDField.path)
+        let nameField = field(LStopsSchema.stationName)
+        guard let stationName = try JSONFields.optionalScalarText(nameField.value, at: nameField.path),
+            !UpstreamText.trimmed(stationName).isEmpty
+        else { throw .malformed(path: nameField.path, reason: nameField.value == nil ? "missing" : "empty") }
 
         var routes: [RouteID] = []
         for (column, route) in LStopsSchema.routeFlags {
@@ -51,13 +51,13 @@ public enum LStopsJSONDecoder {
         default: stepFree = nil
         }
 
-        let direction = field(LStopsSchema.directionID)
-        let directionText = try JSONFields.optionalString(direction.value, at: direction.path).map(UpstreamText.trimmed)
+        let directionField = field(LStopsSchema.directionID)
+        let direction = try JSONFields.optionalString(directionField.value, at: directionField.path).map(UpstreamText.trimmed)
         return Platform(
-            stopID: stopIDText,
-            stationID: mapIDText,
-            stationName: name,
-            direction: directionText?.isEmpty == false ? directionText : nil,
+            stopID: stopID,
+            stationID: stationID,
+            stationName: stationName,
+            direction: direction?.isEmpty == false ? direction : nil,
             routes: routes,
             stepFree: stepFree)
     }
