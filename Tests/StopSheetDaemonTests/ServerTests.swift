@@ -54,6 +54,36 @@ import Testing
         #expect(counters.oversizedLines == 1)
     }
 
+    @Test func randomAndMutatedLinesOnlyEverGetValidJSONBack() throws {
+        let harness = try TestServer()
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+        var random = SplitMix64(seed: 0x5EED)
+        let alphabet = Array(#"{}[]":,0123456789.-eE+truefalsn \/u"#.utf8) + [0x00, 0x0D, 0x7F, 0x80, 0xC3, 0xED, 0xA0, 0xFF]
+        let valid = Array(#"[{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":[1,"\u00e9",null]}},{"jsonrpc":"2.0","id":"x","method":"slow"}]"#.utf8)
+        var text: [UInt8] = []
+        for index in 0..<2000 {
+            if index.isMultiple(of: 2) {
+                for _ in 0..<random.below(200) { text.append(alphabet[random.below(alphabet.count)]) }
+            } else {
+                var line = valid
+                for _ in 0..<(1 + random.below(4)) { line[random.below(line.count)] = alphabet[random.below(alphabet.count)] }
+                text += line
+            }
+            text.append(0x0A)
+        }
+        #expect(client.send(text))
+        #expect(client.send(line: #"{"jsonrpc":"2.0","id":"end","method":"echo"}"#))
+        var sawEnd = false
+        while !sawEnd, let line = client.readLine() {
+            let answer = try JSONParser.parse(line)
+            let elements = answer.arrayValue ?? [answer]
+            #expect(!elements.isEmpty && elements.allSatisfy { $0["jsonrpc"] == "2.0" && ($0["result"] != nil) != ($0["error"] != nil) }, "\(line)")
+            sawEnd = answer["id"] == "end"
+        }
+        #expect(sawEnd)
+    }
+
     @Test func oversizedLineIsReportedWhileItIsStillArriving() throws {
         var limits = ServerLimits()
         limits.maxLineBytes = 1024
@@ -351,6 +381,22 @@ import Testing
         server.stop()
         #expect(done.wait(timeout: .now() + 10) == .success)
     }
+}
+
+/// A tiny seeded generator, so a failing garbage test fails the same way every run.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
 
 extension String {

@@ -93,8 +93,9 @@ final class EventLoop {
         server.inbox.open(wakeFD: wakeFD)
     }
 
-    /// Returns once `stop()` has drained every connection or the drain timeout passed.
-    func run() {
+    /// Returns once `stop()` has drained every connection or the drain timeout passed; throws
+    /// only if epoll itself breaks, which no client can cause.
+    func run() throws(ServerError) {
         defer { shutDown() }
         while true {
             if now >= nextTick { tick() }
@@ -110,10 +111,10 @@ final class EventLoop {
             let count = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeout) }
             now = MonotonicClock.now()
             if count < 0 {
-                if errno == EINTR { continue }
-                // EBADF/EINVAL/EFAULT: the epoll set itself is broken; nothing to retry.
-                Log.error("epoll_wait failed: \(String(cString: strerror(errno)))", [("STOPSHEET_EVENT", "server_error")])
-                return
+                let code = errno
+                if code == EINTR { continue }
+                // EBADF/EINVAL/EFAULT: the epoll set itself is broken; retrying would spin.
+                throw .system(call: "epoll_wait", errno: code)
             }
             for index in 0..<Int(count) {
                 let event = events[index]
@@ -263,7 +264,7 @@ final class EventLoop {
     }
 
     private func count(_ error: RPCError, from connection: Connection) {
-        if error.code == RPCError.parseError("").code {
+        if error.code == -32700 {
             server.liveCounters.parseErrors.increment()
         } else {
             server.liveCounters.invalidRequests.increment()

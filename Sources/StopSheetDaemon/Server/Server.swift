@@ -37,13 +37,14 @@ public final class Server: Sendable {
     }
 
     /// Serves on the calling thread until `stop()` has drained the connections (or
-    /// `limits.drainTimeout` passed). Throws only when the loop cannot start at all.
+    /// `limits.drainTimeout` passed). Throws when the loop cannot start (the listeners are then
+    /// still open and the caller's) or when epoll itself fails (everything is closed).
     public func run() throws(ServerError) {
         guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else {
             throw .alreadyStarted
         }
         let loop = try EventLoop(server: self, listeners: listeners)
-        loop.run()
+        try loop.run()
     }
 
     /// Runs `work` on the loop thread, soon. Work posted after `run()` returned never runs.
