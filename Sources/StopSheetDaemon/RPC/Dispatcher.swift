@@ -41,6 +41,7 @@ struct LineAnswer {
     }
 
     private let entries: Entries
+    private let isBatch: Bool
     private var next = 0
     /// The id of the entry whose `.later` is outstanding; nil inside means a notification.
     private var waitingFor: JSON?? = nil
@@ -49,8 +50,8 @@ struct LineAnswer {
 
     init(_ message: RPCMessage) {
         switch message {
-        case .single(let entry): entries = .single(entry)
-        case .batch(let list): entries = .batch(list)
+        case .single(let entry): (entries, isBatch) = (.single(entry), false)
+        case .batch(let list): (entries, isBatch) = (.batch(list), true)
         }
     }
 
@@ -103,8 +104,6 @@ struct LineAnswer {
 
     private mutating func write(id: JSON, reply: RPCReply, out: inout [UInt8]) {
         if case .later = reply { return }  // never passed: callers turn it into waiting or an error
-        let isBatch: Bool
-        if case .batch = entries { isBatch = true } else { isBatch = false }
         if isBatch {
             out.append(opened ? UInt8(ascii: ",") : UInt8(ascii: "["))
             opened = true

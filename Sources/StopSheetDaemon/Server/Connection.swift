@@ -22,9 +22,9 @@ final class Connection {
         case failed(Int32)
     }
 
+    /// Whether the socket took everything shows in `unsent`; only failure needs telling.
     enum FlushOutcome {
-        case done
-        case blocked
+        case ok
         case failed(Int32)
     }
 
@@ -79,7 +79,6 @@ final class Connection {
     }
 
     func flush(now: Int64) -> FlushOutcome {
-        var outcome = FlushOutcome.done
         while sent < output.count {
             let count = output.withUnsafeBytes { all in
                 send(fd, all.baseAddress! + sent, all.count - sent, Int32(MSG_NOSIGNAL))
@@ -91,10 +90,7 @@ final class Connection {
             }
             let code = errno
             if count < 0, code == EINTR { continue }
-            if count < 0, code == EAGAIN || code == EWOULDBLOCK {
-                outcome = .blocked
-                break
-            }
+            if count < 0, code == EAGAIN || code == EWOULDBLOCK { break }
             return .failed(count == 0 ? EPIPE : code)
         }
         if sent == output.count {
@@ -105,6 +101,6 @@ final class Connection {
             output.removeSubrange(..<sent)
             sent = 0
         }
-        return outcome
+        return .ok
     }
 }

@@ -145,7 +145,7 @@ final class EventLoop {
                 close(connection, .vanished(code))
                 return
             }
-            if events & Self.readable != 0, !read(connection) { return }
+            if events & Self.readable != 0, read(connection) == nil { return }
             service(connection)
         }
     }
@@ -154,14 +154,14 @@ final class EventLoop {
         fd >= 0 && Int(fd) < connections.count ? connections[Int(fd)] : nil
     }
 
-    /// Reads once; false when the connection was closed.
-    private func read(_ connection: Connection) -> Bool {
+    /// Reads once; nil when the read failed and the connection is closed.
+    private func read(_ connection: Connection) -> Connection.ReadOutcome? {
         let outcome = scratch.withUnsafeMutableBytes { connection.read(into: $0, now: now) }
         if case .failed(let code) = outcome {
             close(connection, .vanished(code))
-            return false
+            return nil
         }
-        return true
+        return outcome
     }
 
     /// Brings a connection up to date after anything happened to it: answers what can be
@@ -188,15 +188,12 @@ final class EventLoop {
             }
             guard drainDeadline != nil else { break }
             // Draining: close as soon as nothing the client already sent is left unanswered.
-            let outcome = scratch.withUnsafeMutableBytes { connection.read(into: $0, now: now) }
-            switch outcome {
-            case .data, .endOfInput: continue
-            case .wouldBlock:
+            switch read(connection) {
+            case nil: return
+            case .wouldBlock?:
                 close(connection, .drained)
                 return
-            case .failed(let code):
-                close(connection, .vanished(code))
-                return
+            default: continue
             }
         }
         var wanted: UInt32 = 0

@@ -24,7 +24,10 @@ final class TestClient {
 
     let fd: Int32
     private var buffer: [UInt8] = []
+    /// The server closed or reset the connection.
     private var closed = false
+    /// We closed our descriptor.
+    private var closedFD = false
 
     init(path: String, sendTimeout: Double = 10) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -118,8 +121,6 @@ final class TestClient {
         closedFD = true
         Glibc.close(fd)
     }
-
-    private var closedFD = false
 
     /// Reads what arrives before `deadline`; false on timeout, end of stream or error.
     private func fill(until deadline: Double) -> Bool {
