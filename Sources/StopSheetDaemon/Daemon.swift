@@ -15,6 +15,8 @@ public final class Daemon: Sendable {
     private let server: Server
     private let service: StopSheetService
     private let startedAt = SystemClock.monotonicMilliseconds()
+    /// The socket path this process bound (and so removes at exit); nil under socket activation.
+    private let boundPath: String?
 
     /// Runs the daemon to completion and returns the process exit status.
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
@@ -41,8 +43,7 @@ public final class Daemon: Sendable {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         do {
             let daemon = try Daemon(config: config, arguments: arguments, environment: environment)
-            daemon.run()
-            return 0
+            return daemon.run() ? 0 : 1
         } catch {
             Log.error("cannot start: \(error)", [("STOPSHEET_EVENT", "start_failed")])
             return 1
@@ -64,28 +65,26 @@ public final class Daemon: Sendable {
         var listeners = try ListenFDs.take()
         let activated = !listeners.isEmpty
         if listeners.isEmpty { listeners = [try bindUnixListener(path: config.socketPath)] }
+        boundPath = activated ? nil : config.socketPath
         // The service reports the server's connection count, and the server dispatches to the
         // service: the count is read through a reference filled in once both exist.
         let serverReference = Mutex<Server?>(nil)
         service = StopSheetService(store: store, refreshers: refreshers, connections: { serverReference.withLock { $0?.connectionCount ?? 0 } })
         var dispatcher = Dispatcher()
         service.register(in: &dispatcher)
-        server = Server(listeners: listeners, dispatcher: dispatcher, limits: Daemon.limits(config))
+        var limits = Daemon.limits(config)
+        // The watchdog is pinged from the serving loop's tick, so the tick must come often enough.
+        if let ping = ServiceNotifier.fromEnvironment().watchdogPingInterval { limits.tickInterval = min(.seconds(1), ping / 4) }
+        server = Server(listeners: listeners, dispatcher: dispatcher, limits: limits)
         serverReference.withLock { [server] in $0 = server }
         Log.notice("starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath)",
                    [("STOPSHEET_EVENT", "start"), ("UPSTREAM_URL", "\(alertsSource.url) \(stationsSource.url)")])
     }
 
     private static func limits(_ config: Config) -> ServerLimits {
-        var limits = ServerLimits()
-        limits.maxLineBytes = config.maxLineBytes
-        limits.maxConnections = config.maxConnections
-        limits.maxBatch = config.maxBatch
-        limits.maxDepth = config.maxDepth
-        limits.maxPendingOutputBytes = config.maxOutputBytes
-        limits.idleTimeout = config.idleTimeout
-        limits.stuckTimeout = config.stuckTimeout
-        return limits
+        ServerLimits(maxLineBytes: config.maxLineBytes, maxConnections: config.maxConnections, maxBatch: config.maxBatch,
+                     maxDepth: config.maxDepth, maxPendingOutputBytes: config.maxOutputBytes,
+                     stuckTimeout: .milliseconds(Int64(config.stuckTimeout * 1000)), idleTimeout: .milliseconds(Int64(config.idleTimeout * 1000)))
     }
 
     /// The configured URL, or the embedded demo snapshot when `--demo` and no URL.
@@ -96,7 +95,8 @@ public final class Daemon: Sendable {
         return try makeSource(url: url, options: options)
     }
 
-    private func run() {
+    /// Serves until stopped; false when serving failed.
+    private func run() -> Bool {
         for refresher in refreshers { refresher.start() }
         startThread(name: "signals") { [self] in handleSignals() }
         let lastPing = Atomic<Int64>(0)
@@ -116,9 +116,17 @@ public final class Daemon: Sendable {
             notifier.ready(status: statusLine())
             Log.notice("ready", [("STOPSHEET_EVENT", "ready"), ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - startedAt))])
         }
-        server.run()
+        var served = true
+        do {
+            try server.run()
+        } catch {
+            Log.error("serving failed: \(error)", [("STOPSHEET_EVENT", "serve_failed")])
+            served = false
+        }
+        if let boundPath { unlink(boundPath) }
         for refresher in refreshers { refresher.stop() }
         Log.notice("stopped", [("STOPSHEET_EVENT", "stop")])
+        return served
     }
 
     /// `serving 143 stations, 17 train alerts; alerts 12s old` — and the failing source, if any.
