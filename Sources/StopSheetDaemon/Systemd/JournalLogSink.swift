@@ -1,0 +1,86 @@
+import CSystemd
+import Glibc
+
+/// Writes entries to journald as structured records, so `journalctl STOPSHEET_EVENT=refresh_failed`
+/// or `journalctl UPSTREAM=alerts -o json` work without parsing messages.
+public struct JournalLogSink: LogSink {
+    public static let syslogIdentifier = "stopsheetd"
+
+    /// Fields the sink sets itself; an entry field of the same name is dropped rather than
+    /// turned into a second, contradicting value.
+    private static let ownFields: Set<String> = ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER", "CODE_FILE", "CODE_LINE", "CODE_FUNC"]
+
+    private let fallback = StderrLogSink()
+
+    public init() {}
+
+    public func write(_ entry: LogEntry) {
+        var record: [(String, String)] = [
+            ("MESSAGE", entry.message),
+            ("PRIORITY", String(entry.level.rawValue)),
+            ("SYSLOG_IDENTIFIER", Self.syslogIdentifier),
+            ("CODE_FILE", entry.file),
+            ("CODE_LINE", String(entry.line)),
+            ("CODE_FUNC", entry.function),
+        ]
+        for (key, value) in entry.fields {
+            guard let name = Self.fieldName(key), !Self.ownFields.contains(name) else { continue }
+            record.append((name, value))
+        }
+        // journald gone (stopped, or the socket vanished from a namespace): keep the line on
+        // stderr, which systemd also collects, rather than lose it.
+        if Self.send(record) < 0 { fallback.write(entry) }
+    }
+
+    /// One `FIELD=value` iovec per field, all pointing into one buffer. sd_journal_sendv frames
+    /// values containing newlines (or any byte) itself, so nothing is escaped here.
+    static func send(_ record: [(String, String)]) -> Int32 {
+        var buffer: [UInt8] = []
+        var spans: [(offset: Int, length: Int)] = []
+        buffer.reserveCapacity(record.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 1 })
+        for (name, value) in record {
+            let offset = buffer.count
+            buffer.append(contentsOf: name.utf8)
+            buffer.append(UInt8(ascii: "="))
+            buffer.append(contentsOf: value.utf8)
+            spans.append((offset, buffer.count - offset))
+        }
+        return buffer.withUnsafeMutableBytes { raw -> Int32 in
+            let base = raw.baseAddress!
+            var vectors = spans.map { iovec(iov_base: base + $0.offset, iov_len: $0.length) }
+            return vectors.withUnsafeMutableBufferPointer { sd_journal_sendv($0.baseAddress, Int32($0.count)) }
+        }
+    }
+
+    /// A journald-acceptable field name, or nil. journald silently drops fields whose names are
+    /// not uppercase ASCII letters, digits and `_` (not leading, as `_` marks trusted fields set
+    /// by journald itself; not a leading digit) up to 64 bytes — so a typo like `station_id` is
+    /// uppercased and other stray characters become `_` instead of vanishing.
+    static func fieldName(_ raw: String) -> String? {
+        var name: [UInt8] = []
+        for byte in raw.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                name.append(byte)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"):
+                name.append(byte - 32)
+            default:
+                name.append(UInt8(ascii: "_"))
+            }
+        }
+        while name.first == UInt8(ascii: "_") { name.removeFirst() }
+        guard let first = name.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first), name.count <= 64 else {
+            return nil
+        }
+        return String(decoding: name, as: UTF8.self)
+    }
+}
+
+/// journald when it is there and nobody is watching a terminal, stderr otherwise: a developer
+/// running `stopsheetd` by hand sees its lines, a service gets structured records.
+public func makeDefaultLogSink() -> any LogSink {
+    if access("/run/systemd/journal/socket", F_OK) == 0 && isatty(2) == 0 {
+        return JournalLogSink()
+    }
+    return StderrLogSink()
+}

@@ -1,0 +1,224 @@
+import Glibc
+import Testing
+@testable import StopSheetDaemon
+
+/// A test-owned NOTIFY_SOCKET: what the daemon sends is only proven by reading it back, since
+/// sd_notify reports success when nobody listens.
+private final class NotifyReceiver {
+    let path: String
+    let fd: Int32
+
+    init() throws {
+        path = "/tmp/stopsheetd-notify-test-\(getpid()).sock"
+        unlink(path)
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(fd >= 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+    }
+
+    /// The next datagram, or nil if none arrives within `timeoutMs`.
+    func receive(timeoutMs: Int32 = 1000) -> String? {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, timeoutMs) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+}
+
+private func fields(_ datagram: String?) -> [String: String] {
+    var out: [String: String] = [:]
+    for line in (datagram ?? "").split(separator: "\n") {
+        guard let eq = line.firstIndex(of: "=") else { continue }
+        out[String(line[..<eq])] = String(line[line.index(after: eq)...])
+    }
+    return out
+}
+
+private func monotonicUsec() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+}
+
+// Serialized: these tests set NOTIFY_SOCKET / WATCHDOG_* in the process environment.
+@Suite(.serialized) struct ServiceNotifierTests {
+    @Test func sendsReadyStatusReloadStoppingAndWatchdog() throws {
+        let receiver = try NotifyReceiver()
+        setenv("NOTIFY_SOCKET", receiver.path, 1)
+        setenv("WATCHDOG_USEC", "3000000", 1)
+        unsetenv("WATCHDOG_PID")
+        defer { unsetenv("NOTIFY_SOCKET"); unsetenv("WATCHDOG_USEC") }
+
+        let notifier = ServiceNotifier.fromEnvironment()
+        #expect(notifier.isActive)
+        #expect(notifier.watchdogPingInterval == .milliseconds(1500))
+
+        notifier.ready(status: "serving 143 stations, 17 train alerts")
+        let ready = fields(receiver.receive())
+        #expect(ready["READY"] == "1")
+        #expect(ready["STATUS"] == "serving 143 stations, 17 train alerts")
+
+        // Unchanged status is not re-sent; a changed one is.
+        notifier.status("serving 143 stations, 17 train alerts")
+        notifier.status("degraded: alerts upstream failing")
+        #expect(fields(receiver.receive())["STATUS"] == "degraded: alerts upstream failing")
+        notifier.status("degraded: alerts upstream failing")
+        #expect(receiver.receive(timeoutMs: 100) == nil)
+
+        // A newline in a status must not smuggle in another assignment.
+        notifier.status("bad\nREADY=1")
+        let smuggled = fields(receiver.receive())
+        #expect(smuggled["STATUS"] == "bad READY=1")
+        #expect(smuggled["READY"] == nil)
+
+        notifier.watchdogPing()
+        #expect(receiver.receive() == "WATCHDOG=1")
+
+        let before = monotonicUsec()
+        notifier.reloading()
+        let after = monotonicUsec()
+        let reload = fields(receiver.receive())
+        #expect(reload["RELOADING"] == "1")
+        let stamp = try #require(reload["MONOTONIC_USEC"].flatMap { UInt64($0) })
+        #expect(stamp >= before && stamp <= after)
+
+        notifier.ready(status: "serving again")
+        #expect(fields(receiver.receive())["READY"] == "1")
+
+        notifier.stopping(status: "stopping")
+        let stop = fields(receiver.receive())
+        #expect(stop["STOPPING"] == "1")
+        #expect(stop["STATUS"] == "stopping")
+    }
+
+    @Test func watchdogMeantForAnotherProcessIsIgnored() throws {
+        let receiver = try NotifyReceiver()
+        setenv("NOTIFY_SOCKET", receiver.path, 1)
+        setenv("WATCHDOG_USEC", "3000000", 1)
+        setenv("WATCHDOG_PID", "1", 1)
+        defer { unsetenv("NOTIFY_SOCKET"); unsetenv("WATCHDOG_USEC"); unsetenv("WATCHDOG_PID") }
+
+        let notifier = ServiceNotifier.fromEnvironment()
+        #expect(notifier.watchdogPingInterval == nil)
+        notifier.watchdogPing()
+        #expect(receiver.receive(timeoutMs: 100) == nil)
+
+        setenv("WATCHDOG_PID", String(getpid()), 1)
+        #expect(ServiceNotifier.fromEnvironment().watchdogPingInterval == .milliseconds(1500))
+    }
+
+    @Test func inactiveWithoutNotifySocket() {
+        unsetenv("NOTIFY_SOCKET")
+        setenv("WATCHDOG_USEC", "3000000", 1)
+        defer { unsetenv("WATCHDOG_USEC") }
+        let notifier = ServiceNotifier.fromEnvironment()
+        #expect(!notifier.isActive)
+        #expect(notifier.watchdogPingInterval == nil)
+        // Must be harmless no-ops.
+        notifier.ready(status: "x")
+        notifier.status("y")
+        notifier.watchdogPing()
+        notifier.reloading()
+        notifier.stopping(status: "z")
+    }
+}
+
+@Suite struct ListenFDsTests {
+    private func makeSocket(_ domain: Int32, _ type: Int32, listening: Bool) throws -> Int32 {
+        let fd = socket(domain, type, 0)
+        try #require(fd >= 0)
+        if domain == AF_INET {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            try #require(bound == 0)
+        } else if listening {
+            // An unbound Unix socket cannot listen; an abstract name leaves nothing to clean up.
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let name = Array("\0stopsheetd-listen-test-\(getpid())-\(fd)".utf8)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (index, byte) in name.enumerated() { raw[index] = byte }
+            }
+            let length = socklen_t(MemoryLayout<sa_family_t>.size + name.count)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+            }
+            try #require(bound == 0)
+        }
+        if listening { try #require(listen(fd, 1) == 0) }
+        return fd
+    }
+
+    @Test func acceptsUnixStreamListenerAndMakesItNonBlocking() throws {
+        let fd = try makeSocket(AF_UNIX, Int32(SOCK_STREAM.rawValue), listening: true)
+        defer { close(fd) }
+        try ListenFDs.adopt(fd, name: "stopsheetd.socket")
+        #expect(fcntl(fd, F_GETFL) & O_NONBLOCK != 0)
+        #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
+    }
+
+    @Test func rejectsTCPListener() throws {
+        let fd = try makeSocket(AF_INET, Int32(SOCK_STREAM.rawValue), listening: true)
+        defer { close(fd) }
+        #expect {
+            try ListenFDs.adopt(fd, name: "tcp")
+        } throws: { error in
+            "\(error)".contains("an IPv4 listening stream socket") && "\(error)".contains("not a listening Unix stream socket")
+        }
+    }
+
+    @Test func rejectsDatagramAndUnlistenedSockets() throws {
+        let datagram = try makeSocket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), listening: false)
+        defer { close(datagram) }
+        #expect {
+            try ListenFDs.adopt(datagram, name: "dgram")
+        } throws: { "\($0)".contains("a Unix datagram socket") }
+
+        let unlistened = try makeSocket(AF_UNIX, Int32(SOCK_STREAM.rawValue), listening: false)
+        defer { close(unlistened) }
+        #expect(throws: ListenFDsError.self) { try ListenFDs.adopt(unlistened, name: "stream") }
+    }
+
+    @Test func notSocketActivatedMeansNoDescriptors() throws {
+        unsetenv("LISTEN_FDS")
+        unsetenv("LISTEN_PID")
+        #expect(try ListenFDs.take() == [])
+    }
+}
+
+@Suite struct JournalFieldNameTests {
+    @Test func validNamesPassThrough() {
+        #expect(JournalLogSink.fieldName("STOPSHEET_EVENT") == "STOPSHEET_EVENT")
+        #expect(JournalLogSink.fieldName("HTTP_STATUS") == "HTTP_STATUS")
+    }
+
+    @Test func invalidNamesAreRepairedOrDropped() {
+        #expect(JournalLogSink.fieldName("station_id") == "STATION_ID")
+        #expect(JournalLogSink.fieldName("peer-uid") == "PEER_UID")
+        // Leading `_` is reserved for journald's trusted fields: never let a caller forge one.
+        #expect(JournalLogSink.fieldName("_SYSTEMD_UNIT") == "SYSTEMD_UNIT")
+        #expect(JournalLogSink.fieldName("1ABC") == nil)
+        #expect(JournalLogSink.fieldName("") == nil)
+        #expect(JournalLogSink.fieldName("___") == nil)
+        #expect(JournalLogSink.fieldName(String(repeating: "A", count: 65)) == nil)
+    }
+}
