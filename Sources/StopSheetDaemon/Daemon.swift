@@ -57,10 +57,14 @@ public final class Daemon: Sendable {
         let now = SystemClock.now()
         let alertsSource = try Daemon.source(.alerts, config, startedAt: now)
         let stationsSource = try Daemon.source(.stations, config, startedAt: now)
-        store = Store(alertsSource: alertsSource.url, stationsSource: stationsSource.url, now: now)
+        let store = Store(alertsSource: alertsSource.url, stationsSource: stationsSource.url, now: now)
+        self.store = store
+        // STATUS= changes the moment a refresh does, not only at the next tick.
+        let notifier = notifier
+        let announce: @Sendable () -> Void = { notifier.status(Daemon.statusLine(store)) }
         refreshers = [
-            Refresher(cache: .alerts, source: alertsSource, interval: config.alertsInterval, store: store),
-            Refresher(cache: .stations, source: stationsSource, interval: config.stationsInterval, store: store),
+            Refresher(cache: .alerts, source: alertsSource, interval: config.alertsInterval, store: store, onRefreshed: announce),
+            Refresher(cache: .stations, source: stationsSource, interval: config.stationsInterval, store: store, onRefreshed: announce),
         ]
         var listeners = try ListenFDs.take()
         let activated = !listeners.isEmpty
@@ -130,7 +134,9 @@ public final class Daemon: Sendable {
     }
 
     /// `serving 143 stations, 17 train alerts; alerts 12s old` — and the failing source, if any.
-    func statusLine() -> String {
+    func statusLine() -> String { Daemon.statusLine(store) }
+
+    static func statusLine(_ store: Store) -> String {
         let now = SystemClock.now()
         let alerts = store.status(.alerts)
         let stations = store.status(.stations)

@@ -20,10 +20,13 @@ public final class Refresher: Sendable {
     private let requests = Mutex<[Completion]>([])
     private let stopped = Atomic<Bool>(false)
     private let wake = WakeSignal()
+    /// Called after every refresh round, on the refresher's thread (the daemon updates STATUS=).
+    private let onRefreshed: @Sendable () -> Void
 
-    public init(cache: CacheName, source: any Source, interval: Double, store: Store) {
+    public init(cache: CacheName, source: any Source, interval: Double, store: Store, onRefreshed: @escaping @Sendable () -> Void = {}) {
         self.cache = cache
         self.store = store
+        self.onRefreshed = onRefreshed
         settings = Mutex(Settings(source: source, interval: interval, validators: nil))
     }
 
@@ -62,6 +65,7 @@ public final class Refresher: Sendable {
             due = SystemClock.monotonicMilliseconds() + delayAfter(status)
             store.updateStatus(cache) { $0.nextRefreshAt = SystemClock.now().adding(seconds: (due - SystemClock.monotonicMilliseconds() + 999) / 1000) }
             let final = store.status(cache)
+            onRefreshed()
             for completion in waiting { completion(final) }
         }
     }

@@ -8,7 +8,7 @@ final class DaemonProcess {
     let directory: String
     let socketPath: String
     let process = Process()
-    let notifications: NotifyReceiver
+    let notifications: DaemonNotifications
     private let stderrPipe = Pipe()
 
     /// The binary next to the test bundle (`swift build` puts both in the same folder), or
@@ -25,11 +25,23 @@ final class DaemonProcess {
         return fromSource
     }
 
-    /// Starts the daemon with `arguments` (plus `--socket`) and waits for READY=1.
-    init(_ arguments: [String], environment extra: [String: String] = [:], waitForReady: Bool = true) throws {
+    static var ctlBinary: String {
+        URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("stopsheetctl").path
+    }
+
+    /// A STATUS= line saying both caches are loaded: `serving 143 stations, 17 train alerts…`.
+    static func bothLoaded(_ status: String) -> Bool {
+        status.hasPrefix("serving ") && !status.hasPrefix("serving no ") && !status.contains(" no train alerts")
+    }
+
+    /// Starts the daemon with `arguments` (plus `--socket`), waits for READY=1, then for a STATUS=
+    /// that `until` accepts (by default: both caches loaded).
+    init(_ arguments: [String], environment extra: [String: String] = [:], waitForReady: Bool = true,
+         until: @escaping (String) -> Bool = DaemonProcess.bothLoaded) throws
+    {
         directory = try makeTemporaryDirectory()
         socketPath = directory + "/stopsheetd.sock"
-        notifications = try NotifyReceiver(path: directory + "/notify.sock")
+        notifications = try DaemonNotifications(path: directory + "/notify.sock")
         process.executableURL = URL(fileURLWithPath: DaemonProcess.binary)
         process.arguments = ["--socket", socketPath] + arguments
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STOPSHEETD_") && $0.key != "LISTEN_FDS" && $0.key != "WATCHDOG_USEC" }
@@ -44,6 +56,7 @@ final class DaemonProcess {
                 stop()
                 throw TestFailure("stopsheetd sent no READY=1 within 20 s; stderr: \(stderrText())")
             }
+            try waitForStatus(until)
         }
     }
 
@@ -52,13 +65,23 @@ final class DaemonProcess {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// Waits for a STATUS= notification that `predicate` accepts (sent or already received).
+    func waitForStatus(_ predicate: @escaping (String) -> Bool, timeout: Double = 20) throws {
+        let matches: (String) -> Bool = { datagram in
+            datagram.split(separator: "\n").contains { $0.hasPrefix("STATUS=") && predicate(String($0.dropFirst(7))) }
+        }
+        guard notifications.waitFor(matches, timeout: timeout) != nil else {
+            throw TestFailure("no matching STATUS= within \(timeout) s; got \(notifications.received.suffix(3))")
+        }
+    }
+
     func client() throws -> TestClient { try TestClient(path: socketPath) }
 
     /// One request on a fresh connection; returns the whole response object.
     func call(_ method: String, _ params: JSON? = nil, id: JSON = 1) throws -> JSON {
         let client = try client()
         defer { client.close() }
-        var request: JSONObject = ["jsonrpc": "2.0", "id": id, "method": .string(method)].objectValue!
+        var request = JSONObject([("jsonrpc", "2.0"), ("id", id), ("method", .string(method))])
         if let params { request.append("params", params) }
         return try client.request(JSON.object(request).encodedString)
     }
@@ -93,7 +116,7 @@ final class DaemonProcess {
 }
 
 /// A test-owned NOTIFY_SOCKET: a datagram socket receiving what the daemon tells systemd.
-final class NotifyReceiver {
+final class DaemonNotifications {
     let path: String
     private let fd: Int32
     private(set) var received: [String] = []
@@ -133,10 +156,4 @@ final class NotifyReceiver {
 struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-func makeTemporaryDirectory() throws -> String {
-    var template = Array("/tmp/stopsheetd-test-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-    return String(cString: made)
 }
