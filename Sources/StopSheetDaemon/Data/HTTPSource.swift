@@ -87,9 +87,8 @@ public final class HTTPSource: Source {
 
         let code = curl_easy_perform(handle)
 
-        var responseCode = 0
-        _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &responseCode)
-        let status = responseCode
+        // The header callback saw every status line; the last one is the response that counts.
+        let status = transfer.status
 
         if transfer.tooLarge {
             return .failure(FetchFailure("response larger than \(options.maxBodyBytes) bytes", httpStatus: status))
