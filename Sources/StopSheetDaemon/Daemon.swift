@@ -95,7 +95,7 @@ public final class Daemon: Sendable {
     private static func source(_ cache: CacheName, _ config: Config, startedAt: Instant) throws -> any Source {
         let url = cache == .alerts ? config.alertsURL : config.stationsURL
         guard let url else { return DemoSource(cache, rebasedTo: startedAt) }
-        let options = HTTPOptions(timeoutMilliseconds: Int(config.httpTimeout * 1000), userAgent: "stopsheetd/\(StopSheetVersion.current)")
+        let options = HTTPOptions(version: StopSheetVersion.current, timeoutMilliseconds: Int(config.httpTimeout * 1000))
         return try makeSource(url: url, options: options)
     }
 
@@ -133,7 +133,8 @@ public final class Daemon: Sendable {
         return served
     }
 
-    /// `serving 143 stations, 17 train alerts; alerts 12s old` — and the failing source, if any.
+    /// `serving 143 stations, 17 train alerts (6 active, 11 planned); alerts 12s old` — and the
+    /// failing source, if any.
     func statusLine() -> String { Daemon.statusLine(store) }
 
     static func statusLine(_ store: Store) -> String {
@@ -141,6 +142,10 @@ public final class Daemon: Sendable {
         let alerts = store.status(.alerts)
         let stations = store.status(.stations)
         var line = "serving \(stations.loaded ? String(stations.count) : "no") stations, \(alerts.loaded ? String(alerts.count) : "no") train alerts"
+        if alerts.loaded {
+            let kinds = store.snapshot.liveAlerts.map(\.kind)
+            line += " (\(kinds.filter { $0 == .active }.count) active, \(kinds.filter { $0 == .planned }.count) planned)"
+        }
         if let loadedAt = alerts.loadedAt { line += "; alerts \(now.seconds(since: loadedAt))s old" }
         for (name, status) in [("alerts", alerts), ("stations", stations)] where status.consecutiveFailures > 0 {
             line += "; \(name) failing: \(status.lastError ?? "unknown error")"

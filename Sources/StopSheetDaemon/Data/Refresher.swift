@@ -54,7 +54,10 @@ public final class Refresher: Sendable {
     private func run() {
         var due = SystemClock.monotonicMilliseconds()
         while !stopped.load(ordering: .acquiring) {
-            if cache == .alerts { store.rebuildIfBoundaryPassed(now: SystemClock.now()) }
+            if cache == .alerts, store.rebuildIfBoundaryPassed(now: SystemClock.now()) {
+                Log.debug("alert kinds changed with the clock", [("STOPSHEET_EVENT", "alerts_boundary")])
+                onRefreshed()
+            }
             let waiting = requests.withLock { pending in defer { pending = [] }; return pending }
             let untilDue = due - SystemClock.monotonicMilliseconds()
             if waiting.isEmpty && untilDue > 0 {

@@ -135,9 +135,17 @@ final class DaemonNotifications {
 
     deinit { close(fd) }
 
-    /// The first datagram (received now or before) matching `predicate`, waiting up to `timeout`.
+    /// Datagrams before this index were passed over by an earlier wait.
+    private var cursor = 0
+
+    /// The next datagram matching `predicate` after the previous match (received already or
+    /// arriving within `timeout`). Earlier datagrams never satisfy a later wait.
     func waitFor(_ predicate: (String) -> Bool, timeout: Double) -> String? {
-        if let earlier = received.first(where: predicate) { return earlier }
+        if let index = received[cursor...].firstIndex(where: predicate) {
+            cursor = index + 1
+            return received[index]
+        }
+        cursor = received.count
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -147,6 +155,7 @@ final class DaemonNotifications {
             guard count > 0 else { continue }
             let message = String(decoding: buffer[0..<count], as: UTF8.self)
             received.append(message)
+            cursor = received.count
             if predicate(message) { return message }
         }
         return nil
