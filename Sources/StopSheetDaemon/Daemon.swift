@@ -148,7 +148,7 @@ public final class Daemon: Sendable {
         }
         if let loadedAt = alerts.loadedAt { line += "; alerts \(now.seconds(since: loadedAt))s old" }
         for (name, status) in [("alerts", alerts), ("stations", stations)] where status.consecutiveFailures > 0 {
-            line += "; \(name) failing: \(status.lastError ?? "unknown error")"
+            line += "; \(name) failing (\(status.consecutiveFailures) in a row): \(status.lastError ?? "unknown error")"
         }
         return String(line.prefix(200))
     }

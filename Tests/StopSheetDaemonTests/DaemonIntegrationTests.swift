@@ -182,6 +182,25 @@ import Testing
         expectError(try daemon.call("station", ["stopId": "40380"]), -32005)
     }
 
+    /// systemd's queue for a service can fill (`net.unix.max_dgram_qlen` may be 10): status and
+    /// watchdog datagrams are then dropped, never allowed to block serving or refreshing.
+    @Test func aFullNotifyQueueBlocksNothing() throws {
+        let daemon = try DaemonProcess(["--demo", "--stations-url", "file:///nonexistent/stops.csv"], environment: ["WATCHDOG_USEC": "400000"]) {
+            $0.contains("stations failing")
+        }
+        daemon.notifications.pause()
+        #expect(daemon.notifications.fillQueue() > 0)
+        for round in 1...3 {
+            // Each failed refresh changes STATUS= ("… failing (N in a row) …"), so each tries to send.
+            let status = try daemon.result("refresh", ["what": "stations"])["stations"]
+            #expect(status?["consecutiveFailures"]?.intValue ?? 0 > round)
+        }
+        let client = try daemon.client()
+        for id in 0..<50 {
+            #expect(try client.request(#"{"jsonrpc":"2.0","id":\#(id),"method":"stopSheet","params":{"stopId":"40380","stationName":"Clark/Lake"}}"#)["id"] == .number(String(id)))
+        }
+    }
+
     @Test func realFilesLoadThroughFileURLs() throws {
         let daemon = try DaemonProcess(["--alerts-url", "file://\(Self.fixtures)/alerts_2015-02-14.DERIVED.json",
                                         "--stations-url", "file://\(Self.fixtures)/L_stops_2021.csv"])

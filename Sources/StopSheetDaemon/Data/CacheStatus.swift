@@ -32,6 +32,7 @@ public struct CacheStatus: Sendable, Equatable {
             "source": .string(source),
             "consecutiveFailures": .int(consecutiveFailures),
             "nextRefreshAt": time(nextRefreshAt),
+            "lastHTTPStatus": lastHTTPStatus.map(JSON.int) ?? .null,
         ]
     }
 }

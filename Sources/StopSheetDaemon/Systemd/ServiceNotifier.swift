@@ -6,8 +6,13 @@ import Synchronization
 /// watchdog keep-alives, reload and stop announcements.
 ///
 /// Every method is a no-op when `NOTIFY_SOCKET` was unset at start-up, so the daemon runs the
-/// same from a terminal. Calls are safe from any thread: `sd_notify` opens its own datagram
-/// socket per call, and the only shared state (the last status sent) sits behind a mutex.
+/// same from a terminal. Calls are safe from any thread.
+///
+/// Datagrams go out on one non-blocking socket connected to `NOTIFY_SOCKET` rather than through
+/// `sd_notify`, whose send blocks while the manager's queue is full (`net.unix.max_dgram_qlen` is
+/// 10 on these machines): the watchdog and status are sent from the serving loop, which must
+/// never block. A periodic message that finds the queue full is dropped; the state changes
+/// (READY, RELOADING, STOPPING) wait a bounded time for room.
 public struct ServiceNotifier: Sendable {
     /// True when a service manager is listening (`NOTIFY_SOCKET` was set).
     public let isActive: Bool
@@ -17,13 +22,15 @@ public struct ServiceNotifier: Sendable {
     public let watchdogPingInterval: Duration?
 
     private let lastStatus: StatusMemory
+    private let channel: NotifySocket?
 
     private final class StatusMemory: Sendable {
         let text = Mutex<String?>(nil)
     }
 
-    init(isActive: Bool, watchdogUsec: UInt64?) {
+    init(isActive: Bool, watchdogUsec: UInt64?, socketPath: String? = nil) {
         self.isActive = isActive
+        channel = isActive ? socketPath.flatMap(NotifySocket.init(path:)) : nil
         if isActive, let usec = watchdogUsec, usec > 0 {
             watchdogPingInterval = .microseconds(Int64(clamping: usec / 2))
         } else {
@@ -33,19 +40,19 @@ public struct ServiceNotifier: Sendable {
     }
 
     public static func fromEnvironment() -> ServiceNotifier {
-        let active = getenv("NOTIFY_SOCKET") != nil
+        let path = getenv("NOTIFY_SOCKET").map { String(cString: $0) }
         var usec: UInt64 = 0
         // sd_watchdog_enabled applies WATCHDOG_PID: a watchdog meant for a parent or a child
         // (LISTEN_PID-style hand-down) must not be fed by us, or a hung owner would look alive.
         let enabled = sd_watchdog_enabled(0, &usec) > 0
-        return ServiceNotifier(isActive: active, watchdogUsec: enabled ? usec : nil)
+        return ServiceNotifier(isActive: path != nil, watchdogUsec: enabled ? usec : nil, socketPath: path)
     }
 
     /// `READY=1` with a status line. Call only once clients can actually be served.
     public func ready(status: String) {
         let line = Self.clean(status)
         remember(line)
-        send("READY=1\nSTATUS=\(line)")
+        send("READY=1\nSTATUS=\(line)", waitForRoom: true)
     }
 
     /// `RELOADING=1` with `MONOTONIC_USEC=`: systemd 252 has no `Type=notify-reload`, but it does
@@ -53,14 +60,14 @@ public struct ServiceNotifier: Sendable {
     public func reloading(status: String = "reloading configuration") {
         let line = Self.clean(status)
         remember(line)
-        send("RELOADING=1\nMONOTONIC_USEC=\(csystemd_monotonic_usec())\nSTATUS=\(line)")
+        send("RELOADING=1\nMONOTONIC_USEC=\(csystemd_monotonic_usec())\nSTATUS=\(line)", waitForRoom: true)
     }
 
     /// `STOPPING=1`: systemd stops routing expectations to us (and shows the status) while draining.
     public func stopping(status: String = "stopping") {
         let line = Self.clean(status)
         remember(line)
-        send("STOPPING=1\nSTATUS=\(line)")
+        send("STOPPING=1\nSTATUS=\(line)", waitForRoom: true)
     }
 
     /// `STATUS=` only when the text changed: it is called from periodic code, and each datagram
@@ -87,11 +94,10 @@ public struct ServiceNotifier: Sendable {
         lastStatus.text.withLock { $0 = line }
     }
 
-    private func send(_ message: String) {
-        guard isActive else { return }
+    private func send(_ message: String, waitForRoom: Bool = false) {
         // Failure is ignored on purpose: there is nobody to tell but the log, and a lost status
-        // line must not take the daemon down. Keep NOTIFY_SOCKET set (0): we notify many times.
-        _ = sd_notify(0, message)
+        // line must not take the daemon down.
+        channel?.send(message, waitMilliseconds: waitForRoom ? 2000 : 0)
     }
 
     /// One line: a newline would start a new assignment and let text forge `READY=1` & co.
@@ -102,5 +108,48 @@ public struct ServiceNotifier: Sendable {
             out.unicodeScalars.append(ch == "\n" || ch == "\r" || ch == "\0" ? " " : ch)
         }
         return out
+    }
+}
+
+/// A datagram socket connected to the manager's notify socket (a path, or `@name` in the
+/// abstract namespace). Connected, so `poll(POLLOUT)` reports whether the manager's queue has room.
+private final class NotifySocket: Sendable {
+    private let fd: Int32
+
+    init?(path: String) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        guard !bytes.isEmpty, bytes.count < MemoryLayout.size(ofValue: address.sun_path), bytes[0] == UInt8(ascii: "/") || bytes[0] == UInt8(ascii: "@") else {
+            return nil
+        }
+        if bytes[0] == UInt8(ascii: "@") { bytes[0] = 0 }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (bytes[0] == 0 ? 0 : 1))
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ message: String, waitMilliseconds: Int32) {
+        var bytes = Array(message.utf8)
+        func attempt() -> Int32 {
+            while true {
+                let sent = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if sent >= 0 { return 0 }
+                if errno != EINTR { return errno }
+            }
+        }
+        guard attempt() == EAGAIN, waitMilliseconds > 0 else { return }
+        var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        if poll(&pollfd, 1, waitMilliseconds) > 0 { _ = attempt() }
     }
 }

@@ -62,6 +62,7 @@ final class DaemonProcess {
 
     deinit {
         stop()
+        notifications.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -116,10 +117,16 @@ final class DaemonProcess {
 }
 
 /// A test-owned NOTIFY_SOCKET: a datagram socket receiving what the daemon tells systemd.
-final class DaemonNotifications {
+/// A thread drains it all the time, as systemd does, so the daemon's queue never fills.
+final class DaemonNotifications: @unchecked Sendable {
     let path: String
     private let fd: Int32
-    private(set) var received: [String] = []
+    private let condition = NSCondition()
+    private var messages: [String] = []
+    /// Datagrams before this index were passed over by an earlier wait.
+    private var cursor = 0
+    private var stopped = false
+    private var paused = false
 
     init(path: String) throws {
         self.path = path
@@ -131,34 +138,68 @@ final class DaemonNotifications {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard bound == 0 else { throw TestFailure("bind \(path): \(String(cString: strerror(errno)))") }
+        Thread.detachNewThread { [self] in drain() }
     }
 
-    deinit { close(fd) }
+    var received: [String] { condition.withLock { messages } }
 
-    /// Datagrams before this index were passed over by an earlier wait.
-    private var cursor = 0
+    func stop() { condition.withLock { stopped = true } }
+
+    /// Stops reading, like a manager that has stopped listening: the daemon's datagrams queue up.
+    func pause() { condition.withLock { paused = true } }
+
+    /// Sends datagrams to this socket until its queue is full (EAGAIN); returns how many.
+    func fillQueue() -> Int {
+        let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        defer { close(sender) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        var count = 0
+        while count < 100_000 {
+            let sent = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(sender, "X=1", 3, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard sent == 3 else { break }
+            count += 1
+        }
+        return count
+    }
+
+    private func drain() {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !condition.withLock({ stopped }) {
+            if condition.withLock({ paused }) {
+                usleep(20_000)
+                continue
+            }
+            var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pollfd, 1, 100) > 0 else { continue }
+            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            guard count > 0 else { continue }
+            let message = String(decoding: buffer[0..<count], as: UTF8.self)
+            condition.withLock {
+                messages.append(message)
+                condition.broadcast()
+            }
+        }
+        close(fd)
+    }
 
     /// The next datagram matching `predicate` after the previous match (received already or
     /// arriving within `timeout`). Earlier datagrams never satisfy a later wait.
     func waitFor(_ predicate: (String) -> Bool, timeout: Double) -> String? {
-        if let index = received[cursor...].firstIndex(where: predicate) {
-            cursor = index + 1
-            return received[index]
-        }
-        cursor = received.count
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pollfd, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            let count = recv(fd, &buffer, buffer.count, 0)
-            guard count > 0 else { continue }
-            let message = String(decoding: buffer[0..<count], as: UTF8.self)
-            received.append(message)
-            cursor = received.count
-            if predicate(message) { return message }
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let index = messages[cursor...].firstIndex(where: predicate) {
+                cursor = index + 1
+                return messages[index]
+            }
+            cursor = messages.count
+            guard condition.wait(until: deadline) else { return nil }
         }
-        return nil
     }
 }
 
