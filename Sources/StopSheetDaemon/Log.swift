@@ -50,7 +50,7 @@ public enum Log {
     public static func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ fields: [(String, String)] = [],
                            file: String = #fileID, line: Int = #line, function: String = #function)
     {
-        let sink: (any LogSink)? = state.withLock { level <= $0.level ? $0.sink : nil }
+        let sink: (any LogSink)? = state.withLock { level >= $0.level ? $0.sink : nil }
         sink?.write(LogEntry(level: level, message: message(), fields: fields, file: file, line: line, function: function))
     }
 

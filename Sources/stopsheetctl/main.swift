@@ -1,1 +1,112 @@
-print("stopsheetctl")
+import Glibc
+import StopSheetCore
+import StopSheetDaemon
+
+/// stopsheetctl: query stopsheetd from a shell. Exit codes (for scripts): 0 success, 1 the
+/// daemon answered with an error, 2 usage error, 3 cannot reach the daemon, 4 `health` not ready.
+let usage = """
+    Usage: stopsheetctl [--socket PATH] [--json] [--timeout SECONDS] COMMAND
+      sheet STOP_ID [--bus] [--name NAME]   the stop sheet (alert glyph, accessibility button)
+      station STOP_ID                       station detail: platforms, lines, step-free access
+      alerts [STOP_ID]                      live train alerts (all, or those applying to a stop)
+      health                                cache and source status (exit 4 unless ready)
+      version                               daemon version
+      refresh [alerts|stations|all]         refresh now (root or the daemon's user)
+      call METHOD [PARAMS_JSON]             any method, raw
+    The socket defaults to $STOPSHEETD_SOCKET or /run/stopsheetd/stopsheetd.sock.
+
+    """
+
+func fail(_ message: String, _ status: Int32) -> Never {
+    var bytes = Array("stopsheetctl: \(message)\n".utf8)
+    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    exit(status)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var socketPath = processEnvironment()["STOPSHEETD_SOCKET"] ?? "/run/stopsheetd/stopsheetd.sock"
+var rawJSON = false
+var timeout = 15.0
+
+@MainActor func takeOption(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name) else { return nil }
+    guard index + 1 < arguments.count else { fail("\(name) needs a value", 2) }
+    defer { arguments.removeSubrange(index...index + 1) }
+    return arguments[index + 1]
+}
+
+@MainActor func takeFlag(_ name: String) -> Bool {
+    guard let index = arguments.firstIndex(of: name) else { return false }
+    arguments.remove(at: index)
+    return true
+}
+
+if takeFlag("--help") || takeFlag("-h") || arguments.isEmpty {
+    print(usage, terminator: "")
+    exit(arguments.isEmpty && !CommandLine.arguments.contains(where: { $0 == "--help" || $0 == "-h" }) ? 2 : 0)
+}
+if let path = takeOption("--socket") { socketPath = path }
+if let seconds = takeOption("--timeout") {
+    guard let value = Double(seconds), value > 0 else { fail("--timeout: '\(seconds)' is not a number of seconds", 2) }
+    timeout = value
+}
+rawJSON = takeFlag("--json")
+
+let command = arguments.removeFirst()
+let method: String
+var params: JSON?
+switch command {
+case "sheet":
+    let bus = takeFlag("--bus")
+    let name = takeOption("--name")
+    guard arguments.count == 1 else { fail("usage: sheet STOP_ID [--bus] [--name NAME]", 2) }
+    method = "stopSheet"
+    var object = JSONObject([("stopId", .string(arguments[0]))])
+    if bus { object.append("stopType", "bus") }
+    if let name { object.append("stationName", .string(name)) }
+    params = .object(object)
+case "station":
+    guard arguments.count == 1 else { fail("usage: station STOP_ID", 2) }
+    method = "station"
+    params = ["stopId": .string(arguments[0])]
+case "alerts":
+    guard arguments.count <= 1 else { fail("usage: alerts [STOP_ID]", 2) }
+    method = "alerts"
+    params = arguments.first.map { ["stopId": .string($0)] }
+case "health", "version":
+    guard arguments.isEmpty else { fail("usage: \(command)", 2) }
+    method = command
+case "refresh":
+    guard arguments.count <= 1 else { fail("usage: refresh [alerts|stations|all]", 2) }
+    method = "refresh"
+    params = ["what": .string(arguments.first ?? "all")]
+case "call":
+    guard (1...2).contains(arguments.count) else { fail("usage: call METHOD [PARAMS_JSON]", 2) }
+    method = arguments[0]
+    if arguments.count == 2 {
+        do { params = try JSONParser.parse(arguments[1]) } catch { fail("PARAMS_JSON: \(error)", 2) }
+    }
+default:
+    fail("unknown command '\(command)' (see --help)", 2)
+}
+
+let response: JSON
+do {
+    let client = try RPCClient(socketPath: socketPath, timeoutSeconds: timeout)
+    response = try client.call(method, params: params)
+} catch {
+    fail("\(error)", 3)
+}
+
+if let error = response["error"] {
+    if rawJSON { print(response.encodedString) }
+    let data = error["data"]?.stringValue.map { ": \($0)" } ?? ""
+    fail("\(error["message"]?.stringValue ?? "error") (\(error["code"]?.scalarText ?? "?"))\(data)", 1)
+}
+let result = response["result"] ?? .null
+if rawJSON || command == "call" {
+    print(result.encodedString)
+} else {
+    print(Rendering.render(command: command, result: result), terminator: "")
+}
+if command == "health", result["status"]?.stringValue != "ready" { exit(4) }

@@ -1,1 +1,4 @@
-print("stopsheetd")
+import Glibc
+import StopSheetDaemon
+
+exit(Daemon.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: processEnvironment()))

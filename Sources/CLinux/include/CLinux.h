@@ -1,12 +1,24 @@
 #ifndef CLINUX_H
 #define CLINUX_H
 // Linux-only declarations that Swift's Glibc module does not expose. Nothing else lives here.
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+// No _GNU_SOURCE here: Swift's Glibc module is built without it, and defining it in a header that
+// Swift imports changes shared structs (fd_set) and breaks the build. CLinux.c defines it.
+#include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+
+// Wrappers, defined in CLinux.c, for what needs _GNU_SOURCE (`accept4`, `struct ucred`) or
+// would need C enum casts in Swift. Each returns -1 with errno set on failure, like the call.
+
+/// `epoll_create1(EPOLL_CLOEXEC)`.
+int clinux_epoll_create(void);
+/// `eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)`.
+int clinux_eventfd(void);
+/// `accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK)`.
+int clinux_accept4(int fd);
+/// `getsockopt(fd, SOL_SOCKET, SO_PEERCRED)`, unpacked.
+int clinux_peercred(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
 #endif

@@ -1,0 +1,2 @@
+// Placeholder: the load generator lands with `make bench`.
+print("stopsheet-bench: not yet")

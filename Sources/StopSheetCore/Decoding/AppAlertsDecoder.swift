@@ -1,0 +1,63 @@
+/// The app API's alerts: `{"alerts":[{"id","status","headline","description","scopes":[…],
+/// "start"?,"end"?}]}`. Unlike CTA's, these alerts state their kind.
+public enum AppAlertsDecoder {
+    public static func decode(_ document: JSON, limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Alert] {
+        let elements = try JSONFields.array(document["alerts"], at: "alerts")
+        try limits.check(itemCount: elements.count)
+        var alerts: [Alert] = []
+        for (index, element) in elements.enumerated() {
+            if let alert = try alert(element, at: "alerts[\(index)]") { alerts.append(alert) }
+        }
+        return alerts
+    }
+
+    private static func alert(_ value: JSON, at path: String) throws(DecodingFailure) -> Alert? {
+        let object = try JSONFields.object(value, at: path)
+        let id = try JSONFields.id(object["id"], at: "\(path).id")
+        let headline = try JSONFields.string(object["headline"], at: "\(path).headline")
+        let description = try JSONFields.optionalString(object["description"], at: "\(path).description") ?? ""
+        let start = try date(object["start"], at: "\(path).start")
+        let end = try date(object["end"], at: "\(path).end")
+        let scopes = try self.scopes(object["scopes"], at: "\(path).scopes")
+        guard !scopes.isEmpty else { return nil }
+        return Alert(id: id, kindSource: .stated(kind(object["status"])), headline: headline,
+                     description: description, start: start, end: end, scopes: scopes)
+    }
+
+    /// Any status other than active or planned, of any type, is the generic kind: the dialog
+    /// still shows the alert.
+    private static func kind(_ status: JSON?) -> AlertKind {
+        switch status?.stringValue.map(UpstreamText.trimmed)?.lowercased() {
+        case "active": return .active
+        case "planned": return .planned
+        default: return .unknown
+        }
+    }
+
+    private static func scopes(_ value: JSON?, at path: String) throws(DecodingFailure) -> [AlertScope] {
+        guard let value, !value.isNull else { return [] }
+        var scopes: [AlertScope] = []
+        for (index, element) in try JSONFields.array(value, at: path).enumerated() {
+            let scopePath = "\(path)[\(index)]"
+            let object = try JSONFields.object(element, at: scopePath)
+            let type = try JSONFields.string(object["type"], at: "\(scopePath).type")
+            let scope: AlertScope?
+            switch type.lowercased() {
+            case "systemwide": scope = .systemwide
+            case "route": scope = RouteID.train(try JSONFields.id(object["id"], at: "\(scopePath).id")).map(AlertScope.route)
+            case "station": scope = .station(try JSONFields.id(object["id"], at: "\(scopePath).id"))
+            default: scope = nil
+            }
+            if let scope, !scopes.contains(scope) { scopes.append(scope) }
+        }
+        return scopes
+    }
+
+    private static func date(_ value: JSON?, at path: String) throws(DecodingFailure) -> Instant? {
+        guard let text = try JSONFields.optionalString(value, at: path) else { return nil }
+        guard let instant = ISO8601Time.instant(text) else {
+            throw .malformed(path: path, reason: "not an ISO 8601 time: '\(text)'")
+        }
+        return instant
+    }
+}

@@ -1,0 +1,52 @@
+/// Which alerts apply to which station (DESIGN §3.2) — the one place this rule lives.
+///
+/// The most specific scope wins: an alert that names stations applies to those stations only
+/// (by map id or platform id); CTA lists a station alert's own line beside it as context, so
+/// "Elevator at 69th out of service" must not light up every Red Line station. Otherwise an alert
+/// applies when it is systemwide, or names a route the station serves — a `P` alert also reaching
+/// stations served only by the Purple Express (`Pexp`).
+///
+/// Built once per snapshot so that matching every station is linear in stations + alerts.
+public struct AlertMatching: Sendable {
+    private var systemwide: [Int] = []
+    private var byRoute: [RouteID: [Int]] = [:]
+    private var byStop: [String: [Int]] = [:]
+
+    /// Indexes `alerts` by scope; results refer to positions in this array.
+    public init(_ alerts: [Alert]) {
+        for (position, alert) in alerts.enumerated() {
+            let namedStops = alert.scopes.compactMap { scope -> String? in
+                if case .station(let id) = scope { return id }
+                return nil
+            }
+            if !namedStops.isEmpty {
+                for stop in namedStops { byStop[stop, default: []].append(position) }
+                continue
+            }
+            for scope in alert.scopes {
+                switch scope {
+                case .systemwide: systemwide.append(position)
+                case .route(let route): byRoute[route, default: []].append(position)
+                case .station: break
+                }
+            }
+        }
+    }
+
+    /// Positions of the alerts that apply to `station`, each once, in upstream order.
+    public func alerts(applyingTo station: Station) -> [Int] {
+        var positions = systemwide
+        for route in Self.routesReaching(station) { positions += byRoute[route] ?? [] }
+        positions += byStop[station.id] ?? []
+        for platform in station.platforms { positions += byStop[platform.stopID] ?? [] }
+        // An alert naming a route twice, or both a station and its platform, counts once.
+        return Array(Set(positions)).sorted()
+    }
+
+    /// The route ids whose alerts reach a station: its own lines, plus `P` where it has `Pexp`.
+    static func routesReaching(_ station: Station) -> Set<RouteID> {
+        var routes = Set(station.routes)
+        if routes.contains(.purpleExpress) { routes.insert(.purple) }
+        return routes
+    }
+}

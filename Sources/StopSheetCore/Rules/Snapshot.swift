@@ -1,0 +1,62 @@
+/// Everything the daemon serves, fixed at one moment: the stations, the live alerts with their
+/// kinds at `builtAt`, and each station's stop sheet encoded once. Immutable; a refresh or a
+/// passing time boundary builds a new one, which is swapped in whole.
+public struct Snapshot: Sendable {
+    public let builtAt: Instant
+    /// Nil until the first good station load.
+    public let stations: StationDirectory?
+    /// The decoded alert set (before the clock); nil until the first good alert load.
+    public let alerts: [Alert]?
+    /// Alerts live at `builtAt` with their kinds, de-duplicated by id, in upstream order.
+    public let liveAlerts: [LiveAlert]
+    /// The first moment after `builtAt` at which an alert starts or ends: rebuild then.
+    public let nextBoundary: Instant?
+    /// Station map id → the encoded `stopSheet` result.
+    private let encodedSheets: [String: [UInt8]]
+    private let matching: AlertMatching
+
+    public static func build(stations: StationDirectory?, alerts: [Alert]?, now: Instant) -> Snapshot {
+        Snapshot(stations: stations, alerts: alerts, now: now)
+    }
+
+    private init(stations: StationDirectory?, alerts: [Alert]?, now: Instant) {
+        builtAt = now
+        self.stations = stations
+        self.alerts = alerts
+        var seen: Set<String> = []
+        var live: [LiveAlert] = []
+        var boundary: Instant?
+        for alert in alerts ?? [] where seen.insert(alert.id).inserted {
+            if let change = alert.nextChange(after: now) { boundary = min(boundary ?? change, change) }
+            if let kind = alert.kind(at: now) { live.append(LiveAlert(alert: alert, kind: kind)) }
+        }
+        liveAlerts = live
+        nextBoundary = boundary
+        matching = AlertMatching(live.map(\.alert))
+        var sheets: [String: [UInt8]] = [:]
+        for station in stations?.stations ?? [] {
+            let sheet = StopSheet(station: station, alerts: alerts == nil ? nil : Self.alerts(applyingTo: station, live, matching))
+            sheets[station.id] = sheet.json.encoded
+        }
+        encodedSheets = sheets
+    }
+
+    private static func alerts(applyingTo station: Station, _ live: [LiveAlert], _ matching: AlertMatching) -> [LiveAlert] {
+        matching.alerts(applyingTo: station).map { live[$0] }
+    }
+
+    /// Live alerts that apply to a station, in dialog order.
+    public func alerts(applyingTo station: Station) -> [LiveAlert] {
+        StopSheet.dialogOrder(Self.alerts(applyingTo: station, liveAlerts, matching))
+    }
+
+    /// The encoded `stopSheet` result for a station or platform id, when stations are loaded.
+    public func encodedStopSheet(stopID: String) -> [UInt8]? {
+        guard let id = stations?.stationID(for: stopID) else { return nil }
+        return encodedSheets[id]
+    }
+
+    public func stopSheet(for station: Station) -> StopSheet {
+        StopSheet(station: station, alerts: alerts == nil ? nil : alerts(applyingTo: station))
+    }
+}

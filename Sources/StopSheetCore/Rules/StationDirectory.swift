@@ -1,0 +1,49 @@
+/// The station set built from one stops source: stations by map id, and every platform id
+/// resolving to its station (DESIGN §3.1). Immutable; a station refresh builds a new one.
+public struct StationDirectory: Sendable {
+    /// Stations in map-id order.
+    public let stations: [Station]
+    private let indexByStationID: [String: Int]
+    private let indexByPlatformID: [String: Int]
+
+    /// Groups platforms by station. A stop id seen twice keeps its first row; a station's name
+    /// is its first platform's station name, normalised.
+    public init(platforms: [Platform]) {
+        var order: [String] = []
+        var grouped: [String: [Platform]] = [:]
+        var seenStops: Set<String> = []
+        for platform in platforms where seenStops.insert(platform.stopID).inserted {
+            if grouped[platform.stationID] == nil { order.append(platform.stationID) }
+            grouped[platform.stationID, default: []].append(platform)
+        }
+        stations = order.sorted().map { id in
+            let members = grouped[id]!
+            return Station(id: id, name: StationDirectory.normalisedName(members[0].stationName), platforms: members)
+        }
+        var byStation: [String: Int] = [:]
+        var byPlatform: [String: Int] = [:]
+        for (index, station) in stations.enumerated() {
+            byStation[station.id] = index
+            for platform in station.platforms { byPlatform[platform.stopID] = index }
+        }
+        indexByStationID = byStation
+        indexByPlatformID = byPlatform
+    }
+
+    public var count: Int { stations.count }
+
+    /// The station a stop id names: a station map id or one of its platforms' stop ids.
+    public func station(for stopID: String) -> Station? {
+        guard let index = indexByStationID[stopID] ?? indexByPlatformID[stopID] else { return nil }
+        return stations[index]
+    }
+
+    /// The station's map id for a station or platform id.
+    public func stationID(for stopID: String) -> String? { station(for: stopID)?.id }
+
+    /// The station name field, trimmed, with runs of whitespace collapsed to one space
+    /// (`California  (Blue Line)` → `California (Blue Line)`).
+    public static func normalisedName(_ raw: String) -> String {
+        raw.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+}

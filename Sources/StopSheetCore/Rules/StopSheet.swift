@@ -1,0 +1,97 @@
+/// A train station's stop sheet as the spec defines it: the alert glyph and the accessibility
+/// button, with every user-visible string. The spec's words live here and nowhere else.
+public struct StopSheet: Sendable, Equatable {
+    public struct AlertDialog: Sendable, Equatable {
+        public var title: String
+        public var message: String
+        public var buttons: [String]
+    }
+
+    public struct AlertGlyph: Sendable, Equatable {
+        public var count: Int
+        public var accessibilityLabel: String
+        public var alert: AlertDialog
+    }
+
+    public enum Tone: String, Sendable {
+        case good, warn, muted
+    }
+
+    public struct AccessibilityButton: Sendable, Equatable {
+        public var tone: Tone
+        public var stepFree: StepFreeStatus
+        public var accessibilityLabel: String
+        public var symbol: String
+        public var alert: AlertDialog
+    }
+
+    public var stationID: String
+    public var stationName: String
+    /// Nil when no alert applies or alert data is absent: no glyph, and no space reserved.
+    public var alertGlyph: AlertGlyph?
+    public var accessibilityButton: AccessibilityButton
+    /// The applying alerts in dialog order.
+    public var alerts: [LiveAlert]
+
+    /// The sheet for a known station. `alerts` nil means alert data is absent (not yet loaded).
+    public init(station: Station, alerts: [LiveAlert]?) {
+        self.init(stationID: station.id, stationName: station.name, stepFree: station.stepFree, alerts: alerts)
+    }
+
+    /// The sheet before station data has loaded: the caller's name for the station (or its id),
+    /// a muted button, and no glyph — without the station's lines no alert can be matched.
+    public static func beforeStationsLoad(stopID: String, stationName: String?) -> StopSheet {
+        let name = stationName.map(StationDirectory.normalisedName).flatMap { $0.isEmpty ? nil : $0 } ?? stopID
+        return StopSheet(stationID: stopID, stationName: name, stepFree: .unknown, alerts: nil)
+    }
+
+    init(stationID: String, stationName: String, stepFree: StepFreeStatus, alerts: [LiveAlert]?) {
+        self.stationID = stationID
+        self.stationName = stationName
+        let ordered = StopSheet.dialogOrder(alerts ?? [])
+        self.alerts = ordered
+        self.alertGlyph = ordered.isEmpty ? nil : AlertGlyph(
+            count: ordered.count,
+            accessibilityLabel: StopSheet.glyphLabel(count: ordered.count),
+            alert: AlertDialog(title: "Train service alerts", message: ordered.map(StopSheet.dialogItem).joined(separator: "\n\n"), buttons: ["Close"]))
+        self.accessibilityButton = AccessibilityButton(
+            tone: StopSheet.tone(stepFree), stepFree: stepFree, accessibilityLabel: "Accessibility information", symbol: "figure.roll",
+            alert: AlertDialog(title: "Accessibility", message: StopSheet.accessibilityMessage(stepFree, station: stationName), buttons: ["Close"]))
+    }
+
+    /// Active, then planned, then unknown; upstream order within each group (a stable sort).
+    public static func dialogOrder(_ alerts: [LiveAlert]) -> [LiveAlert] {
+        alerts.enumerated().sorted { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }.map(\.element)
+    }
+
+    public static func glyphLabel(count: Int) -> String {
+        count == 1 ? "1 train service alert" : "\(count) train service alerts"
+    }
+
+    public static func dialogItem(_ live: LiveAlert) -> String {
+        let prefix: String
+        switch live.kind {
+        case .active: prefix = "Active train alert: "
+        case .planned: prefix = "Planned train alert: "
+        case .unknown: prefix = "Train alert: "
+        }
+        let description = live.alert.description
+        return prefix + live.alert.headline + (description.isEmpty ? "" : "\n" + description)
+    }
+
+    public static func tone(_ stepFree: StepFreeStatus) -> Tone {
+        switch stepFree {
+        case .available: return .good
+        case .none: return .warn
+        case .unknown: return .muted
+        }
+    }
+
+    public static func accessibilityMessage(_ stepFree: StepFreeStatus, station: String) -> String {
+        switch stepFree {
+        case .available: return "Step-free access is available at \(station)."
+        case .none: return "CTA currently reports no step-free access at \(station)."
+        case .unknown: return "Accessibility information is currently unavailable for \(station)."
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import StopSheetCore
+
+/// The two caches the daemon keeps.
+public enum CacheName: String, Sendable, CaseIterable {
+    case alerts, stations
+}
+
+/// What `health` tells about one cache: whether it has ever loaded, how fresh it is, and how
+/// its source is doing. `loadedAt` moves on every good refresh (a 304 included).
+public struct CacheStatus: Sendable, Equatable {
+    public var source: String
+    public var loaded = false
+    public var count = 0
+    public var loadedAt: Instant?
+    public var lastAttemptAt: Instant?
+    public var lastError: String?
+    public var consecutiveFailures = 0
+    public var nextRefreshAt: Instant?
+    public var lastHTTPStatus: Int?
+    public var lastDurationMilliseconds: Int?
+
+    public init(source: String) { self.source = source }
+
+    public var json: JSON {
+        func time(_ instant: Instant?) -> JSON { instant.map { .string($0.description) } ?? .null }
+        return [
+            "loaded": .bool(loaded),
+            "count": .int(count),
+            "loadedAt": time(loadedAt),
+            "lastAttemptAt": time(lastAttemptAt),
+            "lastError": lastError.map(JSON.string) ?? .null,
+            "source": .string(source),
+            "consecutiveFailures": .int(consecutiveFailures),
+            "nextRefreshAt": time(nextRefreshAt),
+        ]
+    }
+}

@@ -1,0 +1,309 @@
+import CCurl
+import Glibc
+import Synchronization
+
+/// An `http://` or `https://` upstream, fetched with libcurl (not URLSession: see
+/// notes/swift-on-linux.md — whole-second timeouts and a per-request leak).
+///
+/// One curl easy handle per source, reused for every fetch so keep-alive connections, TLS sessions
+/// and the DNS cache survive between refreshes. The handle is not thread-safe, so a mutex guards
+/// it; concurrent `fetch` calls on one source simply queue (the refresher makes one at a time).
+///
+/// `FetchFailure.httpStatus` is set when the upstream's answer itself is the problem (non-2xx,
+/// a body over the cap, too many redirects); transport failures (refused, reset, truncated,
+/// timed out) leave it nil.
+public final class HTTPSource: Source {
+    public let url: String
+    public let options: HTTPOptions
+    private let transfer = Mutex(Transfer())
+
+    public init(url: String, options: HTTPOptions) {
+        self.url = url
+        self.options = options
+    }
+
+    public func fetch(validators: CacheValidators?) -> Result<Fetched, FetchFailure> {
+        guard curlGlobalInitResult == CURLE_OK.rawValue else {
+            return .failure(FetchFailure("libcurl global initialisation failed: \(curlText(CURLcode(rawValue: curlGlobalInitResult)))"))
+        }
+        return transfer.withLock { transfer in
+            defer { transfer.finish() }
+            return perform(transfer, validators: validators)
+        }
+    }
+
+    private func perform(_ transfer: Transfer, validators: CacheValidators?) -> Result<Fetched, FetchFailure> {
+        if transfer.handle == nil { transfer.handle = curl_easy_init() }
+        guard let handle = transfer.handle else {
+            return .failure(FetchFailure("cannot create a libcurl handle"))
+        }
+        // Reset rather than patch: no option from an earlier fetch (a stale If-None-Match) can
+        // leak into this one, and reset keeps the connection, TLS session and DNS caches.
+        curl_easy_reset(handle)
+        transfer.begin(maxBodyBytes: options.maxBodyBytes)
+
+        var requestHeaders: UnsafeMutablePointer<curl_slist>? = nil
+        defer { curl_slist_free_all(requestHeaders) }
+        for (name, value) in [("If-None-Match", validators?.etag), ("If-Modified-Since", validators?.lastModified)] {
+            // A validator is echoed from an upstream header; never let one smuggle in a header line.
+            // (Bytes, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".)
+            guard let value, !value.isEmpty, !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else { continue }
+            guard let list = curl_slist_append(requestHeaders, "\(name): \(value)") else {
+                return .failure(FetchFailure("out of memory building request headers"))
+            }
+            requestHeaders = list
+        }
+
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        let settings: [(String, CURLcode)] = [
+            ("URL", ccurl_setopt_string(handle, CURLOPT_URL, url)),
+            // Without this libcurl uses SIGALRM for DNS timeouts, which is unsafe with threads.
+            ("NOSIGNAL", ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)),
+            // 0 means "no timeout" to libcurl; a misconfigured 0 must not mean "hang forever".
+            ("TIMEOUT_MS", ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, max(1, options.timeoutMilliseconds))),
+            ("CONNECTTIMEOUT_MS", ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, options.connectTimeoutMilliseconds))),
+            ("FOLLOWLOCATION", ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, options.maxRedirects > 0 ? 1 : 0)),
+            ("MAXREDIRS", ccurl_setopt_long(handle, CURLOPT_MAXREDIRS, max(0, options.maxRedirects))),
+            ("PROTOCOLS", ccurl_limit_protocols_to_http(handle)),
+            // "" offers every encoding this libcurl can decode; the write callback sees decoded bytes.
+            ("ACCEPT_ENCODING", ccurl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")),
+            ("USERAGENT", ccurl_setopt_string(handle, CURLOPT_USERAGENT, options.userAgent)),
+            ("HTTPHEADER", ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, requestHeaders)),
+            ("ERRORBUFFER", ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, transfer.errorBuffer)),
+            ("WRITEFUNCTION", ccurl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+                    .receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+            }),
+            ("WRITEDATA", ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)),
+            ("HEADERFUNCTION", ccurl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+                Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+                    .receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+            }),
+            ("HEADERDATA", ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)),
+        ]
+        for (name, code) in settings where code != CURLE_OK {
+            return .failure(FetchFailure("libcurl rejected CURLOPT_\(name): \(curlText(code))"))
+        }
+
+        let code = curl_easy_perform(handle)
+
+        // The header callback saw every status line; the last one is the response that counts.
+        let status = transfer.status
+
+        if transfer.tooLarge {
+            return .failure(FetchFailure("response larger than \(options.maxBodyBytes) bytes", httpStatus: status))
+        }
+        if code == CURLE_OK {
+            if status == 304 { return .success(.notModified(httpStatus: 304)) }
+            if (200..<300).contains(status) {
+                return .success(.body(transfer.takeBody(),
+                                      validators: CacheValidators(etag: transfer.etag, lastModified: transfer.lastModified),
+                                      httpStatus: status))
+            }
+            return .failure(httpFailure(status, reason: transfer.reason))
+        }
+        if code == CURLE_TOO_MANY_REDIRECTS {
+            return .failure(FetchFailure("too many redirects (more than \(options.maxRedirects))", httpStatus: status))
+        }
+        // The write callback refuses non-2xx bodies (nothing reads them), which surfaces as a
+        // write error; an error status that then broke mid-body is still, first, that status.
+        if status >= 400 || (status >= 300 && code == CURLE_WRITE_ERROR) {
+            return .failure(httpFailure(status, reason: transfer.reason))
+        }
+        if code == CURLE_OPERATION_TIMEDOUT {
+            return .failure(timeoutFailure(handle))
+        }
+        return .failure(FetchFailure(transportText(code, errorBuffer: transfer.errorBuffer)))
+    }
+
+    private func httpFailure(_ status: Int, reason: String) -> FetchFailure {
+        let phrase = reason.isEmpty ? standardReason(status) : reason
+        return FetchFailure(phrase.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(phrase)", httpStatus: status)
+    }
+
+    private func timeoutFailure(_ handle: UnsafeMutableRawPointer) -> FetchFailure {
+        var connectMicroseconds: curl_off_t = 0
+        var received: curl_off_t = 0
+        _ = ccurl_getinfo_off(handle, CURLINFO_CONNECT_TIME_T, &connectMicroseconds)
+        _ = ccurl_getinfo_off(handle, CURLINFO_SIZE_DOWNLOAD_T, &received)
+        if connectMicroseconds == 0 {
+            let budget = min(max(1, options.connectTimeoutMilliseconds), max(1, options.timeoutMilliseconds))
+            return FetchFailure("timed out after \(budget) ms connecting to the upstream")
+        }
+        return FetchFailure("timed out after \(max(1, options.timeoutMilliseconds)) ms (\(received) bytes received)")
+    }
+}
+
+/// libcurl requires one `curl_global_init` before any other use. A global is initialised lazily
+/// under `swift_once`, so this runs exactly once, on first fetch, whichever thread gets there.
+private let curlGlobalInitResult: UInt32 = ccurl_global_init_default().rawValue
+
+private func curlText(_ code: CURLcode) -> String {
+    String(cString: curl_easy_strerror(code))
+}
+
+/// curl's error buffer usually says more ("Failed to connect to 127.0.0.1 port 9 after 0 ms:
+/// Couldn't connect to server"), and often already ends with the generic text; avoid saying it twice.
+private func transportText(_ code: CURLcode, errorBuffer: UnsafeMutablePointer<CChar>) -> String {
+    let generic = curlText(code)
+    let detail = trimmingASCIIWhitespace(String(cString: errorBuffer))
+    if detail.isEmpty { return generic }
+    if detail.contains(generic) { return detail }
+    return "\(generic): \(detail)"
+}
+
+/// HTTP/2 has no reason phrase on the status line; these keep the message readable anyway.
+private func standardReason(_ status: Int) -> String {
+    switch status {
+    case 300: "Multiple Choices"
+    case 301: "Moved Permanently"
+    case 302: "Found"
+    case 303: "See Other"
+    case 307: "Temporary Redirect"
+    case 308: "Permanent Redirect"
+    case 400: "Bad Request"
+    case 401: "Unauthorized"
+    case 403: "Forbidden"
+    case 404: "Not Found"
+    case 408: "Request Timeout"
+    case 410: "Gone"
+    case 429: "Too Many Requests"
+    case 500: "Internal Server Error"
+    case 502: "Bad Gateway"
+    case 503: "Service Unavailable"
+    case 504: "Gateway Timeout"
+    default: ""
+    }
+}
+
+/// The curl handle plus everything its callbacks write into. Lives as long as its source and is
+/// only touched under the source's mutex; the callbacks run inside `curl_easy_perform` on the
+/// fetching thread, so they are covered by the same lock.
+private final class Transfer {
+    var handle: UnsafeMutableRawPointer?
+    /// Allocated once: libcurl keeps this pointer and writes into it on failure.
+    let errorBuffer: UnsafeMutablePointer<CChar>
+
+    private(set) var tooLarge = false
+    private(set) var status = 0
+    private(set) var reason = ""
+    private(set) var etag: String?
+    private(set) var lastModified: String?
+    private var body: [UInt8] = []
+    private var maxBodyBytes = 0
+
+    init() {
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    deinit {
+        if let handle { curl_easy_cleanup(handle) }
+        errorBuffer.deallocate()
+    }
+
+    func begin(maxBodyBytes: Int) {
+        self.maxBodyBytes = maxBodyBytes
+        errorBuffer[0] = 0
+        startResponse()
+    }
+
+    /// Drops whatever a failed fetch left behind, so an idle source holds no body memory.
+    func finish() {
+        body = []
+        etag = nil
+        lastModified = nil
+        reason = ""
+    }
+
+    /// Hands the body to the caller without copying; the next fetch starts a fresh array that
+    /// grows only as far as that response needs.
+    func takeBody() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &body)
+        return taken
+    }
+
+    /// Each response in a redirect chain starts with its own status line; only the last one's
+    /// headers describe the body we keep.
+    private func startResponse() {
+        tooLarge = false
+        status = 0
+        reason = ""
+        etag = nil
+        lastModified = nil
+        body.removeAll()
+    }
+
+    /// Returning anything other than `bytes.count` makes libcurl abort with CURLE_WRITE_ERROR.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // An error page is never used, so don't spend time or memory downloading it.
+        guard (200..<300).contains(status) else { return 0 }
+        guard bytes.count <= maxBodyBytes - body.count else {
+            tooLarge = true
+            return 0
+        }
+        body.append(contentsOf: bytes)
+        return bytes.count
+    }
+
+    /// libcurl calls this once per header line, CRLF included, status line first.
+    func receiveHeader(_ raw: UnsafeRawBufferPointer) -> Int {
+        var line = raw[...]
+        while let last = line.last, last == 0x0D || last == 0x0A { line = line.dropLast() }
+
+        if line.starts(with: "HTTP/".utf8) {
+            startResponse()
+            parseStatusLine(line)
+            return raw.count
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return raw.count }
+        let name = line[..<colon]
+        var value = line[(colon + 1)...]
+        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+        while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+
+        if asciiCaseInsensitiveEqual(name, "etag") {
+            etag = String(decoding: value, as: UTF8.self)
+        } else if asciiCaseInsensitiveEqual(name, "last-modified") {
+            lastModified = String(decoding: value, as: UTF8.self)
+        } else if asciiCaseInsensitiveEqual(name, "content-length"), (200..<300).contains(status),
+                  let length = Int(String(decoding: value, as: UTF8.self))
+        {
+            // Refuse before reading a byte. With Content-Encoding this is the compressed size, so
+            // it can only under-estimate the decoded body; the write callback still guards that.
+            if length > maxBodyBytes {
+                tooLarge = true
+                return 0
+            }
+            body.reserveCapacity(length)
+        }
+        return raw.count
+    }
+
+    private func parseStatusLine(_ line: Slice<UnsafeRawBufferPointer>) {
+        // "HTTP/1.1 503 Service Unavailable" or "HTTP/2 503"
+        let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: true)
+        guard parts.count >= 2 else { return }
+        status = Int(String(decoding: parts[1], as: UTF8.self)) ?? 0
+        reason = parts.count == 3 ? trimmingASCIIWhitespace(String(decoding: parts[2], as: UTF8.self)) : ""
+    }
+}
+
+private func asciiCaseInsensitiveEqual(_ bytes: Slice<UnsafeRawBufferPointer>, _ lowercase: StaticString) -> Bool {
+    guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+    let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+    for (byte, want) in zip(bytes, expected) {
+        let folded = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+        if folded != want { return false }
+    }
+    return true
+}
+
+private func trimmingASCIIWhitespace(_ text: String) -> String {
+    let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+    var bytes = Substring(text).utf8[...]
+    while let first = bytes.first, isSpace(first) { bytes = bytes.dropFirst() }
+    while let last = bytes.last, isSpace(last) { bytes = bytes.dropLast() }
+    return String(Substring(bytes))
+}

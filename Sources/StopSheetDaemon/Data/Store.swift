@@ -1,0 +1,68 @@
+import StopSheetCore
+import Synchronization
+
+/// The current snapshot and the caches' status. Readers take the snapshot under a brief lock;
+/// writers build a whole new snapshot outside it and swap it in, so a refresh never blocks an
+/// answer and an answer never sees half a refresh.
+public final class Store: Sendable {
+    private struct State {
+        var snapshot: Snapshot
+        var alerts: CacheStatus
+        var stations: CacheStatus
+    }
+
+    private let state: Mutex<State>
+    /// Serialises builds, so two refreshers finishing together cannot lose each other's data.
+    private let building = Mutex(())
+
+    public init(alertsSource: String, stationsSource: String, now: Instant) {
+        state = Mutex(State(snapshot: .build(stations: nil, alerts: nil, now: now),
+                            alerts: CacheStatus(source: alertsSource), stations: CacheStatus(source: stationsSource)))
+    }
+
+    public var snapshot: Snapshot { state.withLock { $0.snapshot } }
+
+    public func status(_ cache: CacheName) -> CacheStatus {
+        state.withLock { cache == .alerts ? $0.alerts : $0.stations }
+    }
+
+    /// A good alert load replaces the alert set.
+    public func install(alerts: [Alert], at now: Instant) {
+        rebuild(at: now) { Snapshot.build(stations: $0.stations, alerts: alerts, now: now) }
+    }
+
+    /// A good station load replaces the whole station set: stations gone upstream are gone.
+    public func install(stations: StationDirectory, at now: Instant) {
+        rebuild(at: now) { Snapshot.build(stations: stations, alerts: $0.alerts, now: now) }
+    }
+
+    /// Rebuilds the snapshot when an alert's start or end has passed, so kinds follow the clock
+    /// without waiting for a refresh. Returns whether it rebuilt.
+    @discardableResult
+    public func rebuildIfBoundaryPassed(now: Instant) -> Bool {
+        building.withLock { _ in
+            let current = snapshot
+            guard let boundary = current.nextBoundary, boundary <= now else { return false }
+            swap(Snapshot.build(stations: current.stations, alerts: current.alerts, now: now))
+            return true
+        }
+    }
+
+    public func updateStatus(_ cache: CacheName, _ change: (inout CacheStatus) -> Void) {
+        state.withLock {
+            if cache == .alerts { change(&$0.alerts) } else { change(&$0.stations) }
+        }
+    }
+
+    private func rebuild(at now: Instant, _ make: (Snapshot) -> Snapshot) {
+        building.withLock { _ in swap(make(snapshot)) }
+    }
+
+    private func swap(_ next: Snapshot) {
+        state.withLock {
+            $0.snapshot = next
+            $0.alerts.count = next.liveAlerts.count
+            $0.stations.count = next.stations?.count ?? 0
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import StopSheetCore
+
+/// Reads a method's params: by name only, with -32602 naming what is wrong.
+struct Params {
+    private let object: JSONObject
+
+    init(_ params: JSON?, allowed: Set<String>) throws(RPCError) {
+        switch params {
+        case nil, .null?: object = JSONObject()
+        case .object(let object)?: self.object = object
+        default: throw .invalidParams("params must be an object")
+        }
+        if let unknown = object.keys.first(where: { !allowed.contains($0) }) {
+            throw .invalidParams("unknown param '\(unknown)' (expected \(allowed.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    /// A stop id: a non-empty string of at most 32 characters, or a non-negative integer.
+    func stopID(_ name: String = "stopId", required: Bool = true) throws(RPCError) -> String? {
+        switch object[name] {
+        case nil, .null?:
+            if required { throw .invalidParams("missing '\(name)'") }
+            return nil
+        case .string(let text)? where !text.isEmpty && text.utf8.count <= 32:
+            return text
+        case .number? where (object[name]?.intValue ?? -1) >= 0:
+            return String(object[name]!.intValue!)
+        default:
+            throw .invalidParams("'\(name)' must be a stop id (a non-empty string or a non-negative integer)")
+        }
+    }
+
+    func string(_ name: String, maxLength: Int = 200) throws(RPCError) -> String? {
+        switch object[name] {
+        case nil, .null?: return nil
+        case .string(let text)? where text.utf8.count <= maxLength: return text
+        default: throw .invalidParams("'\(name)' must be a string of at most \(maxLength) bytes")
+        }
+    }
+
+    func oneOf(_ name: String, _ choices: [String], default fallback: String) throws(RPCError) -> String {
+        guard let value = try string(name) else { return fallback }
+        guard choices.contains(value) else {
+            throw .invalidParams("'\(name)' must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", "))")
+        }
+        return value
+    }
+}

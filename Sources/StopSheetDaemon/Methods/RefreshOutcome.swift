@@ -1,0 +1,19 @@
+import StopSheetCore
+import Synchronization
+
+/// Gathers the statuses of a `refresh` that spans several caches; the last one in answers.
+final class RefreshOutcome: Sendable {
+    private let expected: [CacheName]
+    private let statuses = Mutex<[CacheName: CacheStatus]>([:])
+
+    init(expected: [CacheName]) { self.expected = expected }
+
+    /// Returns the encoded result once every expected cache has reported.
+    func record(_ cache: CacheName, _ status: CacheStatus) -> [UInt8]? {
+        statuses.withLock { statuses -> [UInt8]? in
+            statuses[cache] = status
+            guard statuses.count == expected.count else { return nil }
+            return JSON.object(JSONObject(expected.map { (key: $0.rawValue, value: statuses[$0]!.json) })).encoded
+        }
+    }
+}

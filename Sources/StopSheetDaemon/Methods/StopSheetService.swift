@@ -1,0 +1,125 @@
+import Glibc
+import StopSheetCore
+
+/// The methods of protocol.md, answering from the store's current snapshot. Each handler runs
+/// on the serving loop and returns at once; `refresh` hands its work to the refreshers.
+public struct StopSheetService: Sendable {
+    let store: Store
+    let refreshers: [CacheName: Refresher]
+    let startedAt: Int64
+    let connections: @Sendable () -> Int
+
+    public init(store: Store, refreshers: [Refresher], connections: @escaping @Sendable () -> Int) {
+        self.store = store
+        self.refreshers = Dictionary(uniqueKeysWithValues: refreshers.map { ($0.cache, $0) })
+        self.startedAt = SystemClock.monotonicMilliseconds()
+        self.connections = connections
+    }
+
+    public func register(in dispatcher: inout Dispatcher) {
+        dispatcher.register("stopSheet") { params, _ in reply { () throws(RPCError) in try stopSheet(params) } }
+        dispatcher.register("station") { params, _ in reply { () throws(RPCError) in try station(params) } }
+        dispatcher.register("alerts") { params, _ in reply { () throws(RPCError) in try alerts(params) } }
+        dispatcher.register("health") { params, _ in reply { () throws(RPCError) in try noParams(params); return health().encoded } }
+        dispatcher.register("version") { params, _ in reply { () throws(RPCError) in try noParams(params); return version.encoded } }
+        dispatcher.register("refresh") { params, context in refresh(params, peer: context.peer) }
+    }
+
+    private func reply(_ body: () throws(RPCError) -> [UInt8]) -> RPCReply {
+        do { return .result(try body()) } catch { return .error(error) }
+    }
+
+    private func noParams(_ params: JSON?) throws(RPCError) { _ = try Params(params, allowed: []) }
+
+    func stopSheet(_ params: JSON?) throws(RPCError) -> [UInt8] {
+        let params = try Params(params, allowed: ["stopId", "stopType", "stationName"])
+        let stopID = try params.stopID()!
+        let stopType = try params.oneOf("stopType", ["train", "bus"], default: "train")
+        let stationName = try params.string("stationName")
+        if stopType == "bus" { return StopSheet.busJSON(stopID: stopID).encoded }
+        let snapshot = store.snapshot
+        if let encoded = snapshot.encodedStopSheet(stopID: stopID) { return encoded }
+        guard snapshot.stations == nil else { throw .unknownStop(stopID) }
+        return StopSheet.beforeStationsLoad(stopID: stopID, stationName: stationName).json.encoded
+    }
+
+    func station(_ params: JSON?) throws(RPCError) -> [UInt8] {
+        let stopID = try Params(params, allowed: ["stopId"]).stopID()!
+        guard let stations = store.snapshot.stations else { throw .notLoaded("stations") }
+        guard let station = stations.station(for: stopID) else { throw .unknownStop(stopID) }
+        return station.json.encoded
+    }
+
+    func alerts(_ params: JSON?) throws(RPCError) -> [UInt8] {
+        let stopID = try Params(params, allowed: ["stopId"]).stopID(required: false)
+        let snapshot = store.snapshot
+        guard snapshot.alerts != nil else { throw .notLoaded("alerts") }
+        var result = JSONObject()
+        let alerts: [LiveAlert]
+        if let stopID {
+            guard let stations = snapshot.stations else { throw .notLoaded("stations") }
+            guard let station = stations.station(for: stopID) else { throw .unknownStop(stopID) }
+            result.append("stationId", .string(station.id))
+            alerts = snapshot.alerts(applyingTo: station)
+        } else {
+            alerts = snapshot.liveAlerts
+        }
+        result.append("count", .int(alerts.count))
+        result.append("alerts", .array(alerts.map(\.json)))
+        return JSON.object(result).encoded
+    }
+
+    /// `ready`: both caches loaded and their sources answering; `starting`: still on a first load
+    /// that has not failed; `degraded`: serving, but a source is failing (or never loaded).
+    public func healthStatus() -> String {
+        let statuses = CacheName.allCases.map(store.status)
+        if statuses.contains(where: { $0.consecutiveFailures > 0 }) { return "degraded" }
+        return statuses.allSatisfy(\.loaded) ? "ready" : "starting"
+    }
+
+    public func health() -> JSON {
+        let now = SystemClock.now()
+        func cache(_ name: CacheName) -> JSON {
+            let status = store.status(name)
+            guard case .object(var object) = status.json else { return .null }
+            object.append("ageSeconds", status.loadedAt.map { .int(Int(now.seconds(since: $0))) } ?? .null)
+            return .object(object)
+        }
+        return [
+            "status": .string(healthStatus()),
+            "alerts": cache(.alerts),
+            "stations": cache(.stations),
+            "uptimeSeconds": .int(Int((SystemClock.monotonicMilliseconds() - startedAt) / 1000)),
+            "connections": .int(connections()),
+            "version": .string(StopSheetVersion.current),
+        ]
+    }
+
+    private var version: JSON {
+        ["name": "stopsheetd", "version": .string(StopSheetVersion.current), "protocol": .int(StopSheetVersion.protocolVersion)]
+    }
+
+    /// Root and the daemon's own user may force a refresh; anyone else could use it to hammer
+    /// the upstream, so they are refused.
+    func refresh(_ params: JSON?, peer: PeerCredentials) -> RPCReply {
+        let what: String
+        do {
+            what = try Params(params, allowed: ["what"]).oneOf("what", ["alerts", "stations", "all"], default: "all")
+        } catch {
+            return .error(error)
+        }
+        guard peer.uid == 0 || peer.uid == getuid() else {
+            Log.info("refresh refused for uid \(peer.uid)", [("STOPSHEET_EVENT", "client_error"), ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
+            return .error(.notPermitted("refresh is for root or the daemon's own user (uid \(getuid()))"))
+        }
+        let targets = what == "all" ? CacheName.allCases : [CacheName(rawValue: what)!]
+        return .later { [refreshers] complete in
+            let outcome = RefreshOutcome(expected: targets)
+            for target in targets {
+                refreshers[target]!.refreshNow { status in
+                    if let result = outcome.record(target, status) { complete(.result(result)) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import StopSheetCore
+
+/// Response encoding: the envelope is spliced around bytes that are already JSON (a result
+/// encoded once per data refresh), so a result is never parsed or encoded again per request.
+/// Appends into the caller's buffer, normally the connection's output, so answering allocates
+/// nothing once that buffer has grown. No trailing newline: the caller frames (single or batch).
+public enum RPCResponse {
+    public static func appendResult(id: JSON, result: [UInt8], to out: inout [UInt8]) {
+        appendHead(id: id, to: &out)
+        out.append(contentsOf: #","result":"#.utf8)
+        // A handler bug must not put a broken line on the wire.
+        if result.isEmpty { out.append(contentsOf: "null".utf8) } else { out.append(contentsOf: result) }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    public static func appendError(id: JSON, error: RPCError, to out: inout [UInt8]) {
+        appendHead(id: id, to: &out)
+        out.append(contentsOf: #","error":"#.utf8)
+        error.json.encode(into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// A whole error line, for answers sent outside any request (server busy).
+    public static func errorLine(id: JSON = .null, _ error: RPCError) -> [UInt8] {
+        var out: [UInt8] = []
+        appendError(id: id, error: error, to: &out)
+        out.append(UInt8(ascii: "\n"))
+        return out
+    }
+
+    private static func appendHead(id: JSON, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+        id.encode(into: &out)
+    }
+}

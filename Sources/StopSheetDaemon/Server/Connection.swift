@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client: its socket, its framer, its answers not yet sent, and the one `.later` it may be
+/// waiting on. Lives on the loop thread only.
+///
+/// Answers go out in request order because a connection works on one line at a time and appends
+/// each answer to a single output buffer; while a `.later` is outstanding no further line of this
+/// connection is looked at (others are unaffected). Pipelined answers accumulate in that buffer
+/// and leave in one `send` per round (Redis's reply buffer), not one per answer.
+final class Connection {
+    struct Waiting {
+        let token: UInt64
+        var answer: LineAnswer
+    }
+
+    enum ReadOutcome {
+        case data
+        case wouldBlock
+        case endOfInput
+        case failed(Int32)
+    }
+
+    /// Whether the socket took everything shows in `unsent`; only failure needs telling.
+    enum FlushOutcome {
+        case ok
+        case failed(Int32)
+    }
+
+    let fd: Int32
+    let generation: UInt32
+    let context: RPCContext
+    var framer: LineFramer
+    /// Answers; bytes before `sent` are already on the wire.
+    var output: [UInt8] = []
+    private(set) var sent = 0
+    var waiting: Waiting?
+    /// The client shut down its sending side (or closed): answer what was received, then close.
+    var readClosed = false
+    /// Epoll events currently registered, so `epoll_ctl` runs only when they change.
+    var registeredEvents: UInt32
+    /// Monotonic nanoseconds of the last byte read or written.
+    var lastActivity: Int64
+    /// Since when unsent output has been over the limit.
+    var stuckSince: Int64?
+
+    init(fd: Int32, generation: UInt32, peer: PeerCredentials, maxLineBytes: Int, registeredEvents: UInt32, now: Int64) {
+        self.fd = fd
+        self.generation = generation
+        self.context = RPCContext(peer: peer)
+        self.framer = LineFramer(maxLineBytes: maxLineBytes)
+        self.registeredEvents = registeredEvents
+        self.lastActivity = now
+    }
+
+    var unsent: Int { output.count - sent }
+
+    /// Nothing owed in either direction: no line or partial line held, no job, nothing unsent.
+    var isQuiet: Bool { waiting == nil && unsent == 0 && !framer.hasBufferedBytes }
+
+    /// One read per readiness event: with level-triggered epoll the rest comes next round, so a
+    /// client streaming requests cannot starve the others.
+    func read(into scratch: UnsafeMutableRawBufferPointer, now: Int64) -> ReadOutcome {
+        let count = Glibc.read(fd, scratch.baseAddress, scratch.count)
+        if count > 0 {
+            framer.append(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
+            lastActivity = now
+            return .data
+        }
+        if count == 0 {
+            readClosed = true
+            return .endOfInput
+        }
+        switch errno {
+        case EAGAIN, EWOULDBLOCK, EINTR: return .wouldBlock
+        case let code: return .failed(code)
+        }
+    }
+
+    func flush(now: Int64) -> FlushOutcome {
+        while sent < output.count {
+            let count = output.withUnsafeBytes { all in
+                send(fd, all.baseAddress! + sent, all.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                sent += count
+                lastActivity = now
+                continue
+            }
+            let code = errno
+            if count < 0, code == EINTR { continue }
+            if count < 0, code == EAGAIN || code == EWOULDBLOCK { break }
+            return .failed(count == 0 ? EPIPE : code)
+        }
+        if sent == output.count {
+            // Keep a reused buffer for the next answers, unless a burst inflated it.
+            output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
+            sent = 0
+        } else if sent >= output.count / 2 {
+            output.removeSubrange(..<sent)
+            sent = 0
+        }
+        return .ok
+    }
+}

@@ -1,0 +1,435 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import StopSheetCore
+
+/// The serving loop, after Redis's `ae`: one thread, level-triggered epoll, non-blocking sockets.
+/// Handlers run here and return promptly; anything slow replies `.later` and completes through
+/// the inbox. All state in this class belongs to the loop thread; `Server` is the thread-safe face.
+///
+/// Level-triggered, because a connection is paused often (a `.later` outstanding, output over its
+/// limit, input ended): pausing is then just dropping EPOLLIN from its interest, and resuming needs
+/// no memory of readiness missed meanwhile, as edge-triggered epoll would.
+final class EventLoop {
+    private enum CloseReason {
+        /// Done: input ended and everything was answered, or nothing was in flight at hang-up.
+        case finished
+        case drained
+        case vanished(Int32)
+        case idle
+        case stuck
+    }
+
+    private let server: Server
+    private let limits: ServerLimits
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private var listeners: [Int32]
+    /// Indexed by fd, as Redis does: descriptors are small and dense.
+    private var connections: [Connection?] = []
+    private var liveCount = 0
+    /// Tags each connection's epoll events: an event read in the same round in which its
+    /// connection closed and a new one got the same fd must not reach the new one.
+    private var nextGeneration: UInt32 = 0
+    private var nextToken: UInt64 = 0
+    private var now: Int64
+    private var nextTick: Int64
+    private var acceptPausedUntil: Int64?
+    private var drainDeadline: Int64?
+
+    private let tickNanos: Int64
+    private let idleNanos: Int64
+    private let stuckNanos: Int64
+    private let drainNanos: Int64
+
+    private var scratch = [UInt8](repeating: 0, count: 64 << 10)
+    private var events = [epoll_event](repeating: epoll_event(), count: 256)
+    private let busyLine: [UInt8]
+    private let tooLargeAnswer: [UInt8]
+    private var acceptThrottle = LogThrottle(intervalNanoseconds: 10_000_000_000)
+    private var busyThrottle = LogThrottle(intervalNanoseconds: 60_000_000_000)
+
+    /// Pause after EMFILE/ENFILE: long enough not to spin on a full descriptor table, short
+    /// enough that service resumes as soon as descriptors free up.
+    private static let acceptBackoffNanos: Int64 = 100_000_000
+
+    private static let readable = EPOLLIN.rawValue
+    private static let writable = EPOLLOUT.rawValue
+    private static let hangUp = EPOLLHUP.rawValue | EPOLLERR.rawValue
+
+    init(server: Server, listeners: [Int32]) throws(ServerError) {
+        self.server = server
+        self.limits = server.limits
+        self.listeners = listeners
+        self.tickNanos = max(limits.tickInterval.clampedNanoseconds, 1_000_000)
+        self.idleNanos = limits.idleTimeout.clampedNanoseconds
+        self.stuckNanos = limits.stuckTimeout.clampedNanoseconds
+        self.drainNanos = limits.drainTimeout.clampedNanoseconds
+        self.busyLine = RPCResponse.errorLine(.serverBusy("too many connections"))
+        self.tooLargeAnswer = RPCResponse.errorLine(.requestTooLarge(limit: limits.maxLineBytes))
+        now = MonotonicClock.now()
+        nextTick = now + tickNanos
+
+        for fd in listeners {
+            do throws(ListenerError) { try prepareListener(fd) } catch {
+                throw .listener(error)
+            }
+        }
+        epollFD = clinux_epoll_create()
+        guard epollFD >= 0 else { throw .system(call: "epoll_create1", errno: errno) }
+        wakeFD = clinux_eventfd()
+        guard wakeFD >= 0 else {
+            let code = errno
+            Glibc.close(epollFD)
+            throw .system(call: "eventfd", errno: code)
+        }
+        for fd in [wakeFD] + listeners where !register(fd, generation: 0, events: Self.readable) {
+            let code = errno
+            Glibc.close(wakeFD)
+            Glibc.close(epollFD)
+            throw .system(call: "epoll_ctl", errno: code)
+        }
+        server.inbox.open(wakeFD: wakeFD)
+    }
+
+    /// Returns once `stop()` has drained every connection or the drain timeout passed; throws
+    /// only if epoll itself breaks, which no client can cause.
+    func run() throws(ServerError) {
+        defer { shutDown() }
+        while true {
+            if now >= nextTick { tick() }
+            if let resume = acceptPausedUntil, now >= resume { resumeAccepting() }
+            if let deadline = drainDeadline, liveCount == 0 || now >= deadline { return }
+
+            var wakeAt = nextTick
+            if let resume = acceptPausedUntil { wakeAt = min(wakeAt, resume) }
+            if let deadline = drainDeadline { wakeAt = min(wakeAt, deadline) }
+            // Round up: waking a hair early would only spin once more.
+            let timeout = Int32(clamping: max(0, (wakeAt - now + 999_999) / 1_000_000))
+
+            let count = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeout) }
+            now = MonotonicClock.now()
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                // EBADF/EINVAL/EFAULT: the epoll set itself is broken; retrying would spin.
+                throw .system(call: "epoll_wait", errno: code)
+            }
+            for index in 0..<Int(count) {
+                let event = events[index]
+                handle(key: event.data.u64, events: event.events)
+            }
+        }
+    }
+
+    // MARK: - Events
+
+    private func handle(key: UInt64, events: UInt32) {
+        let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: key))
+        let generation = UInt32(truncatingIfNeeded: key >> 32)
+        if generation == 0 {
+            if fd == wakeFD {
+                takeInbox()
+            } else if listeners.contains(fd) {
+                acceptConnections(from: fd)
+            }
+        } else if let connection = connection(fd), connection.generation == generation {
+            if events & Self.hangUp != 0 {
+                // Peer fully closed (or reset): nobody is left to read an answer. A half-close
+                // (shutdown SHUT_WR) is not this: it arrives as EPOLLIN and a zero-byte read.
+                close(connection, connection.isQuiet ? .finished : .vanished(ECONNRESET))
+                return
+            }
+            if events & Self.writable != 0, case .failed(let code) = connection.flush(now: now) {
+                close(connection, .vanished(code))
+                return
+            }
+            if events & Self.readable != 0, read(connection) == nil { return }
+            service(connection)
+        }
+    }
+
+    private func connection(_ fd: Int32) -> Connection? {
+        fd >= 0 && Int(fd) < connections.count ? connections[Int(fd)] : nil
+    }
+
+    /// Reads once; nil when the read failed and the connection is closed.
+    private func read(_ connection: Connection) -> Connection.ReadOutcome? {
+        let outcome = scratch.withUnsafeMutableBytes { connection.read(into: $0, now: now) }
+        if case .failed(let code) = outcome {
+            close(connection, .vanished(code))
+            return nil
+        }
+        return outcome
+    }
+
+    /// Brings a connection up to date after anything happened to it: answers what can be
+    /// answered, writes, closes it when it is done, and sets what epoll watches for it.
+    private func service(_ connection: Connection) {
+        while true {
+            let outputFull = answerLines(connection)
+            if case .failed(let code) = connection.flush(now: now) {
+                close(connection, .vanished(code))
+                return
+            }
+            if connection.unsent > limits.maxPendingOutputBytes {
+                if connection.stuckSince == nil { connection.stuckSince = now }
+            } else {
+                connection.stuckSince = nil
+                // The socket took enough: go on with lines already read, which no event would
+                // bring back (their bytes are out of the kernel's buffer and in ours).
+                if outputFull { continue }
+            }
+            guard connection.isQuiet else { break }
+            if connection.readClosed {
+                close(connection, .finished)
+                return
+            }
+            guard drainDeadline != nil else { break }
+            // Draining: close as soon as nothing the client already sent is left unanswered.
+            switch read(connection) {
+            case nil: return
+            case .wouldBlock?:
+                close(connection, .drained)
+                return
+            default: continue
+            }
+        }
+        var wanted: UInt32 = 0
+        if !connection.readClosed, connection.waiting == nil, connection.unsent <= limits.maxPendingOutputBytes {
+            wanted |= Self.readable
+        }
+        if connection.unsent > 0 { wanted |= Self.writable }
+        if wanted != connection.registeredEvents {
+            if modify(connection.fd, generation: connection.generation, events: wanted) {
+                connection.registeredEvents = wanted
+            } else {
+                close(connection, .vanished(errno))
+            }
+        }
+    }
+
+    /// Works through complete lines until one waits on a `.later` or the output is over its
+    /// limit; true in the latter case.
+    private func answerLines(_ connection: Connection) -> Bool {
+        while connection.waiting == nil {
+            guard connection.unsent <= limits.maxPendingOutputBytes else { return true }
+            guard let event = connection.framer.next() ?? (connection.readClosed ? connection.framer.finish() : nil) else { return false }
+            switch event {
+            case .tooLarge:
+                server.liveCounters.oversizedLines.increment()
+                logClientError(connection, "request line longer than \(limits.maxLineBytes) bytes")
+                connection.output.append(contentsOf: tooLargeAnswer)
+            case .line(let range):
+                guard let message = RPCMessage.parse(connection.framer.buffer[range], maxDepth: limits.maxDepth, maxBatch: limits.maxBatch)
+                else { continue }
+                count(message, from: connection)
+                answer(LineAnswer(message), on: connection)
+            }
+        }
+        return false
+    }
+
+    private func answer(_ answer: LineAnswer, on connection: Connection) {
+        var answer = answer
+        guard case .waiting(let start) = answer.advance(server.dispatcher, context: connection.context, out: &connection.output) else { return }
+        nextToken &+= 1
+        let token = nextToken
+        connection.waiting = Connection.Waiting(token: token, answer: answer)
+        let inbox = server.inbox
+        let fd = connection.fd
+        start { reply in inbox.complete(LoopInbox.Completion(fd: fd, token: token, reply: reply)) }
+    }
+
+    private func complete(_ completion: LoopInbox.Completion) {
+        // The token tells a stale completion (connection gone, fd reused, completed twice) apart.
+        guard let connection = connection(completion.fd), var waiting = connection.waiting, waiting.token == completion.token
+        else { return }
+        connection.waiting = nil
+        waiting.answer.resume(with: completion.reply, out: &connection.output)
+        answer(waiting.answer, on: connection)
+        service(connection)
+    }
+
+    private func count(_ message: RPCMessage, from connection: Connection) {
+        switch message {
+        case .single(.request): return
+        case .single(.invalid(let error, _)): count(error, from: connection)
+        case .batch(let entries): for case .invalid(let error, _) in entries { count(error, from: connection) }
+        }
+    }
+
+    private func count(_ error: RPCError, from connection: Connection) {
+        if error.code == -32700 {
+            server.liveCounters.parseErrors.increment()
+        } else {
+            server.liveCounters.invalidRequests.increment()
+        }
+        logClientError(connection, "\(error.message): \(error.data?.stringValue ?? "")")
+    }
+
+    /// Client mistakes are the client's problem: debug level, never above, or an attacker
+    /// could fill the journal.
+    private func logClientError(_ connection: Connection, _ message: @autoclosure () -> String) {
+        guard Log.isEnabled(.debug) else { return }
+        let peer = connection.context.peer
+        Log.debug(message(), [("STOPSHEET_EVENT", "client_error"), ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
+    }
+
+    // MARK: - Accepting
+
+    private func acceptConnections(from listener: Int32) {
+        // A bounded batch per wake-up, so a connection storm cannot starve established clients.
+        for _ in 0..<64 {
+            let fd = clinux_accept4(listener)
+            guard fd >= 0 else {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK: return
+                case EINTR, ECONNABORTED, EPROTO, EPERM: continue  // that one client's problem
+                default:
+                    // EMFILE/ENFILE/ENOBUFS/ENOMEM, or a broken listener: a level-triggered
+                    // listener would report readiness again at once, so stop watching it briefly.
+                    pauseAccepting(errno)
+                    return
+                }
+            }
+            if liveCount >= limits.maxConnections {
+                reject(fd)
+                continue
+            }
+            open(fd)
+        }
+    }
+
+    private func open(_ fd: Int32) {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+        if clinux_peercred(fd, &pid, &uid, &gid) != 0 {
+            // Unknown peer: an id no privilege check matches.
+            (pid, uid, gid) = (0, UInt32.max, UInt32.max)
+        }
+        nextGeneration = nextGeneration == UInt32.max ? 1 : nextGeneration + 1
+        guard register(fd, generation: nextGeneration, events: Self.readable) else {
+            Glibc.close(fd)
+            return
+        }
+        let index = Int(fd)
+        if index >= connections.count { connections.append(contentsOf: repeatElement(nil, count: index + 1 - connections.count)) }
+        connections[index] = Connection(
+            fd: fd, generation: nextGeneration, peer: PeerCredentials(pid: pid, uid: uid, gid: gid), maxLineBytes: limits.maxLineBytes,
+            registeredEvents: Self.readable, now: now)
+        liveCount += 1
+        server.openConnections.store(liveCount, ordering: .relaxed)
+        server.liveCounters.accepted.increment()
+    }
+
+    /// One busy line, then close. The socket is fresh, so its send buffer takes the line whole.
+    private func reject(_ fd: Int32) {
+        server.liveCounters.rejectedBusy.increment()  // before the close, as in close(_:_:)
+        _ = busyLine.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        Glibc.close(fd)
+        if let skipped = busyThrottle.admit(now: now) {
+            Log.notice("connection limit of \(limits.maxConnections) reached; turning clients away",
+                       [("STOPSHEET_EVENT", "server_busy"), ("SUPPRESSED", String(skipped))])
+        }
+    }
+
+    private func pauseAccepting(_ code: Int32) {
+        if let skipped = acceptThrottle.admit(now: now) {
+            Log.warning("accept failed: \(String(cString: strerror(code))); pausing new connections briefly",
+                        [("STOPSHEET_EVENT", "accept_error"), ("SUPPRESSED", String(skipped))])
+        }
+        guard acceptPausedUntil == nil else { return }
+        for fd in listeners { _ = modify(fd, generation: 0, events: 0) }
+        acceptPausedUntil = now + Self.acceptBackoffNanos
+    }
+
+    private func resumeAccepting() {
+        acceptPausedUntil = nil
+        for fd in listeners { _ = modify(fd, generation: 0, events: Self.readable) }
+    }
+
+    // MARK: - Inbox, ticks, shutdown
+
+    private func takeInbox() {
+        let batch = server.inbox.take()
+        for work in batch.work { work() }
+        for completion in batch.completions { complete(completion) }
+        if batch.stopRequested, drainDeadline == nil { beginDrain() }
+    }
+
+    private func tick() {
+        nextTick = now + tickNanos
+        server.tickHandler?()
+        for case let connection? in connections {
+            if let since = connection.stuckSince, now - since >= stuckNanos {
+                close(connection, .stuck)
+            } else if idleNanos > 0, connection.waiting == nil, now - connection.lastActivity >= idleNanos {
+                // A `.later` outstanding is our wait, not the client's silence.
+                close(connection, .idle)
+            }
+        }
+    }
+
+    /// Stop accepting; each connection closes once what it already sent is answered.
+    private func beginDrain() {
+        drainDeadline = now + drainNanos
+        closeListeners()
+        acceptPausedUntil = nil
+        for case let connection? in connections { service(connection) }
+    }
+
+    private func closeListeners() {
+        for fd in listeners { Glibc.close(fd) }
+        listeners = []
+    }
+
+    private func shutDown() {
+        closeListeners()
+        for case let connection? in connections { close(connection, .drained) }
+        server.inbox.close()
+        Glibc.close(epollFD)
+    }
+
+    private func close(_ connection: Connection, _ reason: CloseReason) {
+        let fd = connection.fd
+        guard connection === self.connection(fd) else { return }
+        connections[Int(fd)] = nil
+        liveCount -= 1
+        server.openConnections.store(liveCount, ordering: .relaxed)
+        // Counted before the close, so a client that sees its end of stream sees the count too.
+        defer { Glibc.close(fd) }
+        switch reason {
+        case .finished, .drained: return
+        case .vanished(let code):
+            server.liveCounters.clientsVanished.increment()
+            logClientError(connection, "client went away with answers pending: \(String(cString: strerror(code)))")
+        case .idle:
+            server.liveCounters.closedIdle.increment()
+            logClientError(connection, "closed an idle connection")
+        case .stuck:
+            server.liveCounters.closedStuck.increment()
+            logClientError(connection, "closed a connection that stopped reading its answers")
+        }
+    }
+
+    // MARK: - epoll
+
+    private func register(_ fd: Int32, generation: UInt32, events: UInt32) -> Bool {
+        control(EPOLL_CTL_ADD, fd, generation: generation, events: events)
+    }
+
+    private func modify(_ fd: Int32, generation: UInt32, events: UInt32) -> Bool {
+        control(EPOLL_CTL_MOD, fd, generation: generation, events: events)
+    }
+
+    /// Generation 0 marks the loop's own fds (eventfd, listeners).
+    private func control(_ operation: Int32, _ fd: Int32, generation: UInt32, events: UInt32) -> Bool {
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
+        return epoll_ctl(epollFD, operation, fd, &event) == 0
+    }
+}

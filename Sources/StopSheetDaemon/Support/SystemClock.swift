@@ -1,0 +1,26 @@
+import Glibc
+import StopSheetCore
+
+/// The daemon's clocks. The core never reads one; these are where `now` comes from.
+public enum SystemClock {
+    /// Wall-clock time, for alert kinds and `health` timestamps.
+    public static func now() -> Instant {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Instant(secondsSince1970: Int64(spec.tv_sec))
+    }
+
+    /// Wall-clock time in milliseconds, for waiting until the next second boundary.
+    public static func nowMilliseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+    }
+
+    /// Monotonic milliseconds, for intervals and durations that must not jump with the wall clock.
+    public static func monotonicMilliseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+    }
+}

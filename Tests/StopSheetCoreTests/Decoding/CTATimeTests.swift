@@ -1,0 +1,65 @@
+import StopSheetCore
+import Testing
+
+@Suite struct CTATimeTests {
+    @Test(arguments: [
+        ("2015-02-14T14:35:00", Int64(1_423_946_100)),
+        ("2015-02-14T14:35", 1_423_946_100),
+        ("20150214 14:35", 1_423_946_100),
+        ("20150214 14:35:00", 1_423_946_100),
+        ("2014-08-15", 1_408_078_800),  // local midnight, CDT
+        ("20140815", 1_408_078_800),
+        ("2014-06-09T04:00:00", 1_402_304_400),
+        ("  2015-02-14T14:35:00\r\n", 1_423_946_100),
+        ("2015-03-08T02:30:00", 1_425_803_400),  // skipped hour, read as CST
+        ("2015-11-01T01:30:00", 1_446_359_400),  // repeated hour, first (CDT) occurrence
+    ])
+    func parsesEveryCTAForm(text: String, seconds: Int64) {
+        #expect(CTATime.instant(text) == Instant(seconds))
+    }
+
+    @Test(arguments: [
+        "", "2015", "2015-02", "2015-02-30", "2015-13-01", "2015-02-14T24:00", "2015-02-14T14:60",
+        "2015-02-14 14:35", "20150214T14:35", "2015-0214", "2015-02-14T14", "2015-02-14T14:35:00Z",
+        "2015-02-14T14:35:00-06:00", "2015-02-14T14:35:00.5", "14/02/2015", "TBD", "2015-02-14T1:35",
+    ])
+    func rejectsWhatCTANeverSends(text: String) {
+        #expect(CTATime.instant(text) == nil)
+    }
+
+    @Test func leapDayOnlyInLeapYears() {
+        #expect(CTATime.wallClock("2016-02-29") == ChicagoTime.WallClock(year: 2016, month: 2, day: 29))
+        #expect(CTATime.wallClock("2015-02-29") == nil)
+        #expect(CTATime.wallClock("2000-02-29") != nil)
+        #expect(CTATime.wallClock("1900-02-29") == nil)
+    }
+}
+
+@Suite struct ISO8601TimeTests {
+    @Test(arguments: [
+        ("2015-02-14T20:35:00Z", Int64(1_423_946_100)),
+        ("2015-02-14T20:35:00z", 1_423_946_100),
+        ("2015-02-14T20:35:00.123Z", 1_423_946_100),
+        ("2015-02-14T20:35:00.999999+00:00", 1_423_946_100),
+        ("2015-02-14T14:35:00-06:00", 1_423_946_100),
+        ("2015-02-14T14:35:00-0600", 1_423_946_100),
+        ("2015-07-04T12:00:00+05:30", 1_435_991_400),
+        ("2015-02-14T14:35:00", 1_423_946_100),  // no offset: Chicago wall clock
+        ("2015-02-14T14:35", 1_423_946_100),
+        ("2015-02-14T14:35:00.5", 1_423_946_100),
+        ("2015-02-14", 1_423_893_600),
+        ("2014-06-09T04:00:00", 1_402_304_400),
+    ])
+    func parses(text: String, seconds: Int64) {
+        #expect(ISO8601Time.instant(text) == Instant(seconds))
+    }
+
+    @Test(arguments: [
+        "", "2015-02-14T20:35:00Zjunk", "2015-02-14T20:35:00+25:00", "2015-02-14T20:35:00+05:60",
+        "2015-02-14T20:35:00.", "2015-02-14T20:35:00+5", "20150214 14:35", "2015-02-14 20:35:00Z",
+        "2015-02-30T00:00:00Z", "2015-02-14T20:35:00 Z", "yesterday",
+    ])
+    func rejects(text: String) {
+        #expect(ISO8601Time.instant(text) == nil)
+    }
+}

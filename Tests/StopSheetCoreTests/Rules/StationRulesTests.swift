@@ -1,0 +1,53 @@
+import Testing
+@testable import StopSheetCore
+
+@Suite struct StationRulesTests {
+    @Test func nameIsTrimmedAndCollapsed() {
+        #expect(StationDirectory.normalisedName("  California  (Blue Line)\t") == "California (Blue Line)")
+        #expect(StationDirectory.normalisedName("95th/Dan Ryan") == "95th/Dan Ryan")
+        #expect(StationDirectory.normalisedName(" \n ") == "")
+    }
+
+    @Test(arguments: [
+        ([true, false], StepFreeStatus.available, true),
+        ([true, true], .available, false),
+        ([false, false], .none, false),
+        ([false, nil], .none, true),
+        ([nil, true], .available, true),
+        ([nil, nil], .unknown, false),
+        ([], .unknown, false),
+    ] as [([Bool?], StepFreeStatus, Bool)])
+    func stepFreeAggregate(platforms: [Bool?], expected: StepFreeStatus, partial: Bool) {
+        #expect(StepFreeStatus.aggregate(platforms) == expected)
+        #expect(StepFreeStatus.isPartial(platforms) == partial)
+    }
+
+    @Test func stationGathersItsPlatforms() {
+        let clarkLake = RulesTestData.station("40380")
+        #expect(clarkLake.name == "Clark/Lake")
+        #expect(clarkLake.platforms.map(\.stopID) == ["30374", "30375", "30074"])
+        #expect(clarkLake.routes == [.blue, .brown, .orange, .purpleExpress, .pink])
+        #expect(clarkLake.stepFree == .available)
+        #expect(clarkLake.partial)
+        #expect(RulesTestData.station("40040").stepFree == .none)
+        #expect(RulesTestData.station("40900").stepFree == .unknown)
+    }
+
+    @Test func platformIdsResolveToTheirStation() {
+        let directory = RulesTestData.directory
+        #expect(directory.station(for: "30074")?.id == "40380")
+        #expect(directory.station(for: "40380")?.id == "40380")
+        #expect(directory.station(for: "49999") == nil)
+        #expect(directory.station(for: "") == nil)
+        #expect(directory.stations.map(\.id) == ["40040", "40380", "40900", "40990"])
+    }
+
+    @Test func aRepeatedStopIdKeepsItsFirstRow() {
+        let directory = StationDirectory(platforms: [
+            RulesTestData.platform("30001", "40001", "  First  Name ", [.red], true),
+            RulesTestData.platform("30001", "40002", "Other", [.blue], false),
+        ])
+        #expect(directory.count == 1)
+        #expect(directory.station(for: "30001")?.name == "First Name")
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import StopSheetCore
+import Testing
+@testable import StopSheetDaemon
+
+/// Kinds follow the clock: a CTA alert turns Active when its start passes and disappears when its
+/// end passes, without a refresh. The daemon's STATUS= is the signal that the moment came.
+@Suite struct ClockRuleTests {
+    static func ctaAlert(_ id: String, _ headline: String, start: Instant, end: Instant?, service: String) -> String {
+        let endText = end.map { "\"\(DemoSource.wallClockText($0))\"" } ?? "null"
+        return """
+            {"AlertId":"\(id)","Headline":"\(headline)","ShortDescription":"\(headline).","FullDescription":{"#cdata-section":"<p>x</p>"},
+             "SeverityScore":"10","SeverityCSS":"normal","Impact":"Special Note","EventStart":"\(DemoSource.wallClockText(start))","EventEnd":\(endText),
+             "TBD":"0","MajorAlert":"0","ImpactedService":{"Service":\(service)}}
+            """
+    }
+
+    static func document(_ alerts: [String]) -> String {
+        #"{"CTAAlerts":{"TimeStamp":"2026-01-01T00:00:00","ErrorCode":"0","ErrorMessage":null,"Alert":["# + alerts.joined(separator: ",") + "]}}"
+    }
+
+    @Test func alertsStartAndEndWithTheClock() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/alerts.json"
+        let now = SystemClock.now()
+        let always = Self.ctaAlert("1", "Always", start: now.adding(seconds: -3600), end: nil, service: #"{"ServiceType":"X","ServiceId":"Systemwide"}"#)
+        try Self.document([always]).write(toFile: file, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--alerts-url", "file://\(file)", "--stations-url", "file://\(DaemonIntegrationTests.fixtures)/L_stops_2021.csv"])
+
+        let start = SystemClock.now().adding(seconds: 2)
+        let soon = Self.ctaAlert("2", "Soon", start: start, end: start.adding(seconds: 2), service: #"[{"ServiceType":"T","ServiceId":"40380"},{"ServiceType":"R","ServiceId":"Blue"}]"#)
+        try Self.document([always, soon]).write(toFile: file, atomically: true, encoding: .utf8)
+        _ = try daemon.result("refresh", ["what": "alerts"])
+        func kinds() throws -> [String: String] {
+            let alerts = try daemon.result("alerts", ["stopId": "40380"])["alerts"]?.arrayValue ?? []
+            return Dictionary(uniqueKeysWithValues: alerts.map { ($0["headline"]!.stringValue!, $0["kind"]!.stringValue!) })
+        }
+        #expect(try kinds() == ["Always": "active", "Soon": "planned"])
+        #expect(try kinds() == kinds(), "no refresh happens in between: the next change is the clock's")
+
+        try daemon.waitForStatus { $0.contains("2 train alerts (2 active, 0 planned)") }
+        #expect(try kinds() == ["Always": "active", "Soon": "active"])
+        #expect(try daemon.result("stopSheet", ["stopId": "40380"])["alertGlyph"]?["count"] == 2)
+        #expect(try daemon.result("stopSheet", ["stopId": "40040"])["alertGlyph"]?["count"] == 1, "the station alert stays at its station")
+
+        try daemon.waitForStatus { $0.contains("1 train alerts (1 active, 0 planned)") }
+        #expect(try kinds() == ["Always": "active"])
+        let sheet = try daemon.result("stopSheet", ["stopId": "40380"])
+        #expect(sheet["alertGlyph"]?["accessibilityLabel"] == "1 train service alert")
+        #expect(sheet["alertGlyph"]?["alert"]?["message"] == "Active train alert: Always\nAlways.")
+        #expect(try daemon.result("health")["alerts"]?["consecutiveFailures"] == 0)
+    }
+}

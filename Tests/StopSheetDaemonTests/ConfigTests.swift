@@ -1,0 +1,84 @@
+import Testing
+@testable import StopSheetDaemon
+
+@Suite struct ConfigTests {
+    func run(_ arguments: [String], _ environment: [String: String] = [:], file: String? = nil) throws -> Config {
+        let action = try Config.load(arguments: arguments, environment: environment, readFile: { _ in file })
+        guard case .run(let config) = action else { throw ConfigTestFailure() }
+        return config
+    }
+
+    struct ConfigTestFailure: Error {}
+
+    func failure(_ arguments: [String], _ environment: [String: String] = [:]) -> String? {
+        do {
+            _ = try Config.load(arguments: arguments, environment: environment, readFile: { _ in nil })
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func defaults() throws {
+        let config = try run(["--demo"])
+        #expect(config.socketPath == "/run/stopsheetd/stopsheetd.sock")
+        #expect(config.alertsInterval == 60 && config.stationsInterval == 3600 && config.httpTimeout == 10)
+        #expect(config.logLevel == .notice)
+        #expect(config.maxLineBytes == 1 << 20 && config.maxConnections == 1024 && config.maxBatch == 64)
+    }
+
+    @Test func flagsWinOverTheEnvironment() throws {
+        let environment = ["STOPSHEETD_ALERTS_URL": "file:///env", "STOPSHEETD_STATIONS_URL": "file:///stations", "STOPSHEETD_ALERTS_INTERVAL": "30"]
+        let config = try run(["--alerts-url", "file:///flag", "--alerts-interval=5"], environment)
+        #expect(config.alertsURL == "file:///flag")
+        #expect(config.stationsURL == "file:///stations")
+        #expect(config.alertsInterval == 5)
+    }
+
+    @Test func everyFlagHasItsVariable() throws {
+        let config = try run([], [
+            "STOPSHEETD_SOCKET": "/tmp/s.sock", "STOPSHEETD_DEMO": "yes", "STOPSHEETD_HTTP_TIMEOUT": "0.5",
+            "STOPSHEETD_STATIONS_INTERVAL": "120", "STOPSHEETD_LOG_LEVEL": "debug",
+        ])
+        #expect(config.socketPath == "/tmp/s.sock" && config.demo && config.httpTimeout == 0.5)
+        #expect(config.stationsInterval == 120 && config.logLevel == .debug)
+    }
+
+    @Test func theConfigFileSitsBetweenEnvironmentAndFlags() throws {
+        let file = """
+            # comment
+            ; another
+            STOPSHEETD_ALERTS_URL="file:///from-file"
+            STOPSHEETD_STATIONS_URL = 'file:///stations-file'
+            STOPSHEETD_ALERTS_INTERVAL=45
+            not a setting
+            """
+        let config = try run(["--config", "/etc/x.conf", "--alerts-interval", "9"], ["STOPSHEETD_ALERTS_URL": "file:///env"], file: file)
+        #expect(config.alertsURL == "file:///from-file")
+        #expect(config.stationsURL == "file:///stations-file")
+        #expect(config.alertsInterval == 9)
+        #expect(config.configFile == "/etc/x.conf")
+        let viaEnvironment = try run([], ["STOPSHEETD_CONFIG": "/etc/x.conf"], file: file)
+        #expect(viaEnvironment.alertsInterval == 45)
+    }
+
+    @Test func badInputIsOneLineOfReason() {
+        #expect(failure(["--demo", "--bogus"]) == "unknown option '--bogus' (see --help)")
+        #expect(failure(["--demo", "--alerts-interval", "0"])?.hasPrefix("--alerts-interval: '0' is not a number of seconds") == true)
+        #expect(failure(["--demo", "--alerts-interval"]) == "--alerts-interval needs a value (SECONDS)")
+        #expect(failure(["--demo", "--log-level", "loud"])?.hasPrefix("--log-level: 'loud' is not one of") == true)
+        #expect(failure(["--demo", "--max-connections", "-1"]) != nil)
+        #expect(failure([]) == "no data source: give --alerts-url and --stations-url, or --demo")
+        #expect(failure(["--alerts-url", "file:///a"]) == "no data source: give --alerts-url and --stations-url, or --demo")
+        #expect(failure(["--demo"], ["STOPSHEETD_HTTP_TIMEOUT": "soon"])?.hasPrefix("STOPSHEETD_HTTP_TIMEOUT: ") == true)
+        #expect(failure(["--demo=maybe"]) != nil)
+    }
+
+    @Test func helpAndVersion() throws {
+        #expect(try Config.load(arguments: ["--help"], environment: [:], readFile: { _ in nil }) == .help)
+        #expect(try Config.load(arguments: ["--version"], environment: [:], readFile: { _ in nil }) == .version)
+        for flag in ["--socket", "--alerts-url", "--http-timeout", "--demo", "--log-level", "--config", "STOPSHEETD_STATIONS_INTERVAL"] {
+            #expect(Config.usage.contains(flag))
+        }
+    }
+}

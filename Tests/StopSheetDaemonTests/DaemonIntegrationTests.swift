@@ -1,0 +1,307 @@
+import Foundation
+import Glibc
+import StopSheetCore
+import Synchronization
+import Testing
+@testable import StopSheetDaemon
+
+/// The real `stopsheetd` binary over its real socket, as clients use it.
+@Suite(.serialized) struct DaemonIntegrationTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures").path
+
+    /// What the spec says Clark/Lake's sheet is for the demo data, computed in-process by the core
+    /// at the capture's own moment (the daemon rebases the demo to its start-up, so kinds match).
+    static func expectedDemoSheet(_ stopID: String) throws -> JSON {
+        let captured = ChicagoTime.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
+        guard case .success(.body(let alertBytes, _, _)) = DemoSource(.alerts, rebasedTo: captured).fetch(validators: nil),
+              case .success(.body(let stopBytes, _, _)) = DemoSource(.stations, rebasedTo: captured).fetch(validators: nil)
+        else { throw TestFailure("demo data did not load") }
+        let snapshot = Snapshot.build(stations: StationDirectory(platforms: try StationsDecoder.decode(stopBytes)),
+                                      alerts: try AlertsDecoder.decode(alertBytes), now: captured)
+        return try JSONParser.parse(try #require(snapshot.encodedStopSheet(stopID: stopID)))
+    }
+
+    func expectError(_ response: JSON, _ code: Int, id: JSON? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(response["error"]?["code"]?.intValue == code, "\(response.encodedString)", sourceLocation: sourceLocation)
+        if let id { #expect(response["id"] == id, sourceLocation: sourceLocation) }
+    }
+
+    @Test func demoStopSheetFollowsTheSpec() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        let sheet = try daemon.result("stopSheet", ["stopId": "40380"])
+        let expected = try Self.expectedDemoSheet("40380")
+        #expect(sheet["stationName"] == "Clark/Lake")
+        #expect(sheet["alertGlyph"]?["count"] == expected["alertGlyph"]?["count"])
+        #expect(sheet["alertGlyph"]?["accessibilityLabel"] == expected["alertGlyph"]?["accessibilityLabel"])
+        #expect(sheet["alertGlyph"]?["alert"] == expected["alertGlyph"]?["alert"])
+        #expect(sheet["accessibilityButton"] == expected["accessibilityButton"])
+        #expect(sheet["accessibilityButton"]?["alert"]?["message"] == "Step-free access is available at Clark/Lake.")
+        let count = try #require(sheet["alertGlyph"]?["count"]?.intValue)
+        #expect(count > 1)
+        #expect(sheet["alertGlyph"]?["accessibilityLabel"] == .string("\(count) train service alerts"))
+        #expect(sheet["alerts"]?.arrayValue?.count == count)
+        // A platform id answers for its station; an integer id is the same stop.
+        #expect(try daemon.result("stopSheet", ["stopId": "30374"]) == sheet)
+        #expect(try daemon.result("stopSheet", ["stopId": 40380]) == sheet)
+        #expect(try daemon.result("alerts", ["stopId": "40380"])["count"]?.intValue == count)
+        #expect(try daemon.result("alerts")["count"] == 17)
+    }
+
+    @Test func busSheetsAndUnknownStops() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        #expect(try daemon.result("stopSheet", ["stopId": "1106", "stopType": "bus"])
+            == ["stopType": "bus", "stopId": "1106", "alertGlyph": nil, "accessibilityButton": nil])
+        expectError(try daemon.call("stopSheet", ["stopId": "49999"], id: "u"), -32001, id: "u")
+        expectError(try daemon.call("station", ["stopId": "1106"]), -32001)
+        expectError(try daemon.call("stopSheet", ["stopId": "40380", "stopType": "ferry"]), -32602)
+        expectError(try daemon.call("stopSheet", ["stopId": "40380", "colour": "red"]), -32602)
+        expectError(try daemon.call("stopSheet", [.string("40380")]), -32602)
+    }
+
+    @Test func stationDetailAndVersion() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        let station = try daemon.result("station", ["stopId": "40380"])
+        #expect(station["stationName"] == "Clark/Lake")
+        #expect(station["stepFree"] == "available")
+        #expect(station["routes"] == ["Blue", "Brn", "G", "Org", "Pexp", "Pink"])
+        #expect(station["platforms"]?.arrayValue?.map { $0["stopId"] } == ["30374", "30375", "30074", "30075"])
+        #expect(try daemon.result("version") == ["name": "stopsheetd", "version": .string(StopSheetVersion.current), "protocol": 1])
+        let health = try daemon.result("health")
+        #expect(health["status"] == "ready")
+        #expect(health["stations"]?["count"] == 143)
+        #expect(health["alerts"]?["source"] == "demo:alerts")
+        #expect(health["connections"]?.intValue == 1)
+        for key in ["loaded", "count", "loadedAt", "lastAttemptAt", "lastError", "source", "consecutiveFailures", "nextRefreshAt"] {
+            #expect(health["alerts"]?[key] != nil, "health.alerts.\(key)")
+        }
+    }
+
+    @Test func hostileLinesGetErrorsAndTheConnectionStaysUsable() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        let client = try daemon.client()
+        expectError(try client.request("not json"), -32700, id: .null)
+        expectError(try client.request(#"{"jsonrpc":"2.0","id":5}"#), -32600, id: 5)
+        expectError(try client.request(#"{"jsonrpc":"1.0","id":6,"method":"health"}"#), -32600)
+        expectError(try client.request(#"{"jsonrpc":"2.0","id":7,"method":"launch"}"#), -32601, id: 7)
+        expectError(try client.request(#"{"jsonrpc":"2.0","id":8,"method":"stopSheet","params":{"stopId":true}}"#), -32602, id: 8)
+        expectError(try client.request(#"{"jsonrpc":"2.0","id":9,"method":"stopSheet"}"#), -32602, id: 9)
+        #expect(client.send(Array(#"{"jsonrpc":"2.0","id":10,"method":"st"#.utf8) + [0xFF, 0xFE] + Array("\"}\n".utf8)))
+        expectError(try #require(client.readLine().map { try JSONParser.parse($0) }), -32700, id: .null)
+        expectError(try client.request(String(repeating: "[", count: 100_000)), -32700, id: .null)
+        let huge = #"{"jsonrpc":"2.0","id":11,"method":"health","params":{"pad":""# + String(repeating: "x", count: 2 << 20) + #""}}"#
+        expectError(try client.request(huge), -32003, id: .null)
+        // A notification is not answered: the next answer is the next request's.
+        #expect(client.send(line: #"{"jsonrpc":"2.0","method":"health"}"#))
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":12,"method":"version"}"#)["id"] == 12)
+        let batch = try client.request(#"[{"jsonrpc":"2.0","id":13,"method":"version"},{"jsonrpc":"2.0","method":"version"},{"jsonrpc":"2.0","id":14}]"#)
+        #expect(batch.arrayValue?.map { $0["id"] } == [13, 14])
+        expectError(try client.request("[]"), -32600, id: .null)
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":"last","method":"stopSheet","params":{"stopId":"40380"}}"#)["result"]?["stationId"] == "40380")
+    }
+
+    @Test func aClientVanishingMidAnswerHurtsNoOne() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        for _ in 0..<5 {
+            let client = try daemon.client()
+            let request = #"{"jsonrpc":"2.0","id":1,"method":"stopSheet","params":{"stopId":"40380"}}"# + "\n"
+            client.send(Array(String(repeating: request, count: 2000).utf8))
+            client.close()
+        }
+        #expect(try daemon.result("version")["name"] == "stopsheetd")
+        #expect(daemon.process.isRunning)
+    }
+
+    @Test func sixtyFourConcurrentClientsAllGetTheirAnswers() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        let expected = try daemon.result("stopSheet", ["stopId": "40380"])
+        // Unchecked: each client is used by exactly one thread.
+        final class Connection: @unchecked Sendable {
+            let client: TestClient
+            init(_ client: TestClient) { self.client = client }
+        }
+        let clients = try (0..<64).map { _ in Connection(try daemon.client()) }
+        let wrong = Mutex<[String]>([])
+        let group = DispatchGroup()
+        for (index, connection) in clients.enumerated() {
+            group.enter()
+            Thread.detachNewThread {
+                let client = connection.client
+                defer { group.leave() }
+                for round in 0..<40 {
+                    let stop = round % 2 == 0 ? "40380" : "30374"
+                    let answer = try? client.request(#"{"jsonrpc":"2.0","id":"\#(index)-\#(round)","method":"stopSheet","params":{"stopId":"\#(stop)"}}"#)
+                    if answer?["id"] != .string("\(index)-\(round)") || answer?["result"] != expected {
+                        wrong.withLock { $0.append("client \(index) round \(round)") }
+                        return
+                    }
+                }
+            }
+        }
+        #expect(group.wait(timeout: .now() + 120) == .success)
+        #expect(wrong.withLock { $0.isEmpty }, "\(wrong.withLock { $0.prefix(5) })")
+        #expect(try daemon.result("health")["connections"]?.intValue == 65)
+    }
+
+    @Test func socatQueriesItAsADevBoxWould() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        let socat = Process()
+        socat.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        socat.arguments = ["socat", "-", "UNIX-CONNECT:\(daemon.socketPath)"]
+        let input = Pipe(), output = Pipe()
+        socat.standardInput = input
+        socat.standardOutput = output
+        try socat.run()
+        input.fileHandleForWriting.write(Data(#"{"jsonrpc":"2.0","id":1,"method":"stopSheet","params":{"stopId":"40380"}}"#.utf8 + [0x0A]))
+        try input.fileHandleForWriting.close()
+        let answer = output.fileHandleForReading.readDataToEndOfFile()
+        socat.waitUntilExit()
+        #expect(socat.terminationStatus == 0, "is socat installed? (scripts/install-deps.sh)")
+        let response = try JSONParser.parse(Array(answer).filter { $0 != 0x0A })
+        #expect(response["result"]?["stationName"] == "Clark/Lake")
+        #expect(response["result"] == (try daemon.result("stopSheet", ["stopId": "40380"])))
+    }
+
+    @Test func fileSourcesAndTheSheetBeforeStationsLoad() throws {
+        let alerts = "file://\(Self.fixtures)/alerts_2015-02-14.DERIVED.json"
+        let missing = "file://\(Self.fixtures)/no-such-stops.csv"
+        let daemon = try DaemonProcess(["--alerts-url", alerts, "--stations-url", missing]) {
+            $0.contains("train alerts") && !$0.contains("no train alerts") && $0.contains("stations failing")
+        }
+        let health = try daemon.result("health")
+        #expect(health["stations"]?["loaded"] == false)
+        #expect(health["stations"]?["lastError"]?.stringValue?.contains("no-such-stops.csv") == true)
+        #expect(health["alerts"]?["loaded"] == true)
+        #expect(try daemon.result("health")["status"] == "degraded")
+        let sheet = try daemon.result("stopSheet", ["stopId": "40380", "stationName": "Clark/Lake"])
+        #expect(sheet["alertGlyph"] == .null)
+        #expect(sheet["stationName"] == "Clark/Lake")
+        #expect(sheet["accessibilityButton"]?["tone"] == "muted")
+        #expect(sheet["accessibilityButton"]?["alert"]?["message"] == "Accessibility information is currently unavailable for Clark/Lake.")
+        #expect(try daemon.result("stopSheet", ["stopId": "40380"])["stationName"] == "40380")
+        expectError(try daemon.call("station", ["stopId": "40380"]), -32005)
+    }
+
+    @Test func realFilesLoadThroughFileURLs() throws {
+        let daemon = try DaemonProcess(["--alerts-url", "file://\(Self.fixtures)/alerts_2015-02-14.DERIVED.json",
+                                        "--stations-url", "file://\(Self.fixtures)/L_stops_2021.csv"])
+        let health = try daemon.result("health")
+        #expect(health["stations"]?["count"] == 143)
+        // The capture is from 2015: every alert with an end has ended; the 'TBD' ones remain.
+        let alerts = try daemon.result("alerts")
+        #expect(alerts["count"]?.intValue == alerts["alerts"]?.arrayValue?.count)
+        #expect(alerts["alerts"]?.arrayValue?.allSatisfy { $0["end"] == .null && $0["kind"] == "active" } == true)
+    }
+
+    @Test func commandLine() throws {
+        func run(_ arguments: [String]) throws -> (Int32, String, String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: DaemonProcess.binary)
+            process.arguments = arguments
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, stdout, stderr)
+        }
+        let help = try run(["--help"])
+        #expect(help.0 == 0 && help.1.contains("--alerts-url") && help.1.contains("STOPSHEETD_SOCKET"))
+        #expect(try run(["--version"]).1 == "stopsheetd \(StopSheetVersion.current)\n")
+        let unknown = try run(["--demo", "--frobnicate"])
+        #expect(unknown.0 == 2 && unknown.2 == "stopsheetd: unknown option '--frobnicate' (see --help)\n")
+        let bad = try run(["--demo", "--alerts-interval", "soon"])
+        #expect(bad.0 == 2 && bad.2.split(separator: "\n").count == 1)
+        let scheme = try run(["--demo", "--alerts-url", "gopher://x", "--socket", "/tmp/stopsheetd-test-unused.sock"])
+        #expect(scheme.0 != 0 && scheme.2.contains("gopher"))
+    }
+
+    @Test func theSocketFile() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        var info = stat()
+        #expect(stat(daemon.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o660)
+        // Something answers on the path: a second daemon refuses it and leaves it alone.
+        let second = try DaemonProcess(["--demo", "--socket", daemon.socketPath], waitForReady: false)
+        second.process.waitUntilExit()
+        #expect(second.process.terminationStatus == 1)
+        #expect(try daemon.result("version")["name"] == "stopsheetd")
+        // Stopped cleanly, the daemon exits 0 and removes its socket.
+        #expect(daemon.stop() == 0)
+        #expect(access(daemon.socketPath, F_OK) != 0)
+    }
+
+    @Test func aStaleSocketIsReplacedButOtherFilesAreNot() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let stale = directory + "/stale.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(stale.utf8)) }
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(fd)
+        let daemon = try DaemonProcess(["--demo", "--socket", stale])
+        #expect(try TestClient(path: stale).request(#"{"jsonrpc":"2.0","id":1,"method":"version"}"#)["result"] != nil)
+        daemon.stop()
+        let regular = directory + "/regular"
+        FileManager.default.createFile(atPath: regular, contents: Data("keep me".utf8))
+        let refused = try DaemonProcess(["--demo", "--socket", regular], waitForReady: false)
+        refused.process.waitUntilExit()
+        #expect(refused.process.terminationStatus == 1)
+        #expect(FileManager.default.contents(atPath: regular) == Data("keep me".utf8))
+    }
+
+    @Test func refreshIsForRootAndTheDaemonsOwnUser() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        let refreshed = try daemon.result("refresh", ["what": "alerts"])
+        #expect(refreshed["alerts"]?["loaded"] == true)
+        #expect(refreshed["stations"] == nil)
+        expectError(try daemon.call("refresh", ["what": "everything"]), -32602)
+        guard getuid() == 0 else { return }
+        // Another user: let it reach the socket, then ask as `nobody`.
+        chmod(daemon.directory, 0o755)
+        chmod(daemon.socketPath, 0o666)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", DaemonProcess.ctlBinary, "--socket", daemon.socketPath, "--json", "refresh"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let answer = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        expectError(try JSONParser.parse(Array(answer).filter { $0 != 0x0A }), -32002)
+    }
+
+    @Test func stopsheetctl() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        func ctl(_ arguments: [String]) throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: DaemonProcess.ctlBinary)
+            process.arguments = arguments
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        let sheet = try ctl(["--socket", daemon.socketPath, "sheet", "40380"])
+        #expect(sheet.0 == 0)
+        #expect(sheet.1.hasPrefix("Clark/Lake (40380)\n"))
+        #expect(sheet.1.contains("train service alerts]"))
+        #expect(sheet.1.contains("│ Step-free access is available at Clark/Lake.\n└ [Close]"))
+        let raw = try ctl(["--socket", daemon.socketPath, "--json", "sheet", "40380"])
+        #expect(try JSONParser.parse(Array(raw.1.utf8).filter { $0 != 0x0A }) == (try daemon.result("stopSheet", ["stopId": "40380"])))
+        #expect(try ctl(["--socket", daemon.socketPath, "sheet", "49999"]).0 == 1)
+        #expect(try ctl(["--socket", daemon.socketPath, "health"]).0 == 0)
+        #expect(try ctl(["--socket", daemon.directory + "/nothing.sock", "health"]).0 == 3)
+        #expect(try ctl(["--socket", daemon.socketPath, "dance"]).0 == 2)
+        #expect(try ctl(["--socket", daemon.socketPath, "call", "station", #"{"stopId":"40380"}"#]).1.contains(#""stationName":"Clark/Lake""#))
+    }
+}

@@ -1,0 +1,405 @@
+import Foundation
+import StopSheetCore
+import Synchronization
+import Testing
+@testable import StopSheetDaemon
+
+/// A real `Server` on a real socket, driven the way clients drive it. Waits have upper bounds
+/// only; nothing passes or fails on timing.
+@Suite struct ServerTests {
+    @Test func answersWithTheIdAsSent() throws {
+        let harness = try TestServer()
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":"a","method":"echo","params":[1,"two"]}"#)
+            == ["jsonrpc": "2.0", "id": "a", "result": [1, "two"]])
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":1.50,"method":"boom"}"#)
+            == ["jsonrpc": "2.0", "id": .number("1.50"), "error": ["code": -32001, "message": "Unknown stop", "data": "boom"]])
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":2,"method":"nope"}"#).errorCode == -32601)
+    }
+
+    @Test func hostileLinesGetErrorsAndTheConnectionStaysUsable() throws {
+        let harness = try TestServer()
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+
+        let invalidJSON = try client.request(#"{"jsonrpc":"2.0","id":1,"method":"echo""#)
+        #expect(invalidJSON.errorCode == -32700)
+        #expect(invalidJSON["id"] == .null)
+
+        let invalidRequest = try client.request(#"{"jsonrpc":"1.0","id":2,"method":"echo"}"#)
+        #expect(invalidRequest.errorCode == -32600)
+        #expect(invalidRequest["id"] == 2)
+
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":3,"method":"nope"}"#).errorCode == -32601)
+
+        #expect(client.send(Array(#"{"jsonrpc":"2.0","id":4,"method":"echo","params":[""#.utf8) + [0xC3, 0x28, 0xFF] + Array("\"]}\n".utf8)))
+        let invalidUTF8 = try #require(client.readLine()).parsed
+        #expect(invalidUTF8.errorCode == -32700)
+        #expect(invalidUTF8["id"] == .null)
+
+        let deep = try client.request(String(repeating: "[", count: 100_000))
+        #expect(deep.errorCode == -32700)
+
+        #expect(client.send(line: String(repeating: "x", count: 2 << 20)))
+        let tooLarge = try #require(client.readLine()).parsed
+        #expect(tooLarge.errorCode == -32003)
+        #expect(tooLarge["id"] == .null)
+
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":5,"method":"echo","params":["still here"]}"#)["result"] == ["still here"])
+
+        let counters = harness.server.counters
+        #expect(counters.parseErrors == 3)
+        #expect(counters.invalidRequests == 1)
+        #expect(counters.oversizedLines == 1)
+    }
+
+    @Test func randomAndMutatedLinesOnlyEverGetValidJSONBack() throws {
+        let harness = try TestServer()
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+        var random = SplitMix64(seed: 0x5EED)
+        let alphabet = Array(#"{}[]":,0123456789.-eE+truefalsn \/u"#.utf8) + [0x00, 0x0D, 0x7F, 0x80, 0xC3, 0xED, 0xA0, 0xFF]
+        let valid = Array(#"[{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":[1,"\u00e9",null]}},{"jsonrpc":"2.0","id":"x","method":"slow"}]"#.utf8)
+        var text: [UInt8] = []
+        for index in 0..<2000 {
+            if index.isMultiple(of: 2) {
+                for _ in 0..<random.below(200) { text.append(alphabet[random.below(alphabet.count)]) }
+            } else {
+                var line = valid
+                for _ in 0..<(1 + random.below(4)) { line[random.below(line.count)] = alphabet[random.below(alphabet.count)] }
+                text += line
+            }
+            text.append(0x0A)
+        }
+        #expect(client.send(text))
+        #expect(client.send(line: #"{"jsonrpc":"2.0","id":"end","method":"echo"}"#))
+        var sawEnd = false
+        while !sawEnd, let line = client.readLine() {
+            let answer = try JSONParser.parse(line)
+            let elements = answer.arrayValue ?? [answer]
+            #expect(!elements.isEmpty && elements.allSatisfy { $0["jsonrpc"] == "2.0" && ($0["result"] != nil) != ($0["error"] != nil) }, "\(line)")
+            sawEnd = answer["id"] == "end"
+        }
+        #expect(sawEnd)
+    }
+
+    @Test func oversizedLineIsReportedWhileItIsStillArriving() throws {
+        var limits = ServerLimits()
+        limits.maxLineBytes = 1024
+        let harness = try TestServer(limits: limits)
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+        // No newline yet: the error must come anyway, without the server buffering the rest.
+        #expect(client.send(Array(repeating: UInt8(ascii: "y"), count: 8 << 10)))
+        #expect(try #require(client.readLine()).parsed.errorCode == -32003)
+        #expect(client.send(Array(repeating: UInt8(ascii: "y"), count: 8 << 10) + [0x0A]))
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":1,"method":"echo"}"#)["id"] == 1)
+    }
+
+    @Test func notificationsGetNoAnswerAtAll() throws {
+        let harness = try TestServer()
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+        for method in ["echo", "nope", "boom", "slow", "inline"] {
+            #expect(client.send(line: #"{"jsonrpc":"2.0","method":"\#(method)","params":[0]}"#))
+        }
+        #expect(client.send(line: #"[{"jsonrpc":"2.0","method":"echo"},{"jsonrpc":"2.0","method":"nope"}]"#))
+        #expect(client.send(line: ""))
+        // The first line back is the answer to the first request with an id.
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":"after","method":"echo"}"#)["id"] == "after")
+    }
+
+    @Test func batchesAnswerAsOneArrayInOrder() throws {
+        var limits = ServerLimits()
+        limits.maxBatch = 4
+        let harness = try TestServer(limits: limits)
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+
+        let answer = try client.request(
+            #"[{"jsonrpc":"2.0","id":1,"method":"slow","params":["s"]},{"jsonrpc":"2.0","method":"echo"},"#
+                + #"{"jsonrpc":"2.0","id":2,"method":"inline","params":["i"]},{"jsonrpc":"2.0","id":3,"method":"nope"}]"#)
+        let elements = try #require(answer.arrayValue)
+        #expect(elements.map { $0["id"] } == [1, 2, 3])
+        #expect(elements[0]["result"] == ["s"])
+        #expect(elements[1]["result"] == ["i"])
+        #expect(elements[2].errorCode == -32601)
+
+        let tooMany = try client.request("[" + Array(repeating: #"{"jsonrpc":"2.0","id":1,"method":"echo"}"#, count: 5).joined(separator: ",") + "]")
+        #expect(tooMany.errorCode == -32600)
+        #expect(tooMany["id"] == .null)
+
+        let empty = try client.request("[]")
+        #expect(empty.errorCode == -32600)
+
+        // All notifications, one deferred: no line at all; the next answer is the next request's.
+        #expect(client.send(line: #"[{"jsonrpc":"2.0","method":"echo"},{"jsonrpc":"2.0","method":"slow"}]"#))
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":"next","method":"echo"}"#)["id"] == "next")
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrderAcrossDeferredReplies() throws {
+        let harness = try TestServer()
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+        let methods = ["echo", "slow", "echo", "inline", "slow", "slow", "echo", "inline", "echo"]
+        let lines = methods.enumerated().map { #"{"jsonrpc":"2.0","id":\#($0),"method":"\#($1)","params":[\#($0)]}"# + "\n" }
+        #expect(client.send(Array(lines.joined().utf8)))
+        for index in methods.indices {
+            let answer = try #require(client.readLine()).parsed
+            #expect(answer["id"] == .int(index))
+            #expect(answer["result"] == [.int(index)])
+        }
+    }
+
+    @Test func aDeferredReplyHoldsBackOnlyItsOwnConnection() throws {
+        let harness = try TestServer()
+        defer { #expect(harness.finish()) }
+        let held = try harness.client()
+        #expect(held.send(line: #"{"jsonrpc":"2.0","id":1,"method":"hold"}"# + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"echo"}"#))
+        #expect(harness.gate.waitForArrival())
+
+        let other = try harness.client()
+        #expect(try other.request(#"{"jsonrpc":"2.0","id":"o","method":"echo"}"#)["id"] == "o")
+        // Request 2 is answered already if ordering is broken; a correct server sends nothing.
+        #expect(held.readLine(timeout: 0.2) == nil)
+
+        harness.gate.releaseAll(.result(.string("released")))
+        #expect(try #require(held.readLine()).parsed["result"] == "released")
+        #expect(try #require(held.readLine()).parsed["id"] == 2)
+    }
+
+    @Test func sixtyConcurrentClientsAreAllAnsweredCorrectly() throws {
+        let harness = try TestServer()
+        defer { #expect(harness.finish()) }
+        let wrong = Mutex(0)
+        let group = DispatchGroup()
+        for clientIndex in 0..<60 {
+            group.enter()
+            let path = harness.path
+            Thread {
+                defer { group.leave() }
+                var errors = 0
+                do {
+                    let client = try TestClient(path: path)
+                    for round in 0..<5 {
+                        // 40 pipelined in one write, one of them deferred, then read them all.
+                        let ids = (0..<40).map { "\(clientIndex)-\(round)-\($0)" }
+                        let text = ids.enumerated().map { index, id in
+                            #"{"jsonrpc":"2.0","id":"\#(id)","method":"\#(index == 17 ? "inline" : "echo")","params":["\#(id)"]}"# + "\n"
+                        }.joined()
+                        guard client.send(Array(text.utf8)) else { errors += 1; break }
+                        for id in ids {
+                            guard let line = client.readLine(), let answer = try? JSONParser.parse(line),
+                                answer["id"] == .string(id), answer["result"] == [.string(id)]
+                            else { errors += 1; continue }
+                        }
+                    }
+                } catch {
+                    errors += 1
+                }
+                wrong.withLock { $0 += errors }
+            }.start()
+        }
+        #expect(group.wait(timeout: .now() + 120) == .success)
+        #expect(wrong.withLock { $0 } == 0)
+        #expect(harness.server.counters.accepted == 60)
+    }
+
+    @Test func halfClosedClientGetsEveryAnswerThenEOF() throws {
+        let harness = try TestServer()
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+        // The last request has no newline: the end of input terminates it.
+        #expect(client.send(Array((#"{"jsonrpc":"2.0","id":1,"method":"echo"}"# + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"slow"}"# + "\n"
+            + #"{"jsonrpc":"2.0","id":3,"method":"echo"}"#).utf8)))
+        client.shutdownWrite()
+        for id in 1...3 {
+            #expect(try #require(client.readLine()).parsed["id"] == .int(id))
+        }
+        #expect(client.waitForClose())
+    }
+
+    @Test func clientThatLeavesWithoutReadingIsCountedAndTheServerCarriesOn() throws {
+        let harness = try TestServer()
+        defer { #expect(harness.finish()) }
+        // Gone while its answer is deferred: the server learns of it from the hang-up.
+        let leaver = try harness.client()
+        #expect(leaver.send(line: #"{"jsonrpc":"2.0","id":1,"method":"hold"}"#))
+        #expect(harness.gate.waitForArrival())
+        leaver.close()
+        #expect(eventually { harness.server.counters.clientsVanished == 1 })
+        harness.gate.releaseAll(.result(.string("too late")))
+
+        // Gone with megabytes of answers unsent: EPIPE or ECONNRESET on write, or the hang-up.
+        let flooder = try harness.client()
+        let request = #"{"jsonrpc":"2.0","id":1,"method":"big","params":[100000]}"# + "\n"
+        #expect(flooder.send(Array(String(repeating: request, count: 100).utf8)))
+        flooder.close()
+
+        let next = try harness.client()
+        #expect(try next.request(#"{"jsonrpc":"2.0","id":"ok","method":"echo"}"#)["id"] == "ok")
+        #expect(eventually { harness.server.connectionCount == 1 })
+    }
+
+    @Test func connectionOverTheLimitGetsOneBusyLineAndEOF() throws {
+        var limits = ServerLimits()
+        limits.maxConnections = 3
+        let harness = try TestServer(limits: limits)
+        defer { #expect(harness.finish()) }
+        let clients = try (0..<3).map { _ in try harness.client() }
+        for client in clients {
+            #expect(try client.request(#"{"jsonrpc":"2.0","id":1,"method":"echo"}"#)["id"] == 1)
+        }
+        let fourth = try harness.client()
+        let busy = try #require(fourth.readLine()).parsed
+        #expect(busy == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32004, "message": "Server busy", "data": "too many connections"]])
+        #expect(fourth.waitForClose())
+        #expect(harness.server.counters.rejectedBusy == 1)
+
+        clients[0].close()
+        #expect(eventually { harness.server.connectionCount == 2 })
+        let fifth = try harness.client()
+        #expect(try fifth.request(#"{"jsonrpc":"2.0","id":5,"method":"echo"}"#)["id"] == 5)
+    }
+
+    @Test func clientThatNeverReadsIsPausedThenClosedWhileOthersAreServed() throws {
+        var limits = ServerLimits()
+        limits.maxPendingOutputBytes = 64 << 10
+        limits.stuckTimeout = .milliseconds(300)
+        limits.tickInterval = .milliseconds(20)
+        let harness = try TestServer(limits: limits)
+        defer { #expect(harness.finish()) }
+
+        let stuck = try harness.client()
+        let request = #"{"jsonrpc":"2.0","id":1,"method":"big","params":[100000]}"# + "\n"
+        // 200 answers of 100 kB would be 20 MB; the server must stop well short of that.
+        #expect(stuck.send(Array(String(repeating: request, count: 200).utf8)))
+
+        let other = try harness.client()
+        #expect(try other.request(#"{"jsonrpc":"2.0","id":"o","method":"echo"}"#)["id"] == "o")
+
+        #expect(eventually { harness.server.counters.closedStuck == 1 })
+        #expect(stuck.waitForClose())
+        #expect(try other.request(#"{"jsonrpc":"2.0","id":"p","method":"echo"}"#)["id"] == "p")
+    }
+
+    @Test func idleConnectionsAreClosedButNotWhileADeferredReplyIsPending() throws {
+        var limits = ServerLimits()
+        limits.idleTimeout = .milliseconds(200)
+        limits.tickInterval = .milliseconds(20)
+        let harness = try TestServer(limits: limits)
+        defer { #expect(harness.finish()) }
+
+        let waiting = try harness.client()
+        #expect(waiting.send(line: #"{"jsonrpc":"2.0","id":"w","method":"hold"}"#))
+        #expect(harness.gate.waitForArrival())
+
+        let idle = try harness.client()
+        #expect(try idle.request(#"{"jsonrpc":"2.0","id":1,"method":"echo"}"#)["id"] == 1)
+        #expect(idle.waitForClose())
+        #expect(harness.server.counters.closedIdle == 1)
+
+        // Quiet for longer than the idle client, but waiting on us: still open.
+        harness.gate.releaseAll(.result(.string("done")))
+        #expect(try #require(waiting.readLine()).parsed["result"] == "done")
+    }
+
+    @Test func stopFinishesInFlightRequestsThenReturns() throws {
+        let harness = try TestServer()
+        let busy = try harness.client()
+        #expect(busy.send(line: #"{"jsonrpc":"2.0","id":"last","method":"hold"}"#))
+        #expect(harness.gate.waitForArrival())
+        let quiet = try harness.client()
+        #expect(try quiet.request(#"{"jsonrpc":"2.0","id":1,"method":"echo"}"#)["id"] == 1)
+
+        harness.server.stop()
+        #expect(quiet.waitForClose())
+        #expect(throws: TestClient.Failure.self) { try harness.client() }
+
+        harness.gate.releaseAll(.result(.string("answered")))
+        #expect(try #require(busy.readLine()).parsed["result"] == "answered")
+        #expect(busy.waitForClose())
+        #expect(harness.waitUntilStopped())
+        #expect(harness.finish())
+    }
+
+    @Test func stopGivesUpOnStuckRequestsAfterTheDrainTimeout() throws {
+        var limits = ServerLimits()
+        limits.drainTimeout = .milliseconds(200)
+        let harness = try TestServer(limits: limits)
+        let client = try harness.client()
+        #expect(client.send(line: #"{"jsonrpc":"2.0","id":1,"method":"hold"}"#))
+        #expect(harness.gate.waitForArrival())
+        harness.server.stop()
+        #expect(harness.waitUntilStopped())
+        #expect(client.waitForClose())
+        #expect(harness.server.connectionCount == 0)
+        #expect(harness.finish())
+    }
+
+    @Test func ticksPostedWorkAndPeerCredentials() throws {
+        var limits = ServerLimits()
+        limits.tickInterval = .milliseconds(10)
+        let harness = try TestServer(limits: limits)
+        defer { #expect(harness.finish()) }
+
+        let ticked = DispatchSemaphore(value: 0)
+        harness.server.onTick = { ticked.signal() }
+        for _ in 0..<3 { #expect(ticked.wait(timeout: .now() + 10) == .success) }
+
+        let posted = DispatchSemaphore(value: 0)
+        harness.server.post { posted.signal() }
+        #expect(posted.wait(timeout: .now() + 10) == .success)
+
+        let client = try harness.client()
+        let peer = try client.request(#"{"jsonrpc":"2.0","id":1,"method":"peer"}"#)
+        #expect(peer["result"]?["uid"] == .int(Int(getuid())))
+        #expect(peer["result"]?["pid"] == .int(Int(getpid())))
+
+        #expect(throws: ServerError.alreadyStarted) { try harness.server.run() }
+    }
+
+    @Test func servesAnInheritedListeningSocket() throws {
+        // As socket activation hands it over: blocking, bound and listening by someone else.
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/inherited.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let bound = withUnixAddress(path) { bind(fd, $0, $1) }
+        #expect(bound == 0)
+        #expect(listen(fd, 16) == 0)
+
+        let server = Server(listeners: [fd], dispatcher: .testMethods(gate: Gate()), limits: ServerLimits())
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            try? server.run()
+            done.signal()
+        }.start()
+        let client = try TestClient(path: path)
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":1,"method":"echo"}"#)["id"] == 1)
+        server.stop()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+    }
+}
+
+/// A tiny seeded generator, so a failing garbage test fails the same way every run.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
+
+extension String {
+    /// The line as JSON, or null when it is not JSON (the assertion then fails on its content).
+    var parsed: JSON { (try? JSONParser.parse(self)) ?? .string("unparsable: \(prefix(200))") }
+}

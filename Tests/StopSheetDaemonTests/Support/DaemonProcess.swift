@@ -1,0 +1,168 @@
+import Foundation
+import Glibc
+import StopSheetCore
+
+/// The real `stopsheetd` binary, started for one test on a socket in a fresh temp directory.
+/// Readiness is the daemon's own `READY=1` on a test-owned NOTIFY_SOCKET — a signal, not a sleep.
+final class DaemonProcess {
+    let directory: String
+    let socketPath: String
+    let process = Process()
+    let notifications: DaemonNotifications
+    private let stderrPipe = Pipe()
+
+    /// The binary next to the test bundle (`swift build` puts both in the same folder), or
+    /// `$STOPSHEETD_BIN`.
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["STOPSHEETD_BIN"] { return path }
+        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for candidate in [bundleDirectory, bundleDirectory.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("stopsheetd").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/stopsheetd").path
+        return fromSource
+    }
+
+    static var ctlBinary: String {
+        URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("stopsheetctl").path
+    }
+
+    /// A STATUS= line saying both caches are loaded: `serving 143 stations, 17 train alerts…`.
+    static func bothLoaded(_ status: String) -> Bool {
+        status.hasPrefix("serving ") && !status.hasPrefix("serving no ") && !status.contains(" no train alerts")
+    }
+
+    /// Starts the daemon with `arguments` (plus `--socket`), waits for READY=1, then for a STATUS=
+    /// that `until` accepts (by default: both caches loaded).
+    init(_ arguments: [String], environment extra: [String: String] = [:], waitForReady: Bool = true,
+         until: @escaping (String) -> Bool = DaemonProcess.bothLoaded) throws
+    {
+        directory = try makeTemporaryDirectory()
+        socketPath = directory + "/stopsheetd.sock"
+        notifications = try DaemonNotifications(path: directory + "/notify.sock")
+        process.executableURL = URL(fileURLWithPath: DaemonProcess.binary)
+        process.arguments = ["--socket", socketPath] + arguments
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STOPSHEETD_") && $0.key != "LISTEN_FDS" && $0.key != "WATCHDOG_USEC" }
+        environment["NOTIFY_SOCKET"] = notifications.path
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        process.standardError = stderrPipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        if waitForReady {
+            guard notifications.waitFor({ $0.contains("READY=1") }, timeout: 20) != nil else {
+                stop()
+                throw TestFailure("stopsheetd sent no READY=1 within 20 s; stderr: \(stderrText())")
+            }
+            try waitForStatus(until)
+        }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Waits for a STATUS= notification that `predicate` accepts (sent or already received).
+    func waitForStatus(_ predicate: @escaping (String) -> Bool, timeout: Double = 20) throws {
+        let matches: (String) -> Bool = { datagram in
+            datagram.split(separator: "\n").contains { $0.hasPrefix("STATUS=") && predicate(String($0.dropFirst(7))) }
+        }
+        guard notifications.waitFor(matches, timeout: timeout) != nil else {
+            throw TestFailure("no matching STATUS= within \(timeout) s; got \(notifications.received.suffix(3))")
+        }
+    }
+
+    func client() throws -> TestClient { try TestClient(path: socketPath) }
+
+    /// One request on a fresh connection; returns the whole response object.
+    func call(_ method: String, _ params: JSON? = nil, id: JSON = 1) throws -> JSON {
+        let client = try client()
+        defer { client.close() }
+        var request = JSONObject([("jsonrpc", "2.0"), ("id", id), ("method", .string(method))])
+        if let params { request.append("params", params) }
+        return try client.request(JSON.object(request).encodedString)
+    }
+
+    func result(_ method: String, _ params: JSON? = nil) throws -> JSON {
+        let response = try call(method, params)
+        guard let result = response["result"] else { throw TestFailure("\(method) failed: \(response.encodedString)") }
+        return result
+    }
+
+    /// Both caches refreshed now; answers when done, so tests need no waiting of their own.
+    @discardableResult
+    func refreshAll() throws -> JSON { try result("refresh", ["what": "all"]) }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// SIGTERM and wait; returns the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGCONT)
+            process.terminate()
+            process.waitUntilExit()
+        }
+        return process.terminationStatus
+    }
+
+    func stderrText() -> String {
+        if process.isRunning { return "(still running)" }
+        return String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+}
+
+/// A test-owned NOTIFY_SOCKET: a datagram socket receiving what the daemon tells systemd.
+final class DaemonNotifications {
+    let path: String
+    private let fd: Int32
+    private(set) var received: [String] = []
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw TestFailure("bind \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { close(fd) }
+
+    /// Datagrams before this index were passed over by an earlier wait.
+    private var cursor = 0
+
+    /// The next datagram matching `predicate` after the previous match (received already or
+    /// arriving within `timeout`). Earlier datagrams never satisfy a later wait.
+    func waitFor(_ predicate: (String) -> Bool, timeout: Double) -> String? {
+        if let index = received[cursor...].firstIndex(where: predicate) {
+            cursor = index + 1
+            return received[index]
+        }
+        cursor = received.count
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pollfd, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { continue }
+            let message = String(decoding: buffer[0..<count], as: UTF8.self)
+            received.append(message)
+            cursor = received.count
+            if predicate(message) { return message }
+        }
+        return nil
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import StopSheetCore
+import Synchronization
+@testable import StopSheetDaemon
+
+/// A real `Server` on a real socket in a fresh temporary directory, run on a thread of its own,
+/// with the test methods below. `finish()` stops it and waits for `run()` to return.
+///
+/// Methods: `echo` (params back, or null), `boom` (a -32001 error), `slow` (`.later`, done from
+/// another thread shortly after), `inline` (`.later` completed before `start` returns), `hold`
+/// (`.later` parked in `gate` until the test releases it), `peer` (the caller's credentials),
+/// `big` (a string of `params[0]` bytes).
+final class TestServer: Sendable {
+    let directory: String
+    let path: String
+    let server: Server
+    let gate = Gate()
+    private let running = DispatchGroup()
+    private let runError = Mutex<ServerError?>(nil)
+
+    init(limits: ServerLimits = ServerLimits(), extra: (inout Dispatcher) -> Void = { _ in }) throws {
+        ignoreSIGPIPE()
+        directory = try makeTemporaryDirectory()
+        path = directory + "/s.sock"
+        let listener = try bindUnixListener(path: path)
+        var dispatcher = Dispatcher.testMethods(gate: gate)
+        extra(&dispatcher)
+        let server = Server(listeners: [listener], dispatcher: dispatcher, limits: limits)
+        self.server = server
+        running.enter()
+        let thread = Thread { [self] in
+            do throws(ServerError) { try server.run() } catch { runError.withLock { $0 = error } }
+            running.leave()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    func client() throws -> TestClient { try TestClient(path: path) }
+
+    /// Waits for `run()` to return after a `stop()`; false if it has not within `timeout`.
+    func waitUntilStopped(timeout: Double = 10) -> Bool {
+        running.wait(timeout: .now() + timeout) == .success
+    }
+
+    /// Stops the server, waits for it, removes the directory.
+    @discardableResult
+    func finish() -> Bool {
+        gate.releaseAll(.result(.string("released")))
+        server.stop()
+        let stopped = waitUntilStopped()
+        try? FileManager.default.removeItem(atPath: directory)
+        return stopped && runError.withLock { $0 } == nil
+    }
+}
+
+/// Parked `.later` completions; `arrived` is signalled once per parked request.
+final class Gate: Sendable {
+    private let parked = Mutex<[@Sendable (RPCReply) -> Void]>([])
+    let arrived = DispatchSemaphore(value: 0)
+
+    func park(_ complete: @escaping @Sendable (RPCReply) -> Void) {
+        parked.withLock { $0.append(complete) }
+        arrived.signal()
+    }
+
+    /// Waits for one more request to reach `hold`.
+    func waitForArrival(timeout: Double = 10) -> Bool { arrived.wait(timeout: .now() + timeout) == .success }
+
+    func releaseAll(_ reply: RPCReply) {
+        let all = parked.withLock { list in
+            defer { list.removeAll() }
+            return list
+        }
+        for complete in all { complete(reply) }
+    }
+}
+
+extension Dispatcher {
+    static func testMethods(gate: Gate) -> Dispatcher {
+        var dispatcher = Dispatcher()
+        dispatcher.register("echo") { params, _ in .result(params ?? .null) }
+        dispatcher.register("boom") { _, _ in .error(.unknownStop("boom")) }
+        dispatcher.register("slow") { params, _ in
+            .later { complete in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { complete(.result(params ?? .null)) }
+            }
+        }
+        dispatcher.register("inline") { params, _ in .later { complete in complete(.result(params ?? .null)) } }
+        dispatcher.register("hold") { _, _ in .later { complete in gate.park(complete) } }
+        dispatcher.register("peer") { _, context in
+            .result(["uid": .int(Int(context.peer.uid)), "pid": .int(Int(context.peer.pid))])
+        }
+        dispatcher.register("big") { params, _ in
+            let size = params?.arrayValue?.first?.intValue ?? 0
+            return .result(.string(String(repeating: "x", count: size)))
+        }
+        return dispatcher
+    }
+}
+
+func makeTemporaryDirectory() throws -> String {
+    var template = Array("/tmp/ssd-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    return String(cString: made)
+}
+
+/// Polls `condition` until it holds or `timeout` passes; for state with no signal to wait on
+/// (counters, connection counts). The timeout is an upper bound, never a pass condition.
+func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(2_000)
+    }
+    return condition()
+}
+
+extension JSON {
+    /// `error.code` of an answer, for terse assertions.
+    var errorCode: Int? { self["error"]?["code"]?.intValue }
+}
