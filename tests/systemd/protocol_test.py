@@ -211,7 +211,9 @@ def _activated(results, daemon, notify, sock, conf):
     daemon.signal(signal.SIGSTOP)
     stopped_at = time.monotonic()
     time.sleep(2 * expected + 0.5)
-    late = [when for when, pid, f in notify.snapshot() if f.get("WATCHDOG") == "1" and when > stopped_at + 0.05]
+    # 0.3 s of grace for a ping sent just before the stop and received late on a busy machine;
+    # a loop that kept running would still ping at least once in the rest of the window.
+    late = [when for when, pid, f in notify.snapshot() if f.get("WATCHDOG") == "1" and when > stopped_at + 0.3]
     results.check("no WATCHDOG=1 while the serving loop is wedged", not late, f"{len(late)} pings while stopped")
     daemon.signal(signal.SIGCONT)
     resumed_at = time.monotonic()
@@ -228,9 +230,9 @@ def _activated(results, daemon, notify, sock, conf):
     results.check("at the default level a healthy daemon logs nothing per request", not chatty,
                   f"{len(chatty)} info/debug entries, e.g. {field(chatty[0], 'MESSAGE') if chatty else ''!r}")
 
-    # SIGHUP: RELOADING=1 + MONOTONIC_USEC, the config file re-read (log level -> info), READY=1.
+    # SIGHUP: RELOADING=1 + MONOTONIC_USEC, the config file re-read (log level -> debug), READY=1.
     with open(conf, "w") as f:
-        f.write("# written by protocol_test.py\nSTOPSHEETD_DEMO=true\nSTOPSHEETD_LOG_LEVEL=info\n")
+        f.write("# written by protocol_test.py\nSTOPSHEETD_DEMO=true\nSTOPSHEETD_LOG_LEVEL=debug\n")
     mark = len(notify.snapshot())
     before_usec = sdtest.monotonic_usec()
     daemon.signal(signal.SIGHUP)
@@ -246,12 +248,12 @@ def _activated(results, daemon, notify, sock, conf):
                       info=f"{(reready[1] - reloading[1]) * 1000:.0f} ms" if reready else "")
     results.check("journal: reload event", event(daemon.pid, "reload") is not None, "no STOPSHEET_EVENT=reload")
 
-    # The re-read log level shows: refreshes and client errors are now logged (info).
+    # The re-read log level shows: refreshes (info) and client errors (debug) are now logged.
     refreshes = entries_of(daemon.pid, "STOPSHEET_EVENT=refresh", wait=10,
                            predicate=lambda e: field(e, "UPSTREAM") == "stations")
     refresh = refreshes[0] if refreshes else None
     results.check("reload re-read the config file (info-level refresh entries appear)", refresh is not None,
-                  "no STOPSHEET_EVENT=refresh UPSTREAM=stations entry after switching the file to info")
+                  "no STOPSHEET_EVENT=refresh UPSTREAM=stations entry after switching the file to debug")
     if refresh:
         ok, why = has_fields(refresh, ["UPSTREAM_URL", "DURATION_MS", "STATION_COUNT"])
         results.check("journal: refresh entry has UPSTREAM, UPSTREAM_URL, DURATION_MS, STATION_COUNT", ok, why)
@@ -261,7 +263,7 @@ def _activated(results, daemon, notify, sock, conf):
 
     raw_line(sock, b"{not json\n")
     errors = entries_of(daemon.pid, "STOPSHEET_EVENT=client_error", wait=5)
-    if results.check("journal: client_error logged at info", bool(errors), "no STOPSHEET_EVENT=client_error"):
+    if results.check("journal: client_error logged (at debug)", bool(errors), "no STOPSHEET_EVENT=client_error"):
         entry = errors[-1]
         results.check("client_error carries PEER_UID/PEER_PID of the client",
                       field(entry, "PEER_UID") == str(os.getuid()) and field(entry, "PEER_PID") == str(os.getpid()),
@@ -405,8 +407,18 @@ def main():
             results.check(f"{tool} is installed", False, "missing")
             results.finish()
     sdtest.daemon_binary()  # build before entering the namespace
-    code = subprocess.run(["unshare", "--mount", sys.executable, os.path.abspath(__file__)],
-                          env=dict(os.environ, **{MARKER: "1"})).returncode
+    # The namespace's mount points are made on the host's /run (on disk on some machines):
+    # remove the ones this test had to create.
+    created = [p for p in ("/run/systemd", "/run/log") if not os.path.exists(p)]
+    try:
+        code = subprocess.run(["unshare", "--mount", sys.executable, os.path.abspath(__file__)],
+                              env=dict(os.environ, **{MARKER: "1"})).returncode
+    finally:
+        for path in created:
+            try:
+                os.rmdir(path)
+            except OSError:
+                pass
     sys.exit(code)
 
 
