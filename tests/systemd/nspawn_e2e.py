@@ -141,8 +141,20 @@ def run_checks(results, box, bindir_in_box):
     started = wait_event(box, "start")
     results.check("journal: start entry under the unit", started is not None, "no STOPSHEET_EVENT=start for -u stopsheetd")
 
-    # systemctl reload: the daemon re-reads the EnvironmentFile (log level -> info) and refreshes.
-    box.sh(f"sed -i 's/^STOPSHEETD_LOG_LEVEL=.*/STOPSHEETD_LOG_LEVEL=info/' {CONF}")
+    # systemctl reload: the daemon re-reads the EnvironmentFile and refreshes. The new file moves
+    # both sources to HTTP upstreams on the container's loopback (socat serving the repo's
+    # snapshot), so this also proves libcurl works inside the unit's sandbox.
+    box.sh("cat > /run/fake-upstream.sh <<'EOF'\n"
+           "# reads the request head, answers 200 with the file named in $1\n"
+           "while IFS= read -r line; do [ \"$(printf %s \"$line\" | tr -d '\\r')\" ] || break; done\n"
+           "printf 'HTTP/1.0 200 OK\\r\\nContent-Length: %s\\r\\n\\r\\n' \"$(wc -c < \"$1\")\"\n"
+           "cat \"$1\"\nEOF")
+    for port, name in ((8081, "alerts.json"), (8082, "stops.csv")):
+        box.run("systemd-run", f"--unit=fake-upstream-{port}", "socat", f"TCP-LISTEN:{port},bind=127.0.0.1,fork,reuseaddr",
+                f"EXEC:sh /run/fake-upstream.sh /src/Sources/StopSheetDaemon/Demo/{name}")
+    alerts_url, stations_url = "http://127.0.0.1:8081/alerts", "http://127.0.0.1:8082/stations"
+    box.sh(f"cat > {CONF} <<'EOF'\n# rewritten by nspawn_e2e.py\nSTOPSHEETD_ALERTS_URL={alerts_url}\n"
+           f"STOPSHEETD_STATIONS_URL={stations_url}\nSTOPSHEETD_LOG_LEVEL=info\nEOF")
     reload_at = time.monotonic()
     reload = box.run("systemctl", "reload", "stopsheetd.service")
     reloaded = wait_event(box, "reload", timeout=20)
@@ -151,10 +163,15 @@ def run_checks(results, box, bindir_in_box):
                   reload.returncode == 0 and reloaded is not None and after.get("MainPID") == pid,
                   f"rc {reload.returncode} {reload.stderr.strip()} event {reloaded is not None} {after}",
                   info=f"{(time.monotonic() - reload_at) * 1000:.0f} ms")
-    refresh = wait_event(box, "refresh", lambda e: field(e, "UPSTREAM") in ("alerts", "stations"), timeout=20)
-    results.check("reload applied the new EnvironmentFile (info-level refresh entries with UPSTREAM, DURATION_MS)",
-                  refresh is not None and field(refresh, "DURATION_MS") is not None,
-                  "no STOPSHEET_EVENT=refresh after switching the file to info")
+    refresh = wait_event(box, "refresh", lambda e: field(e, "UPSTREAM_URL") == stations_url, timeout=20)
+    results.check("reload applied the new EnvironmentFile (info-level refresh from the new HTTP upstream)",
+                  refresh is not None and field(refresh, "HTTP_STATUS") == "200" and field(refresh, "STATION_COUNT"),
+                  f"no STOPSHEET_EVENT=refresh with UPSTREAM_URL={stations_url}; refresh_failed: "
+                  f"{[field(e, 'MESSAGE') for e in unit_journal(box, 'STOPSHEET_EVENT=refresh_failed')][-2:]}",
+                  info=f"{field(refresh, 'MESSAGE')}, HTTP {field(refresh, 'HTTP_STATUS')}" if refresh else "")
+    alerts = wait_event(box, "refresh", lambda e: field(e, "UPSTREAM_URL") == alerts_url, timeout=10)
+    results.check("alerts refreshed over HTTP inside the sandbox (ALERT_COUNT)",
+                  alerts is not None and field(alerts, "ALERT_COUNT") is not None, "no alerts refresh entry")
     # `refresh` is privileged (root or the daemon's uid): refused for tester, logged at info.
     client(box, "tester", '{"jsonrpc":"2.0","id":2,"method":"refresh","params":{"what":"all"}}')
     bad = wait_event(box, "client_error", timeout=10)
