@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""Test 3: end to end under a real booted systemd (systemd-nspawn --boot of a cached debootstrap
+root), with the project's own install script and unit files.
+
+Inside the container: scripts/install.sh (prebuilt binaries), the socket unit listening and the
+service started by the first connection (from a user in the socket's group; an outsider refused),
+STATUS shown by systemctl, journal entries carrying _SYSTEMD_UNIT and the custom fields,
+`systemctl reload` re-reading the configuration, a restart during which no client fails, a hung
+daemon killed by the watchdog and restarted, and a clean stop (exit 0).
+
+Not root, or no nspawn/debootstrap even after trying apt-get: skipped LOUDLY, never faked."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import container
+import sdtest
+from sdtest import field
+
+SOCKET = "/run/stopsheetd/stopsheetd.sock"
+CONF = "/etc/stopsheetd/stopsheetd.conf"
+# The unit's WatchdogSec= is for production; the test shortens it in a runtime drop-in so a hang
+# is caught in seconds. Everything else is the shipped unit.
+TEST_WATCHDOG_SEC = 3
+HEALTH = '{"jsonrpc":"2.0","id":1,"method":"health"}'
+STATUS_RE = re.compile(r"serving \d+ stations, \d+ train alerts")
+
+
+def library_binds(binary, root):
+    """Directories outside the system library path that the binary loads from (a debug build's
+    Swift runtime), bound read-only at the same path; and system libraries the root lacks."""
+    out = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
+    binds, missing = set(), []
+    for line in out.splitlines():
+        match = re.search(r"=>\s+(/\S+)", line)
+        if not match:
+            continue
+        path = match.group(1)
+        if path.startswith(("/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/")):
+            if not os.path.exists(root + path):
+                missing.append(os.path.basename(path))
+        else:
+            binds.add(os.path.dirname(path))
+    return sorted(binds), missing
+
+
+def systemctl_show(box, unit, *props):
+    out = box.run("systemctl", "show", unit, "-p", ",".join(props)).stdout
+    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
+def unit_journal(box, *matches):
+    out = box.run("journalctl", "--no-pager", "-o", "json", "-u", "stopsheetd.service", *matches).stdout
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def wait_event(box, name, predicate=lambda e: True, timeout=10):
+    found = sdtest.wait_for(lambda: [e for e in unit_journal(box, f"STOPSHEET_EVENT={name}") if predicate(e)], timeout, 0.2)
+    return found[-1] if found else None
+
+
+def client(box, user, request=HEALTH):
+    command = ["runuser", "-u", user, "--", "socat", "-t10", "-T10", "-", f"UNIX-CONNECT:{SOCKET}"]
+    return box.run(*command, input=request + "\n", timeout=20)
+
+
+def wait_running(box, old_pid=None, timeout=30):
+    """Until the service is active/running again (with a new main pid, if old_pid is given)."""
+    def settled():
+        state = systemctl_show(box, "stopsheetd.service", "ActiveState", "SubState", "MainPID", "StatusText", "NRestarts")
+        fresh = old_pid is None or state.get("MainPID") not in ("0", old_pid)
+        return state if state.get("SubState") == "running" and fresh else None
+    return sdtest.wait_for(settled, timeout, 0.2)
+
+
+def hammer(path, stop, outcomes):
+    """Host-side clients, one connection per request, until told to stop."""
+    while not stop.is_set():
+        try:
+            answer = sdtest.rpc(path, "health", timeout=15)
+            outcomes.append("ok" if "result" in answer else f"error answer {answer}")
+        except (OSError, ValueError) as error:
+            outcomes.append(repr(error))
+        time.sleep(0.02)
+
+
+def run_checks(results, box, bindir_in_box):
+    install = box.sh(f"cd /src && STOPSHEETD_PREBUILT={bindir_in_box} scripts/install.sh", timeout=120)
+    results.check("scripts/install.sh installs into the booted system", install.returncode == 0,
+                  (install.stdout + install.stderr).strip()[-400:])
+    group = box.run("getent", "group", "stopsheet")
+    results.check("install created the socket's group (sysusers)", group.returncode == 0, group.stderr)
+    box.sh(f"cat > {CONF} <<'EOF'\n# written by nspawn_e2e.py\nSTOPSHEETD_DEMO=true\nSTOPSHEETD_LOG_LEVEL=notice\nEOF")
+    box.sh("mkdir -p /run/systemd/system/stopsheetd.service.d && printf '[Service]\\nWatchdogSec=%ds\\n' "
+           f"{TEST_WATCHDOG_SEC} > /run/systemd/system/stopsheetd.service.d/test-watchdog.conf && systemctl daemon-reload")
+    box.sh("useradd -m -G stopsheet tester && useradd -m outsider")
+
+    start = box.run("systemctl", "enable", "--now", "stopsheetd.socket")
+    results.check("systemctl enable --now stopsheetd.socket", start.returncode == 0, start.stderr.strip())
+    listening = systemctl_show(box, "stopsheetd.socket", "ActiveState", "SubState")
+    idle = systemctl_show(box, "stopsheetd.service", "ActiveState")
+    results.check("socket listening, service not started before the first connection",
+                  listening.get("SubState") == "listening" and idle.get("ActiveState") == "inactive", f"{listening} {idle}")
+
+    first_at = time.monotonic()
+    answer = client(box, "tester")
+    first_ms = (time.monotonic() - first_at) * 1000
+    results.check("first connection (user in group stopsheet) activates the service and is answered",
+                  '"result"' in answer.stdout, (answer.stdout + answer.stderr).strip()[-300:], info=f"{first_ms:.0f} ms")
+    denied = client(box, "outsider")
+    results.check("a user outside the group is refused by the socket's mode",
+                  '"result"' not in denied.stdout and "Permission denied" in denied.stderr, denied.stderr.strip()[-200:])
+
+    state = wait_running(box) or {}
+    results.check("service is active (running) with Type=notify READY", state.get("SubState") == "running", f"{state}")
+    timing = systemctl_show(box, "stopsheetd.service", "ExecMainStartTimestampMonotonic", "ActiveEnterTimestampMonotonic")
+    try:
+        exec_to_ready = (int(timing["ActiveEnterTimestampMonotonic"]) - int(timing["ExecMainStartTimestampMonotonic"])) / 1000
+        results.note(f"exec -> READY=1 as systemd saw it: {exec_to_ready:.0f} ms")
+    except (KeyError, ValueError):
+        pass
+    # The status follows the caches: stations may still be loading at READY=1.
+    status = sdtest.wait_for(lambda: STATUS_RE.search(systemctl_show(box, "stopsheetd.service", "StatusText").get("StatusText", "")), 15, 0.2)
+    results.check("systemctl shows STATUS= with the cache counts", bool(status), repr(state.get("StatusText")),
+                  info=repr(status.string) if status else "")
+    pid = state.get("MainPID", "0")
+    uid = box.sh(f"awk '/^Uid:/ {{print $2}}' /proc/{pid}/status").stdout.strip()
+    results.check("daemon runs as a dynamic user, not root", uid not in ("", "0"), f"uid {uid!r}", info=f"uid {uid}")
+
+    ready = wait_event(box, "ready")
+    ok = ready and field(ready, "_SYSTEMD_UNIT") == "stopsheetd.service" and field(ready, "SYSLOG_IDENTIFIER") == "stopsheetd" \
+        and field(ready, "CODE_FILE") and field(ready, "PRIORITY") == "5"
+    results.check("journal: ready entry with _SYSTEMD_UNIT=stopsheetd.service, SYSLOG_IDENTIFIER, CODE_FILE, PRIORITY",
+                  ok, f"{ {k: field(ready, k) for k in ('_SYSTEMD_UNIT', 'SYSLOG_IDENTIFIER', 'CODE_FILE', 'PRIORITY')} if ready else 'no entry'}")
+    started = wait_event(box, "start")
+    results.check("journal: start entry under the unit", started is not None, "no STOPSHEET_EVENT=start for -u stopsheetd")
+
+    # systemctl reload: the daemon re-reads the EnvironmentFile and refreshes. The new file moves
+    # both sources to HTTP upstreams on the container's loopback (socat serving the repo's
+    # snapshot), so this also proves libcurl works inside the unit's sandbox.
+    box.sh("cat > /run/fake-upstream.sh <<'EOF'\n"
+           "# reads the request head, answers 200 with the file named in $1\n"
+           "while IFS= read -r line; do [ \"$(printf %s \"$line\" | tr -d '\\r')\" ] || break; done\n"
+           "printf 'HTTP/1.0 200 OK\\r\\nContent-Length: %s\\r\\n\\r\\n' \"$(wc -c < \"$1\")\"\n"
+           "cat \"$1\"\nEOF")
+    for port, name in ((8081, "alerts.json"), (8082, "stops.csv")):
+        box.run("systemd-run", f"--unit=fake-upstream-{port}", "socat", f"TCP-LISTEN:{port},bind=127.0.0.1,fork,reuseaddr",
+                f"EXEC:sh /run/fake-upstream.sh /src/Sources/StopSheetDaemon/Demo/{name}")
+    alerts_url, stations_url = "http://127.0.0.1:8081/alerts", "http://127.0.0.1:8082/stations"
+    box.sh(f"cat > {CONF} <<'EOF'\n# rewritten by nspawn_e2e.py\nSTOPSHEETD_ALERTS_URL={alerts_url}\n"
+           f"STOPSHEETD_STATIONS_URL={stations_url}\nSTOPSHEETD_LOG_LEVEL=info\nEOF")
+    reload_at = time.monotonic()
+    reload = box.run("systemctl", "reload", "stopsheetd.service")
+    reloaded = wait_event(box, "reload", timeout=20)
+    after = wait_running(box) or {}
+    results.check("systemctl reload: reload event, same main pid, running again",
+                  reload.returncode == 0 and reloaded is not None and after.get("MainPID") == pid,
+                  f"rc {reload.returncode} {reload.stderr.strip()} event {reloaded is not None} {after}",
+                  info=f"{(time.monotonic() - reload_at) * 1000:.0f} ms")
+    refresh = wait_event(box, "refresh", lambda e: field(e, "UPSTREAM_URL") == stations_url, timeout=20)
+    results.check("reload applied the new EnvironmentFile (info-level refresh from the new HTTP upstream)",
+                  refresh is not None and field(refresh, "HTTP_STATUS") == "200" and field(refresh, "STATION_COUNT"),
+                  f"no STOPSHEET_EVENT=refresh with UPSTREAM_URL={stations_url}; refresh_failed: "
+                  f"{[field(e, 'MESSAGE') for e in unit_journal(box, 'STOPSHEET_EVENT=refresh_failed')][-2:]}",
+                  info=f"{field(refresh, 'MESSAGE')}, HTTP {field(refresh, 'HTTP_STATUS')}" if refresh else "")
+    alerts = wait_event(box, "refresh", lambda e: field(e, "UPSTREAM_URL") == alerts_url, timeout=10)
+    results.check("alerts refreshed over HTTP inside the sandbox (ALERT_COUNT)",
+                  alerts is not None and field(alerts, "ALERT_COUNT") is not None, "no alerts refresh entry")
+    # `refresh` is privileged (root or the daemon's uid): refused for tester, logged at info.
+    client(box, "tester", '{"jsonrpc":"2.0","id":2,"method":"refresh","params":{"what":"all"}}')
+    bad = wait_event(box, "client_error", timeout=10)
+    results.check("journal: refused refresh is a client_error with the client's PEER_UID",
+                  bad is not None and field(bad, "PEER_UID") == box.run("id", "-u", "tester").stdout.strip(),
+                  f"PEER_UID={field(bad, 'PEER_UID') if bad else None}")
+
+    # A restart under socket activation: every client connecting meanwhile is answered.
+    host_socket = box.host_path(SOCKET)
+    stop, outcomes = threading.Event(), []
+    workers = [threading.Thread(target=hammer, args=(host_socket, stop, outcomes)) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    time.sleep(0.5)
+    restart = box.run("systemctl", "restart", "stopsheetd.service", timeout=60)
+    restarted = wait_running(box, old_pid=pid) or {}
+    time.sleep(0.5)
+    stop.set()
+    for worker in workers:
+        worker.join(30)
+    failures = [o for o in outcomes if o != "ok"]
+    results.check("restart under socket activation: no client connecting meanwhile is lost",
+                  restart.returncode == 0 and outcomes and not failures and restarted,
+                  f"{len(failures)} of {len(outcomes)} failed, e.g. {failures[:2]}; restart rc {restart.returncode}",
+                  info=f"{len(outcomes)} requests, 0 failed")
+    pid = restarted.get("MainPID", pid)
+
+    # A hung daemon: SIGSTOP stops the watchdog pings; systemd kills and restarts it.
+    if not pid.isdigit() or pid == "0":
+        results.check("watchdog: a hung daemon is killed and restarted", False, f"no main pid to hang ({pid!r})")
+        return
+    restarts = int(restarted.get("NRestarts", "0") or 0)
+    hung_at = time.monotonic()
+    box.run("kill", "-STOP", pid)
+    revived = wait_running(box, old_pid=pid, timeout=TEST_WATCHDOG_SEC + 30) or {}
+    took = time.monotonic() - hung_at
+    timeout_logged = box.run("journalctl", "--no-pager", "-u", "stopsheetd.service", "-g", "[Ww]atchdog timeout").stdout
+    results.check("watchdog: a hung daemon is killed and restarted",
+                  bool(revived) and int(revived.get("NRestarts", "0") or 0) > restarts and "atchdog timeout" in timeout_logged,
+                  f"{revived or 'not running again'}; journal: {timeout_logged.strip()[-200:]!r}",
+                  info=f"back after {took:.1f}s, WatchdogSec={TEST_WATCHDOG_SEC}")
+    answer = client(box, "tester")
+    results.check("answers again after the watchdog restart", '"result"' in answer.stdout, answer.stderr.strip()[-200:])
+
+    # A clean stop: STOPPING=1, drain, exit 0 -> Result=success.
+    stop_service = box.run("systemctl", "stop", "stopsheetd.service", "stopsheetd.socket", timeout=60)
+    final = systemctl_show(box, "stopsheetd.service", "Result", "ExecMainCode", "ExecMainStatus", "ActiveState")
+    results.check("clean stop: exit 0, Result=success",
+                  stop_service.returncode == 0 and final.get("Result") == "success" and final.get("ExecMainStatus") == "0"
+                  and final.get("ActiveState") == "inactive", f"{final} {stop_service.stderr.strip()}")
+    stopped = wait_event(box, "stop")
+    results.check("journal: stop entry under the unit", stopped is not None, "no STOPSHEET_EVENT=stop")
+    own_errors = box.run("journalctl", "--no-pager", "-u", "stopsheetd.service", "SYSLOG_IDENTIFIER=stopsheetd",
+                         "-p", "err").stdout.strip()
+    results.check("the daemon itself logged nothing at error level or worse", "stopsheetd[" not in own_errors,
+                  own_errors[-400:])
+
+
+def main():
+    results = sdtest.Results("e2e")
+    started = time.monotonic()
+    if os.geteuid() != 0:
+        sdtest.loud_skip(results, "nspawn end-to-end test", "needs root (systemd-nspawn --boot, debootstrap)")
+        results.finish()
+    if not sdtest.ensure_commands(["systemd-nspawn", "debootstrap", "nsenter"], ["systemd-container", "debootstrap"]):
+        sdtest.loud_skip(results, "nspawn end-to-end test", "systemd-nspawn/debootstrap missing and apt-get could not install them")
+        results.finish()
+
+    ok, how = container.build_root(log=os.path.join(container.CACHE, "debootstrap.log"))
+    if not results.check("debootstrap root ready", ok, how, info=f"{container.ROOT}: {how}"):
+        results.finish()
+    binary = sdtest.daemon_binary()
+    bindir = os.path.dirname(binary)
+    if not os.path.exists(os.path.join(bindir, "stopsheetctl")):
+        subprocess.run(["swift", "build", "--product", "stopsheetctl"], cwd=sdtest.REPO, check=True)
+    binds, missing = library_binds(binary, container.ROOT)
+    if not results.check("the container root has the daemon's system libraries", not missing, f"missing {missing}"):
+        results.finish()
+
+    box = container.Container("stopsheetd-e2e", binds_ro=[f"{sdtest.REPO}:/src", f"{bindir}:/stage-bin"] + binds,
+                               log="/tmp/stopsheetd-e2e-nspawn.log")
+    try:
+        state = box.start()
+        results.check("container booted (systemd as PID 1)", True, info=f"{state} in {box.boot_seconds:.1f}s")
+        run_checks(results, box, "/stage-bin")
+    except Exception as error:  # a broken container must fail the run, with the reason
+        results.check("end-to-end run completed", False, f"{type(error).__name__}: {error}")
+        if box.leader:
+            dump = box.run("journalctl", "--no-pager", "-n", "40", "-u", "stopsheetd.service", "-u", "stopsheetd.socket")
+            print(dump.stdout, file=sys.stderr)
+    finally:
+        box.stop()
+    results.note(f"end-to-end duration {time.monotonic() - started:.1f}s")
+    results.finish()
+
+
+if __name__ == "__main__":
+    main()

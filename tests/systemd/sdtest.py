@@ -1,0 +1,272 @@
+"""Shared helpers for the systemd tests: result lines, locating the daemon, JSON-RPC over a Unix
+socket, a test-owned NOTIFY_SOCKET, and a booted systemd-nspawn container.
+
+Every check prints one line, `PASS name`, `FAIL name: why` or `SKIP name: why`; tests/systemd/run
+counts them. Python standard library only."""
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+# ---------------------------------------------------------------------------------------- results
+
+class Results:
+    def __init__(self, suite):
+        self.suite = suite
+        self.passed = self.failed = self.skipped = 0
+
+    def check(self, name, ok, why="", info=""):
+        """`why` explains a failure; `info` is a measured figure worth showing either way."""
+        if ok:
+            self.passed += 1
+            print(f"PASS {self.suite}: {name}" + (f" ({info})" if info else ""), flush=True)
+        else:
+            self.failed += 1
+            print(f"FAIL {self.suite}: {name}: {why or info}" + (f" ({info})" if why and info else ""), flush=True)
+        return bool(ok)
+
+    def skip(self, name, reason):
+        self.skipped += 1
+        print(f"SKIP {self.suite}: {name}: {reason}", flush=True)
+
+    def note(self, text):
+        print(f"     {self.suite}: {text}", flush=True)
+
+    def finish(self):
+        sys.exit(1 if self.failed else 0)
+
+
+def loud_skip(results, name, reason):
+    """A skip nobody can miss: the issue forbids quietly passing what did not run."""
+    bar = "!" * 78
+    print(f"{bar}\n!! SKIPPED: {name}\n!! {reason}\n{bar}", file=sys.stderr, flush=True)
+    results.skip(name, reason)
+
+
+# ----------------------------------------------------------------------------------------- binary
+
+def daemon_binary(build=True):
+    """STOPSHEETD_BIN, else the debug build (built here if missing)."""
+    path = os.environ.get("STOPSHEETD_BIN")
+    if path:
+        return os.path.abspath(path)
+    path = os.path.join(REPO, ".build", "debug", "stopsheetd")
+    if not os.path.exists(path) and build:
+        subprocess.run(["swift", "build", "--product", "stopsheetd"], cwd=REPO, check=True)
+    return path
+
+
+# ----------------------------------------------------------------------------------- JSON-RPC I/O
+
+def rpc(path, method, params=None, ident=1, timeout=5.0):
+    """One JSON-RPC request on a fresh connection; returns the decoded response."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(timeout)
+        s.connect(path)
+        request = {"jsonrpc": "2.0", "id": ident, "method": method}
+        if params is not None:
+            request["params"] = params
+        s.sendall(json.dumps(request).encode() + b"\n")
+        return json.loads(read_line(s))
+
+
+def read_line(s):
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = s.recv(65536)
+        if not chunk:
+            raise ConnectionError(f"connection closed after {len(data)} bytes")
+        data += chunk
+    return data
+
+
+def wait_for(predicate, timeout, interval=0.05):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value or time.monotonic() >= deadline:
+            return value
+        time.sleep(interval)
+
+
+# ------------------------------------------------------------------------------- notify receiver
+
+class NotifyReceiver:
+    """A NOTIFY_SOCKET like PID 1's: AF_UNIX datagrams with SO_PASSCRED, so each message carries
+    the sender's pid. Records (monotonic time, pid, {field: value}) for every datagram."""
+
+    def __init__(self, path):
+        self.path = path
+        if os.path.exists(path):
+            os.unlink(path)
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        self.sock.bind(path)
+        os.chmod(path, 0o777)
+        self.messages = []
+        self.lock = threading.Condition()
+        self.closed = False
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def _loop(self):
+        cmsg_space = socket.CMSG_SPACE(struct.calcsize("3i")) + socket.CMSG_SPACE(16 * 4)
+        while not self.closed:
+            try:
+                data, ancdata, _, _ = self.sock.recvmsg(65536, cmsg_space)
+            except OSError:
+                return
+            now = time.monotonic()
+            pid = None
+            for level, kind, payload in ancdata:
+                if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+                    pid = struct.unpack("3i", payload[:12])[0]
+                elif level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                    # systemd-notify's BARRIER=1 passes an fd: never keep it open.
+                    for fd in struct.unpack(f"{len(payload) // 4}i", payload[: len(payload) // 4 * 4]):
+                        os.close(fd)
+            fields = {}
+            for line in data.decode(errors="replace").split("\n"):
+                if "=" in line:
+                    key, value = line.split("=", 1)
+                    fields[key] = value
+            with self.lock:
+                self.messages.append((now, pid, fields))
+                self.lock.notify_all()
+
+    def wait(self, predicate, timeout, start=0):
+        """First message at index >= start matching predicate(fields), as (index, time, pid, fields)."""
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            index = start
+            while True:
+                while index < len(self.messages):
+                    when, pid, fields = self.messages[index]
+                    if predicate(fields):
+                        return index, when, pid, fields
+                    index += 1
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self.lock.wait(remaining)
+
+    def snapshot(self):
+        with self.lock:
+            return list(self.messages)
+
+    def close(self):
+        self.closed = True
+        self.sock.close()
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
+
+
+def monotonic_usec():
+    return time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+
+
+# ---------------------------------------------------------------------------------- journal reads
+
+def journal_entries(*matches, directory=None, extra=()):
+    """Entries as dicts from `journalctl -o json` with FIELD=value matches."""
+    command = ["journalctl", "--no-pager", "-o", "json", *extra]
+    if directory:
+        command += ["-D", directory]
+    command += list(matches)
+    out = subprocess.run(command, capture_output=True, text=True)
+    entries = []
+    for line in out.stdout.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            entries.append(json.loads(line))
+    return entries
+
+
+def field(entry, name):
+    """journalctl -o json gives binary-unsafe values as byte arrays: normalise to str."""
+    value = entry.get(name)
+    if isinstance(value, list) and value and isinstance(value[0], int):
+        return bytes(value).decode(errors="replace")
+    return value
+
+
+# -------------------------------------------------------------------------------- apt and mirrors
+
+def debian_mirror():
+    """The mirror this machine already uses for Debian, read from its apt sources."""
+    sources_dir = "/etc/apt/sources.list.d"
+    candidates = []
+    for name in sorted(os.listdir(sources_dir)) if os.path.isdir(sources_dir) else []:
+        path = os.path.join(sources_dir, name)
+        if name.endswith(".sources"):
+            with open(path) as f:
+                for stanza in f.read().split("\n\n"):
+                    keys = {}
+                    for line in stanza.splitlines():
+                        if ":" in line and not line.lstrip().startswith("#"):
+                            k, v = line.split(":", 1)
+                            keys[k.strip().lower()] = v.strip()
+                    if keys.get("types", "deb").split()[0] == "deb" and "uris" in keys:
+                        suites = keys.get("suites", "").split()
+                        for uri in keys["uris"].split():
+                            candidates.append((uri, suites))
+        elif name.endswith(".list"):
+            candidates += _list_file(path)
+    if os.path.exists("/etc/apt/sources.list"):
+        candidates += _list_file("/etc/apt/sources.list")
+    codename = os_codename()
+    for uri, suites in candidates:
+        if codename in suites and "security" not in uri:
+            return uri.rstrip("/")
+    for uri, _ in candidates:
+        if "security" not in uri:
+            return uri.rstrip("/")
+    return None
+
+
+def _list_file(path):
+    found = []
+    with open(path) as f:
+        for line in f:
+            parts = line.split("#", 1)[0].split()
+            if len(parts) >= 3 and parts[0] == "deb":
+                rest = [p for p in parts[1:] if not p.startswith("[")]
+                if len(rest) >= 2:
+                    found.append((rest[0], [rest[1]]))
+    return found
+
+
+def os_codename():
+    with open("/etc/os-release") as f:
+        for line in f:
+            if line.startswith("VERSION_CODENAME="):
+                return line.split("=", 1)[1].strip().strip('"')
+    return "bookworm"
+
+
+def ensure_commands(commands, packages):
+    """apt-get install the packages if any command is missing (root only); True when all exist."""
+    if all(shutil.which(c) for c in commands):
+        return True
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        return False
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    install = ["apt-get", "install", "-y", "-q", *packages]
+    if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
+        # Only refresh the lists when the install could not find the packages.
+        subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL)
+        subprocess.run(install, env=env, stdout=subprocess.DEVNULL)
+    return all(shutil.which(c) for c in commands)
