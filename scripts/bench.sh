@@ -10,7 +10,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-ROUNDS=${BENCH_ROUNDS:-3}          # alternating runs per server and configuration
+ROUNDS=${BENCH_ROUNDS:-5}          # alternating runs per server and configuration
 DURATION=${BENCH_DURATION:-1.5}    # measured seconds per run (after WARMUP)
 WARMUP=${BENCH_WARMUP:-0.3}
 CONFIGS=${BENCH_CONFIGS:-"1:1 1:16 16:1 16:16 64:1 64:16"}   # connections:pipeline
@@ -31,6 +31,8 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# every value of one key in a file of key=value lines
+stat() { awk -v k="$2" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) printf "%s ", kv[2] } }' "$1"; }
 # key=value lines → one value
 field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -96,7 +98,6 @@ for config in $CONFIGS; do
         round=$((round + 1))
     done
     ECHO=$(run --socket "$WORK/echo.sock" --pid "$ECHO_PID")
-    stat() { for line in $(tr ' ' '_' < "$1"); do field "$(printf '%s' "$line" | tr '_' ' ')" "$2"; done | tr '\n' ' '; }
     D_RPS=$(stat "$WORK/d.txt" rps | median); R_RPS=$(stat "$WORK/r.txt" rps | median)
     ERRORS=$(cat "$WORK/d.txt" "$WORK/r.txt" | tr ' ' '\n' | sed -n 's/^errors=//p' | awk '{ s += $1 } END { print s + 0 }')
     NOISE=""

@@ -45,7 +45,7 @@ func runEchoServer(_ options: Options) -> Never {
             // blocking-style loop is enough for a baseline.
             var offset = 0
             while offset < received {
-                let wrote = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, received - offset) }
+                let wrote = buffer.withUnsafeBytes { send(fd, $0.baseAddress! + offset, received - offset, Int32(MSG_NOSIGNAL)) }
                 if wrote > 0 { offset += wrote } else if errno != EAGAIN && errno != EINTR { break }
             }
         }

@@ -9,6 +9,8 @@ import CLinux
 //   prime-redis  stores stopsheetd's exact answer line in Redis
 //   snapshot     Snapshot.build timing for the real set and synthetic sets 10× and 100× larger
 
+// A server that goes away must show up as an error, not kill the tool mid-report.
+signal(SIGPIPE, SIG_IGN)
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else { fail("usage: stopsheet-bench loadgen|echo-server|launch|prime-redis|snapshot [--option value …]") }
 let options = Options(arguments.dropFirst(2))
