@@ -4,7 +4,7 @@ RUN_DIR := $(CURDIR)/run
 SOCKET ?= $(RUN_DIR)/stopsheetd.sock
 SMOKE := ../shared/tools/contract-smoke.py
 
-.PHONY: all deps build run test unit-test smoke systemd-test install clean
+.PHONY: all deps build run test unit-test smoke systemd-test install clean bench
 
 all: build
 
@@ -27,6 +27,10 @@ run: build
 test: build
 	$(SWIFT) test
 	@if [ -f $(SMOKE) ]; then python3 $(SMOKE) .build/debug/stopsheetd; else echo "contract smoke check not found at $(SMOKE): skipped"; fi
+
+# Release build, then stopsheetd side by side with Redis (see scripts/bench.sh); not part of test.
+bench:
+	@scripts/bench.sh
 
 install: deps
 	scripts/install.sh

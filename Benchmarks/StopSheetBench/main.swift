@@ -1,2 +1,24 @@
-// Placeholder: the load generator lands with `make bench`.
-print("stopsheet-bench: not yet")
+
+import Glibc
+import CLinux
+
+// `make bench`'s tools, one binary (scripts/bench.sh drives them):
+//   loadgen      closed-loop load: epoll, N connections over T threads, P requests in flight each
+//   echo-server  the trivial baseline server the load generator is checked against
+//   launch       exec → READY=1 timing; leaves the daemon serving
+//   prime-redis  stores stopsheetd's exact answer line in Redis
+//   snapshot     Snapshot.build timing for the real set and synthetic sets 10× and 100× larger
+
+// A server that goes away must show up as an error, not kill the tool mid-report.
+signal(SIGPIPE, SIG_IGN)
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else { fail("usage: stopsheet-bench loadgen|echo-server|launch|prime-redis|snapshot [--option value …]") }
+let options = Options(arguments.dropFirst(2))
+switch arguments[1] {
+case "loadgen": runLoadGenerator(options)
+case "echo-server": runEchoServer(options)
+case "launch": runLaunch(options)
+case "prime-redis": runPrimeRedis(options)
+case "snapshot": runSnapshotBench(options)
+default: fail("unknown subcommand \(arguments[1])")
+}

@@ -11,8 +11,8 @@ public struct Snapshot: Sendable {
     public let liveAlerts: [LiveAlert]
     /// The first moment after `builtAt` at which an alert starts or ends: rebuild then.
     public let nextBoundary: Instant?
-    /// Station map id → the encoded `stopSheet` result.
-    private let encodedSheets: [String: [UInt8]]
+    /// The encoded `stopSheet` result of each station, in the directory's station order.
+    private let encodedSheets: [[UInt8]]
     private let matching: AlertMatching
 
     public static func build(stations: StationDirectory?, alerts: [Alert]?, now: Instant) -> Snapshot {
@@ -33,10 +33,26 @@ public struct Snapshot: Sendable {
         liveAlerts = live
         nextBoundary = boundary
         matching = AlertMatching(live.map(\.alert))
-        var sheets: [String: [UInt8]] = [:]
+        // Each alert is encoded once, and so is each distinct set of alerts that applies to some
+        // station (a line's stations share one): building is then linear in stations + alerts
+        // with a small constant, not stations × alerts-per-station encodings.
+        let encodedAlerts = live.map(\.json.encoded)
+        var membersBySet: [[Int]: EncodedAlertMembers] = [:]
+        let noAlerts = StopSheet.encodedAlertMembers([], encodedAlerts: [])
+        var sheets: [[UInt8]] = []
+        sheets.reserveCapacity(stations?.count ?? 0)
         for station in stations?.stations ?? [] {
-            let sheet = StopSheet(station: station, alerts: alerts == nil ? nil : Self.alerts(applyingTo: station, live, matching))
-            sheets[station.id] = sheet.json.encoded
+            var members = noAlerts
+            if alerts != nil {
+                let positions = matching.alerts(applyingTo: station)
+                if let known = membersBySet[positions] {
+                    members = known
+                } else {
+                    members = StopSheet.encodedAlertMembers(positions.map { live[$0] }, encodedAlerts: positions.map { encodedAlerts[$0] })
+                    membersBySet[positions] = members
+                }
+            }
+            sheets.append(StopSheet.encoded(stationID: station.id, stationName: station.name, stepFree: station.stepFree, alertMembers: members))
         }
         encodedSheets = sheets
     }
@@ -52,8 +68,8 @@ public struct Snapshot: Sendable {
 
     /// The encoded `stopSheet` result for a station or platform id, when stations are loaded.
     public func encodedStopSheet(stopID: String) -> [UInt8]? {
-        guard let id = stations?.stationID(for: stopID) else { return nil }
-        return encodedSheets[id]
+        guard let index = stations?.index(for: stopID) else { return nil }
+        return encodedSheets[index]
     }
 
     public func stopSheet(for station: Station) -> StopSheet {

@@ -34,8 +34,13 @@ public struct StationDirectory: Sendable {
 
     /// The station a stop id names: a station map id or one of its platforms' stop ids.
     public func station(for stopID: String) -> Station? {
-        guard let index = indexByStationID[stopID] ?? indexByPlatformID[stopID] else { return nil }
-        return stations[index]
+        index(for: stopID).map { stations[$0] }
+    }
+
+    /// The position in `stations` of the station a stop id names: lets a snapshot keep per-station
+    /// data in an array and answer without copying a `Station`.
+    public func index(for stopID: String) -> Int? {
+        indexByStationID[stopID] ?? indexByPlatformID[stopID]
     }
 
     /// The station's map id for a station or platform id.

@@ -54,7 +54,12 @@ public struct StopSheet: Sendable, Equatable {
             count: ordered.count,
             accessibilityLabel: StopSheet.glyphLabel(count: ordered.count),
             alert: AlertDialog(title: "Train service alerts", message: ordered.map(StopSheet.dialogItem).joined(separator: "\n\n"), buttons: ["Close"]))
-        self.accessibilityButton = AccessibilityButton(
+        self.accessibilityButton = StopSheet.accessibilityButton(stepFree, station: stationName)
+    }
+
+    /// The button depends on the station alone, not on alerts.
+    static func accessibilityButton(_ stepFree: StepFreeStatus, station stationName: String) -> AccessibilityButton {
+        AccessibilityButton(
             tone: StopSheet.tone(stepFree), stepFree: stepFree, accessibilityLabel: "Accessibility information", symbol: "figure.roll",
             alert: AlertDialog(title: "Accessibility", message: StopSheet.accessibilityMessage(stepFree, station: stationName), buttons: ["Close"]))
     }

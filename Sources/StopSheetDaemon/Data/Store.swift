@@ -4,9 +4,20 @@ import Synchronization
 /// The current snapshot and the caches' status. Readers take the snapshot under a brief lock;
 /// writers build a whole new snapshot outside it and swap it in, so a refresh never blocks an
 /// answer and an answer never sees half a refresh.
+///
+/// The snapshot is held in a shared box so that a reader copies one reference under the lock,
+/// not the snapshot's dozen. The lock is uncontended in practice: the serving loop is its only
+/// frequent taker, the refreshers take it once per refresh.
 public final class Store: Sendable {
+    public final class Current: Sendable {
+        public let snapshot: Snapshot
+        init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+        public var stations: StationDirectory? { snapshot.stations }
+        public func encodedStopSheet(stopID: String) -> [UInt8]? { snapshot.encodedStopSheet(stopID: stopID) }
+    }
+
     private struct State {
-        var snapshot: Snapshot
+        var current: Current
         var alerts: CacheStatus
         var stations: CacheStatus
     }
@@ -16,11 +27,14 @@ public final class Store: Sendable {
     private let building = Mutex(())
 
     public init(alertsSource: String, stationsSource: String, now: Instant) {
-        state = Mutex(State(snapshot: .build(stations: nil, alerts: nil, now: now),
+        state = Mutex(State(current: Current(.build(stations: nil, alerts: nil, now: now)),
                             alerts: CacheStatus(source: alertsSource), stations: CacheStatus(source: stationsSource)))
     }
 
-    public var snapshot: Snapshot { state.withLock { $0.snapshot } }
+    public var snapshot: Snapshot { current.snapshot }
+
+    /// The snapshot for one answer: one reference taken under the lock.
+    public var current: Current { state.withLock { $0.current } }
 
     public func status(_ cache: CacheName) -> CacheStatus {
         state.withLock { cache == .alerts ? $0.alerts : $0.stations }
@@ -60,7 +74,7 @@ public final class Store: Sendable {
 
     private func swap(_ next: Snapshot) {
         state.withLock {
-            $0.snapshot = next
+            $0.current = Current(next)
             $0.alerts.count = next.liveAlerts.count
             $0.stations.count = next.stations?.count ?? 0
         }

@@ -18,6 +18,7 @@ public struct StopSheetService: Sendable {
 
     public func register(in dispatcher: inout Dispatcher) {
         dispatcher.register("stopSheet") { params, _ in reply { () throws(RPCError) in try stopSheet(params) } }
+        dispatcher.registerCompact("stopSheet") { name, value, _ in stopSheet(stopIdParam: name, value) }
         dispatcher.register("station") { params, _ in reply { () throws(RPCError) in try station(params) } }
         dispatcher.register("alerts") { params, _ in reply { () throws(RPCError) in try alerts(params) } }
         dispatcher.register("health") { params, _ in reply { () throws(RPCError) in try noParams(params); return health().encoded } }
@@ -37,7 +38,19 @@ public struct StopSheetService: Sendable {
         let stopType = try params.oneOf("stopType", ["train", "bus"], default: "train")
         let stationName = try params.string("stationName")
         if stopType == "bus" { return StopSheet.busJSON(stopID: stopID).encoded }
-        let snapshot = store.snapshot
+        return try trainSheet(stopID: stopID, stationName: stationName)
+    }
+
+    /// `stopSheet` called with only `{"stopId": "<string>"}`, as nearly every client does: the
+    /// same answer as `stopSheet(_:)`, without building or checking params (`Params` accepts
+    /// this shape whenever the id is 1…32 bytes; otherwise the general path says why not).
+    func stopSheet(stopIdParam name: String, _ stopID: String) -> RPCReply? {
+        guard name == "stopId", !stopID.isEmpty, stopID.utf8.count <= 32 else { return nil }
+        return reply { () throws(RPCError) in try trainSheet(stopID: stopID, stationName: nil) }
+    }
+
+    private func trainSheet(stopID: String, stationName: String?) throws(RPCError) -> [UInt8] {
+        let snapshot = store.current
         if let encoded = snapshot.encodedStopSheet(stopID: stopID) { return encoded }
         guard snapshot.stations == nil else { throw .unknownStop(stopID) }
         return StopSheet.beforeStationsLoad(stopID: stopID, stationName: stationName).json.encoded

@@ -3,15 +3,35 @@ import StopSheetCore
 /// Method name → handler. Built once at start-up, then read-only on the serving loop.
 public struct Dispatcher: Sendable {
     private var handlers: [String: RPCHandler] = [:]
+    private var compactHandlers: [String: RPCCompactHandler] = [:]
 
     public init() {}
 
-    /// A later registration of the same name replaces the earlier one.
+    /// A later registration of the same name replaces the earlier one, and drops its shortcut,
+    /// which was written to agree with the handler replaced.
     public mutating func register(_ method: String, _ handler: @escaping RPCHandler) {
         handlers[method] = handler
+        compactHandlers[method] = nil
+    }
+
+    /// A shortcut for calls whose params are one string member (`CompactRequest`): it answers
+    /// exactly as `method`'s general handler would for those params, or returns nil to leave the
+    /// call to it. It never returns `.later`.
+    public mutating func registerCompact(_ method: String, _ handler: @escaping RPCCompactHandler) {
+        precondition(handlers[method] != nil, "a shortcut needs the general handler of \(method) registered first")
+        compactHandlers[method] = handler
     }
 
     public var methods: [String] { handlers.keys.sorted() }
+
+    /// The reply without building params, when a shortcut takes the call.
+    func reply(to request: CompactRequest, context: RPCContext) -> RPCReply? {
+        guard let handler = compactHandlers[request.method],
+              let reply = handler(request.paramName, request.paramValue, context)
+        else { return nil }
+        if case .later = reply { return nil }
+        return reply
+    }
 
     public func reply(to request: RPCRequest, context: RPCContext) -> RPCReply {
         guard let handler = handlers[request.method] else { return .error(.methodNotFound(request.method)) }

@@ -34,3 +34,7 @@ public enum RPCReply: Sendable {
 
 /// A method handler; called on the serving loop, so it must return promptly.
 public typealias RPCHandler = @Sendable (_ params: JSON?, _ context: RPCContext) -> RPCReply
+
+/// A shortcut handler for one-string-param calls: `(param name, param value, context)`; nil
+/// leaves the call to the general handler (see `Dispatcher.registerCompact`).
+public typealias RPCCompactHandler = @Sendable (_ name: String, _ value: String, _ context: RPCContext) -> RPCReply?

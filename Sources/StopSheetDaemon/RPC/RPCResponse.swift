@@ -20,6 +20,16 @@ public enum RPCResponse {
         out.append(UInt8(ascii: "}"))
     }
 
+    /// A single (non-batch) answer line, newline included; `.later` never reaches here.
+    static func appendLine(id: JSON, reply: RPCReply, to out: inout [UInt8]) {
+        switch reply {
+        case .result(let bytes): appendResult(id: id, result: bytes, to: &out)
+        case .error(let error): appendError(id: id, error: error, to: &out)
+        case .later: appendError(id: id, error: .internalError("a deferred reply on the direct path"), to: &out)
+        }
+        out.append(UInt8(ascii: "\n"))
+    }
+
     /// A whole error line, for answers sent outside any request (server busy).
     public static func errorLine(id: JSON = .null, _ error: RPCError) -> [UInt8] {
         var out: [UInt8] = []

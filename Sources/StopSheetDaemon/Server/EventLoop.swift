@@ -222,6 +222,14 @@ final class EventLoop {
                 logClientError(connection, "request line longer than \(limits.maxLineBytes) bytes")
                 connection.output.append(contentsOf: tooLargeAnswer)
             case .line(let range):
+                if let compact = compactRequest(in: range, of: connection) {
+                    if let reply = server.dispatcher.reply(to: compact, context: connection.context) {
+                        RPCResponse.appendLine(id: compact.id, reply: reply, to: &connection.output)
+                    } else {
+                        answer(LineAnswer(.single(.request(compact.request))), on: connection)
+                    }
+                    continue
+                }
                 guard let message = RPCMessage.parse(connection.framer.buffer[range], maxDepth: limits.maxDepth, maxBatch: limits.maxBatch)
                 else { continue }
                 count(message, from: connection)
@@ -229,6 +237,12 @@ final class EventLoop {
             }
         }
         return false
+    }
+
+    /// The common request shape read without a JSON tree; nil sends the line the general way.
+    private func compactRequest(in range: Range<Int>, of connection: Connection) -> CompactRequest? {
+        guard limits.maxDepth >= CompactRequest.depth else { return nil }
+        return connection.framer.buffer.withUnsafeBytes { CompactRequest.parse(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 
     private func answer(_ answer: LineAnswer, on connection: Connection) {

@@ -1,0 +1,149 @@
+#!/bin/sh
+# `make bench`: stopsheetd side by side with Redis on this machine (issue 5). Builds release,
+# serves the fixed real data from files, drives both servers over Unix sockets with the repo's
+# load generator (Benchmarks/StopSheetBench), and prints every figure with the targets.
+#
+# Fairness: both servers answer on one thread (Redis 7 runs commands on one thread; its I/O
+# threads are off by default), get the same load generator, the same connection counts and
+# pipelining, and send the same bytes: Redis GETs the exact stopSheet answer line stopsheetd
+# sent for a 7-digit id. Runs alternate between the two servers; figures are medians.
+set -eu
+cd "$(dirname "$0")/.."
+
+ROUNDS=${BENCH_ROUNDS:-5}          # alternating runs per server and configuration
+DURATION=${BENCH_DURATION:-1.5}    # measured seconds per run (after WARMUP)
+WARMUP=${BENCH_WARMUP:-0.3}
+CONFIGS=${BENCH_CONFIGS:-"1:1 1:16 16:1 16:16 64:1 64:16"}   # connections:pipeline
+NOISE_LIMIT=10                     # % spread of a server's runs above which a figure is "noisy"
+
+scripts/install-deps.sh redis-server
+echo "building release…"
+swift build -c release 2>&1 | grep -E "error|warning: |Compiling|Build" | grep -v "^\[" | tail -3
+BIN=.build/release
+BENCH=$BIN/stopsheet-bench
+FIXTURES=$(pwd)/Tests/Fixtures
+WORK=$(mktemp -d /tmp/stopsheet-bench.XXXXXX)
+DAEMON_PID=""; REDIS_PID=""; ECHO_PID=""
+cleanup() {
+    for pid in $DAEMON_PID $REDIS_PID $ECHO_PID; do kill "$pid" 2>/dev/null || true; done
+    sleep 0.2
+    rm -rf "$WORK"
+}
+trap cleanup EXIT INT TERM
+
+# every value of one key in a file of key=value lines
+stat() { awk -v k="$2" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) printf "%s ", kv[2] } }' "$1"; }
+# key=value lines → one value
+field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+spread() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { m = v[int((NR + 1) / 2)]; if (m > 0) printf "%.0f", (v[NR] - v[1]) * 100 / m; else print 0 }'; }
+rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+hwm() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
+mib() { awk -v k="$1" 'BEGIN { printf "%.1f MiB", k / 1024 }'; }
+
+echo
+echo "== machine"
+echo "$(nproc) cores, $(uname -r), load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "stopsheetd $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(redis-server --version | cut -d' ' -f1-3)"
+LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
+
+echo
+echo "== snapshot build from decoded data (Snapshot.build, median of 9; decoding not timed)"
+echo "   real set: 143 stations; 44 upstream alerts, of which 17 train alerts after decoding."
+echo "   ×k: k copies of the network with distinct ids, each copy's alerts naming its own stations."
+$BENCH snapshot --alerts "$FIXTURES/alerts_2015-02-14.DERIVED.json" --stations "$FIXTURES/L_stops_2021.csv" --scales 1,10,100 \
+    | tee "$WORK/snapshot.txt" | sed 's/^/   /'
+
+echo
+echo "== start-up: exec → READY=1 (NOTIFY_SOCKET is the bench's datagram socket; 7 starts)"
+LAUNCH=$($BENCH launch --samples 7 --log "$WORK/daemon.log" -- "$(pwd)/$BIN/stopsheetd" --socket "$WORK/stopsheetd.sock" \
+    --alerts-url "file://$FIXTURES/alerts_2015-02-14.DERIVED.json" --stations-url "file://$FIXTURES/L_stops_2021.csv" --log-level notice)
+DAEMON_PID=$(field "$LAUNCH" pid)
+echo "   median $(field "$LAUNCH" ready_ms) ms (min $(field "$LAUNCH" ready_min_ms), max $(field "$LAUNCH" ready_max_ms))"
+sleep 1
+RSS_IDLE=$(rss "$DAEMON_PID")
+echo "   RSS idle with the real data loaded: $(mib "$RSS_IDLE") ($RSS_IDLE KiB)"
+
+redis-server --port 0 --unixsocket "$WORK/redis.sock" --unixsocketperm 700 --save '' --appendonly no \
+    --daemonize yes --pidfile "$WORK/redis.pid" --logfile "$WORK/redis.log" --dir "$WORK"
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -S "$WORK/redis.sock" ] && [ -s "$WORK/redis.pid" ] && break; sleep 0.1; done
+REDIS_PID=$(cat "$WORK/redis.pid")
+PRIMED=$($BENCH prime-redis --daemon "$WORK/stopsheetd.sock" --redis "$WORK/redis.sock" --key sheet --id 1000000 --stop-id 40380)
+$BENCH echo-server --socket "$WORK/echo.sock" & ECHO_PID=$!
+sleep 0.2
+
+echo
+echo "== load: closed loop, stopSheet 40380 ($(field "$PRIMED" bytes)-byte answer line); Redis: GET of those same bytes"
+echo "   $ROUNDS alternating runs per server of ${DURATION} s after ${WARMUP} s warm-up; figures are medians"
+echo "   loadgen: epoll, connections spread over min(C, 2) threads; cpu/req from /proc/PID/stat"
+echo "   echo: the same generator against a trivial one-thread epoll echo server (upper bound of the rig)"
+echo
+printf '%-9s | %-36s | %-36s | %-7s | %-17s | %s\n' "" "stopsheetd" "redis" "ratio" "echo baseline" ""
+printf '%-9s | %9s %6s %6s %7s %5s | %9s %6s %6s %7s %5s | %-7s | %9s %7s | %s\n' \
+    "C, P" "req/s" "p50µs" "p99µs" "p99.9µs" "cpu" "req/s" "p50µs" "p99µs" "p99.9µs" "cpu" "sd/rd" "req/s" "gen cpu" "noise"
+for config in $CONFIGS; do
+    C=${config%:*}; P=${config#*:}
+    T=$(( C < 2 ? 1 : 2 ))
+    run() { $BENCH loadgen --connections "$C" --pipeline "$P" --threads "$T" --duration "$DURATION" --warmup "$WARMUP" "$@"; }
+    : > "$WORK/d.txt"; : > "$WORK/r.txt"
+    round=0
+    while [ $round -lt "$ROUNDS" ]; do
+        if [ $((round % 2)) -eq 0 ]; then
+            run --socket "$WORK/stopsheetd.sock" --pid "$DAEMON_PID" >> "$WORK/d.txt"
+            run --socket "$WORK/redis.sock" --protocol redis --key sheet --pid "$REDIS_PID" >> "$WORK/r.txt"
+        else
+            run --socket "$WORK/redis.sock" --protocol redis --key sheet --pid "$REDIS_PID" >> "$WORK/r.txt"
+            run --socket "$WORK/stopsheetd.sock" --pid "$DAEMON_PID" >> "$WORK/d.txt"
+        fi
+        round=$((round + 1))
+    done
+    ECHO=$(run --socket "$WORK/echo.sock" --pid "$ECHO_PID")
+    D_RPS=$(stat "$WORK/d.txt" rps | median); R_RPS=$(stat "$WORK/r.txt" rps | median)
+    ERRORS=$(cat "$WORK/d.txt" "$WORK/r.txt" | tr ' ' '\n' | sed -n 's/^errors=//p' | awk '{ s += $1 } END { print s + 0 }')
+    NOISE=""
+    D_SPREAD=$(stat "$WORK/d.txt" rps | spread); R_SPREAD=$(stat "$WORK/r.txt" rps | spread)
+    [ "$D_SPREAD" -gt $NOISE_LIMIT ] && NOISE="$NOISE sd±$D_SPREAD%"
+    [ "$R_SPREAD" -gt $NOISE_LIMIT ] && NOISE="$NOISE rd±$R_SPREAD%"
+    [ "$ERRORS" -gt 0 ] && NOISE="$NOISE ERRORS=$ERRORS"
+    [ -z "$NOISE" ] && NOISE="ok (±$D_SPREAD%/±$R_SPREAD%)" || NOISE="noisy:$NOISE"
+    printf '%-9s | %9s %6s %6s %7s %5s | %9s %6s %6s %7s %5s | %6s× | %9s %7s | %s\n' "C=$C P=$P" \
+        "$D_RPS" "$(stat "$WORK/d.txt" p50_us | median)" "$(stat "$WORK/d.txt" p99_us | median)" "$(stat "$WORK/d.txt" p999_us | median)" \
+        "$(stat "$WORK/d.txt" server_cpu_us | median)" \
+        "$R_RPS" "$(stat "$WORK/r.txt" p50_us | median)" "$(stat "$WORK/r.txt" p99_us | median)" "$(stat "$WORK/r.txt" p999_us | median)" \
+        "$(stat "$WORK/r.txt" server_cpu_us | median)" \
+        "$(awk -v a="$D_RPS" -v b="$R_RPS" 'BEGIN { printf "%.2f", a / b }')" "$(field "$ECHO" rps)" "$(field "$ECHO" client_cpu_us)" "$NOISE"
+    printf '%s %s %s %s\n' "$C" "$P" "$D_RPS" "$R_RPS" >> "$WORK/ratios.txt"
+    [ "$C" = 64 ] && [ "$P" = 1 ] && stat "$WORK/d.txt" p99_us | median > "$WORK/p99_64.txt"
+done
+echo "   (cpu = server CPU µs per request; gen cpu = the load generator's own CPU µs per request)"
+
+echo
+echo "== memory: 1,000,000 requests (C=16, P=16) after the runs above"
+BEFORE=$(rss "$DAEMON_PID")
+MILLION=$($BENCH loadgen --socket "$WORK/stopsheetd.sock" --pid "$DAEMON_PID" --connections 16 --pipeline 16 --threads 2 --requests 1000000)
+sleep 0.5
+RSS_AFTER=$(rss "$DAEMON_PID"); HWM=$(hwm "$DAEMON_PID")
+echo "   $(field "$MILLION" requests) requests in $(field "$MILLION" seconds) s, errors $(field "$MILLION" errors)"
+echo "   RSS idle $(mib "$RSS_IDLE"), before the million $(mib "$BEFORE"), after $(mib "$RSS_AFTER") (growth over the million: $((RSS_AFTER - BEFORE)) KiB), peak (VmHWM) $(mib "$HWM")"
+echo "   redis for scale: RSS $(mib "$(rss "$REDIS_PID")")"
+
+LOAD_END=$(cut -d' ' -f1 /proc/loadavg)
+echo
+echo "== noise: load average $LOAD_START at start, $LOAD_END at end on $(nproc) cores (the bench itself adds ~2)."
+echo "   A configuration is marked noisy when a server's runs spread over ±$NOISE_LIMIT%."
+
+echo
+echo "== targets"
+ratio() { awk -v c="$1" -v p="$2" '$1 == c && $2 == p { printf "%.2f", $3 / $4 }' "$WORK/ratios.txt"; }
+verdict() { if [ "$1" = 1 ]; then echo "met"; else echo "NOT met"; fi; }
+R1=$(ratio 16 1); R16=$(ratio 16 16)
+echo "   stopSheet ≥ 1.0× Redis at C=16 P=1: ${R1:-?}× — $(verdict "$(awk -v r="${R1:-0}" 'BEGIN { print (r >= 1.0) }')")"
+echo "   stopSheet ≥ 1.0× Redis at C=16 P=16: ${R16:-?}× — $(verdict "$(awk -v r="${R16:-0}" 'BEGIN { print (r >= 1.0) }')")"
+P99=$(cat "$WORK/p99_64.txt" 2>/dev/null || echo "")
+echo "   p99 at C=64 P=1 ≤ 1 ms: ${P99:-?} µs — $(verdict "$(awk -v v="${P99:-99999}" 'BEGIN { print (v <= 1000) }')")"
+echo "   RSS idle ≤ 24 MiB: $(mib "$RSS_IDLE") — $(verdict "$(awk -v v="$RSS_IDLE" 'BEGIN { print (v <= 24576) }')"); no growth after 1M requests: $((RSS_AFTER - BEFORE)) KiB — $(verdict "$(awk -v a="$RSS_AFTER" -v b="$BEFORE" 'BEGIN { print (a - b <= 256) }')")"
+READY=$(field "$LAUNCH" ready_ms)
+echo "   exec → READY=1 ≤ 50 ms: $READY ms — $(verdict "$(awk -v v="$READY" 'BEGIN { print (v <= 50) }')")"
+B100=$(sed -n 's/^scale=100 .*build_ms=\([0-9.]*\).*/\1/p' "$WORK/snapshot.txt")
+G=$(sed -n 's/^scale=100 .*growth=\([0-9.]*\)x.*/\1/p' "$WORK/snapshot.txt")
+echo "   snapshot rebuild ×100 ≤ 50 ms and linear: $B100 ms, ×${G} for 10× the data — $(verdict "$(awk -v v="$B100" -v g="$G" 'BEGIN { print (v <= 50 && g <= 13) }')")"
