@@ -24,9 +24,15 @@ run: build
 	@echo
 	@exec .build/debug/stopsheetd --demo --socket $(SOCKET) --log-level info
 
+# Unit and integration tests, the public contract check, then the systemd tests (real journald,
+# socket activation, a booted systemd in nspawn; they say loudly when they must skip).
 test: build
 	$(SWIFT) test
 	@if [ -f $(SMOKE) ]; then python3 $(SMOKE) .build/debug/stopsheetd; else echo "contract smoke check not found at $(SMOKE): skipped"; fi
+	python3 Tests/Systemd/run
+
+systemd-test: build
+	python3 Tests/Systemd/run
 
 # Release build, then stopsheetd side by side with Redis (see scripts/bench.sh); not part of test.
 bench:

@@ -49,17 +49,24 @@ public struct StopSheetService: Sendable {
         return reply { () throws(RPCError) in try trainSheet(stopID: stopID, stationName: nil) }
     }
 
+    /// Unknown ids are the client's business, so they are logged at debug only: with the id, for
+    /// `journalctl STATION_ID=…` when someone is chasing a stop that does not show.
+    private func unknownStop(_ stopID: String) -> RPCError {
+        Log.debug("unknown stop \(stopID)", [("STOPSHEET_EVENT", "unknown_stop"), ("STATION_ID", stopID)])
+        return .unknownStop(stopID)
+    }
+
     private func trainSheet(stopID: String, stationName: String?) throws(RPCError) -> [UInt8] {
         let snapshot = store.current
         if let encoded = snapshot.encodedStopSheet(stopID: stopID) { return encoded }
-        guard snapshot.stations == nil else { throw .unknownStop(stopID) }
+        guard snapshot.stations == nil else { throw unknownStop(stopID) }
         return StopSheet.beforeStationsLoad(stopID: stopID, stationName: stationName).json.encoded
     }
 
     func station(_ params: JSON?) throws(RPCError) -> [UInt8] {
         let stopID = try Params(params, allowed: ["stopId"]).stopID()!
         guard let stations = store.snapshot.stations else { throw .notLoaded("stations") }
-        guard let station = stations.station(for: stopID) else { throw .unknownStop(stopID) }
+        guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
         return station.json.encoded
     }
 
@@ -71,7 +78,7 @@ public struct StopSheetService: Sendable {
         let alerts: [LiveAlert]
         if let stopID {
             guard let stations = snapshot.stations else { throw .notLoaded("stations") }
-            guard let station = stations.station(for: stopID) else { throw .unknownStop(stopID) }
+            guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
             result.append("stationId", .string(station.id))
             alerts = snapshot.alerts(applyingTo: station)
         } else {

@@ -1,7 +1,7 @@
 """Shared helpers for the systemd tests: result lines, locating the daemon, JSON-RPC over a Unix
 socket, a test-owned NOTIFY_SOCKET, and a booted systemd-nspawn container.
 
-Every check prints one line, `PASS name`, `FAIL name: why` or `SKIP name: why`; tests/systemd/run
+Every check prints one line, `PASS name`, `FAIL name: why` or `SKIP name: why`; Tests/Systemd/run
 counts them. Python standard library only."""
 
 import json
