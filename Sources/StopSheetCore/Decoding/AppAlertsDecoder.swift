@@ -2,13 +2,7 @@
 /// "start"?,"end"?}]}`. Unlike CTA's, these alerts state their kind.
 public enum AppAlertsDecoder {
     public static func decode(_ document: JSON, limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Alert] {
-        let elements = try JSONFields.array(document["alerts"], at: "alerts")
-        try limits.check(itemCount: elements.count)
-        var alerts: [Alert] = []
-        for (index, element) in elements.enumerated() {
-            if let alert = try alert(element, at: "alerts[\(index)]") { alerts.append(alert) }
-        }
-        return alerts
+        try JSONFields.records(try JSONFields.array(document["alerts"], at: "alerts"), at: "alerts", limits: limits, alert)
     }
 
     private static func alert(_ value: JSON, at path: String) throws(DecodingFailure) -> Alert? {

@@ -2,14 +2,7 @@
 /// "stepFree":true|false|null,"direction"?}]}`. Routes it does not know as train lines are skipped.
 public enum AppStopsDecoder {
     public static func decode(_ document: JSON, limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Platform] {
-        let elements = try JSONFields.array(document["stops"], at: "stops")
-        try limits.check(itemCount: elements.count)
-        var platforms: [Platform] = []
-        platforms.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            platforms.append(try platform(element, at: "stops[\(index)]"))
-        }
-        return platforms
+        try JSONFields.records(try JSONFields.array(document["stops"], at: "stops"), at: "stops", limits: limits, platform)
     }
 
     private static func platform(_ value: JSON, at path: String) throws(DecodingFailure) -> Platform {
@@ -41,7 +34,7 @@ public enum AppStopsDecoder {
             stopID: stopID,
             stationID: stationID,
             stationName: stationName,
-            direction: direction?.isEmpty == false ? direction : nil,
+            direction: direction,
             routes: routes,
             stepFree: stepFree)
     }

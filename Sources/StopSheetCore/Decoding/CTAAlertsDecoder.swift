@@ -18,13 +18,7 @@ public enum CTAAlertsDecoder {
             }
         }
 
-        let elements = try oneOrMany(root["Alert"], at: "CTAAlerts.Alert")
-        try limits.check(itemCount: elements.count)
-        var alerts: [Alert] = []
-        for (index, element) in elements.enumerated() {
-            if let alert = try self.alert(element, at: "CTAAlerts.Alert[\(index)]") { alerts.append(alert) }
-        }
-        return alerts
+        return try JSONFields.records(try oneOrMany(root["Alert"], at: "CTAAlerts.Alert"), at: "CTAAlerts.Alert", limits: limits, alert)
     }
 
     /// The code as text, or nil for success by absence. Arrays come from a repeated XML element;

@@ -53,4 +53,18 @@ enum JSONFields {
         guard let string = try optionalString(value, at: path) else { throw .malformed(path: path, reason: "missing") }
         return string
     }
+
+    /// Decodes each element of an upstream list, within the item limit, naming each by its index
+    /// (`alerts[3]`); elements the decoder drops (nil) are left out.
+    static func records<Record>(_ elements: [JSON], at path: String, limits: DecodingLimits,
+                                _ decode: (JSON, String) throws(DecodingFailure) -> Record?) throws(DecodingFailure) -> [Record]
+    {
+        try limits.check(itemCount: elements.count)
+        var records: [Record] = []
+        records.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            if let record = try decode(element, "\(path)[\(index)]") { records.append(record) }
+        }
+        return records
+    }
 }

@@ -66,7 +66,7 @@ public enum LStopsCSVDecoder {
             stopID: stopID,
             stationID: stationID,
             stationName: stationName,
-            direction: direction?.isEmpty == false ? direction : nil,
+            direction: direction,
             routes: routes,
             stepFree: LStopsSchema.boolean(row[columns.ada]))
     }

@@ -6,13 +6,7 @@ public enum LStopsJSONDecoder {
         guard let elements = document.arrayValue else {
             throw JSONFields.wrongType(document, at: "root", expected: "an array of stops")
         }
-        try limits.check(itemCount: elements.count)
-        var platforms: [Platform] = []
-        platforms.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            platforms.append(try platform(element, at: "[\(index)]"))
-        }
-        return platforms
+        return try JSONFields.records(elements, at: "", limits: limits, platform)
     }
 
     private static func platform(_ value: JSON, at path: String) throws(DecodingFailure) -> Platform {
@@ -57,7 +51,7 @@ public enum LStopsJSONDecoder {
             stopID: stopID,
             stationID: stationID,
             stationName: stationName,
-            direction: direction?.isEmpty == false ? direction : nil,
+            direction: direction,
             routes: routes,
             stepFree: stepFree)
     }

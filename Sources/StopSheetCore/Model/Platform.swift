@@ -4,7 +4,7 @@ public struct Platform: Hashable, Sendable {
     public var stopID: String
     public var stationID: String
     public var stationName: String
-    /// Direction of travel (`N`, `S`, `E`, `W`) when the source gives one.
+    /// Direction of travel (`N`, `S`, `E`, `W`) when the source gives one (an empty one is none).
     public var direction: String?
     public var routes: [RouteID]
     /// `true` step-free, `false` not step-free, `nil` unknown.
@@ -14,7 +14,7 @@ public struct Platform: Hashable, Sendable {
         self.stopID = stopID
         self.stationID = stationID
         self.stationName = stationName
-        self.direction = direction
+        self.direction = direction?.isEmpty == false ? direction : nil
         self.routes = routes
         self.stepFree = stepFree
     }
