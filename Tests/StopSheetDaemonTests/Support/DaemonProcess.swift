@@ -9,7 +9,9 @@ final class DaemonProcess {
     let socketPath: String
     let process = Process()
     let notifications: DaemonNotifications
-    private let stderrPipe = Pipe()
+    /// A file, not a pipe: nobody reads a pipe until the daemon exits, so a daemon writing more
+    /// than a pipe holds (debug logging, a sanitizer's report at exit) would block forever.
+    private let stderrPath: String
 
     /// The binary next to the test bundle (`swift build` puts both in the same folder), or
     /// `$STOPSHEETD_BIN`.
@@ -48,7 +50,11 @@ final class DaemonProcess {
         environment["NOTIFY_SOCKET"] = notifications.path
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
-        process.standardError = stderrPipe
+        stderrPath = directory + "/stderr.log"
+        guard FileManager.default.createFile(atPath: stderrPath, contents: nil),
+              let stderrFile = FileHandle(forWritingAtPath: stderrPath)
+        else { throw TestFailure("cannot create \(stderrPath)") }
+        process.standardError = stderrFile
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         if waitForReady {
@@ -62,6 +68,7 @@ final class DaemonProcess {
 
     deinit {
         stop()
+        notifications.close()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -109,17 +116,27 @@ final class DaemonProcess {
         return process.terminationStatus
     }
 
+    /// What the daemon wrote to stderr so far.
     func stderrText() -> String {
-        if process.isRunning { return "(still running)" }
-        return String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        String(decoding: FileManager.default.contents(atPath: stderrPath) ?? Data(), as: UTF8.self)
     }
 }
 
 /// A test-owned NOTIFY_SOCKET: a datagram socket receiving what the daemon tells systemd.
-final class DaemonNotifications {
+///
+/// A thread drains it from the start. A Unix datagram queue holds only `net.unix.max_dgram_qlen`
+/// messages (10 by default), after which the daemon's `sd_notify` blocks — and it sends STATUS=
+/// every second from its serving loop — so a test busy elsewhere for ten seconds would wedge the
+/// daemon under test if datagrams were read only while waiting for one.
+final class DaemonNotifications: @unchecked Sendable {
     let path: String
     private let fd: Int32
-    private(set) var received: [String] = []
+    private let condition = NSCondition()
+    /// Guarded by `condition`.
+    private var all: [String] = []
+    private var closed = false
+
+    var received: [String] { condition.withLock { all } }
 
     init(path: String) throws {
         self.path = path
@@ -130,10 +147,34 @@ final class DaemonNotifications {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard bound == 0 else { throw TestFailure("bind \(path): \(String(cString: strerror(errno)))") }
+        guard bound == 0 else {
+            Glibc.close(fd)
+            throw TestFailure("bind \(path): \(String(cString: strerror(errno)))")
+        }
+        let thread = Thread { [self] in drain() }
+        thread.start()
     }
 
-    deinit { close(fd) }
+    /// Stops the reader (it holds the object until then) and closes the socket.
+    func close() {
+        condition.withLock { closed = true }
+    }
+
+    private func drain() {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !condition.withLock({ closed }) {
+            var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pollfd, 1, 100) > 0 else { continue }
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { continue }
+            let message = String(decoding: buffer[0..<count], as: UTF8.self)
+            condition.withLock {
+                all.append(message)
+                condition.broadcast()
+            }
+        }
+        Glibc.close(fd)
+    }
 
     /// Datagrams before this index were passed over by an earlier wait.
     private var cursor = 0
@@ -141,24 +182,17 @@ final class DaemonNotifications {
     /// The next datagram matching `predicate` after the previous match (received already or
     /// arriving within `timeout`). Earlier datagrams never satisfy a later wait.
     func waitFor(_ predicate: (String) -> Bool, timeout: Double) -> String? {
-        if let index = received[cursor...].firstIndex(where: predicate) {
-            cursor = index + 1
-            return received[index]
-        }
-        cursor = received.count
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pollfd, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            let count = recv(fd, &buffer, buffer.count, 0)
-            guard count > 0 else { continue }
-            let message = String(decoding: buffer[0..<count], as: UTF8.self)
-            received.append(message)
-            cursor = received.count
-            if predicate(message) { return message }
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let index = all[cursor...].firstIndex(where: predicate) {
+                cursor = index + 1
+                return all[index]
+            }
+            cursor = all.count
+            if !condition.wait(until: deadline), all.count == cursor { return nil }
         }
-        return nil
     }
 }
 
