@@ -524,6 +524,8 @@ def main():
         journal = f.read().split(b"\n")
     failed_refreshes = sum(1 for line in journal if b"STOPSHEET_EVENT=refresh_failed" in line)
     log("%d failed refreshes logged with their reason (the last good data kept each time)" % failed_refreshes)
+    if any(b"Sanitizer:" in line for line in journal):
+        problems.append("the daemon's sanitizer reported: %s" % b"\n".join(journal)[-3000:].decode(errors="replace"))
     if any(line.startswith(b"<2>") or line.startswith(b"<3>") for line in journal):
         problems.append("the daemon logged errors: %s" % [l for l in journal if l[:3] in (b"<2>", b"<3>")][:3])
     if problems:

@@ -8,6 +8,10 @@ import Testing
 /// `health.<cache>.lastError` and in the log. Nothing an upstream sends may crash the daemon,
 /// bloat it, or change what clients see.
 @Suite(.serialized) struct UpstreamAbuseTests {
+    /// Set by `make sanitize`: sanitizer builds hold freed memory in quarantine and run a
+    /// 100 000-row CSV decode for over a minute (the item cap has unit tests of its own).
+    let sanitized = ProcessInfo.processInfo.environment["STOPSHEET_SANITIZER"] != nil
+
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures").path
 
@@ -57,8 +61,12 @@ import Testing
         /// Points `cache` at `file`, refreshes it through the daemon, and returns its health entry.
         func refresh(_ cache: String, from file: String) throws -> JSON {
             try Self.serve(upstream, cache == "alerts" ? alertsKey : stationsKey, file)
-            let refreshed = try daemon.result("refresh", ["what": .string(cache)])
-            return try #require(refreshed[cache])
+            // Generous: a sanitizer build takes many seconds over a 100 000-row CSV.
+            let client = try daemon.client()
+            defer { client.close() }
+            let request = JSON.object(JSONObject([("jsonrpc", "2.0"), ("id", 1), ("method", "refresh"), ("params", ["what": .string(cache)])]))
+            let refreshed = try client.request(request.encodedString, timeout: 120)
+            return try #require(refreshed["result"]?[cache], "\(refreshed.encodedString.prefix(300))")
         }
 
         /// What clients see; must not change while the upstream misbehaves.
@@ -68,11 +76,15 @@ import Testing
         }
     }
 
-    static func expectFailed(_ entry: JSON, _ fragment: String, failures: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// `failures`: the count before this refresh. The refresher also retries on its own after a
+    /// failure (backoff from 1 s), so a slow build may see more than one more.
+    static func expectFailed(_ entry: JSON, _ fragment: String, after failures: inout Int, sourceLocation: SourceLocation = #_sourceLocation) {
         let error = entry["lastError"]?.stringValue ?? ""
         #expect(error.contains(fragment), "lastError: \(error.prefix(300))", sourceLocation: sourceLocation)
         #expect(entry["loaded"] == true, sourceLocation: sourceLocation)
-        #expect(entry["consecutiveFailures"]?.intValue == failures, sourceLocation: sourceLocation)
+        let now = entry["consecutiveFailures"]?.intValue ?? 0
+        #expect(now > failures, sourceLocation: sourceLocation)
+        failures = now
         // One journal line: no control characters, and short whatever the upstream sent.
         #expect(!error.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, sourceLocation: sourceLocation)
         #expect(error.utf8.count <= 512, "lastError is \(error.utf8.count) bytes", sourceLocation: sourceLocation)
@@ -118,15 +130,20 @@ import Testing
             ("empty.json", "empty body"),
             ("wrong-types.json", "malformed upstream data"),
         ]
-        for (index, (file, reason)) in cases.enumerated() {
+        var failures = 0
+        for (file, reason) in cases {
             let entry = try rig.refresh("alerts", from: file)
-            Self.expectFailed(entry, reason, failures: index + 1)
+            Self.expectFailed(entry, reason, after: &failures)
             #expect(entry["count"]?.intValue == liveAlerts, "\(file)")
             #expect(try rig.view() == before, "what clients see changed after \(file)")
             #expect(try rig.daemon.result("health")["status"] == "degraded")
         }
-        let rss = residentKilobytes(rig.daemon.pid)
-        #expect(rss < 400_000, "daemon RSS \(rss) kB after the abuse")
+        // Decoding is transient (a 16 MiB body of tiny values peaks near 240 MB): what must not
+        // stay is the memory. Sanitizer builds keep freed memory in quarantine, so only plain ones.
+        if !sanitized {
+            let rss = residentKilobytes(rig.daemon.pid)
+            #expect(rss < 150_000, "daemon RSS \(rss) kB after the abuse")
+        }
 
         // The upstream recovers: so does the daemon.
         let recovered = try rig.refresh("alerts", from: "good-alerts.json")
@@ -138,10 +155,10 @@ import Testing
         rig.daemon.stop()
         guard access("/run/systemd/journal/socket", F_OK) != 0 else { return }
         let log = rig.daemon.stderrText()
-        let failures = log.split(separator: "\n").filter { $0.contains("STOPSHEET_EVENT=refresh_failed") }
-        #expect(failures.count == cases.count, "\(log.suffix(2000))")
+        let logged = log.split(separator: "\n").filter { $0.contains("STOPSHEET_EVENT=refresh_failed") }
+        #expect(logged.count >= cases.count, "\(log.suffix(2000))")
         for (file, reason) in cases {
-            #expect(failures.contains { $0.contains(reason) }, "no log line for \(file)")
+            #expect(logged.contains { $0.contains(reason) }, "no log line for \(file)")
         }
         #expect(!log.contains("\n<0>"), "an upstream forged a log line")
     }
@@ -170,9 +187,10 @@ import Testing
             ("header-only.csv", "no stations"),
             ("unterminated.csv", "not valid CSV"),
         ]
-        for (index, (file, reason)) in cases.enumerated() {
+        var failures = 0
+        for (file, reason) in cases where !(file == "many-rows.csv" && sanitized) {
             let entry = try rig.refresh("stations", from: file)
-            Self.expectFailed(entry, reason, failures: index + 1)
+            Self.expectFailed(entry, reason, after: &failures)
             #expect(entry["count"] == 143, "\(file)")
             #expect(try rig.view() == before, "what clients see changed after \(file)")
         }

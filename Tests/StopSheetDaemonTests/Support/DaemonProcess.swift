@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StopSheetCore
+import Testing
 
 /// The real `stopsheetd` binary, started for one test on a socket in a fresh temp directory.
 /// Readiness is the daemon's own `READY=1` on a test-owned NOTIFY_SOCKET — a signal, not a sleep.
@@ -68,6 +69,11 @@ final class DaemonProcess {
 
     deinit {
         stop()
+        // Under `make sanitize` the daemon is sanitized too; its reports land on its stderr.
+        let log = stderrText()
+        if let report = log.range(of: "Sanitizer:") {
+            Issue.record("stopsheetd \(process.arguments ?? []) reported: \(log[report.lowerBound...].prefix(3000))")
+        }
         notifications.close()
         try? FileManager.default.removeItem(atPath: directory)
     }
