@@ -53,9 +53,9 @@ sanitize: export ASAN_OPTIONS = detect_leaks=0
 sanitize: export TSAN_OPTIONS = suppressions=$(CURDIR)/scripts/tsan.supp
 sanitize: deps
 	STOPSHEET_SANITIZER=address $(SWIFT) test --sanitize=address --scratch-path .build/asan
-	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/asan/debug/stopsheetd
+	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/asan/debug/stopsheetd --sanitized
 	STOPSHEET_SANITIZER=thread $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
-	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/tsan/debug/stopsheetd
+	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/tsan/debug/stopsheetd --sanitized
 
 install: deps
 	scripts/install.sh
