@@ -4,7 +4,7 @@ RUN_DIR := $(CURDIR)/run
 SOCKET ?= $(RUN_DIR)/stopsheetd.sock
 SMOKE := ../shared/tools/contract-smoke.py
 
-.PHONY: all deps build run test unit-test smoke systemd-test install clean bench
+.PHONY: all deps build run test unit-test smoke systemd-test install clean bench fuzz soak sanitize
 
 all: build
 
@@ -29,6 +29,9 @@ run: build
 test: build
 	$(SWIFT) test
 	@if [ -f $(SMOKE) ]; then python3 $(SMOKE) .build/debug/stopsheetd; else echo "contract smoke check not found at $(SMOKE): skipped"; fi
+	FUZZ_SECONDS=$(CI_FUZZ_SECONDS) scripts/fuzz.sh
+	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/debug/stopsheetd
+	$(MAKE) sanitize
 	python3 Tests/Systemd/run
 
 systemd-test: build
@@ -37,6 +40,32 @@ systemd-test: build
 # Release build, then stopsheetd side by side with Redis (see scripts/bench.sh); not part of test.
 bench:
 	@scripts/bench.sh
+
+# Reliability (issue 6). Short runs of each are part of `make test`; these are the long ones.
+FUZZ_SECONDS ?= 300
+SOAK_REQUESTS ?= 1000000
+CI_FUZZ_SECONDS ?= 20
+CI_SOAK_REQUESTS ?= 20000
+
+# Each libFuzzer target in Fuzz/ for FUZZ_SECONDS, seeded from Tests/Fixtures (scripts/fuzz.sh).
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+# SOAK_REQUESTS mixed requests on 64 connections while the upstream flaps (scripts/soak.py).
+soak: build
+	python3 scripts/soak.py --requests $(SOAK_REQUESTS) --binary .build/debug/stopsheetd
+
+# The whole suite, the daemon's integration tests included, with the daemon and the tests built
+# under AddressSanitizer, then ThreadSanitizer. Separate scratch paths keep the plain build intact.
+# Leak checking is off: it reports the detached refresher threads' state at exit, not leaks.
+# Then the short soak against each sanitized daemon: real concurrent load, checked the same way.
+sanitize: export ASAN_OPTIONS = detect_leaks=0
+sanitize: export TSAN_OPTIONS = suppressions=$(CURDIR)/scripts/tsan.supp
+sanitize: deps
+	STOPSHEET_SANITIZER=address $(SWIFT) test --sanitize=address --scratch-path .build/asan
+	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/asan/debug/stopsheetd --sanitized
+	STOPSHEET_SANITIZER=thread $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
+	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/tsan/debug/stopsheetd --sanitized
 
 install: deps
 	scripts/install.sh

@@ -80,11 +80,44 @@ public struct StderrLogSink: LogSink {
     public init() {}
 
     public func write(_ entry: LogEntry) {
-        var text = "<\(entry.level.rawValue)>\(entry.message)"
-        for (key, value) in entry.fields { text += " \(key)=\(value)" }
+        // Escaped, so text from a client or an upstream cannot end this line and forge another
+        // entry with a priority of its choosing.
+        var text = "<\(entry.level.rawValue)>\(Log.oneLine(entry.message))"
+        for (key, value) in entry.fields { text += " \(key)=\(Log.oneLine(value))" }
         text += "\n"
         // One write(2) per entry, so lines from different threads never interleave.
         var bytes = Array(text.utf8)
         _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+extension Log {
+    /// `text` with control characters escaped (`\n`, `\u{1B}`, …) and cut to about `maxBytes`
+    /// of UTF-8: fit for one log line or a status field, whoever wrote the text.
+    public static func oneLine(_ text: String, maxBytes: Int = .max) -> String {
+        let limit = max(maxBytes, 8) - 3
+        // 0xC2 and 0xE2 lead the C1 controls and U+2028/9; a false hit only costs the slow path.
+        if text.utf8.count <= limit, !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) {
+            return text
+        }
+        var result = ""
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            let piece: String
+            switch scalar.value {
+            case 0x0A: piece = "\\n"
+            case 0x0D: piece = "\\r"
+            case 0x09: piece = "\\t"
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029: piece = "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: piece = String(scalar)
+            }
+            if bytes + piece.utf8.count > limit, maxBytes != .max {
+                result += "…"
+                break
+            }
+            result += piece
+            bytes += piece.utf8.count
+        }
+        return result
     }
 }

@@ -161,6 +161,9 @@ public final class Refresher: Sendable {
     }
 
     private func failed(_ message: String, httpStatus: Int?, fields: [(String, String)]) {
+        // Failure texts quote the upstream (a root key, a date, a reason phrase): keep what
+        // `health` serves and the journal stores to one short line, whatever it sent.
+        let message = Log.oneLine(message, maxBytes: 400)
         store.updateStatus(cache) {
             $0.lastError = message
             $0.consecutiveFailures += 1

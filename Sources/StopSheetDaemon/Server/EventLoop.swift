@@ -288,7 +288,8 @@ final class EventLoop {
     private func logClientError(_ connection: Connection, _ message: @autoclosure () -> String) {
         guard Log.isEnabled(.debug) else { return }
         let peer = connection.context.peer
-        Log.debug(message(), [("STOPSHEET_EVENT", "client_error"), ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
+        // The message may quote the client (a method name of up to a whole line): keep it short.
+        Log.debug(Log.oneLine(message(), maxBytes: 300), [("STOPSHEET_EVENT", "client_error"), ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
     }
 
     // MARK: - Accepting

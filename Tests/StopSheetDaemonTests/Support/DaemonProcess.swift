@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StopSheetCore
+import Testing
 
 /// The real `stopsheetd` binary, started for one test on a socket in a fresh temp directory.
 /// Readiness is the daemon's own `READY=1` on a test-owned NOTIFY_SOCKET — a signal, not a sleep.
@@ -9,7 +10,9 @@ final class DaemonProcess {
     let socketPath: String
     let process = Process()
     let notifications: DaemonNotifications
-    private let stderrPipe = Pipe()
+    /// A file, not a pipe: nobody reads a pipe until the daemon exits, so a daemon writing more
+    /// than a pipe holds (debug logging, a sanitizer's report at exit) would block forever.
+    private let stderrPath: String
 
     /// The binary next to the test bundle (`swift build` puts both in the same folder), or
     /// `$STOPSHEETD_BIN`.
@@ -48,7 +51,11 @@ final class DaemonProcess {
         environment["NOTIFY_SOCKET"] = notifications.path
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
-        process.standardError = stderrPipe
+        stderrPath = directory + "/stderr.log"
+        guard FileManager.default.createFile(atPath: stderrPath, contents: nil),
+              let stderrFile = FileHandle(forWritingAtPath: stderrPath)
+        else { throw TestFailure("cannot create \(stderrPath)") }
+        process.standardError = stderrFile
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         if waitForReady {
@@ -62,7 +69,12 @@ final class DaemonProcess {
 
     deinit {
         stop()
-        notifications.stop()
+        // Under `make sanitize` the daemon is sanitized too; its reports land on its stderr.
+        let log = stderrText()
+        if let report = log.range(of: "Sanitizer:") {
+            Issue.record("stopsheetd \(process.arguments ?? []) reported: \(log[report.lowerBound...].prefix(3000))")
+        }
+        notifications.close()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -110,23 +122,27 @@ final class DaemonProcess {
         return process.terminationStatus
     }
 
+    /// What the daemon wrote to stderr so far.
     func stderrText() -> String {
-        if process.isRunning { return "(still running)" }
-        return String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        String(decoding: FileManager.default.contents(atPath: stderrPath) ?? Data(), as: UTF8.self)
     }
 }
 
 /// A test-owned NOTIFY_SOCKET: a datagram socket receiving what the daemon tells systemd.
-/// A thread drains it all the time, as systemd does, so the daemon's queue never fills.
+///
+/// A thread drains it from the start. A Unix datagram queue holds only `net.unix.max_dgram_qlen`
+/// messages (10 by default); the daemon drops periodic datagrams it cannot send, so reading them
+/// all keeps the waits below honest rather than keeping the daemon alive.
 final class DaemonNotifications: @unchecked Sendable {
     let path: String
     private let fd: Int32
     private let condition = NSCondition()
-    private var messages: [String] = []
-    /// Datagrams before this index were passed over by an earlier wait.
-    private var cursor = 0
-    private var stopped = false
+    /// Guarded by `condition`.
+    private var all: [String] = []
+    private var closed = false
     private var paused = false
+
+    var received: [String] { condition.withLock { all } }
 
     init(path: String) throws {
         self.path = path
@@ -137,13 +153,13 @@ final class DaemonNotifications: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard bound == 0 else { throw TestFailure("bind \(path): \(String(cString: strerror(errno)))") }
-        Thread.detachNewThread { [self] in drain() }
+        guard bound == 0 else {
+            Glibc.close(fd)
+            throw TestFailure("bind \(path): \(String(cString: strerror(errno)))")
+        }
+        let thread = Thread { [self] in drain() }
+        thread.start()
     }
-
-    var received: [String] { condition.withLock { messages } }
-
-    func stop() { condition.withLock { stopped = true } }
 
     /// Stops reading, like a manager that has stopped listening: the daemon's datagrams queue up.
     func pause() { condition.withLock { paused = true } }
@@ -151,7 +167,7 @@ final class DaemonNotifications: @unchecked Sendable {
     /// Sends datagrams to this socket until its queue is full (EAGAIN); returns how many.
     func fillQueue() -> Int {
         let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        defer { close(sender) }
+        defer { Glibc.close(sender) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
@@ -166,25 +182,33 @@ final class DaemonNotifications: @unchecked Sendable {
         return count
     }
 
+    /// Stops the reader (it holds the object until then) and closes the socket.
+    func close() {
+        condition.withLock { closed = true }
+    }
+
     private func drain() {
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while !condition.withLock({ stopped }) {
+        while !condition.withLock({ closed }) {
             if condition.withLock({ paused }) {
                 usleep(20_000)
                 continue
             }
             var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&pollfd, 1, 100) > 0 else { continue }
-            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            let count = recv(fd, &buffer, buffer.count, 0)
             guard count > 0 else { continue }
             let message = String(decoding: buffer[0..<count], as: UTF8.self)
             condition.withLock {
-                messages.append(message)
+                all.append(message)
                 condition.broadcast()
             }
         }
-        close(fd)
+        Glibc.close(fd)
     }
+
+    /// Datagrams before this index were passed over by an earlier wait.
+    private var cursor = 0
 
     /// The next datagram matching `predicate` after the previous match (received already or
     /// arriving within `timeout`). Earlier datagrams never satisfy a later wait.
@@ -193,12 +217,12 @@ final class DaemonNotifications: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let index = messages[cursor...].firstIndex(where: predicate) {
+            if let index = all[cursor...].firstIndex(where: predicate) {
                 cursor = index + 1
-                return messages[index]
+                return all[index]
             }
-            cursor = messages.count
-            guard condition.wait(until: deadline) else { return nil }
+            cursor = all.count
+            if !condition.wait(until: deadline), all.count == cursor { return nil }
         }
     }
 }

@@ -1,0 +1,54 @@
+import Glibc
+
+/// What the fuzz targets share: the real CTA fixtures, decoded once per process, and the checks
+/// an answer must pass beyond "did not crash".
+///
+/// Built by `scripts/fuzz.sh` into one module with the sources under test (see there for why not
+/// through SwiftPM); `STOPSHEET_FIXTURES` names `Tests/Fixtures`.
+enum FuzzFixtures {
+    /// The moment the 2015 alerts capture was taken, so its alerts are live, not ended.
+    static let capturedAt = ChicagoTime.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
+
+    static let stations: StationDirectory = {
+        StationDirectory(platforms: try! StationsDecoder.decode(read("L_stops_2021.csv")))
+    }()
+
+    static let alerts: [Alert] = {
+        try! AlertsDecoder.decode(read("alerts_2015-02-14.DERIVED.json"))
+    }()
+
+    static func read(_ name: String) -> [UInt8] {
+        let directory = getenv("STOPSHEET_FIXTURES").map { String(cString: $0) } ?? "Tests/Fixtures"
+        guard let file = fopen(directory + "/" + name, "r") else { fatalError("cannot open \(directory)/\(name); set STOPSHEET_FIXTURES") }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count <= 0 { break }
+            bytes += buffer[..<count]
+        }
+        return bytes
+    }
+}
+
+/// Stops whose sheets the decoder targets render: busy, quiet, platform ids, unknown ids.
+let sampleStopIDs = ["40380", "30374", "40900", "41450", "40990", "49999", "1106", ""]
+
+/// Traps (a finding for libFuzzer) unless `bytes` is exactly one JSON value.
+func requireJSON(_ bytes: some Collection<UInt8>, _ what: @autoclosure () -> String) {
+    do {
+        _ = try JSONParser.parse(bytes, maxDepth: 10_000)
+    } catch {
+        fatalError("\(what()) is not JSON (\(error)): \(String(decoding: bytes.prefix(300), as: UTF8.self))")
+    }
+}
+
+/// Renders every sample sheet of a snapshot and checks each is JSON: the decoders' output must
+/// be something the rules and encoder accept, whatever the upstream sent.
+func renderSamples(_ snapshot: Snapshot, extraStopIDs: [String] = []) {
+    for stopID in sampleStopIDs + extraStopIDs {
+        if let sheet = snapshot.encodedStopSheet(stopID: stopID) { requireJSON(sheet, "stop sheet \(stopID)") }
+    }
+    for (index, alert) in snapshot.liveAlerts.enumerated() { requireJSON(alert.json.encoded, "alert \(index)") }
+}

@@ -1,0 +1,84 @@
+/// libFuzzer target: bytes a client sends, through the serving loop's path minus the socket:
+/// `LineFramer` (fed in reads of a fuzzer-chosen size), `RPCMessage.parse`, and `LineAnswer`
+/// dispatching to the real methods over a store holding the real CTA fixtures.
+///
+/// Beyond "does not crash": every answer line is one JSON value, a JSON-RPC 2.0 response (or a
+/// batch of them) with exactly one of `result` and `error`.
+///
+/// Input layout: byte 0 picks the peer (bit 0: root or nobody, for `refresh`) and the read size
+/// (bits 1–7); the rest is the byte stream.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func requestLineFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    guard size > 0, let data else { return 0 }
+    let control = data[0]
+    let stream = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
+    let peer = control & 1 == 0 ? PeerCredentials(pid: 1, uid: 0, gid: 0) : PeerCredentials(pid: 2, uid: 65534, gid: 65534)
+    let context = RPCContext(peer: peer)
+    let readSize = Int(control >> 1) + 1
+
+    // A small line limit, so the fuzzer reaches the overflow path with inputs it can mutate.
+    var framer = LineFramer(maxLineBytes: 2048)
+    var out: [UInt8] = []
+    func answerLines(atEnd: Bool) {
+        while let event = framer.next() ?? (atEnd ? framer.finish() : nil) {
+            switch event {
+            case .tooLarge:
+                out += RPCResponse.errorLine(.requestTooLarge(limit: 2048))
+            case .line(let range):
+                guard let message = RPCMessage.parse(framer.buffer[range], maxDepth: 16, maxBatch: 8) else { continue }
+                var answer = LineAnswer(message)
+                // A `.later` (refresh) is completed at once with a canned reply instead of a
+                // refresher thread; the loop does the same hand-over through its inbox.
+                while case .waiting = answer.advance(FuzzService.dispatcher, context: context, out: &out) {
+                    answer.resume(with: .result(["alerts": FuzzService.store.status(.alerts).json]), out: &out)
+                }
+            }
+        }
+    }
+    var offset = 0
+    while offset < stream.count {
+        let end = min(stream.count, offset + readSize)
+        framer.append(UnsafeRawBufferPointer(rebasing: stream[offset..<end]))
+        offset = end
+        answerLines(atEnd: false)
+    }
+    answerLines(atEnd: true)
+
+    for line in out.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
+        let json: JSON
+        do { json = try JSONParser.parse(line, maxDepth: 10_000) } catch {
+            fatalError("answer is not JSON (\(error)): \(String(decoding: line.prefix(300), as: UTF8.self))")
+        }
+        let responses = json.arrayValue ?? [json]
+        precondition(!responses.isEmpty, "an empty batch answer")
+        for response in responses {
+            precondition(response["jsonrpc"] == "2.0", "no jsonrpc member: \(response.encodedString.prefix(300))")
+            precondition((response["result"] == nil) != (response["error"] == nil), "not one of result/error: \(response.encodedString.prefix(300))")
+        }
+    }
+    precondition(out.isEmpty || out.last == UInt8(ascii: "\n"), "an answer without its newline")
+    return 0
+}
+
+/// The real methods over the fixtures. The refreshers are never started: `refresh` answers
+/// `.later`, which the target completes itself.
+enum FuzzService {
+    struct NoSource: Source {
+        var url: String { "fuzz:none" }
+        func fetch(validators: CacheValidators?) -> Result<Fetched, FetchFailure> { .failure(FetchFailure("fuzzing")) }
+    }
+
+    static let store: Store = {
+        let store = Store(alertsSource: "fuzz:alerts", stationsSource: "fuzz:stations", now: FuzzFixtures.capturedAt)
+        store.install(stations: FuzzFixtures.stations, at: FuzzFixtures.capturedAt)
+        store.install(alerts: FuzzFixtures.alerts, at: FuzzFixtures.capturedAt)
+        return store
+    }()
+
+    static let dispatcher: Dispatcher = {
+        let refreshers = CacheName.allCases.map { Refresher(cache: $0, source: NoSource(), interval: 60, store: store) }
+        var dispatcher = Dispatcher()
+        StopSheetService(store: store, refreshers: refreshers, connections: { 1 }).register(in: &dispatcher)
+        return dispatcher
+    }()
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Glibc
+import StopSheetCore
+import Testing
+
+/// Each server limit of protocol.md, set by its flag on the real `stopsheetd` binary and hit over
+/// the real socket. ServerTests covers the same rules against the in-process server; these make
+/// sure the flags reach it and the binary behaves as documented.
+@Suite(.serialized) struct LimitsIntegrationTests {
+    static let version = #"{"jsonrpc":"2.0","id":1,"method":"version"}"#
+
+    func expectError(_ response: JSON, _ code: Int, id: JSON? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(response["error"]?["code"]?.intValue == code, "\(response.encodedString)", sourceLocation: sourceLocation)
+        if let id { #expect(response["id"] == id, sourceLocation: sourceLocation) }
+    }
+
+    /// The daemon's own count of open connections, asked on a connection of its own (counted too).
+    func connections(_ daemon: DaemonProcess) throws -> Int {
+        try daemon.result("health")["connections"]?.intValue ?? -1
+    }
+
+    @Test func theConnectionOverTheLimitGetsOneBusyLineAndIsClosed() throws {
+        let daemon = try DaemonProcess(["--demo", "--max-connections", "3"])
+        let clients = try (0..<3).map { _ in try daemon.client() }
+        for client in clients {
+            #expect(try client.request(Self.version)["result"] != nil)
+        }
+        let fourth = try daemon.client()
+        let busy = try JSONParser.parse(try #require(fourth.readLine()))
+        #expect(busy == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32004, "message": "Server busy", "data": "too many connections"]])
+        #expect(fourth.waitForClose())
+        // The ones already in are unaffected, and a freed slot is usable again.
+        #expect(try clients[1].request(Self.version)["result"] != nil)
+        clients[0].close()
+        #expect(eventually { (try? TestClient(path: daemon.socketPath).request(Self.version)["result"]) != nil })
+    }
+
+    @Test func aClientThatNeverReadsIsPausedThenClosedWhileOthersAreServed() throws {
+        let daemon = try DaemonProcess(["--demo", "--max-output-bytes", "65536", "--stuck-timeout", "1"])
+        let expected = try daemon.result("stopSheet", ["stopId": "40380"])
+        let stuck = try daemon.client()
+        let request = #"{"jsonrpc":"2.0","id":1,"method":"alerts"}"# + "\n"
+        // ~30 MB of answers asked for; the client reads none. Without back-pressure the daemon
+        // would buffer them all; with it, it stops reading once 64 KiB are unsent.
+        let flood = Array(String(repeating: request, count: 2000).utf8)
+        var offered = 0
+        for _ in 0..<50 {
+            offered += stuck.sendAvailable(flood)
+            usleep(10_000)
+        }
+        #expect(offered < 2000 * 10 * request.utf8.count, "the daemon kept reading: \(offered) bytes taken")
+
+        // Meanwhile everyone else is answered, and answered right.
+        let other = try daemon.client()
+        for round in 0..<20 {
+            let answer = try other.request(#"{"jsonrpc":"2.0","id":\#(round),"method":"stopSheet","params":{"stopId":"40380"}}"#)
+            #expect(answer["result"] == expected)
+        }
+        let rss = residentKilobytes(daemon.pid)
+        #expect(rss < 200_000, "daemon RSS \(rss) kB with a stuck client")
+
+        // Closed after the stuck timeout (1 s, checked on the 1 s tick): only `other` and the
+        // health caller remain.
+        #expect(eventually(timeout: 10) { (try? connections(daemon)) == 2 })
+        #expect(stuck.waitForClose())
+        #expect(try other.request(Self.version)["result"] != nil)
+    }
+
+    @Test func idleConnectionsAreClosedOnlyWhenTheFlagSaysSo() throws {
+        let daemon = try DaemonProcess(["--demo", "--idle-timeout", "1"])
+        let idle = try daemon.client()
+        #expect(try idle.request(Self.version)["result"] != nil)
+        let started = Date()
+        #expect(idle.waitForClose(timeout: 10))
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 0.5 && waited < 5, "closed after \(waited) s")
+        // A client that keeps talking stays, however long it has been connected.
+        let chatty = try daemon.client()
+        for _ in 0..<8 {
+            #expect(try chatty.request(Self.version)["result"] != nil)
+            usleep(300_000)
+        }
+
+        // Without the flag (the default, 0) nobody is closed for being quiet.
+        let patient = try DaemonProcess(["--demo"])
+        let quiet = try patient.client()
+        #expect(try quiet.request(Self.version)["result"] != nil)
+        sleep(2)
+        #expect(try quiet.request(Self.version)["result"] != nil)
+    }
+
+    @Test func batchesOverTheLimitGetOneError() throws {
+        let daemon = try DaemonProcess(["--demo", "--max-batch", "4"])
+        let client = try daemon.client()
+        func batch(_ count: Int) -> String {
+            "[" + (0..<count).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"version"}"# }.joined(separator: ",") + "]"
+        }
+        #expect(try client.request(batch(4)).arrayValue?.map { $0["id"] } == [0, 1, 2, 3])
+        let over = try client.request(batch(5))
+        expectError(over, -32600, id: .null)
+        #expect(over["error"]?["data"]?.stringValue?.contains("limit of 4") == true)
+        #expect(try client.request(Self.version)["id"] == 1)
+
+        // The default is 64.
+        let defaults = try DaemonProcess(["--demo"])
+        let other = try defaults.client()
+        #expect(try other.request(batch(64)).arrayValue?.count == 64)
+        expectError(try other.request(batch(65)), -32600, id: .null)
+    }
+
+    @Test func nestingDeeperThanTheLimitIsAParseError() throws {
+        let daemon = try DaemonProcess(["--demo", "--max-depth", "8"])
+        let client = try daemon.client()
+        // The request object is level 1 and params level 2: 6 more arrays make exactly 8.
+        func request(arrays: Int) -> String {
+            #"{"jsonrpc":"2.0","id":7,"method":"version","params":{"x":"# + String(repeating: "[", count: arrays)
+                + String(repeating: "]", count: arrays) + "}}"
+        }
+        // At the limit the request is read: the method then refuses the unexpected param.
+        expectError(try client.request(request(arrays: 6)), -32602, id: 7)
+        let deep = try client.request(request(arrays: 7))
+        expectError(deep, -32700, id: .null)
+        #expect(deep["error"]?["data"]?.stringValue?.contains("8") == true)
+        #expect(try client.request(Self.version)["id"] == 1)
+    }
+
+    @Test func linesOverTheFlagsLimitAreRefusedAndSkipped() throws {
+        let daemon = try DaemonProcess(["--demo", "--max-line-bytes", "1024"])
+        let client = try daemon.client()
+        let padded = #"{"jsonrpc":"2.0","id":2,"method":"version","params":{"pad":""# + String(repeating: "x", count: 2000) + #""}}"#
+        let refused = try client.request(padded)
+        expectError(refused, -32003, id: .null)
+        #expect(refused["error"]?["data"]?.stringValue?.contains("1024") == true)
+        #expect(try client.request(Self.version)["id"] == 1)
+        // Just under the limit is an ordinary request.
+        let fits = #"{"jsonrpc":"2.0","id":3,"method":"version","params":{"pad":""# + String(repeating: "x", count: 900) + #""}}"#
+        expectError(try client.request(fits), -32602, id: 3)
+    }
+
+    @Test func badLimitFlagsAreOneLineErrors() throws {
+        for (flag, value) in [("--max-connections", "0"), ("--max-batch", "-1"), ("--max-depth", "deep"),
+                              ("--max-line-bytes", "10"), ("--max-output-bytes", "1"), ("--idle-timeout", "-1"),
+                              ("--stuck-timeout", "0")] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: DaemonProcess.binary)
+            process.arguments = ["--demo", "--socket", "/nonexistent/unused.sock", flag, value]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 2, "\(flag) \(value)")
+            #expect(text.hasPrefix("stopsheetd: \(flag)") && text.split(separator: "\n").count == 1, "\(text)")
+        }
+    }
+}
+
+/// VmRSS of a process in kB (0 when unreadable).
+func residentKilobytes(_ pid: Int32) -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+    return 0
+}

@@ -1,0 +1,147 @@
+#!/bin/sh
+# Builds the libFuzzer targets in Fuzz/ and runs each for FUZZ_SECONDS (default 300).
+#
+#   scripts/fuzz.sh [TARGET...]        targets: request-line alerts stations (default: all)
+#
+# Environment: FUZZ_SECONDS (per target), FUZZ_OUT (default .build/fuzz).
+#
+# The targets are built with `swiftc -sanitize=fuzzer,address` straight from the sources under
+# test, all in one module: a SwiftPM executable target would need libFuzzer's `main` and the
+# fuzzer sanitizer in every `swift build`, breaking the normal build. Seed corpora are made from
+# Tests/Fixtures at each run; what the fuzzer finds beyond them is kept in FUZZ_OUT/corpus/ and
+# reused by the next run. A crash leaves its input in FUZZ_OUT/artifacts/ and fails the script:
+# turn it into a regression test (Tests/StopSheet*Tests/FuzzRegressionTests.swift) before fixing.
+set -eu
+cd "$(dirname "$0")/.."
+SWIFTC=${SWIFTC:-swiftc}
+CLANG=${CLANG:-$(dirname "$(command -v "$SWIFTC")")/clang}
+seconds=${FUZZ_SECONDS:-300}
+out=${FUZZ_OUT:-.build/fuzz}
+targets=${*:-request-line alerts stations}
+repo=$(pwd)
+mkdir -p "$out/CLinux" "$out/artifacts" "$out/corpus"
+
+core=$(find Sources/StopSheetCore -name '*.swift' | sort)
+daemon="Sources/StopSheetDaemon/RPC/*.swift Sources/StopSheetDaemon/Methods/*.swift
+    Sources/StopSheetDaemon/Data/Refresher.swift Sources/StopSheetDaemon/Data/Store.swift
+    Sources/StopSheetDaemon/Data/Source.swift Sources/StopSheetDaemon/Data/CacheStatus.swift
+    Sources/StopSheetDaemon/Support/PosixThread.swift Sources/StopSheetDaemon/Support/SystemClock.swift
+    Sources/StopSheetDaemon/Log.swift Sources/StopSheetDaemon/Version.swift"
+
+sources_for() {
+    case $1 in
+        request-line) echo "Fuzz/RequestLineTarget.swift $daemon" ;;
+        alerts) echo "Fuzz/AlertsTarget.swift" ;;
+        stations) echo "Fuzz/StationsTarget.swift" ;;
+        *) echo "unknown fuzz target '$1' (request-line, alerts, stations)" >&2; exit 2 ;;
+    esac
+}
+
+# The daemon sources `import CLinux`; SwiftPM would generate this module map.
+printf 'module CLinux {\n    header "%s/Sources/CLinux/include/CLinux.h"\n    export *\n}\n' "$repo" >"$out/CLinux/module.modulemap"
+"$CLANG" -c -O1 -fsanitize=address -ISources/CLinux/include Sources/CLinux/CLinux.c -o "$out/CLinux/CLinux.o"
+
+build() {
+    name=$1
+    files="Fuzz/FuzzSupport.swift $(sources_for "$name") $core"
+    binary="$out/$name"
+    # Rebuild only when a source changed: CI builds once, `make fuzz` reruns start at once.
+    # shellcheck disable=SC2086
+    if [ -x "$binary" ] && [ -z "$(find $files scripts/fuzz.sh -newer "$binary" 2>/dev/null | head -1)" ]; then return; fi
+    echo "fuzz: building $name"
+    # One module named after the core, so the daemon files' `import StopSheetCore` is a no-op.
+    # shellcheck disable=SC2086
+    # The log keeps the linker's harmless ASan symbol-export warnings out of sight unless it fails.
+    if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -module-name StopSheetCore -O -g -suppress-warnings \
+        -I "$out/CLinux" $files "$out/CLinux/CLinux.o" -o "$binary" >"$out/$name.build.log" 2>&1; then
+        cat "$out/$name.build.log" >&2
+        exit 1
+    fi
+}
+
+# Seeds from the real CTA files, regenerated each run so they follow the fixtures.
+seed() {
+    python3 - "$out/seeds" <<'PY'
+import csv, io, json, os, shutil, sys
+out = sys.argv[1]
+shutil.rmtree(out, ignore_errors=True)
+for target in ("request-line", "alerts", "stations"):
+    os.makedirs(os.path.join(out, target))
+def put(target, name, data):
+    with open(os.path.join(out, target, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+fx = "Tests/Fixtures"
+for name in ["alerts_2015-02-14.DERIVED.json", "upstream/alerts.json"] + ["shape-fixtures/" + n for n in sorted(os.listdir(fx + "/shape-fixtures"))]:
+    put("alerts", name.replace("/", "_"), open(os.path.join(fx, name), "rb").read())
+# One alert on its own: small inputs are what the fuzzer mutates fastest.
+derived = json.load(open(fx + "/alerts_2015-02-14.DERIVED.json"))
+alerts = derived["CTAAlerts"]["Alert"]
+put("alerts", "cta-one.json", json.dumps({"CTAAlerts": dict(derived["CTAAlerts"], Alert=alerts[0])}))
+put("alerts", "cta-error.json", json.dumps({"CTAAlerts": {"ErrorCode": "25", "ErrorMessage": "No alerts"}}))
+app = json.load(open(fx + "/upstream/alerts.json"))
+put("alerts", "app-one.json", json.dumps({"alerts": app["alerts"][:1]}))
+
+for name in ["L_stops_2021.csv", "upstream/stops.csv"]:
+    put("stations", name.replace("/", "_"), open(os.path.join(fx, name), "rb").read())
+rows = list(csv.DictReader(io.open(fx + "/L_stops_2021.csv", encoding="utf-8-sig", newline="")))[:12]
+text = io.StringIO()
+writer = csv.DictWriter(text, fieldnames=list(rows[0].keys()))
+writer.writeheader()
+writer.writerows(rows)
+put("stations", "lstops-12.csv", text.getvalue())
+put("stations", "lstops-12.json", json.dumps([{k.lower(): v for k, v in r.items()} for r in rows]))
+lines = {"RED": "Red", "BLUE": "Blue", "G": "Green", "BRN": "Brown", "P": "Purple", "Pexp": "Purple Express",
+         "Y": "Yellow", "Pnk": "Pink", "O": "Orange"}
+put("stations", "app-12.json", json.dumps({"stops": [
+    {"stopId": r["STOP_ID"], "stationId": r["MAP_ID"], "stationName": r["STATION_NAME"], "direction": r["DIRECTION_ID"],
+     "routes": [v for k, v in lines.items() if r.get(k) == "true"], "stepFree": r["ADA"] == "true"} for r in rows]}))
+
+def req(method, params=None, id=1):
+    message = {"jsonrpc": "2.0", "id": id, "method": method}
+    if params is not None:
+        message["params"] = params
+    return json.dumps(message, separators=(",", ":"))
+requests = [
+    req("stopSheet", {"stopId": "40380"}), req("stopSheet", {"stopId": 30374}, id="a"),
+    req("stopSheet", {"stopId": "1106", "stopType": "bus"}), req("stopSheet", {"stopId": "49999", "stationName": "X"}),
+    req("station", {"stopId": "40380"}), req("alerts"), req("alerts", {"stopId": "40900"}), req("health"),
+    req("version", id=None), req("refresh", {"what": "alerts"}), req("refresh"), req("launch", [1, 2]),
+    json.dumps({"jsonrpc": "2.0", "method": "health"}), "[" + ",".join([req("version", id=i) for i in range(3)]) + "]",
+    "[]", "not json", '{"jsonrpc":"2.0","id":{},"method":"x"}', '{"jsonrpc":"2.0","id":1,"method":"stopSheet","params":{"stopId":"\\ud83d\\ude8b"}}',
+]
+for index, line in enumerate(requests):
+    # Byte 0 is the target's control byte: peer and read size.
+    put("request-line", "line-%02d" % index, bytes([index * 37 % 256]) + line.encode() + b"\n")
+put("request-line", "pipelined", b"\x10" + "\r\n".join(requests).encode() + b"\n")
+PY
+}
+
+seed
+status=0
+summary="$out/summary.txt"
+: >"$summary"
+for name in $targets; do
+    build "$name"
+    mkdir -p "$out/corpus/$name"
+    case $name in request-line) dict=Fuzz/rpc.dict ;; *) dict=Fuzz/upstream.dict ;; esac
+    echo "fuzz: $name for ${seconds}s"
+    log="$out/$name.log"
+    # -timeout: one input that takes seconds is a hang worth reporting; -rss_limit_mb: so is one
+    # that needs gigabytes. STOPSHEET_FIXTURES is read once at start-up, for the real data.
+    if STOPSHEET_FIXTURES="$repo/Tests/Fixtures" "$out/$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -dict="$dict" -print_final_stats=1 -artifact_prefix="$out/artifacts/$name-" \
+        "$out/corpus/$name" "$out/seeds/$name" >"$log" 2>&1; then
+        result=ok
+    else
+        result=FAILED
+        status=1
+        tail -n 60 "$log" >&2
+    fi
+    executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    corpus=$(find "$out/corpus/$name" -type f | wc -l)
+    line="$name: $result, ${seconds}s, ${executions:-?} executions, corpus $corpus inputs"
+    echo "fuzz: $line"
+    echo "$line" >>"$summary"
+done
+[ $status -eq 0 ] || echo "fuzz: a target failed; its input is in $out/artifacts/" >&2
+exit $status

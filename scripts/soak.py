@@ -1,0 +1,544 @@
+#!/usr/bin/env python3
+"""Soak test: the real stopsheetd under mixed, hostile load while its upstream misbehaves.
+
+    scripts/soak.py [--requests N] [--connections C] [--binary PATH]
+
+Starts Tests/Upstream/upstream.py as a flaky upstream (every half second the alerts and stations
+answers change: good data of two different sets, 5xx, garbage, HTML, invalid UTF-8, a million
+alerts, a hang past the HTTP timeout) and the daemon refreshing both caches every second. Then
+C connections send N request lines, pipelined: valid requests, garbage lines, oversized lines,
+batches, notifications, privileged refreshes; vanishing clients send a burst and leave, and
+never-reading clients flood and wait to be cut off.
+
+Checks: every answer is the exact one expected (byte for byte, for whichever good data set the
+daemon held: both are learnt before the load), in order; every never-reading client is closed;
+the daemon's RSS stays flat (end vs. warm) and it holds the same descriptors after as before
+(/proc/PID/fd); it still answers and exits 0 on SIGTERM. Exit status 0 when all held.
+Standard library only.
+"""
+
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(REPO, "Tests", "Fixtures")
+MAX_LINE = 65536
+HEAD = b'{"jsonrpc":"2.0","id":'
+
+
+def log(message):
+    print("soak: " + message, flush=True)
+
+
+# --- the daemon's side of the world -------------------------------------------------------
+
+class Upstream:
+    """upstream.py on a temp root holding the good and the abusive bodies."""
+
+    def __init__(self, root):
+        self.root = root
+        shutil.copy(os.path.join(FIXTURES, "upstream", "alerts.json"), os.path.join(root, "alerts-a.json"))
+        shutil.copy(os.path.join(FIXTURES, "alerts_2015-02-14.DERIVED.json"), os.path.join(root, "alerts-b.json"))
+        shutil.copy(os.path.join(FIXTURES, "L_stops_2021.csv"), os.path.join(root, "stops.csv"))
+        with open(os.path.join(root, "million.json"), "wb") as f:
+            f.write(b'{"alerts":[' + b"{}," * 999_999 + b"{}]}")
+        with open(os.path.join(root, "invalid.json"), "wb") as f:
+            f.write(open(os.path.join(root, "alerts-a.json"), "rb").read().replace(b"Elevator", b"\xffElevator", 1))
+        with open(os.path.join(root, "deep.json"), "wb") as f:
+            f.write(b'{"alerts":' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+        self.process = subprocess.Popen(
+            [sys.executable, os.path.join(REPO, "Tests", "Upstream", "upstream.py"), "--port", "0", "--root", root,
+             "--exit-on-stdin-eof"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        line = self.process.stdout.readline().decode()
+        if not line.startswith("PORT "):
+            raise SystemExit("upstream.py did not start: %r" % line)
+        self.port = int(line.split()[1])
+
+    def url(self, key):
+        return "http://127.0.0.1:%d/dyn/%s" % (self.port, key)
+
+    def set(self, key, **spec):
+        spec.setdefault("etag", False)
+        body = json.dumps(spec).encode()
+        with socket.create_connection(("127.0.0.1", self.port), timeout=10) as s:
+            s.sendall(b"PUT /set/%s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % (key.encode(), len(body)) + body)
+            reply = b""
+            while True:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                reply += chunk
+        if b" 204 " not in reply.split(b"\r\n", 1)[0]:
+            raise RuntimeError("PUT /set/%s: %r" % (key, reply[:100]))
+
+    def stop(self):
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=5)
+        except Exception:
+            self.process.kill()
+
+
+ALERT_FAULTS = [
+    dict(fixture="alerts-a.json"), dict(fixture="alerts-b.json"), dict(status=503, body="busy"),
+    dict(body="<html>502 Bad Gateway</html>"), dict(fixture="million.json"), dict(fixture="invalid.json"),
+    dict(fixture="deep.json"), dict(fixture="alerts-a.json", delayMs=1500), dict(body='{"alerts":[{"id":1}]}'),
+    dict(fixture="alerts-b.json"), dict(status=404),
+]
+STATION_FAULTS = [
+    dict(fixture="stops.csv"), dict(status=500), dict(body="STOP_ID,MAP_ID\n1,2,3\n"), dict(fixture="stops.csv", delayMs=1500),
+    dict(body=""), dict(fixture="stops.csv"),
+]
+
+
+def flaky(upstream, stop, period):
+    """Changes both upstream answers every `period` seconds until `stop` is set."""
+    rng = random.Random(7)
+    while not stop.wait(period):
+        upstream.set("alerts", **rng.choice(ALERT_FAULTS))
+        upstream.set("stations", **rng.choice(STATION_FAULTS))
+
+
+def connect(path, timeout=30):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(timeout)
+    s.connect(path)
+    return s
+
+
+def call(path, method, params=None):
+    message = {"jsonrpc": "2.0", "id": 1, "method": method}
+    if params is not None:
+        message["params"] = params
+    with connect(path) as s:
+        s.sendall(json.dumps(message).encode() + b"\n")
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = s.recv(1 << 16)
+            if not chunk:
+                raise RuntimeError("no answer to %s" % method)
+            data += chunk
+    return json.loads(data)
+
+
+def rss_kb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def fd_count(pid):
+    return len(os.listdir("/proc/%d/fd" % pid))
+
+
+# --- the requests and the answers they must get --------------------------------------------
+
+# kind -> (method, params); each is answered with a result or error that depends at most on which
+# good alert set is loaded (stations are only ever the one good set).
+KINDS = {
+    "sheet": ("stopSheet", {"stopId": "40380"}),
+    "sheet-platform": ("stopSheet", {"stopId": "30374"}),
+    "sheet-int": ("stopSheet", {"stopId": 40900}),
+    "sheet-named": ("stopSheet", {"stopId": "41450", "stationName": "ignored once loaded"}),
+    "sheet-bus": ("stopSheet", {"stopId": "1106", "stopType": "bus"}),
+    "station": ("station", {"stopId": "40380"}),
+    "alerts": ("alerts", None),
+    "alerts-stop": ("alerts", {"stopId": "40990"}),
+    "version": ("version", None),
+    "unknown-stop": ("stopSheet", {"stopId": "49999"}),
+    "bad-params": ("stopSheet", {"stopId": True}),
+    "no-method": ("launch", {}),
+}
+KIND_NAMES = sorted(KINDS)
+
+
+def request_line(kind, ident):
+    method, params = KINDS[kind]
+    message = {"jsonrpc": "2.0", "method": method}
+    if ident is not None:
+        message["id"] = ident
+    if params is not None:
+        message["params"] = params
+    return json.dumps(message, separators=(",", ":")).encode()
+
+
+def learn(path, upstream):
+    """Each kind's answer tail (after `"id":N,`) under each good alert set, checked for sense."""
+    tails = {kind: set() for kind in KINDS}
+    for fixture in ("alerts-a.json", "alerts-b.json"):
+        upstream.set("alerts", fixture=fixture)
+        refreshed = call(path, "refresh", {"what": "alerts"})
+        if refreshed.get("result", {}).get("alerts", {}).get("lastError") is not None:
+            raise SystemExit("calibration refresh failed: %s" % refreshed)
+        with connect(path) as s:
+            for kind in KIND_NAMES:
+                s.sendall(request_line(kind, 0) + b"\n")
+                line = read_line(s)
+                prefix = HEAD + b"0,"
+                assert line.startswith(prefix), line[:200]
+                tails[kind].add(line[len(prefix):])
+                answer = json.loads(line)
+                expected_error = {"unknown-stop": -32001, "bad-params": -32602, "no-method": -32601}.get(kind)
+                if expected_error:
+                    assert answer["error"]["code"] == expected_error, answer
+                else:
+                    assert "result" in answer, answer
+        sheet = json.loads(HEAD + b"0," + next(iter(tails["sheet"])))["result"]
+        assert sheet["stationName"] == "Clark/Lake", sheet
+    return {kind: frozenset(values) for kind, values in tails.items()}
+
+
+def read_line(s, buffer=None):
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = s.recv(1 << 16)
+        if not chunk:
+            raise RuntimeError("connection closed")
+        data += chunk
+    return data[:-1]
+
+
+# --- load ---------------------------------------------------------------------------------
+
+class Failure(Exception):
+    pass
+
+
+def expect_batch(line, items, tails):
+    """A batch answer: '[' elements for the non-notification items, in order, ',' between ']'."""
+    if not (line.startswith(b"[") and line.endswith(b"]")):
+        raise Failure("batch answer is not an array: %r" % line[:200])
+    position = 1
+    answered = [(ident, kind) for ident, kind in items if ident is not None]
+    for index, (ident, kind) in enumerate(answered):
+        head = HEAD + str(ident).encode() + b","
+        if not line.startswith(head, position):
+            raise Failure("batch element %d: %r" % (index, line[position:position + 200]))
+        position += len(head)
+        for tail in tails[kind]:
+            if line.startswith(tail, position):
+                position += len(tail)
+                break
+        else:
+            raise Failure("batch element %d (%s) has an unexpected answer: %r" % (index, kind, line[position:position + 300]))
+        if index < len(answered) - 1:
+            if line[position:position + 1] != b",":
+                raise Failure("batch elements not separated by a comma")
+            position += 1
+    if position != len(line) - 1:
+        raise Failure("trailing bytes in a batch answer: %r" % line[position:position + 100])
+
+
+def check(line, expectation, tails):
+    kind = expectation[0]
+    if kind == "valid":
+        _, ident, name = expectation
+        head = HEAD + str(ident).encode() + b","
+        if not line.startswith(head) or line[len(head):] not in tails[name]:
+            raise Failure("answer to %s id %d is not one of the expected: %r" % (name, ident, line[:300]))
+    elif kind == "garbage":
+        if not line.startswith(b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,'):
+            raise Failure("garbage line got %r" % line[:300])
+    elif kind == "oversized":
+        if not line.startswith(b'{"jsonrpc":"2.0","id":null,"error":{"code":-32003,'):
+            raise Failure("oversized line got %r" % line[:300])
+    elif kind == "batch":
+        expect_batch(line, expectation[1], tails)
+    elif kind == "health":
+        answer = json.loads(line)
+        result = answer.get("result") or {}
+        if answer.get("id") != expectation[1] or result.get("status") not in ("ready", "degraded") \
+                or not result["alerts"]["loaded"] or result["stations"]["count"] != 143:
+            raise Failure("health answer: %r" % line[:300])
+    elif kind == "refresh":
+        answer = json.loads(line)
+        result = answer.get("result") or {}
+        if answer.get("id") != expectation[1] or "alerts" not in result or "stations" not in result:
+            raise Failure("refresh answer: %r" % line[:300])
+
+
+def make_chunk(rng, next_id, size):
+    """A pipelined chunk: (bytes to send, answers expected in order, request lines in it)."""
+    parts, expected = [], []
+    for _ in range(size):
+        roll = rng.random()
+        ident = next_id()
+        if roll < 0.80:
+            kind = rng.choice(KIND_NAMES)
+            parts.append(request_line(kind, ident))
+            expected.append(("valid", ident, kind))
+        elif roll < 0.88:
+            # Never JSON (starts with 'x'), never a newline, sometimes not UTF-8.
+            garbage = bytes(rng.choice(b"x{[\"}]:,0123 \t\xff\xc0\x80abc") for _ in range(rng.randrange(1, 200)))
+            parts.append(b"x" + garbage.replace(b"\n", b" ").replace(b"\r", b" "))
+            expected.append(("garbage",))
+        elif roll < 0.885:
+            parts.append(b'{"jsonrpc":"2.0","id":1,"method":"version","params":{"pad":"' + b"p" * (MAX_LINE + rng.randrange(1, 4096)) + b'"}}')
+            expected.append(("oversized",))
+        elif roll < 0.93:
+            items = []
+            for _ in range(rng.randrange(1, 6)):
+                kind = rng.choice(KIND_NAMES)
+                items.append((None if rng.random() < 0.2 else next_id(), kind))
+            parts.append(b"[" + b",".join(request_line(kind, i) for i, kind in items) + b"]")
+            if any(i is not None for i, _ in items):
+                expected.append(("batch", items))
+        elif roll < 0.97:
+            parts.append(request_line(rng.choice(KIND_NAMES), None))  # a notification: no answer
+        elif roll < 0.9995:
+            parts.append(b'{"jsonrpc":"2.0","id":%d,"method":"health"}' % ident)
+            expected.append(("health", ident))
+        else:
+            parts.append(b'{"jsonrpc":"2.0","id":%d,"method":"refresh"}' % ident)
+            expected.append(("refresh", ident))
+    # Some clients end lines with CRLF.
+    terminator = b"\r\n" if rng.random() < 0.1 else b"\n"
+    return terminator.join(parts) + terminator, expected, size
+
+
+def connection_worker(path, index, quota, tails, results, stop):
+    rng = random.Random(index)
+    counter = [0]
+
+    def next_id():
+        counter[0] += 1
+        return index * 1_000_000_000 + counter[0]
+
+    sent = checked = vanished = 0
+    try:
+        s = connect(path)
+        buffer = b""
+        while sent < quota and not stop.is_set():
+            if rng.random() < 0.003:
+                # A vanishing client: a burst of requests, then gone without reading a byte.
+                with connect(path) as v:
+                    data, _, count = make_chunk(rng, next_id, 32)
+                    v.sendall(data)
+                sent += count
+                vanished += 1
+                continue
+            data, expected, count = make_chunk(rng, next_id, min(64, quota - sent))
+            s.sendall(data)
+            sent += count
+            for expectation in expected:
+                while b"\n" not in buffer:
+                    chunk = s.recv(1 << 18)
+                    if not chunk:
+                        raise Failure("the daemon closed connection %d" % index)
+                    buffer += chunk
+                line, buffer = buffer.split(b"\n", 1)
+                check(line, expectation, tails)
+                checked += 1
+        s.close()
+        results.put(("ok", sent, checked, vanished, None))
+    except Exception as error:  # every failure is reported, none is fatal to the other workers
+        results.put(("failed", sent, checked, vanished, "connection %d: %s: %s" % (index, type(error).__name__, error)))
+
+
+def process_main(path, indices, quotas, tails, results):
+    stop = threading.Event()
+    threads = [threading.Thread(target=connection_worker, args=(path, i, q, tails, results, stop)) for i, q in zip(indices, quotas)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def never_readers(path, stop, stuck_timeout, outcome):
+    """Clients that ask for megabytes of answers and read none: each must be cut off."""
+    flood = b'{"jsonrpc":"2.0","id":1,"method":"alerts"}\n' * 4000
+    opened = closed = 0
+    while not stop.is_set():
+        s = connect(path)
+        s.setblocking(False)
+        opened += 1
+        try:
+            s.send(flood)
+        except BlockingIOError:
+            pass
+        poller = select.poll()
+        poller.register(s, select.POLLHUP | select.POLLERR | select.POLLRDHUP)
+        deadline = time.monotonic() + stuck_timeout + 10
+        hung_up = False
+        while time.monotonic() < deadline:
+            if poller.poll(200):
+                hung_up = True
+                break
+        s.close()
+        if hung_up:
+            closed += 1
+        else:
+            outcome.append("a never-reading client was still open %ds after it stopped reading" % (stuck_timeout + 10))
+    outcome.append((opened, closed))
+
+
+# --- main ---------------------------------------------------------------------------------
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=1_000_000)
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--processes", type=int, default=max(1, min(4, os.cpu_count() or 1)))
+    parser.add_argument("--binary", default=os.path.join(REPO, ".build", "debug", "stopsheetd"))
+    parser.add_argument("--rss-growth-kb", type=int, default=16 * 1024, help="allowed RSS growth from warm to end")
+    parser.add_argument("--sanitized", action="store_true",
+                        help="a sanitizer build: RSS is reported but not judged (freed memory sits in quarantine)")
+    args = parser.parse_args()
+
+    work = tempfile.mkdtemp(prefix="stopsheet-soak-")
+    path = os.path.join(work, "d.sock")
+    upstream = Upstream(work)
+    upstream.set("alerts", fixture="alerts-a.json")
+    upstream.set("stations", fixture="stops.csv")
+    stuck_timeout = 2
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STOPSHEETD_") and k not in ("NOTIFY_SOCKET", "LISTEN_FDS", "WATCHDOG_USEC")}
+    stderr = open(os.path.join(work, "stderr.log"), "wb")
+    daemon = subprocess.Popen(
+        [args.binary, "--socket", path, "--alerts-url", upstream.url("alerts"), "--stations-url", upstream.url("stations"),
+         "--alerts-interval", "1", "--stations-interval", "1", "--http-timeout", "1", "--max-line-bytes", str(MAX_LINE),
+         "--max-output-bytes", "262144", "--stuck-timeout", str(stuck_timeout), "--max-connections", "256"],
+        env=env, stderr=stderr, stdout=subprocess.DEVNULL)
+    problems = []
+    stop_flaky = threading.Event()
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                health = call(path, "health")["result"]
+                if health["alerts"]["loaded"] and health["stations"]["loaded"]:
+                    break
+            except (OSError, RuntimeError, KeyError):
+                pass
+            if time.monotonic() > deadline or daemon.poll() is not None:
+                raise SystemExit("the daemon did not load its data (stderr in %s)" % work)
+            time.sleep(0.1)
+
+        tails = learn(path, upstream)
+
+        def settle():
+            """Both upstreams good, two refresh rounds: the state the fd counts compare in."""
+            upstream.set("alerts", fixture="alerts-a.json")
+            upstream.set("stations", fixture="stops.csv")
+            time.sleep(2.5)
+            for _ in range(100):
+                if call(path, "health")["result"]["connections"] == 1:
+                    break
+                time.sleep(0.1)
+            time.sleep(0.2)  # the probe's own connection closes after its answer
+
+        settle()
+        fds_before, rss_before = fd_count(daemon.pid), rss_kb(daemon.pid)
+        log("daemon pid %d: %d fds, RSS %d kB before the load" % (daemon.pid, fds_before, rss_before))
+
+        flaky_thread = threading.Thread(target=flaky, args=(upstream, stop_flaky, 0.5))
+        flaky_thread.start()
+        stop_readers = threading.Event()
+        reader_outcome = []
+        reader_thread = threading.Thread(target=never_readers, args=(path, stop_readers, stuck_timeout, reader_outcome))
+        reader_thread.start()
+
+        # Connections spread over processes, so the driver is not the bottleneck on one core.
+        per = [args.requests // args.connections + (1 if i < args.requests % args.connections else 0) for i in range(args.connections)]
+        results = multiprocessing.Queue()
+        groups = [list(range(p, args.connections, args.processes)) for p in range(args.processes)]
+        started = time.monotonic()
+        workers = [multiprocessing.Process(target=process_main, args=(path, g, [per[i] for i in g], tails, results)) for g in groups if g]
+        for w in workers:
+            w.start()
+
+        samples = []
+        finished = []
+        while len(finished) < args.connections:
+            try:
+                finished.append(results.get(timeout=1))
+            except Exception:
+                pass
+            samples.append((time.monotonic() - started, rss_kb(daemon.pid)))
+            if daemon.poll() is not None:
+                problems.append("the daemon exited during the load with status %s" % daemon.returncode)
+                break
+        for w in workers:
+            w.join(timeout=30)
+        elapsed = time.monotonic() - started
+        stop_readers.set()
+        reader_thread.join()
+        stop_flaky.set()
+        flaky_thread.join()
+
+        sent = sum(r[1] for r in finished)
+        checked = sum(r[2] for r in finished)
+        vanished = sum(r[3] for r in finished)
+        problems += [r[4] for r in finished if r[0] != "ok"]
+        log("%d request lines on %d connections in %.1f s (%.0f/s); %d answers checked; %d vanishing clients"
+            % (sent, args.connections, elapsed, sent / max(elapsed, 0.001), checked, vanished))
+        readers = [o for o in reader_outcome if isinstance(o, tuple)]
+        problems += [o for o in reader_outcome if isinstance(o, str)]
+        if readers:
+            log("never-reading clients: %d opened, %d cut off by the daemon" % readers[0])
+
+        health = call(path, "health")["result"]
+        refreshes = health["alerts"]
+        log("after the load: status %s, alerts lastError %r" % (health["status"], refreshes["lastError"]))
+
+        settle()
+        fds_after, rss_after = fd_count(daemon.pid), rss_kb(daemon.pid)
+        warm = [rss for t, rss in samples if t >= elapsed * 0.25] or [rss_before]
+        rss_warm, rss_peak = warm[0], max([rss for _, rss in samples] or [rss_before])
+        log("RSS: %d kB before, %d kB warm (25%% in), %d kB peak, %d kB after" % (rss_before, rss_warm, rss_peak, rss_after))
+        log("fds: %d before, %d after" % (fds_before, fds_after))
+        if fds_after != fds_before:
+            problems.append("descriptor count changed: %d before, %d after: %s" % (fds_before, fds_after, sorted(os.listdir("/proc/%d/fd" % daemon.pid))))
+        if rss_after - rss_warm > args.rss_growth_kb and not args.sanitized:
+            problems.append("RSS grew by %d kB from warm to end (allowed %d)" % (rss_after - rss_warm, args.rss_growth_kb))
+        if sent < args.requests:
+            problems.append("only %d of %d requests were sent" % (sent, args.requests))
+        if call(path, "version").get("result", {}).get("name") != "stopsheetd":
+            problems.append("the daemon no longer answers")
+    finally:
+        stop_flaky.set()
+        if daemon.poll() is None:
+            daemon.send_signal(signal.SIGTERM)
+            try:
+                code = daemon.wait(timeout=15)
+                if code != 0:
+                    problems.append("the daemon exited %d on SIGTERM" % code)
+            except subprocess.TimeoutExpired:
+                problems.append("the daemon did not exit within 15 s of SIGTERM")
+                daemon.kill()
+        upstream.stop()
+        stderr.close()
+
+    with open(os.path.join(work, "stderr.log"), "rb") as f:
+        journal = f.read().split(b"\n")
+    failed_refreshes = sum(1 for line in journal if b"STOPSHEET_EVENT=refresh_failed" in line)
+    log("%d failed refreshes logged with their reason (the last good data kept each time)" % failed_refreshes)
+    if any(b"Sanitizer:" in line for line in journal):
+        problems.append("the daemon's sanitizer reported: %s" % b"\n".join(journal)[-3000:].decode(errors="replace"))
+    if any(line.startswith(b"<2>") or line.startswith(b"<3>") for line in journal):
+        problems.append("the daemon logged errors: %s" % [l for l in journal if l[:3] in (b"<2>", b"<3>")][:3])
+    if problems:
+        for problem in problems[:20]:
+            log("FAIL: " + problem)
+        log("daemon stderr kept in %s" % work)
+        return 1
+    shutil.rmtree(work, ignore_errors=True)
+    log("passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
