@@ -145,19 +145,10 @@ import Testing
 
     @Test func socatQueriesItAsADevBoxWould() throws {
         let daemon = try DaemonProcess(["--demo"])
-        let socat = Process()
-        socat.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        socat.arguments = ["socat", "-", "UNIX-CONNECT:\(daemon.socketPath)"]
-        let input = Pipe(), output = Pipe()
-        socat.standardInput = input
-        socat.standardOutput = output
-        try socat.run()
-        input.fileHandleForWriting.write(Data(#"{"jsonrpc":"2.0","id":1,"method":"stopSheet","params":{"stopId":"40380"}}"#.utf8 + [0x0A]))
-        try input.fileHandleForWriting.close()
-        let answer = output.fileHandleForReading.readDataToEndOfFile()
-        socat.waitUntilExit()
-        #expect(socat.terminationStatus == 0, "is socat installed? (scripts/install-deps.sh)")
-        let response = try JSONParser.parse(Array(answer).filter { $0 != 0x0A })
+        let socat = try runProcess("/usr/bin/env", ["socat", "-", "UNIX-CONNECT:\(daemon.socketPath)"],
+                                   input: #"{"jsonrpc":"2.0","id":1,"method":"stopSheet","params":{"stopId":"40380"}}"# + "\n")
+        #expect(socat.status == 0, "is socat installed? (scripts/install-deps.sh) \(socat.stderr)")
+        let response = try JSONParser.parse(socat.stdout.trimmingCharacters(in: .newlines))
         #expect(response["result"]?["stationName"] == "Clark/Lake")
         #expect(response["result"] == (try daemon.result("stopSheet", ["stopId": "40380"])))
     }
@@ -214,17 +205,8 @@ import Testing
 
     @Test func commandLine() throws {
         func run(_ arguments: [String]) throws -> (Int32, String, String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: DaemonProcess.binary)
-            process.arguments = arguments
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, stdout, stderr)
+            let result = try runProcess(DaemonProcess.binary, arguments)
+            return (result.status, result.stdout, result.stderr)
         }
         let help = try run(["--help"])
         #expect(help.0 == 0 && help.1.contains("--alerts-url") && help.1.contains("STOPSHEETD_SOCKET"))
@@ -283,32 +265,17 @@ import Testing
         // Another user: let it reach the socket, then ask as `nobody`.
         chmod(daemon.directory, 0o755)
         chmod(daemon.socketPath, 0o666)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", DaemonProcess.ctlBinary, "--socket", daemon.socketPath, "--json", "refresh"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let answer = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
-        expectError(try JSONParser.parse(Array(answer).filter { $0 != 0x0A }), -32002)
+        let refused = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", DaemonProcess.ctlBinary,
+                                                          "--socket", daemon.socketPath, "--json", "refresh"])
+        #expect(refused.status == 1)
+        expectError(try JSONParser.parse(refused.stdout.trimmingCharacters(in: .newlines)), -32002)
     }
 
     @Test func stopsheetctl() throws {
         let daemon = try DaemonProcess(["--demo"])
         func ctl(_ arguments: [String]) throws -> (Int32, String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: DaemonProcess.ctlBinary)
-            process.arguments = arguments
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
+            let result = try runProcess(DaemonProcess.ctlBinary, arguments)
+            return (result.status, result.stdout)
         }
         let sheet = try ctl(["--socket", daemon.socketPath, "sheet", "40380"])
         #expect(sheet.0 == 0)

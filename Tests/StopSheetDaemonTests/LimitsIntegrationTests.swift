@@ -141,16 +141,9 @@ import Testing
         for (flag, value) in [("--max-connections", "0"), ("--max-batch", "-1"), ("--max-depth", "deep"),
                               ("--max-line-bytes", "10"), ("--max-output-bytes", "1"), ("--idle-timeout", "-1"),
                               ("--stuck-timeout", "0")] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: DaemonProcess.binary)
-            process.arguments = ["--demo", "--socket", "/nonexistent/unused.sock", flag, value]
-            let err = Pipe()
-            process.standardError = err
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 2, "\(flag) \(value)")
+            let result = try runProcess(DaemonProcess.binary, ["--demo", "--socket", "/nonexistent/unused.sock", flag, value])
+            let text = result.stderr
+            #expect(result.status == 2, "\(flag) \(value)")
             #expect(text.hasPrefix("stopsheetd: \(flag)") && text.split(separator: "\n").count == 1, "\(text)")
         }
     }
