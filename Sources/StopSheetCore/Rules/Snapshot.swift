@@ -79,6 +79,13 @@ public struct Snapshot: Sendable {
         return encodedSheets[index]
     }
 
+    /// `encodedStopSheet(stopID:)` for a decimal stop id given as bytes; nil also for any id
+    /// that is not a canonical decimal (see `StationDirectory.index(forDecimalStopID:)`).
+    public func encodedStopSheet(decimalStopID bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard let index = stations?.index(forDecimalStopID: bytes) else { return nil }
+        return encodedSheets[index]
+    }
+
     public func stopSheet(for station: Station) -> StopSheet {
         StopSheet(station: station, alerts: alerts == nil ? nil : alerts(applyingTo: station))
     }

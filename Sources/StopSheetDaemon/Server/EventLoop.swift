@@ -222,6 +222,7 @@ final class EventLoop {
                 logClientError(connection, "request line longer than \(limits.maxLineBytes) bytes")
                 connection.output.append(contentsOf: tooLargeAnswer)
             case .line(let range):
+                if answerExact(range, on: connection) { continue }
                 if let compact = compactRequest(in: range, of: connection) {
                     if let reply = server.dispatcher.reply(to: compact, context: connection.context) {
                         RPCResponse.appendLine(id: compact.id, reply: reply, to: &connection.output)
@@ -237,6 +238,20 @@ final class EventLoop {
             }
         }
         return false
+    }
+
+    /// The most common line answered from its bytes alone (`ExactRequest`); false leaves it to
+    /// the compact and general paths, which give the same answer or explain why not.
+    private func answerExact(_ range: Range<Int>, on connection: Connection) -> Bool {
+        guard limits.maxDepth >= CompactRequest.depth, let exact = server.dispatcher.exact else { return false }
+        return connection.framer.buffer.withUnsafeBytes { all in
+            let line = UnsafeRawBufferPointer(rebasing: all[range])
+            guard let match = exact.request.match(line),
+                  let result = exact.handler(UnsafeRawBufferPointer(rebasing: line[match.value]))
+            else { return false }
+            RPCResponse.appendResultLine(encodedID: UnsafeRawBufferPointer(rebasing: line[match.id]), result: result, to: &connection.output)
+            return true
+        }
     }
 
     /// The common request shape read without a JSON tree; nil sends the line the general way.
