@@ -36,17 +36,20 @@ public struct AlertMatching: Sendable {
     /// Positions of the alerts that apply to `station`, each once, in upstream order.
     public func alerts(applyingTo station: Station) -> [Int] {
         var positions = systemwide
-        for route in Self.routesReaching(station) { positions += byRoute[route] ?? [] }
+        for route in station.routes { positions += byRoute[route] ?? [] }
+        // The Purple Express runs on Purple Line track: its stations hear Purple Line alerts.
+        if station.routes.contains(.purpleExpress), !station.routes.contains(.purple) { positions += byRoute[.purple] ?? [] }
         positions += byStop[station.id] ?? []
         for platform in station.platforms { positions += byStop[platform.stopID] ?? [] }
-        // An alert naming a route twice, or both a station and its platform, counts once.
-        return Array(Set(positions)).sorted()
-    }
-
-    /// The route ids whose alerts reach a station: its own lines, plus `P` where it has `Pexp`.
-    static func routesReaching(_ station: Station) -> Set<RouteID> {
-        var routes = Set(station.routes)
-        if routes.contains(.purpleExpress) { routes.insert(.purple) }
-        return routes
+        // An alert naming a route twice, or both a station and its platform, counts once. Sorting
+        // and dropping neighbours is the set's result without a set's hashing, once per station.
+        positions.sort()
+        var kept = 0
+        for position in positions where kept == 0 || positions[kept - 1] != position {
+            positions[kept] = position
+            kept += 1
+        }
+        positions.removeLast(positions.count - kept)
+        return positions
     }
 }

@@ -14,6 +14,9 @@ public final class Store: Sendable {
         init(_ snapshot: Snapshot) { self.snapshot = snapshot }
         public var stations: StationDirectory? { snapshot.stations }
         public func encodedStopSheet(stopID: String) -> [UInt8]? { snapshot.encodedStopSheet(stopID: stopID) }
+        public func encodedStopSheet(decimalStopID bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+            snapshot.encodedStopSheet(decimalStopID: bytes)
+        }
     }
 
     private struct State {

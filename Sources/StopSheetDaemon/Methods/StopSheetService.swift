@@ -19,6 +19,7 @@ public struct StopSheetService: Sendable {
     public func register(in dispatcher: inout Dispatcher) {
         dispatcher.register("stopSheet") { params, _ in reply { () throws(RPCError) in try stopSheet(params) } }
         dispatcher.registerCompact("stopSheet") { name, value, _ in stopSheet(stopIdParam: name, value) }
+        dispatcher.registerExact("stopSheet", param: "stopId") { stopID in knownStopSheet(decimalStopID: stopID) }
         dispatcher.register("station") { params, _ in reply { () throws(RPCError) in try station(params) } }
         dispatcher.register("alerts") { params, _ in reply { () throws(RPCError) in try alerts(params) } }
         dispatcher.register("health") { params, _ in reply { () throws(RPCError) in try noParams(params); return health().encoded } }
@@ -47,6 +48,13 @@ public struct StopSheetService: Sendable {
     func stopSheet(stopIdParam name: String, _ stopID: String) -> RPCReply? {
         guard name == "stopId", !stopID.isEmpty, stopID.utf8.count <= 32 else { return nil }
         return reply { () throws(RPCError) in try trainSheet(stopID: stopID, stationName: nil) }
+    }
+
+    /// `stopSheet` with only `{"stopId": "<decimal>"}` for a known stop: the encoded sheet, the
+    /// very bytes `trainSheet` answers with. Nil for anything else (unknown ids, ids that are not
+    /// canonical decimals, stations not loaded), which the other paths then answer.
+    func knownStopSheet(decimalStopID stopID: UnsafeRawBufferPointer) -> [UInt8]? {
+        store.current.encodedStopSheet(decimalStopID: stopID)
     }
 
     /// Unknown ids are the client's business, so they are logged at debug only: with the id, for

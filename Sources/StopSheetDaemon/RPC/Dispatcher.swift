@@ -4,6 +4,8 @@ import StopSheetCore
 public struct Dispatcher: Sendable {
     private var handlers: [String: RPCHandler] = [:]
     private var compactHandlers: [String: RPCCompactHandler] = [:]
+    /// The one exact-bytes shortcut, if any: `ExactRequest`'s line shape for one method and param.
+    private(set) var exact: (request: ExactRequest, handler: RPCExactHandler)?
 
     public init() {}
 
@@ -12,6 +14,7 @@ public struct Dispatcher: Sendable {
     public mutating func register(_ method: String, _ handler: @escaping RPCHandler) {
         handlers[method] = handler
         compactHandlers[method] = nil
+        if exact?.request.method == method { exact = nil }
     }
 
     /// A shortcut for calls whose params are one string member (`CompactRequest`): it answers
@@ -20,6 +23,16 @@ public struct Dispatcher: Sendable {
     public mutating func registerCompact(_ method: String, _ handler: @escaping RPCCompactHandler) {
         precondition(handlers[method] != nil, "a shortcut needs the general handler of \(method) registered first")
         compactHandlers[method] = handler
+    }
+
+    /// A shortcut for the single most common call, `{"<param>": "<value>"}` in `ExactRequest`'s
+    /// exact bytes: the handler takes the value's bytes and returns the encoded result, exactly
+    /// as `method`'s general handler would for those params, or nil to leave the call to the
+    /// other paths. Only successes are answered here, so it needs no context and never errs.
+    /// One method at most: a second registration replaces the first.
+    public mutating func registerExact(_ method: String, param: String, _ handler: @escaping RPCExactHandler) {
+        precondition(handlers[method] != nil, "a shortcut needs the general handler of \(method) registered first")
+        exact = (ExactRequest(method: method, paramName: param), handler)
     }
 
     public var methods: [String] { handlers.keys.sorted() }

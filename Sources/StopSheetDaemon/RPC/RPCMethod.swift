@@ -38,3 +38,7 @@ public typealias RPCHandler = @Sendable (_ params: JSON?, _ context: RPCContext)
 /// A shortcut handler for one-string-param calls: `(param name, param value, context)`; nil
 /// leaves the call to the general handler (see `Dispatcher.registerCompact`).
 public typealias RPCCompactHandler = @Sendable (_ name: String, _ value: String, _ context: RPCContext) -> RPCReply?
+
+/// The handler of `Dispatcher.registerExact`: the param's value as bytes (plain ASCII) → the
+/// encoded result, or nil to leave the call to the other paths.
+public typealias RPCExactHandler = @Sendable (_ value: UnsafeRawBufferPointer) -> [UInt8]?

@@ -7,6 +7,19 @@ import StopSheetCore
 public enum RPCResponse {
     public static func appendResult(id: JSON, result: [UInt8], to out: inout [UInt8]) {
         appendHead(id: id, to: &out)
+        appendResultTail(result, to: &out)
+    }
+
+    /// A single answer line for an id given as its encoded bytes (`ExactRequest`'s id token,
+    /// which is its own encoding), newline included.
+    static func appendResultLine(encodedID: UnsafeRawBufferPointer, result: [UInt8], to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+        out.append(contentsOf: encodedID)
+        appendResultTail(result, to: &out)
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    private static func appendResultTail(_ result: [UInt8], to out: inout [UInt8]) {
         out.append(contentsOf: #","result":"#.utf8)
         // A handler bug must not put a broken line on the wire.
         if result.isEmpty { out.append(contentsOf: "null".utf8) } else { out.append(contentsOf: result) }

@@ -44,6 +44,8 @@ final class Connection {
     var lastActivity: Int64
     /// Since when unsent output has been over the limit.
     var stuckSince: Int64?
+    /// Listed in the loop's connections to service at the end of this round.
+    var deferred = false
 
     init(fd: Int32, generation: UInt32, peer: PeerCredentials, maxLineBytes: Int, registeredEvents: UInt32, now: Int64) {
         self.fd = fd

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one request line nearly every client sends, in the exact bytes they all write it:
+///
+///     {"jsonrpc":"2.0","id":7,"method":"stopSheet","params":{"stopId":"40380"}}
+///
+/// for one method and one param name fixed at registration (`Dispatcher.registerExact`). It is
+/// matched as fixed bytes around two holes, the id and the param's value, with no JSON reading:
+/// the fast path of the fast path. Any other spelling of the same request (whitespace, member
+/// order, escapes) is declined (nil) and goes on to `CompactRequest`, then the general parser.
+///
+/// The id is an integer literal `-?(0|[1-9][0-9]*)` or a plain string, the value a plain string
+/// (printable ASCII without `"` or `\`), as `CompactRequest` defines them: so the id's bytes
+/// are its own compact encoding, and the value's bytes are its string value. Every accepted line
+/// is one `CompactRequest` accepts, with the same id, method, name and value; tests check this
+/// and agreement with the general parser on a table and on random mutations.
+struct ExactRequest: Sendable {
+    let method: String
+    let paramName: String
+    /// `,"method":"<method>","params":{"<param>":"`
+    private let middle: [UInt8]
+
+    private static let head = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+    private static let tail = Array(#""}}"#.utf8)
+
+    init(method: String, paramName: String) {
+        precondition((method + paramName).utf8.allSatisfy(Self.isPlain), "names must be plain strings to be matched as bytes")
+        self.method = method
+        self.paramName = paramName
+        middle = Array(#","method":"\#(method)","params":{"\#(paramName)":""#.utf8)
+    }
+
+    /// Where the id token and the value are in `line`, or nil when the line is not this shape.
+    func match(_ line: UnsafeRawBufferPointer) -> (id: Range<Int>, value: Range<Int>)? {
+        let head = Self.head, tail = Self.tail
+        guard line.count > head.count + middle.count + tail.count, Self.equal(line, at: 0, head) else { return nil }
+        let idStart = head.count
+        var position = idStart
+        if line[position] == UInt8(ascii: "\"") {
+            position += 1
+            while position < line.count, line[position] != UInt8(ascii: "\"") {
+                guard Self.isPlain(line[position]) else { return nil }
+                position += 1
+            }
+            guard position < line.count else { return nil }
+            position += 1
+        } else {
+            if line[position] == UInt8(ascii: "-") { position += 1 }
+            let digits = position
+            while position < line.count, line[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+            guard position > digits, position == digits + 1 || line[digits] != UInt8(ascii: "0") else { return nil }
+        }
+        let id = idStart..<position
+        let valueStart = position + middle.count
+        let valueEnd = line.count - tail.count
+        guard valueStart <= valueEnd, Self.equal(line, at: position, middle), Self.equal(line, at: valueEnd, tail) else { return nil }
+        for index in valueStart..<valueEnd where !Self.isPlain(line[index]) { return nil }
+        return (id, valueStart..<valueEnd)
+    }
+
+    /// Whether `line` holds `bytes` at `offset`; the caller has checked that they fit.
+    private static func equal(_ line: UnsafeRawBufferPointer, at offset: Int, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { memcmp(line.baseAddress! + offset, $0.baseAddress!, $0.count) == 0 }
+    }
+
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+}

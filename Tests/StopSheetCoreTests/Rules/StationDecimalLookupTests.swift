@@ -1,0 +1,56 @@
+import Testing
+@testable import StopSheetCore
+
+/// The byte lookup the serving loop uses must agree with `index(for:)` for every id it answers,
+/// and answer every known decimal id.
+@Suite struct StationDecimalLookupTests {
+    private let directory = StationDirectory(platforms: try! StationsDecoder.decode(Fixtures.bytes("L_stops_2021.csv")))
+
+    private func byBytes(_ id: String, in directory: StationDirectory) -> Int? {
+        Array(id.utf8).withUnsafeBytes { directory.index(forDecimalStopID: $0) }
+    }
+
+    @Test func everyRealStationAndPlatformIdIsFoundAtItsStation() {
+        var checked = 0
+        for station in directory.stations {
+            for id in [station.id] + station.platforms.map(\.stopID) {
+                #expect(byBytes(id, in: directory) == directory.index(for: id), "\(id)")
+                checked += 1
+            }
+        }
+        #expect(checked > 400)
+    }
+
+    @Test func otherIdsAreNeverMisread() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789 -+ax".utf8)
+        var candidates = ["", "0", "00", "040380", "40380 ", " 40380", "+40380", "-40380", "4038O", "999999999999999999",
+                          "1000000000000000000", "18446744073709551616", "99999999999999999999"]
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 1...6, using: &generator)
+            candidates.append(String(decoding: (0..<length).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self))
+        }
+        for station in directory.stations.prefix(20) { candidates.append("0" + station.id) }
+        for id in candidates {
+            if let found = byBytes(id, in: directory) {
+                #expect(found == directory.index(for: id), "\(id)")
+            } else {
+                // Declined only for unknown ids and ids that are not canonical decimals.
+                let canonical = id.utf8.count <= 18 && UInt64(id).map(String.init) == id
+                #expect(directory.index(for: id) == nil || !canonical, "\(id)")
+            }
+        }
+    }
+
+    @Test func aStationIdThatIsAlsoAPlatformIdResolvesAsIndexForDoes() {
+        let platforms = [
+            Platform(stopID: "30001", stationID: "40001", stationName: "A", routes: [.red], stepFree: true),
+            Platform(stopID: "40001", stationID: "40002", stationName: "B", routes: [.red], stepFree: true),
+            Platform(stopID: "0", stationID: "7", stationName: "C", routes: [.red], stepFree: true),
+        ]
+        let directory = StationDirectory(platforms: platforms)
+        for id in ["30001", "40001", "40002", "0", "7", "00", "07"] {
+            #expect(byBytes(id, in: directory) == directory.index(for: id), "\(id)")
+        }
+    }
+}
