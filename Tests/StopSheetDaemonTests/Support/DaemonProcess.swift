@@ -8,7 +8,8 @@ import Testing
 final class DaemonProcess {
     let directory: String
     let socketPath: String
-    let process = Process()
+    private(set) var process: ChildProcess!
+    let arguments: [String]
     let notifications: DaemonNotifications
     /// A file, not a pipe: nobody reads a pipe until the daemon exits, so a daemon writing more
     /// than a pipe holds (debug logging, a sanitizer's report at exit) would block forever.
@@ -45,19 +46,15 @@ final class DaemonProcess {
         directory = try makeTemporaryDirectory()
         socketPath = directory + "/stopsheetd.sock"
         notifications = try DaemonNotifications(path: directory + "/notify.sock")
-        process.executableURL = URL(fileURLWithPath: DaemonProcess.binary)
-        process.arguments = ["--socket", socketPath] + arguments
+        self.arguments = ["--socket", socketPath] + arguments
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STOPSHEETD_") && $0.key != "LISTEN_FDS" && $0.key != "WATCHDOG_USEC" }
         environment["NOTIFY_SOCKET"] = notifications.path
         for (key, value) in extra { environment[key] = value }
-        process.environment = environment
         stderrPath = directory + "/stderr.log"
-        guard FileManager.default.createFile(atPath: stderrPath, contents: nil),
-              let stderrFile = FileHandle(forWritingAtPath: stderrPath)
-        else { throw TestFailure("cannot create \(stderrPath)") }
-        process.standardError = stderrFile
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let stderrFile = open(stderrPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard stderrFile >= 0 else { throw TestFailure("cannot create \(stderrPath)") }
+        defer { close(stderrFile) }
+        process = try ChildProcess(DaemonProcess.binary, self.arguments, environment: environment, stderr: stderrFile)
         if waitForReady {
             guard notifications.waitFor({ $0.contains("READY=1") }, timeout: 20) != nil else {
                 stop()
@@ -72,7 +69,7 @@ final class DaemonProcess {
         // Under `make sanitize` the daemon is sanitized too; its reports land on its stderr.
         let log = stderrText()
         if let report = log.range(of: "Sanitizer:") {
-            Issue.record("stopsheetd \(process.arguments ?? []) reported: \(log[report.lowerBound...].prefix(3000))")
+            Issue.record("stopsheetd \(arguments) reported: \(log[report.lowerBound...].prefix(3000))")
         }
         notifications.close()
         try? FileManager.default.removeItem(atPath: directory)
@@ -109,17 +106,15 @@ final class DaemonProcess {
     @discardableResult
     func refreshAll() throws -> JSON { try result("refresh", ["what": "all"]) }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
-    /// SIGTERM and wait; returns the exit status.
+    /// SIGTERM (after SIGCONT, in case a test stopped it) and wait; returns the exit status.
     @discardableResult
     func stop() -> Int32 {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGCONT)
-            process.terminate()
-            process.waitUntilExit()
-        }
-        return process.terminationStatus
+        guard let process else { return -1 }
+        process.signal(SIGCONT)
+        process.signal(SIGTERM)
+        return process.wait()
     }
 
     /// What the daemon wrote to stderr so far.

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// What a finished command printed and how it exited.
@@ -10,28 +11,71 @@ struct ProcessResult {
 
 /// Runs a command to completion, feeding `input` on its stdin (then end of input).
 func runProcess(_ executable: String, _ arguments: [String], input: String? = nil) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe(), stdin = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-    try process.run()
-    if let input {
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-    }
+    let stdin = try PipePair(), stdout = try PipePair(), stderr = try PipePair()
+    let child = try ChildProcess(executable, arguments, environment: ProcessInfo.processInfo.environment,
+                                 stdin: stdin.read, stdout: stdout.write, stderr: stderr.write)
+    stdin.closeRead()
+    stdout.closeWrite()
+    stderr.closeWrite()
+    if let input { stdin.writeAll(Array(input.utf8)) }
+    stdin.closeWrite()
     // Both pipes are drained before waiting, so a chatty command cannot block on a full pipe.
-    let stderrData = Mutex<Data>(Data())
-    let stderrRead = DispatchSemaphore(value: 0)
+    let errorText = Mutex<[UInt8]>([])
+    let errorDone = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
-        stderrData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() }
-        stderrRead.signal()
+        let bytes = stderr.readAll()
+        errorText.withLock { $0 = bytes }
+        errorDone.signal()
     }
-    let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-    stderrRead.wait()
-    process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-                         stderr: String(decoding: stderrData.withLock { $0 }, as: UTF8.self))
+    let outputText = stdout.readAll()
+    errorDone.wait()
+    let status = child.wait()
+    stdout.closeRead()
+    stderr.closeRead()
+    return ProcessResult(status: status, stdout: String(decoding: outputText, as: UTF8.self),
+                         stderr: String(decoding: errorText.withLock { $0 }, as: UTF8.self))
+}
+
+/// A pipe whose ends are closed at most once.
+final class PipePair: @unchecked Sendable {
+    private(set) var read: Int32
+    private(set) var write: Int32
+
+    init() throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw TestFailure("pipe: \(String(cString: strerror(errno)))") }
+        (read, write) = (fds[0], fds[1])
+        // Close-on-exec, so other children never hold these ends open (the spawned command gets
+        // its ends by dup2, which clears the flag).
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    }
+
+    deinit {
+        closeRead()
+        closeWrite()
+    }
+
+    func closeRead() { if read >= 0 { close(read); read = -1 } }
+    func closeWrite() { if write >= 0 { close(write); write = -1 } }
+
+    func writeAll(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(write, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            offset += count
+        }
+    }
+
+    func readAll() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(read, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return bytes }
+            bytes += chunk[0..<count]
+        }
+    }
 }

@@ -24,8 +24,8 @@ final class Upstream: @unchecked Sendable {
     static func shared() throws -> Upstream { try sharedInstance.get() }
 
     let port: Int
-    private let process = Process()
-    private let stdinPipe = Pipe()
+    private let process: ChildProcess
+    private let stdinPipe: PipePair
     private let stopped = NSLock()
     private var isStopped = false
 
@@ -33,16 +33,17 @@ final class Upstream: @unchecked Sendable {
         guard let python = Upstream.findOnPath("python3") else {
             throw StartFailure(description: "python3 not found on PATH")
         }
-        let stdoutPipe = Pipe()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [Upstream.script, "--port", "0", "--root", root, "--exit-on-stdin-eof"]
-        process.standardInput = stdinPipe
-        process.standardOutput = stdoutPipe
-        try process.run()
+        let stdoutPipe = try PipePair()
+        stdinPipe = try PipePair()
+        process = try ChildProcess(python, [Upstream.script, "--port", "0", "--root", root, "--exit-on-stdin-eof"],
+                                   environment: ProcessInfo.processInfo.environment, stdin: stdinPipe.read, stdout: stdoutPipe.write)
+        stdinPipe.closeRead()
+        stdoutPipe.closeWrite()
 
-        let line = Upstream.readLine(stdoutPipe.fileHandleForReading.fileDescriptor)
+        let line = Upstream.readLine(stdoutPipe.read)
         guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
-            process.terminate()
+            process.signal(SIGKILL)
+            process.wait()
             throw StartFailure(description: "upstream.py did not report its port (first line: \(line.debugDescription))")
         }
         self.port = port
@@ -57,12 +58,12 @@ final class Upstream: @unchecked Sendable {
         defer { stopped.unlock() }
         guard !isStopped else { return }
         isStopped = true
-        try? stdinPipe.fileHandleForWriting.close()
+        stdinPipe.closeWrite()
         guard process.isRunning else { return }
-        process.terminate()
+        process.signal(SIGTERM)
         for _ in 0..<200 where process.isRunning { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        process.wait()
     }
 
     func url(_ path: String) -> String {
