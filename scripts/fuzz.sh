@@ -25,7 +25,7 @@ core=$(find Sources/StopSheetCore -name '*.swift' | sort)
 daemon="Sources/StopSheetDaemon/RPC/*.swift Sources/StopSheetDaemon/Methods/*.swift
     Sources/StopSheetDaemon/Data/Refresher.swift Sources/StopSheetDaemon/Data/Store.swift
     Sources/StopSheetDaemon/Data/Source.swift Sources/StopSheetDaemon/Data/CacheStatus.swift
-    Sources/StopSheetDaemon/Support/PosixThread.swift Sources/StopSheetDaemon/Support/SystemClock.swift
+    Sources/StopSheetDaemon/Support/*.swift
     Sources/StopSheetDaemon/Log.swift Sources/StopSheetDaemon/Version.swift"
 
 sources_for() {

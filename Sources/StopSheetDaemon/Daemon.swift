@@ -8,7 +8,7 @@ import Synchronization
 public final class Daemon: Sendable {
     private let arguments: [String]
     private let environment: [String: String]
-    private let config: Mutex<Config>
+    private let config: Locked<Config>
     private let notifier = ServiceNotifier.fromEnvironment()
     private let store: Store
     private let refreshers: [Refresher]
@@ -53,7 +53,7 @@ public final class Daemon: Sendable {
     private init(config: Config, arguments: [String], environment: [String: String]) throws {
         self.arguments = arguments
         self.environment = environment
-        self.config = Mutex(config)
+        self.config = Locked(config)
         let now = SystemClock.now()
         let alertsSource = try Daemon.source(.alerts, config, startedAt: now)
         let stationsSource = try Daemon.source(.stations, config, startedAt: now)
@@ -72,7 +72,7 @@ public final class Daemon: Sendable {
         boundPath = activated ? nil : config.socketPath
         // The service reports the server's connection count, and the server dispatches to the
         // service: the count is read through a reference filled in once both exist.
-        let serverReference = Mutex<Server?>(nil)
+        let serverReference = Locked<Server?>(nil)
         service = StopSheetService(store: store, refreshers: refreshers, connections: { serverReference.withLock { $0?.connectionCount ?? 0 } })
         var dispatcher = Dispatcher()
         service.register(in: &dispatcher)

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Syslog priorities, as journald's `PRIORITY=` field uses them.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
@@ -36,7 +35,7 @@ public enum Log {
         var sink: any LogSink = StderrLogSink()
     }
 
-    private static let state = Mutex(State())
+    private static let state = Locked(State())
 
     public static func configure(level: LogLevel? = nil, sink: (any LogSink)? = nil) {
         state.withLock {

@@ -1,6 +1,5 @@
 import CCurl
 import Glibc
-import Synchronization
 
 /// An `http://` or `https://` upstream, fetched with libcurl (not URLSession: see
 /// notes/swift-on-linux.md — whole-second timeouts and a per-request leak).
@@ -15,7 +14,7 @@ import Synchronization
 public final class HTTPSource: Source {
     public let url: String
     public let options: HTTPOptions
-    private let transfer = Mutex(Transfer())
+    private let transfer = Locked(Transfer())
 
     public init(url: String, options: HTTPOptions) {
         self.url = url

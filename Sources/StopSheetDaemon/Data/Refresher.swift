@@ -16,8 +16,8 @@ public final class Refresher: Sendable {
         var interval: Double
         var validators: CacheValidators?
     }
-    private let settings: Mutex<Settings>
-    private let requests = Mutex<[Completion]>([])
+    private let settings: Locked<Settings>
+    private let requests = Locked<[Completion]>([])
     private let stopped = Atomic<Bool>(false)
     private let wake = WakeSignal()
     /// Called after every refresh round, on the refresher's thread (the daemon updates STATUS=).
@@ -27,7 +27,7 @@ public final class Refresher: Sendable {
         self.cache = cache
         self.store = store
         self.onRefreshed = onRefreshed
-        settings = Mutex(Settings(source: source, interval: interval, validators: nil))
+        settings = Locked(Settings(source: source, interval: interval, validators: nil))
     }
 
     public func start() {

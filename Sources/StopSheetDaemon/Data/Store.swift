@@ -1,5 +1,4 @@
 import StopSheetCore
-import Synchronization
 
 /// The current snapshot and the caches' status. Readers take the snapshot under a brief lock;
 /// writers build a whole new snapshot outside it and swap it in, so a refresh never blocks an
@@ -25,12 +24,14 @@ public final class Store: Sendable {
         var stations: CacheStatus
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Serialises builds, so two refreshers finishing together cannot lose each other's data.
-    private let building = Mutex(())
+    /// It guards a count of builds rather than nothing: TSan mistakes accesses to a zero-size
+    /// guarded value for accesses to the lock itself.
+    private let building = Locked(0)
 
     public init(alertsSource: String, stationsSource: String, now: Instant) {
-        state = Mutex(State(current: Current(.build(stations: nil, alerts: nil, now: now)),
+        state = Locked(State(current: Current(.build(stations: nil, alerts: nil, now: now)),
                             alerts: CacheStatus(source: alertsSource), stations: CacheStatus(source: stationsSource)))
     }
 
@@ -57,10 +58,11 @@ public final class Store: Sendable {
     /// without waiting for a refresh. Returns whether it rebuilt.
     @discardableResult
     public func rebuildIfBoundaryPassed(now: Instant) -> Bool {
-        building.withLock { _ in
+        building.withLock { builds in
             let current = snapshot
             guard let boundary = current.nextBoundary, boundary <= now else { return false }
             swap(Snapshot.build(stations: current.stations, alerts: current.alerts, now: now))
+            builds += 1
             return true
         }
     }
@@ -72,7 +74,10 @@ public final class Store: Sendable {
     }
 
     private func rebuild(at now: Instant, _ make: (Snapshot) -> Snapshot) {
-        building.withLock { _ in swap(make(snapshot)) }
+        building.withLock { builds in
+            swap(make(snapshot))
+            builds += 1
+        }
     }
 
     private func swap(_ next: Snapshot) {

@@ -1,10 +1,9 @@
 import StopSheetCore
-import Synchronization
 
 /// Gathers the statuses of a `refresh` that spans several caches; the last one in answers.
 final class RefreshOutcome: Sendable {
     private let expected: [CacheName]
-    private let statuses = Mutex<[CacheName: CacheStatus]>([:])
+    private let statuses = Locked<[CacheName: CacheStatus]>([:])
 
     init(expected: [CacheName]) { self.expected = expected }
 

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// Everything other threads hand to the serving loop: posted work, `.later` completions and the
 /// stop request. Each hand-over writes the loop's eventfd so that `epoll_wait` returns.
@@ -23,7 +22,7 @@ final class LoopInbox: Sendable {
         var pending = Batch()
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// While the loop runs; before and after, hand-overs are only queued (or dropped with the inbox).
     func open(wakeFD: Int32) {

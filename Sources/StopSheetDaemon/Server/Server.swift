@@ -28,7 +28,7 @@ public final class Server: Sendable {
     let liveCounters = AtomicServerCounters()
     let openConnections = Atomic<Int>(0)
     private let started = Atomic<Bool>(false)
-    private let tick = Mutex<(@Sendable () -> Void)?>(nil)
+    private let tick = Locked<(@Sendable () -> Void)?>(nil)
 
     public init(listeners: [Int32], dispatcher: Dispatcher, limits: ServerLimits = ServerLimits()) {
         self.listeners = listeners

@@ -1,6 +1,5 @@
 import CSystemd
 import Glibc
-import Synchronization
 
 /// The daemon's side of systemd's notify protocol (`Type=notify`): readiness, status line,
 /// watchdog keep-alives, reload and stop announcements.
@@ -25,7 +24,7 @@ public struct ServiceNotifier: Sendable {
     private let channel: NotifySocket?
 
     private final class StatusMemory: Sendable {
-        let text = Mutex<String?>(nil)
+        let text = Locked<String?>(nil)
     }
 
     init(isActive: Bool, watchdogUsec: UInt64?, socketPath: String? = nil) {
@@ -139,11 +138,13 @@ private final class NotifySocket: Sendable {
 
     deinit { close(fd) }
 
+    /// No MSG_NOSIGNAL needed: a datagram socket whose peer is gone fails with ECONNREFUSED, never
+    /// SIGPIPE (and the daemon ignores SIGPIPE anyway).
     func send(_ message: String, waitMilliseconds: Int32) {
         var bytes = Array(message.utf8)
         func attempt() -> Int32 {
             while true {
-                let sent = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let sent = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
                 if sent >= 0 { return 0 }
                 if errno != EINTR { return errno }
             }

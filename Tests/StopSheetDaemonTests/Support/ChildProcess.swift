@@ -53,6 +53,15 @@ final class ChildProcess: Sendable {
         }
     }
 
+    /// Waits up to `seconds` for the child to exit; nil if it is still running then.
+    func wait(seconds: Double) -> Int32? {
+        for _ in 0..<max(1, Int(seconds * 100)) {
+            if !isRunning { return wait() }
+            usleep(10_000)
+        }
+        return isRunning ? nil : wait()
+    }
+
     var isRunning: Bool {
         exitStatus.withLock { status in
             guard status == nil else { return false }

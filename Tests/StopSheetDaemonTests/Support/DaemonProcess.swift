@@ -114,6 +114,11 @@ final class DaemonProcess {
         guard let process else { return -1 }
         process.signal(SIGCONT)
         process.signal(SIGTERM)
+        // The daemon drains for at most 5 s; one that outlives SIGTERM much longer is a bug to
+        // report, not a reason to hang the suite.
+        if let status = process.wait(seconds: 30) { return status }
+        Issue.record("stopsheetd \(arguments) did not exit within 30 s of SIGTERM")
+        process.signal(SIGKILL)
         return process.wait()
     }
 
