@@ -98,20 +98,10 @@ import Testing
             Array(#"{"jsonrpc":"2.0","id":12,"method":"stopSheet","params":{"stopId":"40380"}}"#.utf8),
             Array(#"{"jsonrpc":"2.0","id":"a","method":"stopSheet","params":{"stopId":"30074"}}"#.utf8),
         ]
-        let alphabet = Array(#" {}[]:,"\-+.0123456789eEabcdnrtu"#.utf8) + [0x09, 0x0D, 0x00, 0x7F, 0xC3, 0xA9]
         var generator = SystemRandomNumberGenerator()
         var accepted = 0
         for round in 0..<40_000 {
-            var line = bases[round % bases.count]
-            for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                let position = Int.random(in: 0..<line.count, using: &generator)
-                let byte = alphabet.randomElement(using: &generator)!
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0: line[position] = byte
-                case 1: line.insert(byte, at: position)
-                default: if line.count > 1 { line.remove(at: position) }
-                }
-            }
+            let line = mutated(bases[round % bases.count], using: &generator)
             if expectAgreement(line) { accepted += 1 }
         }
         #expect(accepted > 100)
