@@ -9,6 +9,7 @@
 #include <sys/timerfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <malloc.h>
 
 // Wrappers, defined in CLinux.c, for what needs _GNU_SOURCE (`accept4`, `struct ucred`) or
 // would need C enum casts in Swift. Each returns -1 with errno set on failure, like the call.

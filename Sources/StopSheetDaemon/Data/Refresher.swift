@@ -1,3 +1,4 @@
+import CLinux
 import StopSheetCore
 import Synchronization
 
@@ -65,6 +66,9 @@ public final class Refresher: Sendable {
                 continue
             }
             let status = refreshOnce()
+            // A refresh frees a whole decoded body and often a whole snapshot; hand the pages back
+            // so the daemon's size follows its data, not the largest body an upstream ever sent.
+            malloc_trim(0)
             due = SystemClock.monotonicMilliseconds() + delayAfter(status)
             store.updateStatus(cache) { $0.nextRefreshAt = SystemClock.now().adding(seconds: (due - SystemClock.monotonicMilliseconds() + 999) / 1000) }
             let final = store.status(cache)
