@@ -217,21 +217,9 @@ public func processEnvironment() -> [String: String] {
     return result
 }
 
-func printError(_ line: String) {
-    var bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
-}
-
-/// A small text file's contents, or nil when it cannot be read.
+/// A config file's text, or nil when it cannot be read (or is over 1 MiB: a config that large is
+/// a mistake, and half of one would be worse).
 func readTextFile(_ path: String) -> String? {
-    guard let file = fopen(path, "r") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while bytes.count < 1 << 20 {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count <= 0 { break }
-        bytes += buffer[0..<count]
-    }
+    guard case .success(let bytes) = FileSource.read(path, maxBytes: 1 << 20) else { return nil }
     return String(decoding: bytes, as: UTF8.self)
 }

@@ -83,11 +83,14 @@ public struct StderrLogSink: LogSink {
         // entry with a priority of its choosing.
         var text = "<\(entry.level.rawValue)>\(Log.oneLine(entry.message))"
         for (key, value) in entry.fields { text += " \(key)=\(Log.oneLine(value))" }
-        text += "\n"
-        // One write(2) per entry, so lines from different threads never interleave.
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        printError(text)
     }
+}
+
+/// One line on stderr in a single write(2), so lines from different threads never interleave.
+public func printError(_ line: String) {
+    var bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
 }
 
 extension Log {

@@ -18,8 +18,7 @@ let usage = """
     """
 
 func fail(_ message: String, _ status: Int32) -> Never {
-    var bytes = Array("stopsheetctl: \(message)\n".utf8)
-    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    printError("stopsheetctl: \(message)")
     exit(status)
 }
 

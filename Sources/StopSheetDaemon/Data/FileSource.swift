@@ -19,6 +19,12 @@ public struct FileSource: Source {
     }
 
     public func fetch(validators: CacheValidators?) -> Result<Fetched, FetchFailure> {
+        FileSource.read(path, maxBytes: maxBodyBytes).map { .body($0, validators: CacheValidators(), httpStatus: nil) }
+    }
+
+    /// A local file's bytes, at most `maxBytes` of them (more is a failure, never a truncation).
+    static func read(_ path: String, maxBytes: Int) -> Result<[UInt8], FetchFailure> {
+        let tooLarge = FetchFailure("file \(path) is larger than \(maxBytes) bytes")
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { return .failure(FetchFailure("cannot open \(path): \(errorText(errno))")) }
@@ -29,7 +35,7 @@ public struct FileSource: Source {
         let type = info.st_mode & S_IFMT
         // open(2) succeeds on a directory; say so plainly instead of waiting for read's EISDIR.
         if type == S_IFDIR { return .failure(FetchFailure("cannot read \(path): \(errorText(EISDIR))")) }
-        if type == S_IFREG, info.st_size > maxBodyBytes { return .failure(tooLarge()) }
+        if type == S_IFREG, info.st_size > maxBytes { return .failure(tooLarge) }
 
         var bytes: [UInt8] = []
         if type == S_IFREG { bytes.reserveCapacity(Int(info.st_size)) }
@@ -37,21 +43,17 @@ public struct FileSource: Source {
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
         defer { chunk.deallocate() }
         while true {
-            let count = read(fd, chunk.baseAddress, chunkSize)
+            let count = Glibc.read(fd, chunk.baseAddress, chunkSize)
             if count < 0 {
                 if errno == EINTR { continue }
                 return .failure(FetchFailure("cannot read \(path): \(errorText(errno))"))
             }
             if count == 0 { break }
             // A file can grow after fstat, and pipes or devices have no size: the cap holds anyway.
-            guard count <= maxBodyBytes - bytes.count else { return .failure(tooLarge()) }
+            guard count <= maxBytes - bytes.count else { return .failure(tooLarge) }
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
         }
-        return .success(.body(bytes, validators: CacheValidators(), httpStatus: nil))
-    }
-
-    private func tooLarge() -> FetchFailure {
-        FetchFailure("file \(path) is larger than \(maxBodyBytes) bytes")
+        return .success(bytes)
     }
 
     static func path(of url: String) throws(FetchFailure) -> String {

@@ -71,7 +71,7 @@ final class EventLoop {
         self.drainNanos = limits.drainTimeout.clampedNanoseconds
         self.busyLine = RPCResponse.errorLine(.serverBusy("too many connections"))
         self.tooLargeAnswer = RPCResponse.errorLine(.requestTooLarge(limit: limits.maxLineBytes))
-        now = MonotonicClock.now()
+        now = SystemClock.monotonicNanoseconds()
         nextTick = now + tickNanos
 
         for fd in listeners {
@@ -112,7 +112,7 @@ final class EventLoop {
             let timeout = Int32(clamping: max(0, (wakeAt - now + 999_999) / 1_000_000))
 
             let count = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeout) }
-            now = MonotonicClock.now()
+            now = SystemClock.monotonicNanoseconds()
             if count < 0 {
                 let code = errno
                 if code == EINTR { continue }

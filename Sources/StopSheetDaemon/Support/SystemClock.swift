@@ -17,10 +17,13 @@ public enum SystemClock {
         return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
     }
 
-    /// Monotonic milliseconds, for intervals and durations that must not jump with the wall clock.
-    public static func monotonicMilliseconds() -> Int64 {
+    /// CLOCK_MONOTONIC in nanoseconds, for timeouts and intervals that must not jump with the
+    /// wall clock — and the clock systemd compares `MONOTONIC_USEC=` against.
+    public static func monotonicNanoseconds() -> Int64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
+
+    public static func monotonicMilliseconds() -> Int64 { monotonicNanoseconds() / 1_000_000 }
 }

@@ -59,7 +59,7 @@ public struct ServiceNotifier: Sendable {
     public func reloading(status: String = "reloading configuration") {
         let line = Self.clean(status)
         remember(line)
-        send("RELOADING=1\nMONOTONIC_USEC=\(csystemd_monotonic_usec())\nSTATUS=\(line)", waitForRoom: true)
+        send("RELOADING=1\nMONOTONIC_USEC=\(SystemClock.monotonicNanoseconds() / 1000)\nSTATUS=\(line)", waitForRoom: true)
     }
 
     /// `STOPPING=1`: systemd stops routing expectations to us (and shows the status) while draining.
