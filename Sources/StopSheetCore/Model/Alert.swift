@@ -13,8 +13,10 @@ public struct Alert: Hashable, Sendable {
     public var start: Instant?
     public var end: Instant?
     public var scopes: [AlertScope]
+    public var details: AlertDetails
 
-    public init(id: String, kindSource: KindSource, headline: String, description: String, start: Instant? = nil, end: Instant? = nil, scopes: [AlertScope]) {
+    public init(id: String, kindSource: KindSource, headline: String, description: String, start: Instant? = nil, end: Instant? = nil,
+                scopes: [AlertScope], details: AlertDetails = AlertDetails()) {
         self.id = id
         self.kindSource = kindSource
         self.headline = headline
@@ -22,6 +24,7 @@ public struct Alert: Hashable, Sendable {
         self.start = start
         self.end = end
         self.scopes = scopes
+        self.details = details
     }
 
     /// The alert's kind at `now`, or nil when it is not live (its end has passed).
