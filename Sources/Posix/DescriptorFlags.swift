@@ -16,4 +16,10 @@ public enum DescriptorFlags {
         let flags = fcntl(fd, F_GETFD)
         guard flags >= 0, fcntl(fd, F_SETFD, flags | FD_CLOEXEC) == 0 else { throw Errno.current }
     }
+
+    /// Both, as an inherited socket must be before an event loop serves it.
+    public static func setNonBlockingAndCloseOnExec(_ fd: Int32) throws(Errno) {
+        try setNonBlocking(fd)
+        try setCloseOnExec(fd)
+    }
 }

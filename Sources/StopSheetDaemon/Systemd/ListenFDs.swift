@@ -42,10 +42,7 @@ public enum ListenFDs {
             throw ListenFDsError(description: "socket activation: fd \(fd) (\(name)) is \(describe(fd)), "
                 + "not a listening Unix stream socket; use ListenStream=/path with Accept=no")
         }
-        do throws(Errno) {
-            try DescriptorFlags.setNonBlocking(fd)
-            try DescriptorFlags.setCloseOnExec(fd)
-        } catch {
+        do throws(Errno) { try DescriptorFlags.setNonBlockingAndCloseOnExec(fd) } catch {
             throw ListenFDsError(description: "socket activation: fd \(fd) (\(name)): fcntl: \(error)")
         }
     }

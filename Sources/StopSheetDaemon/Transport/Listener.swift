@@ -72,10 +72,7 @@ public func bindUnixListener(path: String, backlog: Int32 = 512) throws(Listener
 /// Makes an inherited listening socket (systemd socket activation) non-blocking and
 /// close-on-exec, as the serving loop needs. Harmless on a socket that already is.
 public func prepareListener(_ fd: Int32) throws(ListenerError) {
-    do throws(Errno) {
-        try DescriptorFlags.setNonBlocking(fd)
-        try DescriptorFlags.setCloseOnExec(fd)
-    } catch {
+    do throws(Errno) { try DescriptorFlags.setNonBlockingAndCloseOnExec(fd) } catch {
         throw .system(call: "fcntl", path: "fd \(fd)", errno: error.code)
     }
 }
