@@ -10,7 +10,7 @@ import StopSheetCore
 ///     print(sheet.stationName ?? "?", sheet.accessibilityTone ?? "?")
 public final class StopSheetClient {
     public let connection: LineConnection
-    public var timeout: Duration
+    public let timeout: Duration
     private var nextID = 1
 
     public init(socketPath: String, timeout: Duration = .seconds(15)) throws(ClientError) {
