@@ -8,26 +8,32 @@ let package = Package(
     products: [
         .executable(name: "stopsheetd", targets: ["stopsheetd"]),
         .executable(name: "stopsheetctl", targets: ["stopsheetctl"]),
+        // For other packages' integration tests: a typed client over the daemon's socket.
+        .library(name: "StopSheetClient", targets: ["StopSheetClient"]),
     ],
     targets: [
         // libm: the stdlib's Double rounding calls into it, and the core imports no Glibc.
         .target(name: "StopSheetCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "CLinux"),
+        // sockaddr_un, descriptor flags, errno text, eventfd: written once for every target.
+        .target(name: "Posix", dependencies: ["CLinux"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "StopSheetDaemon",
-            dependencies: ["StopSheetCore", "CLinux", "CSystemd", "CCurl"],
+            dependencies: ["StopSheetCore", "Posix", "CLinux", "CSystemd", "CCurl"],
             resources: [
                 .embedInCode("Demo/alerts.json"),
                 .embedInCode("Demo/stops.csv"),
             ]
         ),
         .executableTarget(name: "stopsheetd", dependencies: ["StopSheetDaemon"]),
-        .executableTarget(name: "stopsheetctl", dependencies: ["StopSheetDaemon"]),
+        // Not the daemon library: stopsheetctl links neither libcurl nor libsystemd.
+        .target(name: "StopSheetClient", dependencies: ["StopSheetCore", "Posix"]),
+        .executableTarget(name: "stopsheetctl", dependencies: ["StopSheetClient", "StopSheetCore", "Posix"]),
         // `make bench`: closed-loop load generator, echo baseline server, snapshot-build timing.
-        .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "CLinux"], path: "Benchmarks/StopSheetBench"),
+        .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "StopSheetClient", "Posix", "CLinux"], path: "Benchmarks/StopSheetBench"),
         .testTarget(name: "StopSheetCoreTests", dependencies: ["StopSheetCore"]),
-        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetCore"]),
+        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetClient", "StopSheetCore", "Posix"]),
     ]
 )

@@ -2,19 +2,15 @@
 import Glibc
 
 import CLinux
+import Posix
 
 /// `echo-server`: the least a server can do on one thread — epoll, read, write the same bytes
 /// back. The load generator reads an echoed request line as an answer with the right id, so
 /// this measures the generator and the socket path with (almost) no server work.
 func runEchoServer(_ options: Options) -> Never {
     let path = options.string("socket")
-    unlink(path)
-    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-    var address = unixAddress(path)
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    guard listener >= 0, bound == 0, listen(listener, 128) == 0 else { fail("cannot listen on \(path): errno \(errno)") }
+    let listener = bindUnix(path, .stream, nonBlocking: true)
+    guard listen(listener, 128) == 0 else { fail("cannot listen on \(path): \(Errno.current)") }
     let epollFD = clinux_epoll_create()
     var event = epoll_event()
     event.events = EPOLLIN.rawValue

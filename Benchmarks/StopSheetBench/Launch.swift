@@ -1,6 +1,7 @@
 
 import Glibc
-import CLinux
+import Posix
+import StopSheetClient
 
 /// `launch --samples N --log FILE -- stopsheetd …`: times exec → `READY=1` through a private
 /// `NOTIFY_SOCKET`, N times; stops all but the last instance and leaves that one serving.
@@ -14,13 +15,7 @@ func runLaunch(_ options: Options) {
     var pid: pid_t = 0
     for sample in 0..<samples {
         let notifyPath = "/tmp/stopsheet-bench-notify-\(getpid())"
-        unlink(notifyPath)
-        let notify = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = unixAddress(notifyPath)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(notify, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else { fail("bind \(notifyPath): errno \(errno)") }
+        let notify = bindUnix(notifyPath, .datagram)
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(notify, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
 
@@ -82,10 +77,15 @@ private func processEnvironmentLines() -> [String] {
 func runPrimeRedis(_ options: Options) {
     let id = options.int("id", 1000000)
     let stopID = options.string("stop-id", "40380")
-    let daemon = connectUnix(options.string("daemon"), blocking: true)
-    writeAll(daemon, Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"stopSheet","params":{"stopId":"\#(stopID)"}}"#.utf8) + [0x0A])
-    let answer = readUntil(daemon) { $0.last == 0x0A }
-    close(daemon)
+    // The exact bytes matter here, so the raw line connection rather than the typed client.
+    let answer: [UInt8]
+    do {
+        let daemon = try LineConnection(socketPath: options.string("daemon"), sendTimeout: .seconds(10))
+        try daemon.send(Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"stopSheet","params":{"stopId":"\#(stopID)"}}"#.utf8) + [0x0A])
+        answer = try daemon.readLine(timeout: .seconds(10)) + [0x0A]
+    } catch {
+        fail("stopsheetd: \(error)")
+    }
     guard answer.starts(with: Array(#"{"jsonrpc":"2.0","id":\#(id),"result":"#.utf8)) else { fail("unexpected answer from stopsheetd") }
 
     let key = options.string("key", "sheet")

@@ -2,6 +2,7 @@
 import Glibc
 
 import CLinux
+import Posix
 
 /// What the load generator speaks: stopsheetd's JSON-RPC lines, or Redis `GET` in RESP.
 enum WireProtocol: String {
@@ -240,7 +241,7 @@ final class LoadWorker: @unchecked Sendable {
             var event = epoll_event()
             event.events = EPOLLIN.rawValue
             event.data.u64 = UInt64(index)
-            guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { fail("epoll_ctl: errno \(errno)") }
+            guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { fail("epoll_ctl: \(Errno.current)") }
         }
     }
 
@@ -262,7 +263,7 @@ final class LoadWorker: @unchecked Sendable {
             if plan.requestsPerConnection == nil, now >= plan.measureUntil { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                fail("epoll_wait: errno \(errno)")
+                fail("epoll_wait: \(Errno.current)")
             }
             for index in 0..<Int(count) {
                 let event = events[index]

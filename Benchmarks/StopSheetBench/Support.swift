@@ -1,6 +1,6 @@
 
 import Glibc
-import CLinux
+import Posix
 
 /// Monotonic nanoseconds: the only clock latencies are taken with.
 @inline(__always)
@@ -11,8 +11,7 @@ func monotonicNanos() -> Int64 {
 }
 
 func fail(_ message: String) -> Never {
-    var line = Array("stopsheet-bench: \(message)\n".utf8)
-    _ = line.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    printError("stopsheet-bench: \(message)")
     exit(2)
 }
 
@@ -58,29 +57,33 @@ struct Options {
     func has(_ name: String) -> Bool { values[name] != nil }
 }
 
-/// A connected, non-blocking Unix stream socket.
+/// A connected Unix stream socket, non-blocking unless asked; connected blocking, so a full
+/// accept backlog waits instead of failing the run.
 func connectUnix(_ path: String, blocking: Bool = false) -> Int32 {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { fail("socket: errno \(errno)") }
-    var address = unixAddress(path)
-    let result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    do {
+        let fd = try UnixSocket.open(.stream)
+        try UnixSocket.connect(fd, to: unixAddress(path))
+        if !blocking { try DescriptorFlags.setNonBlocking(fd) }
+        return fd
+    } catch {
+        fail("connect \(path): \(error)")
     }
-    guard result == 0 else { fail("connect \(path): errno \(errno)") }
-    if !blocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-    return fd
 }
 
-func unixAddress(_ path: String) -> sockaddr_un {
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { fail("socket path too long: \(path)") }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        raw.copyBytes(from: bytes)
-        raw[bytes.count] = 0
+/// A socket that is `kind` and bound at `path` (a file left by an earlier run is removed first).
+func bindUnix(_ path: String, _ kind: UnixSocket.Kind, nonBlocking: Bool = false) -> Int32 {
+    unlink(path)
+    do {
+        let fd = try UnixSocket.open(kind, nonBlocking: nonBlocking)
+        try UnixSocket.bind(fd, to: unixAddress(path))
+        return fd
+    } catch {
+        fail("bind \(path): \(error)")
     }
-    return address
+}
+
+private func unixAddress(_ path: String) -> UnixSocketAddress {
+    do throws(UnixSocketPathError) { return try UnixSocketAddress(path: path) } catch { fail("\(error)") }
 }
 
 /// Writes all of `bytes` to a blocking fd.
@@ -89,7 +92,7 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
     while offset < bytes.count {
         let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
         if count < 0, errno == EINTR { continue }
-        guard count > 0 else { fail("write: errno \(errno)") }
+        guard count > 0 else { fail("write: \(Errno.current)") }
         offset += count
     }
 }
@@ -101,7 +104,7 @@ func readUntil(_ fd: Int32, _ complete: ([UInt8]) -> Bool) -> [UInt8] {
     while !complete(received) {
         let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if count < 0, errno == EINTR { continue }
-        guard count > 0 else { fail("read: connection ended (errno \(errno))") }
+        guard count > 0 else { fail("read: connection ended (\(Errno.current))") }
         received += chunk[0..<count]
     }
     return received

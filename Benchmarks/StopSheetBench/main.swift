@@ -1,6 +1,5 @@
 
 import Glibc
-import CLinux
 
 // `make bench`'s tools, one binary (scripts/bench.sh drives them):
 //   loadgen      closed-loop load: epoll, N connections over T threads, P requests in flight each

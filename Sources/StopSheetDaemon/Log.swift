@@ -1,3 +1,9 @@
+// Re-exported for the whole daemon module (and stopsheetd and the tests): `printError`, `Errno`
+// and the socket helpers live once in Posix, and every file here uses them. Conditional because
+// the fuzz build compiles these files and Posix's into one module, where there is none to import.
+#if canImport(Posix)
+@_exported import Posix
+#endif
 
 /// Syslog priorities, as journald's `PRIORITY=` field uses them.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
@@ -85,12 +91,6 @@ public struct StderrLogSink: LogSink {
         for (key, value) in entry.fields { text += " \(key)=\(Log.oneLine(value))" }
         printError(text)
     }
-}
-
-/// One line on stderr in a single write(2), so lines from different threads never interleave.
-public func printError(_ line: String) {
-    var bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
 }
 
 extension Log {

@@ -1,6 +1,7 @@
 import Glibc
+import Posix
+import StopSheetClient
 import StopSheetCore
-import StopSheetDaemon
 
 /// stopsheetctl: query stopsheetd from a shell. Exit codes (for scripts): 0 success, 1 the
 /// daemon answered with an error, 2 usage error, 3 cannot reach the daemon, 4 `health` not ready.
@@ -23,7 +24,7 @@ func fail(_ message: String, _ status: Int32) -> Never {
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-var socketPath = processEnvironment()["STOPSHEETD_SOCKET"] ?? "/run/stopsheetd/stopsheetd.sock"
+var socketPath = getenv("STOPSHEETD_SOCKET").map { String(cString: $0) } ?? "/run/stopsheetd/stopsheetd.sock"
 var rawJSON = false
 var timeout = 15.0
 
@@ -52,57 +53,58 @@ if let seconds = takeOption("--timeout") {
 rawJSON = takeFlag("--json")
 
 let command = arguments.removeFirst()
-let method: String
-var params: JSON?
+let request: (StopSheetClient) throws(ClientError) -> JSON
 switch command {
 case "sheet":
-    let bus = takeFlag("--bus")
+    let stopType: StopType? = takeFlag("--bus") ? .bus : nil
     let name = takeOption("--name")
     guard arguments.count == 1 else { fail("usage: sheet STOP_ID [--bus] [--name NAME]", 2) }
-    method = "stopSheet"
-    var object = JSONObject([("stopId", .string(arguments[0]))])
-    if bus { object.append("stopType", "bus") }
-    if let name { object.append("stationName", .string(name)) }
-    params = .object(object)
+    let stopID = arguments[0]
+    request = { (client) throws(ClientError) in try client.stopSheet(stopId: stopID, stopType: stopType, stationName: name).json }
 case "station":
     guard arguments.count == 1 else { fail("usage: station STOP_ID", 2) }
-    method = "station"
-    params = ["stopId": .string(arguments[0])]
+    let stopID = arguments[0]
+    request = { (client) throws(ClientError) in try client.station(stopId: stopID) }
 case "alerts":
     guard arguments.count <= 1 else { fail("usage: alerts [STOP_ID]", 2) }
-    method = "alerts"
-    params = arguments.first.map { ["stopId": .string($0)] }
-case "health", "version":
+    let stopID = arguments.first
+    request = { (client) throws(ClientError) in try client.alerts(stopId: stopID) }
+case "health":
     guard arguments.isEmpty else { fail("usage: \(command)", 2) }
-    method = command
+    request = { (client) throws(ClientError) in try client.health().json }
+case "version":
+    guard arguments.isEmpty else { fail("usage: \(command)", 2) }
+    request = { (client) throws(ClientError) in try client.version().json }
 case "refresh":
     guard arguments.count <= 1 else { fail("usage: refresh [alerts|stations|all]", 2) }
-    method = "refresh"
-    params = ["what": .string(arguments.first ?? "all")]
+    let what = arguments.first ?? "all"
+    // An unknown target still goes to the daemon, whose error says what it accepts.
+    if let target = RefreshTarget(rawValue: what) {
+        request = { (client) throws(ClientError) in try client.refresh(target) }
+    } else {
+        request = { (client) throws(ClientError) in try client.call(method: "refresh", params: ["what": .string(what)]) }
+    }
 case "call":
     guard (1...2).contains(arguments.count) else { fail("usage: call METHOD [PARAMS_JSON]", 2) }
-    method = arguments[0]
+    let method = arguments[0]
+    var params: JSON?
     if arguments.count == 2 {
         do { params = try JSONParser.parse(arguments[1]) } catch { fail("PARAMS_JSON: \(error)", 2) }
     }
+    request = { [params] (client) throws(ClientError) in try client.call(method: method, params: params) }
 default:
     fail("unknown command '\(command)' (see --help)", 2)
 }
 
-let response: JSON
+let result: JSON
 do {
-    let client = try RPCClient(socketPath: socketPath, timeoutSeconds: timeout)
-    response = try client.call(method, params: params)
+    result = try request(StopSheetClient(socketPath: socketPath, timeout: .seconds(timeout)))
+} catch .rpc(let error) {
+    if rawJSON { print(error.answer.encodedString) }
+    fail("\(error)", 1)
 } catch {
     fail("\(error)", 3)
 }
-
-if let error = response["error"] {
-    if rawJSON { print(response.encodedString) }
-    let data = error["data"]?.stringValue.map { ": \($0)" } ?? ""
-    fail("\(error["message"]?.stringValue ?? "error") (\(error["code"]?.scalarText ?? "?"))\(data)", 1)
-}
-let result = response["result"] ?? .null
 if rawJSON || command == "call" {
     print(result.encodedString)
 } else {

@@ -52,7 +52,7 @@ import Testing
         let daemon = try DaemonProcess(["--demo"])
         #expect(try daemon.result("stopSheet", ["stopId": "1106", "stopType": "bus"])
             == ["stopType": "bus", "stopId": "1106", "alertGlyph": nil, "accessibilityButton": nil])
-        expectError(try daemon.call("stopSheet", ["stopId": "49999"], id: "u"), -32001, id: "u")
+        expectError(try daemon.client().request(#"{"jsonrpc":"2.0","id":"u","method":"stopSheet","params":{"stopId":"49999"}}"#), -32001, id: "u")
         expectError(try daemon.call("station", ["stopId": "1106"]), -32001)
         expectError(try daemon.call("stopSheet", ["stopId": "40380", "stopType": "ferry"]), -32602)
         expectError(try daemon.call("stopSheet", ["stopId": "40380", "colour": "red"]), -32602)
@@ -237,12 +237,7 @@ import Testing
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let stale = directory + "/stale.sock"
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(stale.utf8)) }
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        close(fd)
+        close(try boundUnixSocket(at: stale))
         let daemon = try DaemonProcess(["--demo", "--socket", stale])
         #expect(try TestClient(path: stale).request(#"{"jsonrpc":"2.0","id":1,"method":"version"}"#)["result"] != nil)
         daemon.stop()

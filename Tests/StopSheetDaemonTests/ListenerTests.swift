@@ -33,9 +33,7 @@ import Testing
         try withDirectory { directory in
             let path = directory + "/s.sock"
             // A crashed daemon's leftover: the file exists, nothing listens.
-            let old = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            #expect(withUnixAddress(path) { bind(old, $0, $1) } == 0)
-            close(old)
+            close(try boundUnixSocket(at: path))
             #expect(mode(path) != 0)
 
             let fd = try bindUnixListener(path: path)

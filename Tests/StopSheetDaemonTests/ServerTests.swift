@@ -365,9 +365,7 @@ import Testing
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/inherited.sock"
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        let bound = withUnixAddress(path) { bind(fd, $0, $1) }
-        #expect(bound == 0)
+        let fd = try boundUnixSocket(at: path)
         #expect(listen(fd, 16) == 0)
 
         let server = Server(listeners: [fd], dispatcher: .testMethods(gate: Gate()), limits: ServerLimits())

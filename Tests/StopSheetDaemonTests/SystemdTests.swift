@@ -11,17 +11,8 @@ private final class NotifyReceiver {
     init() throws {
         path = "/tmp/stopsheetd-notify-test-\(getpid()).sock"
         unlink(path)
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        try #require(fd >= 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0)
+        fd = try UnixSocket.open(.datagram)
+        try UnixSocket.bind(fd, to: UnixSocketAddress(path: path))
     }
 
     /// The next datagram, or nil if none arrives within `timeoutMs`.
@@ -152,17 +143,7 @@ private func monotonicUsec() -> UInt64 {
             try #require(bound == 0)
         } else if listening {
             // An unbound Unix socket cannot listen; an abstract name leaves nothing to clean up.
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            let name = Array("\0stopsheetd-listen-test-\(getpid())-\(fd)".utf8)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (index, byte) in name.enumerated() { raw[index] = byte }
-            }
-            let length = socklen_t(MemoryLayout<sa_family_t>.size + name.count)
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-            }
-            try #require(bound == 0)
+            try UnixSocket.bind(fd, to: UnixSocketAddress(abstractName: "stopsheetd-listen-test-\(getpid())-\(fd)"))
         }
         if listening { try #require(listen(fd, 1) == 0) }
         return fd

@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <sys/timerfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <malloc.h>

@@ -390,7 +390,7 @@ final class EventLoop {
 
     private func pauseAccepting(_ code: Int32) {
         if let skipped = acceptThrottle.admit(now: now) {
-            Log.warning("accept failed: \(String(cString: strerror(code))); pausing new connections briefly",
+            Log.warning("accept failed: \(Errno(code)); pausing new connections briefly",
                         [("STOPSHEET_EVENT", "accept_error"), ("SUPPRESSED", String(skipped))])
         }
         guard acceptPausedUntil == nil else { return }
@@ -457,7 +457,7 @@ final class EventLoop {
         case .finished, .drained: return
         case .vanished(let code):
             server.liveCounters.clientsVanished.increment()
-            logClientError(connection, "client went away with answers pending: \(String(cString: strerror(code)))")
+            logClientError(connection, "client went away with answers pending: \(Errno(code))")
         case .idle:
             server.liveCounters.closedIdle.increment()
             logClientError(connection, "closed an idle connection")

@@ -26,16 +26,12 @@ public final class WakeSignal: Sendable {
     private let fd: Int32
 
     public init() {
-        fd = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
-        precondition(fd >= 0, "eventfd failed")
+        do throws(Errno) { fd = try EventFD.open() } catch { preconditionFailure("eventfd failed: \(error)") }
     }
 
     deinit { close(fd) }
 
-    public func signal() {
-        var one: UInt64 = 1
-        _ = write(fd, &one, 8)
-    }
+    public func signal() { EventFD.signal(fd) }
 
     /// Waits until signalled or `milliseconds` pass (negative = forever). True when signalled.
     @discardableResult
@@ -43,7 +39,6 @@ public final class WakeSignal: Sendable {
         var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let timeout = milliseconds < 0 ? -1 : Int32(clamping: milliseconds)
         guard poll(&pollfd, 1, timeout) > 0 else { return false }
-        var value: UInt64 = 0
-        return read(fd, &value, 8) == 8
+        return EventFD.drain(fd)
     }
 }

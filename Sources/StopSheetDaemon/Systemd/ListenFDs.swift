@@ -19,7 +19,7 @@ public enum ListenFDs {
         let count = sd_listen_fds_with_names(1, &names)
         defer { freeNames(names, count: count) }
         if count < 0 {
-            throw ListenFDsError(description: "socket activation: cannot read LISTEN_FDS/LISTEN_PID: \(errorText(-count))")
+            throw ListenFDsError(description: "socket activation: cannot read LISTEN_FDS/LISTEN_PID: \(Errno(-count))")
         }
         let start = csystemd_listen_fds_start()
         var fds: [Int32] = []
@@ -36,15 +36,14 @@ public enum ListenFDs {
     static func adopt(_ fd: Int32, name: String) throws {
         let isUnixListener = sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 1, nil, 0)
         if isUnixListener < 0 {
-            throw ListenFDsError(description: "socket activation: fd \(fd) (\(name)): \(errorText(-isUnixListener))")
+            throw ListenFDsError(description: "socket activation: fd \(fd) (\(name)): \(Errno(-isUnixListener))")
         }
         if isUnixListener == 0 {
             throw ListenFDsError(description: "socket activation: fd \(fd) (\(name)) is \(describe(fd)), "
                 + "not a listening Unix stream socket; use ListenStream=/path with Accept=no")
         }
-        let flags = fcntl(fd, F_GETFL)
-        if flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 {
-            throw ListenFDsError(description: "socket activation: fd \(fd) (\(name)): fcntl: \(errorText(errno))")
+        do throws(Errno) { try DescriptorFlags.setNonBlockingAndCloseOnExec(fd) } catch {
+            throw ListenFDsError(description: "socket activation: fd \(fd) (\(name)): fcntl: \(error)")
         }
     }
 
@@ -80,9 +79,5 @@ public enum ListenFDs {
         guard let names else { return }
         for index in 0..<max(Int(count), 0) { free(names[index]) }
         free(names)
-    }
-
-    static func errorText(_ code: Int32) -> String {
-        String(cString: strerror(code))
     }
 }

@@ -116,24 +116,20 @@ private final class NotifySocket: Sendable {
     private let fd: Int32
 
     init?(path: String) {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(path.utf8)
-        guard !bytes.isEmpty, bytes.count < MemoryLayout.size(ofValue: address.sun_path), bytes[0] == UInt8(ascii: "/") || bytes[0] == UInt8(ascii: "@") else {
-            return nil
+        let address: UnixSocketAddress
+        if path.hasPrefix("@") {
+            guard let abstract = try? UnixSocketAddress(abstractName: String(path.dropFirst())) else { return nil }
+            address = abstract
+        } else {
+            guard path.hasPrefix("/"), let named = try? UnixSocketAddress(path: path) else { return nil }
+            address = named
         }
-        if bytes[0] == UInt8(ascii: "@") { bytes[0] = 0 }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (bytes[0] == 0 ? 0 : 1))
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
-        }
-        guard connected == 0 else {
+        guard let fd = try? UnixSocket.open(.datagram, nonBlocking: true) else { return nil }
+        guard (try? UnixSocket.connect(fd, to: address)) != nil else {
             close(fd)
             return nil
         }
+        self.fd = fd
     }
 
     deinit { close(fd) }

@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 import Synchronization
 
 /// A child process started with `posix_spawn` and reaped with `waitpid`. Foundation's `Process`
@@ -36,7 +37,7 @@ final class ChildProcess: Sendable {
         defer { (argv + envp).forEach { free($0) } }
         var child = pid_t()
         let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw TestFailure("posix_spawn \(executable): \(String(cString: strerror(result)))") }
+        guard result == 0 else { throw TestFailure("posix_spawn \(executable): \(Errno(result))") }
         pid = child
     }
 

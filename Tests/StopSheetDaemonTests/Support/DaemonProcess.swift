@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Posix
+import StopSheetClient
 import StopSheetCore
 import Testing
 
@@ -87,19 +89,17 @@ final class DaemonProcess {
 
     func client() throws -> TestClient { try TestClient(path: socketPath) }
 
+    /// The product's client, as another package's tests would use it.
+    func typedClient() throws -> StopSheetClient { try StopSheetClient(socketPath: socketPath, timeout: .seconds(10)) }
+
     /// One request on a fresh connection; returns the whole response object.
-    func call(_ method: String, _ params: JSON? = nil, id: JSON = 1) throws -> JSON {
-        let client = try client()
-        defer { client.close() }
-        var request = JSONObject([("jsonrpc", "2.0"), ("id", id), ("method", .string(method))])
-        if let params { request.append("params", params) }
-        return try client.request(JSON.object(request).encodedString)
+    func call(_ method: String, _ params: JSON? = nil) throws -> JSON {
+        try typedClient().answer(method: method, params: params)
     }
 
+    /// One request on a fresh connection; its result, or the daemon's error thrown.
     func result(_ method: String, _ params: JSON? = nil) throws -> JSON {
-        let response = try call(method, params)
-        guard let result = response["result"] else { throw TestFailure("\(method) failed: \(response.encodedString)") }
-        return result
+        try typedClient().call(method: method, params: params)
     }
 
     /// Both caches refreshed now; answers when done, so tests need no waiting of their own.
@@ -135,6 +135,7 @@ final class DaemonProcess {
 /// all keeps the waits below honest rather than keeping the daemon alive.
 final class DaemonNotifications: @unchecked Sendable {
     let path: String
+    private let address: UnixSocketAddress
     private let fd: Int32
     private let condition = NSCondition()
     /// Guarded by `condition`.
@@ -146,16 +147,11 @@ final class DaemonNotifications: @unchecked Sendable {
 
     init(path: String) throws {
         self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else {
+        address = try UnixSocketAddress(path: path)
+        fd = try UnixSocket.open(.datagram)
+        do { try UnixSocket.bind(fd, to: address) } catch {
             Glibc.close(fd)
-            throw TestFailure("bind \(path): \(String(cString: strerror(errno)))")
+            throw TestFailure("bind \(path): \(error)")
         }
         let thread = Thread { [self] in drain() }
         thread.start()
@@ -166,16 +162,11 @@ final class DaemonNotifications: @unchecked Sendable {
 
     /// Sends datagrams to this socket until its queue is full (EAGAIN); returns how many.
     func fillQueue() -> Int {
-        let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard let sender = try? UnixSocket.open(.datagram, nonBlocking: true) else { return 0 }
         defer { Glibc.close(sender) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
         var count = 0
         while count < 100_000 {
-            let sent = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(sender, "X=1", 3, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
+            let sent = address.withSockaddr { sendto(sender, "X=1", 3, 0, $0, $1) }
             guard sent == 3 else { break }
             count += 1
         }

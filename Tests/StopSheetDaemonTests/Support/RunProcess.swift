@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Posix
 import Synchronization
 
 /// What a finished command printed and how it exited.
@@ -43,11 +44,11 @@ final class PipePair: @unchecked Sendable {
 
     init() throws {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw TestFailure("pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&fds) == 0 else { throw TestFailure("pipe: \(Errno.current)") }
         (read, write) = (fds[0], fds[1])
         // Close-on-exec, so other children never hold these ends open (the spawned command gets
         // its ends by dup2, which clears the flag).
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        for fd in fds { try DescriptorFlags.setCloseOnExec(fd) }
     }
 
     deinit {

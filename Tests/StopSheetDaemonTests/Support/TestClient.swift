@@ -1,20 +1,22 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import StopSheetClient
 import StopSheetCore
 
-/// A small blocking Unix-socket client for tests: one connection, line at a time. Every wait has
-/// an upper bound, so a broken server fails a test instead of hanging the suite.
+/// The product's `LineConnection` with what tests need on top: raw lines (malformed ones too),
+/// non-blocking sends, half-close, and answers as optionals. Every wait has an upper bound, so a
+/// broken server fails a test instead of hanging the suite. Owned by the test's thread.
 final class TestClient {
     enum Failure: Error, CustomStringConvertible {
-        case connect(path: String, errno: Int32)
+        case connect(ClientError)
         case send
         case noAnswer(to: String)
         case badAnswer(String, JSONParser.Failure)
 
         var description: String {
             switch self {
-            case .connect(let path, let code): return "connect(\(path)): \(String(cString: strerror(code)))"
+            case .connect(let error): return "\(error)"
             case .send: return "send failed"
             case .noAnswer(let request): return "no answer to \(request.prefix(200))"
             case .badAnswer(let line, let error): return "unparsable answer \(line.prefix(200)): \(error)"
@@ -22,50 +24,20 @@ final class TestClient {
         }
     }
 
-    let fd: Int32
-    private var buffer: [UInt8] = []
-    /// The server closed or reset the connection.
-    private var closed = false
-    /// We closed our descriptor.
-    private var closedFD = false
+    let connection: LineConnection
+    private var fd: Int32 { connection.fd }
 
+    /// A server that stops reading makes `send` fail after `sendTimeout` seconds instead of
+    /// blocking forever.
     init(path: String, sendTimeout: Double = 10) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure.connect(path: path, errno: errno) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8.prefix($0.count - 1))) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        do { connection = try LineConnection(socketPath: path, sendTimeout: .seconds(sendTimeout)) } catch {
+            throw Failure.connect(error)
         }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw Failure.connect(path: path, errno: code)
-        }
-        // A server that stops reading makes send fail after this long instead of blocking forever.
-        var timeout = timeval(tv_sec: Int(sendTimeout), tv_usec: Int((sendTimeout - sendTimeout.rounded(.down)) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
-
-    deinit { close() }
 
     /// Sends everything; false when the server closed, reset, or stopped reading past the timeout.
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if count > 0 {
-                offset += count
-            } else if count < 0, errno == EINTR {
-                continue
-            } else {
-                return false
-            }
-        }
-        return true
-    }
+    func send(_ bytes: [UInt8]) -> Bool { (try? connection.send(bytes)) != nil }
 
     @discardableResult
     func send(line: String) -> Bool { send(Array((line + "\n").utf8)) }
@@ -84,15 +56,7 @@ final class TestClient {
 
     /// The next line without its newline; nil on end of stream, error, or after `timeout` seconds.
     func readLine(timeout: Double = 10) -> String? {
-        let deadline = Self.now() + timeout
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            guard fill(until: deadline) else { return nil }
-        }
+        (try? connection.readLine(timeout: .seconds(timeout))).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Sends one request line and parses the answer line.
@@ -104,49 +68,9 @@ final class TestClient {
 
     /// Reads and discards until the server closes the connection; false if it is still open
     /// after `timeout` seconds.
-    func waitForClose(timeout: Double = 10) -> Bool {
-        let deadline = Self.now() + timeout
-        buffer.removeAll()
-        while !closed {
-            guard fill(until: deadline) else { return closed }
-            buffer.removeAll()
-        }
-        return true
-    }
+    func waitForClose(timeout: Double = 10) -> Bool { connection.waitForClose(timeout: .seconds(timeout)) }
 
     func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
-    func close() {
-        guard fd >= 0, !closedFD else { return }
-        closedFD = true
-        Glibc.close(fd)
-    }
-
-    /// Reads what arrives before `deadline`; false on timeout, end of stream or error.
-    private func fill(until deadline: Double) -> Bool {
-        guard !closed, !closedFD else { return false }
-        while true {
-            let remaining = deadline - Self.now()
-            guard remaining > 0 else { return false }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(min(remaining * 1000, 60_000).rounded(.up)))
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { return false }
-            var chunk = [UInt8](repeating: 0, count: 64 << 10)
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                buffer.append(contentsOf: chunk[..<count])
-                return true
-            }
-            if count < 0, errno == EINTR { continue }
-            closed = true  // EOF, ECONNRESET: either way the server is gone
-            return false
-        }
-    }
-
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    func close() { connection.close() }
 }

@@ -99,6 +99,17 @@ extension Dispatcher {
     }
 }
 
+/// A blocking Unix stream socket bound at `path` and not listening: close it to leave what a
+/// crashed server leaves, or `listen` on it to play a socket handed over by systemd.
+func boundUnixSocket(at path: String) throws -> Int32 {
+    let fd = try UnixSocket.open(.stream)
+    do { try UnixSocket.bind(fd, to: UnixSocketAddress(path: path)) } catch {
+        close(fd)
+        throw error
+    }
+    return fd
+}
+
 func makeTemporaryDirectory() throws -> String {
     var template = Array("/tmp/ssd-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 
 /// A running `Tests/Upstream/upstream.py` (see its header for the URL scheme).
 ///
@@ -91,7 +92,7 @@ final class Upstream: @unchecked Sendable {
     /// channel does not depend on the code under test.
     func request(_ method: String, _ path: String, body: [UInt8] = []) throws -> (status: Int, body: [UInt8]) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw StartFailure(description: "socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw StartFailure(description: "socket: \(Errno.current)") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -100,14 +101,14 @@ final class Upstream: @unchecked Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw StartFailure(description: "connect: \(String(cString: strerror(errno)))") }
+        guard connected == 0 else { throw StartFailure(description: "connect: \(Errno.current)") }
 
         var message = Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
         message += body
         var sent = 0
         while sent < message.count {
             let n = message[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw StartFailure(description: "send: \(String(cString: strerror(errno)))") }
+            guard n > 0 else { throw StartFailure(description: "send: \(Errno.current)") }
             sent += n
         }
         var reply: [UInt8] = []

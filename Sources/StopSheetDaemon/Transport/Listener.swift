@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 
 public enum ListenerError: Error, Equatable, CustomStringConvertible {
     case invalidPath(String)
@@ -17,7 +18,7 @@ public enum ListenerError: Error, Equatable, CustomStringConvertible {
         case .pathTooLong(let path, let limit): return "socket path \"\(path)\" is longer than \(limit) bytes"
         case .inUse(let path): return "socket \(path) is already in use by a running server"
         case .notASocket(let path): return "\(path) exists and is not a socket; not removing it"
-        case .system(let call, let path, let code): return "\(call)(\(path)): \(String(cString: strerror(code)))"
+        case .system(let call, let path, let code): return "\(call)(\(path)): \(Errno(code))"
         }
     }
 }
@@ -28,37 +29,40 @@ public enum ListenerError: Error, Equatable, CustomStringConvertible {
 /// if something answers, a live server owns it and this fails with `.inUse`; a file that is not
 /// a socket is never deleted.
 public func bindUnixListener(path: String, backlog: Int32 = 512) throws(ListenerError) -> Int32 {
-    guard !path.isEmpty, !path.utf8.contains(0) else { throw .invalidPath(path) }
-    // The NUL terminator needs a byte of sun_path too.
-    let limit = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
-    guard path.utf8.count <= limit else { throw .pathTooLong(path: path, limit: limit) }
+    let address: UnixSocketAddress
+    do throws(UnixSocketPathError) { address = try UnixSocketAddress(path: path) } catch {
+        switch error {
+        case .invalid: throw .invalidPath(path)
+        case .tooLong(_, let limit): throw .pathTooLong(path: path, limit: limit)
+        }
+    }
 
     try createParentDirectories(of: path)
-    try removeStaleSocket(at: path)
+    try removeStaleSocket(at: address, path: path)
 
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-    guard fd >= 0 else { throw .system(call: "socket", path: path, errno: errno) }
-    func fail(_ call: String) -> ListenerError {
-        let code = errno
-        close(fd)
-        return .system(call: call, path: path, errno: code)
+    let fd: Int32
+    do throws(Errno) { fd = try UnixSocket.open(.stream, nonBlocking: true) } catch {
+        throw .system(call: "socket", path: path, errno: error.code)
     }
-    let bound = withUnixAddress(path) { bind(fd, $0, $1) }
-    if bound != 0 {
-        if errno == EADDRINUSE {
+    func fail(_ call: String, _ error: Errno) -> ListenerError {
+        close(fd)
+        return .system(call: call, path: path, errno: error.code)
+    }
+    do throws(Errno) { try UnixSocket.bind(fd, to: address) } catch {
+        if error.code == EADDRINUSE {
             close(fd)
             throw .inUse(path: path)  // another server bound it since the check above
         }
-        throw fail("bind")
+        throw fail("bind", error)
     }
     // No client can connect before listen(), so the umask's mode between bind and chmod is harmless.
     guard chmod(path, 0o660) == 0 else {
-        let error = fail("chmod")
+        let error = fail("chmod", .current)
         unlink(path)
         throw error
     }
     guard listen(fd, backlog) == 0 else {
-        let error = fail("listen")
+        let error = fail("listen", .current)
         unlink(path)
         throw error
     }
@@ -68,13 +72,8 @@ public func bindUnixListener(path: String, backlog: Int32 = 512) throws(Listener
 /// Makes an inherited listening socket (systemd socket activation) non-blocking and
 /// close-on-exec, as the serving loop needs. Harmless on a socket that already is.
 public func prepareListener(_ fd: Int32) throws(ListenerError) {
-    let flags = fcntl(fd, F_GETFL)
-    guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
-        throw .system(call: "fcntl", path: "fd \(fd)", errno: errno)
-    }
-    let descriptorFlags = fcntl(fd, F_GETFD)
-    guard descriptorFlags >= 0, fcntl(fd, F_SETFD, descriptorFlags | FD_CLOEXEC) == 0 else {
-        throw .system(call: "fcntl", path: "fd \(fd)", errno: errno)
+    do throws(Errno) { try DescriptorFlags.setNonBlockingAndCloseOnExec(fd) } catch {
+        throw .system(call: "fcntl", path: "fd \(fd)", errno: error.code)
     }
 }
 
@@ -96,7 +95,7 @@ private func createParentDirectories(of path: String) throws(ListenerError) {
     }
 }
 
-private func removeStaleSocket(at path: String) throws(ListenerError) {
+private func removeStaleSocket(at address: UnixSocketAddress, path: String) throws(ListenerError) {
     var info = stat()
     guard lstat(path, &info) == 0 else {
         if errno == ENOENT { return }
@@ -105,12 +104,14 @@ private func removeStaleSocket(at path: String) throws(ListenerError) {
     guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: path) }
 
     // Non-blocking, so a live server with a full backlog (EAGAIN) cannot hang start-up.
-    let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-    guard probe >= 0 else { throw .system(call: "socket", path: path, errno: errno) }
-    let connected = withUnixAddress(path) { connect(probe, $0, $1) }
-    let code = errno
+    let probe: Int32
+    do throws(Errno) { probe = try UnixSocket.open(.stream, nonBlocking: true) } catch {
+        throw .system(call: "socket", path: path, errno: error.code)
+    }
+    let refusal: Errno?
+    do throws(Errno) { try UnixSocket.connect(probe, to: address); refusal = nil } catch { refusal = error }
     close(probe)
-    if connected == 0 { throw .inUse(path: path) }
+    guard let code = refusal?.code else { throw .inUse(path: path) }
     switch code {
     case ECONNREFUSED:
         guard unlink(path) == 0 || errno == ENOENT else { throw .system(call: "unlink", path: path, errno: errno) }
@@ -120,18 +121,5 @@ private func removeStaleSocket(at path: String) throws(ListenerError) {
         throw .inUse(path: path)
     default:
         throw .system(call: "connect", path: path, errno: code)
-    }
-}
-
-/// Calls `body` with a `sockaddr_un` for `path`, which the caller has checked fits.
-func withUnixAddress<Result>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        let bytes = Array(path.utf8.prefix(raw.count - 1))
-        raw.copyBytes(from: bytes)
-    }
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
 }

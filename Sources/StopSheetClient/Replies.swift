@@ -1,0 +1,37 @@
+import StopSheetCore
+
+// Thin views of the answers: the parsed JSON as the daemon sent it, with accessors for the fields
+// callers test most. protocol.md is the model; nothing here repeats the daemon's types.
+
+/// A `stopSheet` result.
+public struct StopSheetReply: Sendable {
+    public let json: JSON
+
+    public var stopType: StopType? { json["stopType"]?.stringValue.flatMap(StopType.init(rawValue:)) }
+    public var stationId: String? { json["stationId"]?.stringValue }
+    public var stationName: String? { json["stationName"]?.stringValue }
+    /// `1 train service alert`, `N train service alerts`, or nil when no glyph is shown.
+    public var alertGlyphLabel: String? { json["alertGlyph"]?["accessibilityLabel"]?.stringValue }
+    /// `good`, `warn` or `muted`; nil on a bus sheet.
+    public var accessibilityTone: String? { json["accessibilityButton"]?["tone"]?.stringValue }
+    /// The accessibility dialog's one sentence.
+    public var accessibilityMessage: String? { json["accessibilityButton"]?["alert"]?["message"]?.stringValue }
+}
+
+/// A `health` result.
+public struct HealthReply: Sendable {
+    public let json: JSON
+
+    /// `ready`, `degraded` or `starting`.
+    public var status: String? { json["status"]?.stringValue }
+    public var isReady: Bool { status == "ready" }
+}
+
+/// A `version` result.
+public struct VersionReply: Sendable {
+    public let json: JSON
+
+    public var name: String? { json["name"]?.stringValue }
+    public var version: String? { json["version"]?.stringValue }
+    public var protocolVersion: Int? { json["protocol"]?.intValue }
+}

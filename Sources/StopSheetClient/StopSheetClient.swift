@@ -1,0 +1,77 @@
+import Posix
+import StopSheetCore
+
+/// A typed client for stopsheetd's JSON-RPC over its Unix socket (protocol.md): one connection,
+/// one request at a time, each answer awaited for at most `timeout`. For `stopsheetctl`, scripts
+/// and other packages' integration tests. Owned by one thread at a time.
+///
+///     let client = try StopSheetClient(socketPath: "/run/stopsheetd/stopsheetd.sock")
+///     let sheet = try client.stopSheet(stopId: "40380")
+///     print(sheet.stationName ?? "?", sheet.accessibilityTone ?? "?")
+public final class StopSheetClient {
+    public let connection: LineConnection
+    public let timeout: Duration
+    private var nextID = 1
+
+    public init(socketPath: String, timeout: Duration = .seconds(15)) throws(ClientError) {
+        connection = try LineConnection(socketPath: socketPath, sendTimeout: timeout)
+        self.timeout = timeout
+    }
+
+    /// Any method: its `result`, or `.rpc` with the daemon's error.
+    public func call(method: String, params: JSON? = nil) throws(ClientError) -> JSON {
+        let answer = try answer(method: method, params: params)
+        if answer["error"] != nil { throw .rpc(RPCError(answer: answer)) }
+        return answer["result"] ?? .null
+    }
+
+    /// Any method: the whole answer object, error or not.
+    public func answer(method: String, params: JSON? = nil) throws(ClientError) -> JSON {
+        var request = JSONObject([("jsonrpc", "2.0"), ("id", .int(nextID)), ("method", .string(method))])
+        nextID += 1
+        if let params { request.append("params", params) }
+        try connection.send(JSON.object(request).encoded + [UInt8(ascii: "\n")])
+        let line = try connection.readLine(timeout: timeout)
+        do { return try JSONParser.parse(line) } catch { throw .unreadableAnswer(error) }
+    }
+
+    /// `stopType` is sent only when given: the daemon's default is a train stop.
+    public func stopSheet(stopId: String, stopType: StopType? = nil, stationName: String? = nil) throws(ClientError) -> StopSheetReply {
+        var params = JSONObject([("stopId", .string(stopId))])
+        if let stopType { params.append("stopType", .string(stopType.rawValue)) }
+        if let stationName { params.append("stationName", .string(stationName)) }
+        return StopSheetReply(json: try call(method: "stopSheet", params: .object(params)))
+    }
+
+    /// Station detail: `{stationId, stationName, routes, stepFree, partial, platforms}`.
+    public func station(stopId: String) throws(ClientError) -> JSON {
+        try call(method: "station", params: ["stopId": .string(stopId)])
+    }
+
+    /// Live train alerts: all of them, or those applying to `stopId` in dialog order.
+    public func alerts(stopId: String? = nil) throws(ClientError) -> JSON {
+        try call(method: "alerts", params: stopId.map { ["stopId": .string($0)] })
+    }
+
+    public func health() throws(ClientError) -> HealthReply {
+        HealthReply(json: try call(method: "health"))
+    }
+
+    /// Refreshes now and answers when done with the `health` entries of what was refreshed.
+    /// Only root and the daemon's user may (`-32002` otherwise).
+    public func refresh(_ what: RefreshTarget = .all) throws(ClientError) -> JSON {
+        try call(method: "refresh", params: ["what": .string(what.rawValue)])
+    }
+
+    public func version() throws(ClientError) -> VersionReply {
+        VersionReply(json: try call(method: "version"))
+    }
+}
+
+public enum StopType: String, Sendable {
+    case train, bus
+}
+
+public enum RefreshTarget: String, Sendable {
+    case alerts, stations, all
+}
