@@ -54,7 +54,7 @@ public struct StopSheetService: Sendable {
     /// very bytes `trainSheet` answers with. Nil for anything else (unknown ids, ids that are not
     /// canonical decimals, stations not loaded), which the other paths then answer.
     func knownStopSheet(decimalStopID stopID: UnsafeRawBufferPointer) -> [UInt8]? {
-        store.current.encodedStopSheet(decimalStopID: stopID)
+        store.current.stopSheet(decimalStopID: stopID)
     }
 
     /// Unknown ids are the client's business, so they are logged at debug only: with the id, for
@@ -65,9 +65,9 @@ public struct StopSheetService: Sendable {
     }
 
     private func trainSheet(stopID: String, stationName: String?) throws(RPCError) -> [UInt8] {
-        let snapshot = store.current
-        if let encoded = snapshot.encodedStopSheet(stopID: stopID) { return encoded }
-        guard snapshot.stations == nil else { throw unknownStop(stopID) }
+        let current = store.current
+        if let encoded = current.stopSheet(stopID: stopID) { return encoded }
+        guard current.snapshot.stations == nil else { throw unknownStop(stopID) }
         return StopSheet.beforeStationsLoad(stopID: stopID, stationName: stationName).json.encoded
     }
 
