@@ -16,14 +16,11 @@ public final class EncodedSnapshot: Sendable {
     }
 
     /// The encoded `stopSheet` result for a station or platform id, when stations are loaded.
+    /// A decimal id (all of CTA's) is found from its bytes, without hashing a String.
     public func stopSheet(stopID: String) -> [UInt8]? {
-        snapshot.stations?.index(for: stopID).map { sheets[$0] }
-    }
-
-    /// `stopSheet(stopID:)` for a decimal stop id given as bytes; nil also for any id that is not
-    /// a canonical decimal (see `DecimalStopIndex`).
-    func stopSheet(decimalStopID bytes: UnsafeRawBufferPointer) -> [UInt8]? {
-        decimalIndex.index(of: bytes).map { sheets[$0] }
+        var stopID = stopID
+        if let index = stopID.withUTF8({ decimalIndex.index(of: UnsafeRawBufferPointer($0)) }) { return sheets[index] }
+        return snapshot.stations?.index(for: stopID).map { sheets[$0] }
     }
 
     /// Each alert is encoded once, and so is each distinct set of alerts that applies to some

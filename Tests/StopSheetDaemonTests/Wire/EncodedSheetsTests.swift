@@ -66,7 +66,6 @@ func fixtureBytes(_ name: String) -> [UInt8] {
     @Test func withoutStationsThereAreNoSheets() {
         let encoded = EncodedSnapshot(Snapshot.build(stations: nil, alerts: alerts, now: Instant(secondsSince1970: 0)))
         #expect(encoded.stopSheet(stopID: "40380") == nil)
-        #expect(Array("40380".utf8).withUnsafeBytes { encoded.stopSheet(decimalStopID: $0) } == nil)
     }
 }
 
