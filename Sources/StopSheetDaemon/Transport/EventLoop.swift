@@ -68,7 +68,7 @@ final class EventLoop {
         self.idleNanos = limits.idleTimeout.clampedNanoseconds
         self.stuckNanos = limits.stuckTimeout.clampedNanoseconds
         self.drainNanos = limits.drainTimeout.clampedNanoseconds
-        self.sessions = SessionHost(dispatcher: server.dispatcher, limits: limits, counters: server.liveCounters)
+        self.sessions = server.makeSessionHost()
         now = SystemClock.monotonicNanoseconds()
         nextTick = now + tickNanos
 

@@ -2,7 +2,8 @@ import StopSheetCore
 
 /// A core `Snapshot` with its answers encoded once, when it is swapped into the `Store`: each
 /// station's `stopSheet` result as bytes and the decimal stop-id index that finds one from a
-/// request's bytes. Immutable and shared by reference, so a reader copies one pointer.
+/// request's bytes. Immutable and shared by reference, so a reader copies one pointer; built on
+/// whichever thread swaps it in, read from any.
 public final class EncodedSnapshot: Sendable {
     public let snapshot: Snapshot
     /// The encoded `stopSheet` result of each station, in the directory's station order.
