@@ -3,6 +3,7 @@ import StopSheetCore
 /// `stopSheet`'s params, validated: what the general path reads from a params object and the
 /// exact-bytes shortcut (`ExactRequest`) from a line, so that both answer through
 /// `StopSheetService.stopSheet(_:)` and every rule about these params is written here once.
+/// A value, made and used on the loop thread within one request.
 struct StopSheetQuery: Equatable {
     enum StopType: String, CaseIterable {
         case train, bus

@@ -16,7 +16,7 @@ import Glibc
 /// (printable ASCII without `"` or `\`): so the id's bytes are its own compact encoding, and the
 /// value's bytes are its string value. Every accepted line is one the general parser reads as
 /// the same request with the same id and params; tests check this on a table and on random
-/// mutations.
+/// mutations. Immutable after registration; matched on the loop thread.
 struct ExactRequest: Sendable {
     let method: String
     let paramName: String
