@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "StopSheetClient", dependencies: ["StopSheetCore", "Posix"]),
         .executableTarget(name: "stopsheetctl", dependencies: ["StopSheetClient", "StopSheetCore", "Posix"]),
         // `make bench`: closed-loop load generator, echo baseline server, snapshot-build timing.
-        .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "StopSheetClient", "Posix", "CLinux"], path: "Benchmarks/StopSheetBench"),
+        .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "StopSheetDaemon", "StopSheetClient", "Posix", "CLinux"], path: "Benchmarks/StopSheetBench"),
         .testTarget(name: "StopSheetCoreTests", dependencies: ["StopSheetCore"]),
         .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetClient", "StopSheetCore", "Posix"]),
     ]

@@ -47,8 +47,9 @@ func requireJSON(_ bytes: some Collection<UInt8>, _ what: @autoclosure () -> Str
 /// Renders every sample sheet of a snapshot and checks each is JSON: the decoders' output must
 /// be something the rules and encoder accept, whatever the upstream sent.
 func renderSamples(_ snapshot: Snapshot, extraStopIDs: [String] = []) {
+    let encoded = EncodedSnapshot(snapshot)
     for stopID in sampleStopIDs + extraStopIDs {
-        if let sheet = snapshot.encodedStopSheet(stopID: stopID) { requireJSON(sheet, "stop sheet \(stopID)") }
+        if let sheet = encoded.stopSheet(stopID: stopID) { requireJSON(sheet, "stop sheet \(stopID)") }
     }
     for (index, alert) in snapshot.liveAlerts.enumerated() { requireJSON(alert.json.encoded, "alert \(index)") }
 }

@@ -1,6 +1,6 @@
-/// libFuzzer target: bytes a client sends, through the serving loop's path minus the socket:
-/// `LineFramer` (fed in reads of a fuzzer-chosen size), `RPCMessage.parse`, and `LineAnswer`
-/// dispatching to the real methods over a store holding the real CTA fixtures.
+/// libFuzzer target: bytes a client sends, through the very `Session` the serving loop gives a
+/// connection (framer, the exact-bytes fast path, the general parser, batches, deferred answers)
+/// minus the socket, dispatching to the real methods over a store holding the real CTA fixtures.
 ///
 /// Beyond "does not crash": every answer line is one JSON value, a JSON-RPC 2.0 response (or a
 /// batch of them) with exactly one of `result` and `error`.
@@ -13,36 +13,28 @@ public func requestLineFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     let control = data[0]
     let stream = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
     let peer = control & 1 == 0 ? PeerCredentials(pid: 1, uid: 0, gid: 0) : PeerCredentials(pid: 2, uid: 65534, gid: 65534)
-    let context = RPCContext(peer: peer)
     let readSize = Int(control >> 1) + 1
 
-    // A small line limit, so the fuzzer reaches the overflow path with inputs it can mutate.
-    var framer = LineFramer(maxLineBytes: 2048)
+    // The loop's inbox hand-over, on one thread: a deferred answer is kept and resumed at once.
+    let inbox = FuzzInbox()
+    let session = Session(peer: peer, host: FuzzService.host) { inbox.pending.append($0) }
     var out: [UInt8] = []
     func answerLines(atEnd: Bool) {
-        while let event = framer.next() ?? (atEnd ? framer.finish() : nil) {
-            switch event {
-            case .tooLarge:
-                out += RPCResponse.errorLine(.requestTooLarge(limit: 2048))
-            case .line(let range):
-                guard let message = RPCMessage.parse(framer.buffer[range], maxDepth: 16, maxBatch: 8) else { continue }
-                var answer = LineAnswer(message)
-                // A `.later` (refresh) is completed at once with a canned reply instead of a
-                // refresher thread; the loop does the same hand-over through its inbox.
-                while case .waiting = answer.advance(FuzzService.dispatcher, context: context, out: &out) {
-                    answer.resume(with: .result(["alerts": FuzzService.store.status(.alerts).json]), out: &out)
-                }
-            }
+        while true {
+            _ = session.answer(into: &out, outputLimit: .max, inputEnded: atEnd)
+            guard !inbox.pending.isEmpty else { return }
+            precondition(session.resume(inbox.pending.removeFirst(), into: &out), "a fresh resumption was refused")
         }
     }
     var offset = 0
     while offset < stream.count {
         let end = min(stream.count, offset + readSize)
-        framer.append(UnsafeRawBufferPointer(rebasing: stream[offset..<end]))
+        session.receive(UnsafeRawBufferPointer(rebasing: stream[offset..<end]))
         offset = end
         answerLines(atEnd: false)
     }
     answerLines(atEnd: true)
+    precondition(!session.isWaiting && !session.hasBufferedInput, "input left unanswered")
 
     for line in out.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
         let json: JSON
@@ -60,8 +52,14 @@ public func requestLineFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     return 0
 }
 
-/// The real methods over the fixtures. The refreshers are never started: `refresh` answers
-/// `.later`, which the target completes itself.
+/// Resumptions handed back by the session, on the fuzzing thread only.
+final class FuzzInbox: @unchecked Sendable {
+    var pending: [Session.Resumption] = []
+}
+
+/// The real methods over the fixtures. The refreshers are never started: `refresh` is answered
+/// by the real handler, and its `.later` is completed at once with the store's status instead of
+/// by a refresher thread.
 enum FuzzService {
     struct NoSource: Source {
         var url: String { "fuzz:none" }
@@ -79,6 +77,16 @@ enum FuzzService {
         let refreshers = CacheName.allCases.map { Refresher(cache: $0, source: NoSource(), interval: 60, store: store) }
         var dispatcher = Dispatcher()
         StopSheetService(store: store, refreshers: refreshers, connections: { 1 }).register(in: &dispatcher)
+        let real = dispatcher
+        dispatcher.register("refresh") { params, context in
+            let reply = real.reply(to: RPCRequest(id: nil, method: "refresh", params: params), context: context)
+            guard case .later = reply else { return reply }
+            return .later { complete in complete(.result(["alerts": store.status(.alerts).json])) }
+        }
         return dispatcher
     }()
+
+    // A small line limit, so the fuzzer reaches the overflow path with inputs it can mutate.
+    static let host = SessionHost(dispatcher: dispatcher, limits: ServerLimits(maxLineBytes: 2048, maxBatch: 8, maxDepth: 16),
+                                  counters: AtomicServerCounters())
 }

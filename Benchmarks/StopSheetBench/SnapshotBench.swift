@@ -2,9 +2,10 @@
 import Glibc
 
 import StopSheetCore
+import StopSheetDaemon
 
-/// `snapshot --alerts FILE --stations FILE --scales 1,10,100 --repeat N`: times
-/// `Snapshot.build` from decoded data (decoding is not timed), for the real set and for
+/// `snapshot --alerts FILE --stations FILE --scales 1,10,100 --repeat N`: times what a refresh
+/// builds before the swap, `Snapshot.build` and its wire encoding (`EncodedSnapshot`), from decoded data (decoding is not timed), for the real set and for
 /// synthetic sets k times larger. Prints one line per scale.
 ///
 /// The synthetic ×k set is k copies of the network (stations, platforms and train alerts) with
@@ -34,7 +35,7 @@ func runSnapshotBench(_ options: Options) {
         var live = 0
         for _ in 0..<repeats {
             let started = monotonicNanos()
-            let snapshot = Snapshot.build(stations: directory, alerts: scaledAlerts, now: now)
+            let snapshot = EncodedSnapshot(Snapshot.build(stations: directory, alerts: scaledAlerts, now: now)).snapshot
             times.append(Double(monotonicNanos() - started) / 1e6)
             live = snapshot.liveAlerts.count
         }

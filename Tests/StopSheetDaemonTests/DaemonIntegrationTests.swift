@@ -19,7 +19,7 @@ import Testing
         else { throw TestFailure("demo data did not load") }
         let snapshot = Snapshot.build(stations: StationDirectory(platforms: try StationsDecoder.decode(stopBytes)),
                                       alerts: try AlertsDecoder.decode(alertBytes), now: captured)
-        return try JSONParser.parse(try #require(snapshot.encodedStopSheet(stopID: stopID)))
+        return try JSONParser.parse(try #require(EncodedSnapshot(snapshot).stopSheet(stopID: stopID)))
     }
 
     func expectError(_ response: JSON, _ code: Int, id: JSON? = nil, sourceLocation: SourceLocation = #_sourceLocation) {

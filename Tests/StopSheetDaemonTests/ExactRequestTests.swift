@@ -2,8 +2,8 @@ import StopSheetCore
 import Testing
 @testable import StopSheetDaemon
 
-/// The exact-bytes matcher must accept only lines `CompactRequest` accepts, with the same
-/// reading, and so (by `CompactRequestTests`) only lines the general parser reads the same way.
+/// The exact-bytes matcher must accept only lines the general parser reads as the same request,
+/// and its handler must reply as the general handler does: one request path, one params rule.
 @Suite struct ExactRequestTests {
     private let exact = ExactRequest(method: "stopSheet", paramName: "stopId")
 
@@ -13,19 +13,17 @@ import Testing
         }
     }
 
-    /// Accepted or declined, never read differently from the compact and general parsers.
+    /// Accepted or declined, never read differently from the general parser.
     private func expectAgreement(_ line: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         guard let (id, value) = match(line) else { return false }
         let text = String(decoding: line, as: UTF8.self)
-        guard let compact = line.withUnsafeBytes({ CompactRequest.parse($0) }) else {
-            Issue.record("compact declines what exact accepts: \(text)", sourceLocation: sourceLocation)
+        guard case .single(.request(let request))? = RPCMessage.parse(line), let parsedID = request.id else {
+            Issue.record("the general parser reads no request with an id where exact accepts: \(text)", sourceLocation: sourceLocation)
             return true
         }
         // The id token's bytes are its encoding: what the answer's envelope would write.
-        #expect(compact.id.encodedString == id, "\(text)", sourceLocation: sourceLocation)
-        #expect(compact.method == "stopSheet" && compact.paramName == "stopId" && compact.paramValue == value, "\(text)",
-                sourceLocation: sourceLocation)
-        #expect(RPCMessage.parse(line) == .single(.request(compact.request)), "\(text)", sourceLocation: sourceLocation)
+        #expect(parsedID.encodedString == id, "\(text)", sourceLocation: sourceLocation)
+        #expect(request == RPCRequest(id: parsedID, method: "stopSheet", params: ["stopId": .string(value)]), "\(text)", sourceLocation: sourceLocation)
         return true
     }
 
@@ -55,7 +53,7 @@ import Testing
             #"{"jsonrpc":"2.0","id":"#,
             #"{"jsonrpc":"2.0","id":"1"#,
             #"{"jsonrpc":"2.0","id":"1,"method":"stopSheet","params":{"stopId":"40380"}}"#,
-            // valid JSON-RPC, other spellings: the compact path's business
+            // valid JSON-RPC, other spellings: the general parser's business
             #"{"jsonrpc": "2.0","id":1,"method":"stopSheet","params":{"stopId":"40380"}}"#,
             #"{"jsonrpc":"2.0","id":1,"method":"stopSheet","params":{"stopId":"40380"} }"#,
             #" {"jsonrpc":"2.0","id":1,"method":"stopSheet","params":{"stopId":"40380"}}"#,
@@ -92,7 +90,7 @@ import Testing
     }
 
     /// Random byte edits of the exact line, and of lines with string ids: wherever the matcher
-    /// still accepts, both other parsers read the same request.
+    /// still accepts, the general parser reads the same request.
     @Test func mutationsNeverMakeTheParsersDisagree() {
         let bases = [
             Array(#"{"jsonrpc":"2.0","id":12,"method":"stopSheet","params":{"stopId":"40380"}}"#.utf8),
@@ -107,27 +105,45 @@ import Testing
         #expect(accepted > 100)
     }
 
-    /// The answer line written from the id's bytes is the one the other paths write.
+    /// The answer line written from the id's bytes is the one the general path writes.
     @Test func theAnswerLineMatchesTheGeneralEnvelope() {
-        let result = Array(#"{"stopType":"train"}"#.utf8)
+        let replies: [RPCReply] = [.result(Array(#"{"stopType":"train"}"#.utf8)), .error(.unknownStop("49999"))]
         for token in ["1", "0", "-17", "123456789012345678901234567890", #""abc-1""#, #""""#] {
             let id = try! JSONParser.parse(Array(token.utf8))
-            var general: [UInt8] = []
-            RPCResponse.appendLine(id: id, reply: .result(result), to: &general)
-            var fast: [UInt8] = []
-            Array(token.utf8).withUnsafeBytes { RPCResponse.appendResultLine(encodedID: $0, result: result, to: &fast) }
-            #expect(fast == general, "\(token)")
+            for reply in replies {
+                var general: [UInt8] = []
+                RPCResponse.appendLine(id: id, reply: reply, to: &general)
+                var fast: [UInt8] = []
+                Array(token.utf8).withUnsafeBytes { RPCResponse.appendLine(encodedID: $0, reply: reply, to: &fast) }
+                #expect(fast == general, "\(token)")
+            }
         }
     }
 
-    /// The stopSheet shortcut answers known decimal ids with the general handler's bytes, and
-    /// leaves everything else to the other paths.
-    @Test func stopSheetShortcutAnswersLikeTheGeneralHandler() {
+    /// The stopSheet shortcut replies as the general handler does for `{"stopId": value}`, for
+    /// known, platform, unknown, empty and over-long ids, before and after stations load: both
+    /// build a `StopSheetQuery`, so both apply the same rules.
+    @Test func stopSheetShortcutAnswersLikeTheGeneralHandler() throws {
         let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", now: Instant(secondsSince1970: 0))
-        let service = StopSheetService(store: store, refreshers: [], connections: { 0 })
-        func fast(_ stopID: String) -> [UInt8]? { Array(stopID.utf8).withUnsafeBytes { service.knownStopSheet(decimalStopID: $0) } }
-        let ids = ["40380", "30074", "30075", "0", "1", "040380", "40380 ", "4038a", "49999", "x", "", "12345678901234567890", "18446744073709551616"]
-        for stopID in ids { #expect(fast(stopID) == nil, "before stations load: \(stopID)") }
+        var dispatcher = Dispatcher()
+        StopSheetService(store: store, refreshers: [], connections: { 0 }).register(in: &dispatcher)
+        let exact = try #require(dispatcher.exact)
+        #expect(exact.request.method == "stopSheet" && exact.request.paramName == "stopId")
+        let context = RPCContext(peer: PeerCredentials(pid: 1, uid: 0, gid: 0))
+        func line(_ reply: RPCReply) -> [UInt8] {
+            var out: [UInt8] = []
+            RPCResponse.appendLine(id: .number("1"), reply: reply, to: &out)
+            return out
+        }
+        func expectSameReplies(_ when: String) {
+            let ids = ["40380", "30074", "30075", "0", "1", "040380", "40380 ", "4038a", "49999", "x", "", "abc", "40381",
+                       "12345678901234567890", "18446744073709551616", String(repeating: "7", count: 32), String(repeating: "7", count: 33)]
+            for stopID in ids {
+                let general = dispatcher.reply(to: RPCRequest(id: .number("1"), method: "stopSheet", params: ["stopId": .string(stopID)]), context: context)
+                #expect(line(exact.handler(stopID, context)) == line(general), "\(when): \(stopID)")
+            }
+        }
+        expectSameReplies("before stations load")
         let platforms = [
             Platform(stopID: "30074", stationID: "40380", stationName: "Clark/Lake", routes: [.blue], stepFree: true),
             Platform(stopID: "30075", stationID: "40380", stationName: "Clark/Lake", routes: [.blue], stepFree: false),
@@ -135,18 +151,7 @@ import Testing
             Platform(stopID: "abc", stationID: "40381", stationName: "Letters", routes: [.red], stepFree: nil),
         ]
         store.install(stations: StationDirectory(platforms: platforms), at: Instant(secondsSince1970: 0))
-        for stopID in ids + ["abc", "40381"] {
-            let general = try? service.stopSheet(["stopId": .string(stopID)])
-            if let answer = fast(stopID) {
-                #expect(answer == general, "\(stopID)")
-            } else {
-                // Declined: an unknown id (the general path explains) or one that is not a
-                // canonical decimal (the general path answers it).
-                let canonical = stopID.utf8.count <= 18 && UInt64(stopID).map(String.init) == stopID
-                #expect(general == nil || !canonical, "\(stopID)")
-            }
-        }
-        #expect(fast("40380") != nil && fast("30075") != nil && fast("0") != nil && fast("1") != nil)
+        expectSameReplies("after stations load")
     }
 
     /// End to end: the exact line and spellings that take the compact and general paths get the
@@ -169,7 +174,7 @@ import Testing
     @Test func registeringTheGeneralHandlerAgainDropsTheExactShortcut() {
         var dispatcher = Dispatcher()
         dispatcher.register("stopSheet") { _, _ in .result([]) }
-        dispatcher.registerExact("stopSheet", param: "stopId") { _ in [] }
+        dispatcher.registerExact("stopSheet", param: "stopId") { _, _ in .result([]) }
         #expect(dispatcher.exact?.request.method == "stopSheet")
         dispatcher.register("version") { _, _ in .result([]) }
         #expect(dispatcher.exact != nil)

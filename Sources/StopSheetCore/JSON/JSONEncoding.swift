@@ -37,7 +37,7 @@ extension JSON {
 
     /// Copies runs of bytes that need no escape in bulk: sheets are mostly plain text, and a
     /// byte-at-a-time append was most of the cost of building a snapshot.
-    static func encodeString(_ string: String, into bytes: inout [UInt8]) {
+    public static func encodeString(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in

@@ -5,12 +5,6 @@ public struct StationDirectory: Sendable {
     public let stations: [Station]
     private let indexByStationID: [String: Int]
     private let indexByPlatformID: [String: Int]
-    /// Every stop id that is a canonical decimal number (all of CTA's are), as that number, in
-    /// ascending order, beside its station's position in `positionsByDecimalID`. Lets the serving
-    /// loop find a station from a request's bytes without making a String or hashing one.
-    private let decimalIDs: [UInt64]
-    private let positionsByDecimalID: [Int32]
-
     /// Groups platforms by station. A stop id seen twice keeps its first row; a station's name
     /// is its first platform's station name, normalised.
     public init(platforms: [Platform]) {
@@ -33,44 +27,6 @@ public struct StationDirectory: Sendable {
         }
         indexByStationID = byStation
         indexByPlatformID = byPlatform
-        // Positions through `index(for:)` itself, so the two lookups cannot disagree (a station id
-        // that is also another station's platform id resolves the same way in both).
-        var decimal: [(id: UInt64, position: Int32)] = []
-        for id in Array(byStation.keys) + Array(byPlatform.keys) {
-            var id = id
-            guard let number = id.withUTF8({ StationDirectory.decimalValue(UnsafeRawBufferPointer($0)) }) else { continue }
-            decimal.append((number, Int32(byStation[id] ?? byPlatform[id]!)))
-        }
-        decimal.sort { $0.id < $1.id }
-        decimalIDs = decimal.map(\.id)
-        positionsByDecimalID = decimal.map(\.position)
-    }
-
-    /// The number a stop id's bytes spell when they are a canonical decimal: 1…18 digits, no
-    /// leading zero (so that "040380" stays a different id from "40380"). Nil otherwise.
-    static func decimalValue(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
-        guard (1...18).contains(bytes.count), bytes.count == 1 || bytes[0] != UInt8(ascii: "0") else { return nil }
-        var value: UInt64 = 0
-        for byte in bytes {
-            let digit = byte &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            value = value &* 10 &+ UInt64(digit)
-        }
-        return value
-    }
-
-    /// `index(for:)` for a stop id given as its UTF-8 bytes, answered for decimal ids only: nil
-    /// for an unknown id and for any other id, which the caller then looks up by `index(for:)`.
-    public func index(forDecimalStopID bytes: UnsafeRawBufferPointer) -> Int? {
-        guard let number = Self.decimalValue(bytes) else { return nil }
-        var low = 0
-        var high = decimalIDs.count
-        while low < high {
-            let middle = (low + high) / 2
-            if decimalIDs[middle] < number { low = middle + 1 } else { high = middle }
-        }
-        guard low < decimalIDs.count, decimalIDs[low] == number else { return nil }
-        return Int(positionsByDecimalID[low])
     }
 
     public var count: Int { stations.count }
@@ -85,9 +41,6 @@ public struct StationDirectory: Sendable {
     public func index(for stopID: String) -> Int? {
         indexByStationID[stopID] ?? indexByPlatformID[stopID]
     }
-
-    /// The station's map id for a station or platform id.
-    public func stationID(for stopID: String) -> String? { station(for: stopID)?.id }
 
     /// The station name field, trimmed, with runs of whitespace collapsed to one space
     /// (`California  (Blue Line)` → `California (Blue Line)`).

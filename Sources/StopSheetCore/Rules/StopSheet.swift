@@ -45,10 +45,10 @@ public struct StopSheet: Sendable, Equatable {
         return StopSheet(stationID: stopID, stationName: name, stepFree: .unknown, alerts: nil)
     }
 
-    init(stationID: String, stationName: String, stepFree: StepFreeStatus, alerts: [LiveAlert]?) {
+    public init(stationID: String, stationName: String, stepFree: StepFreeStatus, alerts: [LiveAlert]?) {
         self.stationID = stationID
         self.stationName = stationName
-        let ordered = StopSheet.dialogOrder(alerts ?? [])
+        let ordered = StopSheet.dialogOrder(alerts ?? [], kind: \.kind)
         self.alerts = ordered
         self.alertGlyph = ordered.isEmpty ? nil : AlertGlyph(
             count: ordered.count,
@@ -58,15 +58,16 @@ public struct StopSheet: Sendable, Equatable {
     }
 
     /// The button depends on the station alone, not on alerts.
-    static func accessibilityButton(_ stepFree: StepFreeStatus, station stationName: String) -> AccessibilityButton {
+    public static func accessibilityButton(_ stepFree: StepFreeStatus, station stationName: String) -> AccessibilityButton {
         AccessibilityButton(
             tone: StopSheet.tone(stepFree), stepFree: stepFree, accessibilityLabel: "Accessibility information", symbol: "figure.roll",
             alert: AlertDialog(title: "Accessibility", message: StopSheet.accessibilityMessage(stepFree, station: stationName), buttons: ["Close"]))
     }
 
-    /// Active, then planned, then unknown; upstream order within each group (a stable sort).
-    public static func dialogOrder(_ alerts: [LiveAlert]) -> [LiveAlert] {
-        alerts.enumerated().sorted { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }.map(\.element)
+    /// Active, then planned, then unknown; upstream order (the order given) within each group.
+    /// Generic so that alerts and positions of alerts are ordered by this one rule.
+    public static func dialogOrder<Item>(_ items: [Item], kind: (Item) -> AlertKind) -> [Item] {
+        items.enumerated().sorted { (kind($0.element), $0.offset) < (kind($1.element), $1.offset) }.map(\.element)
     }
 
     public static func glyphLabel(count: Int) -> String {

@@ -4,22 +4,12 @@ import StopSheetCore
 /// writers build a whole new snapshot outside it and swap it in, so a refresh never blocks an
 /// answer and an answer never sees half a refresh.
 ///
-/// The snapshot is held in a shared box so that a reader copies one reference under the lock,
-/// not the snapshot's dozen. The lock is uncontended in practice: the serving loop is its only
+/// The snapshot is held with its wire encoding (`EncodedSnapshot`, built once per swap) in a
+/// shared box, so that a reader copies one reference under the lock, not the snapshot's dozen. The lock is uncontended in practice: the serving loop is its only
 /// frequent taker, the refreshers take it once per refresh.
 public final class Store: Sendable {
-    public final class Current: Sendable {
-        public let snapshot: Snapshot
-        init(_ snapshot: Snapshot) { self.snapshot = snapshot }
-        public var stations: StationDirectory? { snapshot.stations }
-        public func encodedStopSheet(stopID: String) -> [UInt8]? { snapshot.encodedStopSheet(stopID: stopID) }
-        public func encodedStopSheet(decimalStopID bytes: UnsafeRawBufferPointer) -> [UInt8]? {
-            snapshot.encodedStopSheet(decimalStopID: bytes)
-        }
-    }
-
     private struct State {
-        var current: Current
+        var current: EncodedSnapshot
         var alerts: CacheStatus
         var stations: CacheStatus
     }
@@ -31,14 +21,14 @@ public final class Store: Sendable {
     private let building = Locked(0)
 
     public init(alertsSource: String, stationsSource: String, now: Instant) {
-        state = Locked(State(current: Current(.build(stations: nil, alerts: nil, now: now)),
+        state = Locked(State(current: EncodedSnapshot(.build(stations: nil, alerts: nil, now: now)),
                             alerts: CacheStatus(source: alertsSource), stations: CacheStatus(source: stationsSource)))
     }
 
     public var snapshot: Snapshot { current.snapshot }
 
     /// The snapshot for one answer: one reference taken under the lock.
-    public var current: Current { state.withLock { $0.current } }
+    public var current: EncodedSnapshot { state.withLock { $0.current } }
 
     public func status(_ cache: CacheName) -> CacheStatus {
         state.withLock { cache == .alerts ? $0.alerts : $0.stations }
@@ -80,9 +70,11 @@ public final class Store: Sendable {
         }
     }
 
+    /// Encodes outside the lock, so readers wait only for the pointer swap.
     private func swap(_ next: Snapshot) {
+        let encoded = EncodedSnapshot(next)
         state.withLock {
-            $0.current = Current(next)
+            $0.current = encoded
             $0.alerts.count = next.liveAlerts.count
             $0.stations.count = next.stations?.count ?? 0
         }

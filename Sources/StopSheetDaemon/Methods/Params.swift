@@ -15,19 +15,23 @@ struct Params {
         }
     }
 
-    /// A stop id: a non-empty string of at most 32 characters, or a non-negative integer.
+    /// A stop id: a string `StopSheetQuery.isStopID` accepts, or a non-negative integer.
     func stopID(_ name: String = "stopId", required: Bool = true) throws(RPCError) -> String? {
         switch object[name] {
         case nil, .null?:
             if required { throw .invalidParams("missing '\(name)'") }
             return nil
-        case .string(let text)? where !text.isEmpty && text.utf8.count <= 32:
+        case .string(let text)? where StopSheetQuery.isStopID(text):
             return text
         case .number? where (object[name]?.intValue ?? -1) >= 0:
             return String(object[name]!.intValue!)
         default:
-            throw .invalidParams("'\(name)' must be a stop id (a non-empty string or a non-negative integer)")
+            throw Self.notAStopID(name)
         }
+    }
+
+    static func notAStopID(_ name: String) -> RPCError {
+        .invalidParams("'\(name)' must be a stop id (a non-empty string or a non-negative integer)")
     }
 
     func string(_ name: String, maxLength: Int = 200) throws(RPCError) -> String? {

@@ -17,9 +17,8 @@ public struct StopSheetService: Sendable {
     }
 
     public func register(in dispatcher: inout Dispatcher) {
-        dispatcher.register("stopSheet") { params, _ in reply { () throws(RPCError) in try stopSheet(params) } }
-        dispatcher.registerCompact("stopSheet") { name, value, _ in stopSheet(stopIdParam: name, value) }
-        dispatcher.registerExact("stopSheet", param: "stopId") { stopID in knownStopSheet(decimalStopID: stopID) }
+        dispatcher.register("stopSheet") { params, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(params)) } }
+        dispatcher.registerExact("stopSheet", param: "stopId") { stopID, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) } }
         dispatcher.register("station") { params, _ in reply { () throws(RPCError) in try station(params) } }
         dispatcher.register("alerts") { params, _ in reply { () throws(RPCError) in try alerts(params) } }
         dispatcher.register("health") { params, _ in reply { () throws(RPCError) in try noParams(params); return health().encoded } }
@@ -33,28 +32,12 @@ public struct StopSheetService: Sendable {
 
     private func noParams(_ params: JSON?) throws(RPCError) { _ = try Params(params, allowed: []) }
 
-    func stopSheet(_ params: JSON?) throws(RPCError) -> [UInt8] {
-        let params = try Params(params, allowed: ["stopId", "stopType", "stationName"])
-        let stopID = try params.stopID()!
-        let stopType = try params.oneOf("stopType", ["train", "bus"], default: "train")
-        let stationName = try params.string("stationName")
-        if stopType == "bus" { return StopSheet.busJSON(stopID: stopID).encoded }
-        return try trainSheet(stopID: stopID, stationName: stationName)
-    }
-
-    /// `stopSheet` called with only `{"stopId": "<string>"}`, as nearly every client does: the
-    /// same answer as `stopSheet(_:)`, without building or checking params (`Params` accepts
-    /// this shape whenever the id is 1…32 bytes; otherwise the general path says why not).
-    func stopSheet(stopIdParam name: String, _ stopID: String) -> RPCReply? {
-        guard name == "stopId", !stopID.isEmpty, stopID.utf8.count <= 32 else { return nil }
-        return reply { () throws(RPCError) in try trainSheet(stopID: stopID, stationName: nil) }
-    }
-
-    /// `stopSheet` with only `{"stopId": "<decimal>"}` for a known stop: the encoded sheet, the
-    /// very bytes `trainSheet` answers with. Nil for anything else (unknown ids, ids that are not
-    /// canonical decimals, stations not loaded), which the other paths then answer.
-    func knownStopSheet(decimalStopID stopID: UnsafeRawBufferPointer) -> [UInt8]? {
-        store.current.encodedStopSheet(decimalStopID: stopID)
+    func stopSheet(_ query: StopSheetQuery) throws(RPCError) -> [UInt8] {
+        if query.stopType == .bus { return StopSheet.busJSON(stopID: query.stopID).encoded }
+        let current = store.current
+        if let encoded = current.stopSheet(stopID: query.stopID) { return encoded }
+        guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
+        return StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json.encoded
     }
 
     /// Unknown ids are the client's business, so they are logged at debug only: with the id, for
@@ -62,13 +45,6 @@ public struct StopSheetService: Sendable {
     private func unknownStop(_ stopID: String) -> RPCError {
         Log.debug("unknown stop \(stopID)", [("STOPSHEET_EVENT", "unknown_stop"), ("STATION_ID", stopID)])
         return .unknownStop(stopID)
-    }
-
-    private func trainSheet(stopID: String, stationName: String?) throws(RPCError) -> [UInt8] {
-        let snapshot = store.current
-        if let encoded = snapshot.encodedStopSheet(stopID: stopID) { return encoded }
-        guard snapshot.stations == nil else { throw unknownStop(stopID) }
-        return StopSheet.beforeStationsLoad(stopID: stopID, stationName: stationName).json.encoded
     }
 
     func station(_ params: JSON?) throws(RPCError) -> [UInt8] {

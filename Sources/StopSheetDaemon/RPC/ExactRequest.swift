@@ -8,19 +8,23 @@ import Glibc
 ///
 /// for one method and one param name fixed at registration (`Dispatcher.registerExact`). It is
 /// matched as fixed bytes around two holes, the id and the param's value, with no JSON reading:
-/// the fast path of the fast path. Any other spelling of the same request (whitespace, member
-/// order, escapes) is declined (nil) and goes on to `CompactRequest`, then the general parser.
+/// the one fast path (issue 9 measured it: about 2,800 instructions per request against 23,900
+/// for the general parser). Any other spelling of the same request (whitespace, member order,
+/// escapes) is declined (nil) and parsed once by the general parser.
 ///
 /// The id is an integer literal `-?(0|[1-9][0-9]*)` or a plain string, the value a plain string
-/// (printable ASCII without `"` or `\`), as `CompactRequest` defines them: so the id's bytes
-/// are its own compact encoding, and the value's bytes are its string value. Every accepted line
-/// is one `CompactRequest` accepts, with the same id, method, name and value; tests check this
-/// and agreement with the general parser on a table and on random mutations.
+/// (printable ASCII without `"` or `\`): so the id's bytes are its own compact encoding, and the
+/// value's bytes are its string value. Every accepted line is one the general parser reads as
+/// the same request with the same id and params; tests check this on a table and on random
+/// mutations. Immutable after registration; matched on the loop thread.
 struct ExactRequest: Sendable {
     let method: String
     let paramName: String
     /// `,"method":"<method>","params":{"<param>":"`
     private let middle: [UInt8]
+
+    /// Nesting the general parser must allow for the same answer: the request object and params.
+    static let depth = 2
 
     private static let head = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
     private static let tail = Array(#""}}"#.utf8)

@@ -1,18 +1,5 @@
 import StopSheetCore
 
-/// Who sent a request, from `SO_PEERCRED` on the connection.
-public struct PeerCredentials: Sendable, Equatable {
-    public var pid: Int32
-    public var uid: UInt32
-    public var gid: UInt32
-
-    public init(pid: Int32, uid: UInt32, gid: UInt32) {
-        self.pid = pid
-        self.uid = uid
-        self.gid = gid
-    }
-}
-
 /// What a method handler sees besides its params.
 public struct RPCContext: Sendable {
     public var peer: PeerCredentials
@@ -35,10 +22,6 @@ public enum RPCReply: Sendable {
 /// A method handler; called on the serving loop, so it must return promptly.
 public typealias RPCHandler = @Sendable (_ params: JSON?, _ context: RPCContext) -> RPCReply
 
-/// A shortcut handler for one-string-param calls: `(param name, param value, context)`; nil
-/// leaves the call to the general handler (see `Dispatcher.registerCompact`).
-public typealias RPCCompactHandler = @Sendable (_ name: String, _ value: String, _ context: RPCContext) -> RPCReply?
-
-/// The handler of `Dispatcher.registerExact`: the param's value as bytes (plain ASCII) → the
-/// encoded result, or nil to leave the call to the other paths.
-public typealias RPCExactHandler = @Sendable (_ value: UnsafeRawBufferPointer) -> [UInt8]?
+/// The handler of `Dispatcher.registerExact`: the one param's value (a plain string, see
+/// `ExactRequest`) → the reply `method`'s general handler gives for those params. Never `.later`.
+public typealias RPCExactHandler = @Sendable (_ value: String, _ context: RPCContext) -> RPCReply

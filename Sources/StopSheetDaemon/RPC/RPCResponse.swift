@@ -12,10 +12,10 @@ public enum RPCResponse {
 
     /// A single answer line for an id given as its encoded bytes (`ExactRequest`'s id token,
     /// which is its own encoding), newline included.
-    static func appendResultLine(encodedID: UnsafeRawBufferPointer, result: [UInt8], to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+    static func appendLine(encodedID: UnsafeRawBufferPointer, reply: RPCReply, to out: inout [UInt8]) {
+        out.append(contentsOf: head)
         out.append(contentsOf: encodedID)
-        appendResultTail(result, to: &out)
+        appendTail(reply, to: &out)
         out.append(UInt8(ascii: "\n"))
     }
 
@@ -28,6 +28,10 @@ public enum RPCResponse {
 
     public static func appendError(id: JSON, error: RPCError, to out: inout [UInt8]) {
         appendHead(id: id, to: &out)
+        appendErrorTail(error, to: &out)
+    }
+
+    private static func appendErrorTail(_ error: RPCError, to out: inout [UInt8]) {
         out.append(contentsOf: #","error":"#.utf8)
         error.json.encode(into: &out)
         out.append(UInt8(ascii: "}"))
@@ -35,12 +39,17 @@ public enum RPCResponse {
 
     /// A single (non-batch) answer line, newline included; `.later` never reaches here.
     static func appendLine(id: JSON, reply: RPCReply, to out: inout [UInt8]) {
-        switch reply {
-        case .result(let bytes): appendResult(id: id, result: bytes, to: &out)
-        case .error(let error): appendError(id: id, error: error, to: &out)
-        case .later: appendError(id: id, error: .internalError("a deferred reply on the direct path"), to: &out)
-        }
+        appendHead(id: id, to: &out)
+        appendTail(reply, to: &out)
         out.append(UInt8(ascii: "\n"))
+    }
+
+    private static func appendTail(_ reply: RPCReply, to out: inout [UInt8]) {
+        switch reply {
+        case .result(let bytes): appendResultTail(bytes, to: &out)
+        case .error(let error): appendErrorTail(error, to: &out)
+        case .later: appendErrorTail(.internalError("a deferred reply on the direct path"), to: &out)
+        }
     }
 
     /// A whole error line, for answers sent outside any request (server busy).
@@ -51,8 +60,10 @@ public enum RPCResponse {
         return out
     }
 
+    private static let head = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+
     private static func appendHead(id: JSON, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+        out.append(contentsOf: head)
         id.encode(into: &out)
     }
 }

@@ -20,7 +20,7 @@ import Testing
 
     @Test func dialogOrderIsActivePlannedUnknownThenUpstream() {
         let alerts = [live("u1", .unknown), live("p1", .planned), live("a1", .active), live("p2", .planned), live("a2", .active)]
-        #expect(StopSheet.dialogOrder(alerts).map(\.alert.id) == ["a1", "a2", "p1", "p2", "u1"])
+        #expect(StopSheet.dialogOrder(alerts, kind: \.kind).map(\.alert.id) == ["a1", "a2", "p1", "p2", "u1"])
     }
 
     @Test func glyphShowsTheDialog() throws {
@@ -58,19 +58,5 @@ import Testing
         #expect(named.alertGlyph == nil)
         #expect(StopSheet.beforeStationsLoad(stopID: "40380", stationName: nil).stationName == "40380")
         #expect(StopSheet.beforeStationsLoad(stopID: "40380", stationName: "  ").stationName == "40380")
-    }
-
-    @Test func trainSheetJSONHasTheContractShape() {
-        let sheet = StopSheet(station: RulesTestData.station("40380"), alerts: [live("a", .active)])
-        guard case .object(let object) = sheet.json else { Issue.record("not an object"); return }
-        #expect(object.keys == ["stopType", "stationId", "stationName", "alertGlyph", "accessibilityButton", "alerts"])
-        #expect(sheet.json["alertGlyph"]?["alert"]?["buttons"] == ["Close"])
-        #expect(sheet.json["accessibilityButton"]?["stepFree"] == "available")
-        #expect(sheet.json["alerts"]?.arrayValue?.first?["kind"] == "active")
-        #expect(sheet.json["alerts"]?.arrayValue?.first?["scopes"] == [["type": "systemwide"]])
-    }
-
-    @Test func busSheetShowsNothing() {
-        #expect(StopSheet.busJSON(stopID: "1106").encodedString == #"{"stopType":"bus","stopId":"1106","alertGlyph":null,"accessibilityButton":null}"#)
     }
 }

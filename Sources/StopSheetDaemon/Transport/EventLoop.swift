@@ -2,11 +2,12 @@
 import Glibc
 #endif
 import CLinux
-import StopSheetCore
 
 /// The serving loop, after Redis's `ae`: one thread, level-triggered epoll, non-blocking sockets.
-/// Handlers run here and return promptly; anything slow replies `.later` and completes through
-/// the inbox. All state in this class belongs to the loop thread; `Server` is the thread-safe face.
+/// It accepts, reads, writes, closes and keeps time; what the bytes mean is each connection's
+/// `Session`'s business, which it calls with what was read and which writes the answers into the
+/// connection's output. Sessions return promptly; a deferred answer comes back through the inbox.
+/// All state in this class belongs to the loop thread; `Server` is the thread-safe face.
 ///
 /// Level-triggered, because a connection is paused often (a `.later` outstanding, output over its
 /// limit, input ended): pausing is then just dropping EPOLLIN from its interest, and resuming needs
@@ -32,7 +33,7 @@ final class EventLoop {
     /// Tags each connection's epoll events: an event read in the same round in which its
     /// connection closed and a new one got the same fd must not reach the new one.
     private var nextGeneration: UInt32 = 0
-    private var nextToken: UInt64 = 0
+    private let sessions: SessionHost
     private var now: Int64
     private var nextTick: Int64
     private var acceptPausedUntil: Int64?
@@ -48,8 +49,6 @@ final class EventLoop {
     private var deferred: [Connection] = []
     private var scratch = [UInt8](repeating: 0, count: 64 << 10)
     private var events = [epoll_event](repeating: epoll_event(), count: 256)
-    private let busyLine: [UInt8]
-    private let tooLargeAnswer: [UInt8]
     private var acceptThrottle = LogThrottle(intervalNanoseconds: 10_000_000_000)
     private var busyThrottle = LogThrottle(intervalNanoseconds: 60_000_000_000)
 
@@ -69,8 +68,7 @@ final class EventLoop {
         self.idleNanos = limits.idleTimeout.clampedNanoseconds
         self.stuckNanos = limits.stuckTimeout.clampedNanoseconds
         self.drainNanos = limits.drainTimeout.clampedNanoseconds
-        self.busyLine = RPCResponse.errorLine(.serverBusy("too many connections"))
-        self.tooLargeAnswer = RPCResponse.errorLine(.requestTooLarge(limit: limits.maxLineBytes))
+        self.sessions = server.makeSessionHost()
         now = SystemClock.monotonicNanoseconds()
         nextTick = now + tickNanos
 
@@ -190,7 +188,8 @@ final class EventLoop {
     /// answered, writes, closes it when it is done, and sets what epoll watches for it.
     private func service(_ connection: Connection) {
         while true {
-            let outputFull = answerLines(connection)
+            let outputFull = connection.session.answer(
+                into: &connection.output, outputLimit: connection.sent + limits.maxPendingOutputBytes, inputEnded: connection.readClosed)
             if case .failed(let code) = connection.flush(now: now) {
                 close(connection, .vanished(code))
                 return
@@ -219,7 +218,7 @@ final class EventLoop {
             }
         }
         var wanted: UInt32 = 0
-        if !connection.readClosed, connection.waiting == nil, connection.unsent <= limits.maxPendingOutputBytes {
+        if !connection.readClosed, !connection.session.isWaiting, connection.unsent <= limits.maxPendingOutputBytes {
             wanted |= Self.readable
         }
         if connection.unsent > 0 { wanted |= Self.writable }
@@ -232,101 +231,11 @@ final class EventLoop {
         }
     }
 
-    /// Works through complete lines until one waits on a `.later` or the output is over its
-    /// limit; true in the latter case.
-    private func answerLines(_ connection: Connection) -> Bool {
-        while connection.waiting == nil {
-            guard connection.unsent <= limits.maxPendingOutputBytes else { return true }
-            guard let event = connection.framer.next() ?? (connection.readClosed ? connection.framer.finish() : nil) else { return false }
-            switch event {
-            case .tooLarge:
-                server.liveCounters.oversizedLines.increment()
-                logClientError(connection, "request line longer than \(limits.maxLineBytes) bytes")
-                connection.output.append(contentsOf: tooLargeAnswer)
-            case .line(let range):
-                if answerExact(range, on: connection) { continue }
-                if let compact = compactRequest(in: range, of: connection) {
-                    if let reply = server.dispatcher.reply(to: compact, context: connection.context) {
-                        RPCResponse.appendLine(id: compact.id, reply: reply, to: &connection.output)
-                    } else {
-                        answer(LineAnswer(.single(.request(compact.request))), on: connection)
-                    }
-                    continue
-                }
-                guard let message = RPCMessage.parse(connection.framer.buffer[range], maxDepth: limits.maxDepth, maxBatch: limits.maxBatch)
-                else { continue }
-                count(message, from: connection)
-                answer(LineAnswer(message), on: connection)
-            }
-        }
-        return false
-    }
-
-    /// The most common line answered from its bytes alone (`ExactRequest`); false leaves it to
-    /// the compact and general paths, which give the same answer or explain why not.
-    private func answerExact(_ range: Range<Int>, on connection: Connection) -> Bool {
-        guard limits.maxDepth >= CompactRequest.depth, let exact = server.dispatcher.exact else { return false }
-        return connection.framer.buffer.withUnsafeBytes { all in
-            let line = UnsafeRawBufferPointer(rebasing: all[range])
-            guard let match = exact.request.match(line),
-                  let result = exact.handler(UnsafeRawBufferPointer(rebasing: line[match.value]))
-            else { return false }
-            RPCResponse.appendResultLine(encodedID: UnsafeRawBufferPointer(rebasing: line[match.id]), result: result, to: &connection.output)
-            return true
-        }
-    }
-
-    /// The common request shape read without a JSON tree; nil sends the line the general way.
-    private func compactRequest(in range: Range<Int>, of connection: Connection) -> CompactRequest? {
-        guard limits.maxDepth >= CompactRequest.depth else { return nil }
-        return connection.framer.buffer.withUnsafeBytes { CompactRequest.parse(UnsafeRawBufferPointer(rebasing: $0[range])) }
-    }
-
-    private func answer(_ answer: LineAnswer, on connection: Connection) {
-        var answer = answer
-        guard case .waiting(let start) = answer.advance(server.dispatcher, context: connection.context, out: &connection.output) else { return }
-        nextToken &+= 1
-        let token = nextToken
-        connection.waiting = Connection.Waiting(token: token, answer: answer)
-        let inbox = server.inbox
-        let fd = connection.fd
-        start { reply in inbox.complete(LoopInbox.Completion(fd: fd, token: token, reply: reply)) }
-    }
-
-    private func complete(_ completion: LoopInbox.Completion) {
-        // The token tells a stale completion (connection gone, fd reused, completed twice) apart.
-        guard let connection = connection(completion.fd), var waiting = connection.waiting, waiting.token == completion.token
+    private func resume(_ completion: LoopInbox.Completion) {
+        guard let connection = connection(completion.fd),
+              connection.session.resume(completion.resumption, into: &connection.output)
         else { return }
-        connection.waiting = nil
-        waiting.answer.resume(with: completion.reply, out: &connection.output)
-        answer(waiting.answer, on: connection)
         service(connection)
-    }
-
-    private func count(_ message: RPCMessage, from connection: Connection) {
-        switch message {
-        case .single(.request): return
-        case .single(.invalid(let error, _)): count(error, from: connection)
-        case .batch(let entries): for case .invalid(let error, _) in entries { count(error, from: connection) }
-        }
-    }
-
-    private func count(_ error: RPCError, from connection: Connection) {
-        if error.code == -32700 {
-            server.liveCounters.parseErrors.increment()
-        } else {
-            server.liveCounters.invalidRequests.increment()
-        }
-        logClientError(connection, "\(error.message): \(error.data?.stringValue ?? "")")
-    }
-
-    /// Client mistakes are the client's problem: debug level, never above, or an attacker
-    /// could fill the journal.
-    private func logClientError(_ connection: Connection, _ message: @autoclosure () -> String) {
-        guard Log.isEnabled(.debug) else { return }
-        let peer = connection.context.peer
-        // The message may quote the client (a method name of up to a whole line): keep it short.
-        Log.debug(Log.oneLine(message(), maxBytes: 300), [("STOPSHEET_EVENT", "client_error"), ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
     }
 
     // MARK: - Accepting
@@ -369,9 +278,10 @@ final class EventLoop {
         }
         let index = Int(fd)
         if index >= connections.count { connections.append(contentsOf: repeatElement(nil, count: index + 1 - connections.count)) }
-        connections[index] = Connection(
-            fd: fd, generation: nextGeneration, peer: PeerCredentials(pid: pid, uid: uid, gid: gid), maxLineBytes: limits.maxLineBytes,
-            registeredEvents: Self.readable, now: now)
+        let peer = PeerCredentials(pid: pid, uid: uid, gid: gid)
+        let inbox = server.inbox
+        let session = Session(peer: peer, host: sessions) { inbox.complete(LoopInbox.Completion(fd: fd, resumption: $0)) }
+        connections[index] = Connection(fd: fd, generation: nextGeneration, peer: peer, session: session, registeredEvents: Self.readable, now: now)
         liveCount += 1
         server.openConnections.store(liveCount, ordering: .relaxed)
         server.liveCounters.accepted.increment()
@@ -380,7 +290,7 @@ final class EventLoop {
     /// One busy line, then close. The socket is fresh, so its send buffer takes the line whole.
     private func reject(_ fd: Int32) {
         server.liveCounters.rejectedBusy.increment()  // before the close, as in close(_:_:)
-        _ = busyLine.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        _ = sessions.busyLine.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         Glibc.close(fd)
         if let skipped = busyThrottle.admit(now: now) {
             Log.notice("connection limit of \(limits.maxConnections) reached; turning clients away",
@@ -408,7 +318,7 @@ final class EventLoop {
     private func takeInbox() {
         let batch = server.inbox.take()
         for work in batch.work { work() }
-        for completion in batch.completions { complete(completion) }
+        for completion in batch.completions { resume(completion) }
         if batch.stopRequested, drainDeadline == nil { beginDrain() }
     }
 
@@ -418,7 +328,7 @@ final class EventLoop {
         for case let connection? in connections {
             if let since = connection.stuckSince, now - since >= stuckNanos {
                 close(connection, .stuck)
-            } else if idleNanos > 0, connection.waiting == nil, now - connection.lastActivity >= idleNanos {
+            } else if idleNanos > 0, !connection.session.isWaiting, now - connection.lastActivity >= idleNanos {
                 // A `.later` outstanding is our wait, not the client's silence.
                 close(connection, .idle)
             }
@@ -457,13 +367,13 @@ final class EventLoop {
         case .finished, .drained: return
         case .vanished(let code):
             server.liveCounters.clientsVanished.increment()
-            logClientError(connection, "client went away with answers pending: \(Errno(code))")
+            Log.clientError(connection.peer, "client went away with answers pending: \(Errno(code))")
         case .idle:
             server.liveCounters.closedIdle.increment()
-            logClientError(connection, "closed an idle connection")
+            Log.clientError(connection.peer, "closed an idle connection")
         case .stuck:
             server.liveCounters.closedStuck.increment()
-            logClientError(connection, "closed a connection that stopped reading its answers")
+            Log.clientError(connection.peer, "closed a connection that stopped reading its answers")
         }
     }
 

@@ -47,6 +47,11 @@ public final class Server: Sendable {
         try loop.run()
     }
 
+    /// What the loop's sessions share; made on the loop thread, which then owns it.
+    func makeSessionHost() -> SessionHost {
+        SessionHost(dispatcher: dispatcher, limits: limits, counters: liveCounters)
+    }
+
     /// Runs `work` on the loop thread, soon. Work posted after `run()` returned never runs.
     public func post(_ work: @escaping @Sendable () -> Void) {
         inbox.post(work)

@@ -2,13 +2,12 @@
 import Glibc
 #endif
 
-/// Everything other threads hand to the serving loop: posted work, `.later` completions and the
-/// stop request. Each hand-over writes the loop's eventfd so that `epoll_wait` returns.
+/// Everything other threads hand to the serving loop: posted work, sessions' deferred answers and
+/// the stop request. Each hand-over writes the loop's eventfd so that `epoll_wait` returns.
 final class LoopInbox: Sendable {
     struct Completion: Sendable {
         let fd: Int32
-        let token: UInt64
-        let reply: RPCReply
+        let resumption: Session.Resumption
     }
 
     struct Batch {
@@ -60,8 +59,6 @@ final class LoopInbox: Sendable {
             Self.wake($0.wakeFD)
         }
     }
-
-    var stopRequested: Bool { state.withLock { $0.pending.stopRequested } }
 
     /// Everything handed over so far; the stop request stays set.
     func take() -> Batch {

@@ -2,19 +2,14 @@
 import Glibc
 #endif
 
-/// One client: its socket, its framer, its answers not yet sent, and the one `.later` it may be
-/// waiting on. Lives on the loop thread only.
+/// One client's socket: its session (the protocol side), its answers not yet sent, and what
+/// the loop tracks about it. Lives on the loop thread only.
 ///
-/// Answers go out in request order because a connection works on one line at a time and appends
-/// each answer to a single output buffer; while a `.later` is outstanding no further line of this
-/// connection is looked at (others are unaffected). Pipelined answers accumulate in that buffer
-/// and leave in one `send` per round (Redis's reply buffer), not one per answer.
+/// Answers go out in request order because the session works on one line at a time and appends
+/// each answer to this single output buffer; while a `.later` is outstanding no further line of
+/// this connection is looked at (others are unaffected). Pipelined answers accumulate in that
+/// buffer and leave in one `send` per round (Redis's reply buffer), not one per answer.
 final class Connection {
-    struct Waiting {
-        let token: UInt64
-        var answer: LineAnswer
-    }
-
     enum ReadOutcome {
         case data
         case wouldBlock
@@ -30,12 +25,11 @@ final class Connection {
 
     let fd: Int32
     let generation: UInt32
-    let context: RPCContext
-    var framer: LineFramer
+    let peer: PeerCredentials
+    let session: Session
     /// Answers; bytes before `sent` are already on the wire.
     var output: [UInt8] = []
     private(set) var sent = 0
-    var waiting: Waiting?
     /// The client shut down its sending side (or closed): answer what was received, then close.
     var readClosed = false
     /// Epoll events currently registered, so `epoll_ctl` runs only when they change.
@@ -47,11 +41,11 @@ final class Connection {
     /// Listed in the loop's connections to service at the end of this round.
     var deferred = false
 
-    init(fd: Int32, generation: UInt32, peer: PeerCredentials, maxLineBytes: Int, registeredEvents: UInt32, now: Int64) {
+    init(fd: Int32, generation: UInt32, peer: PeerCredentials, session: Session, registeredEvents: UInt32, now: Int64) {
         self.fd = fd
         self.generation = generation
-        self.context = RPCContext(peer: peer)
-        self.framer = LineFramer(maxLineBytes: maxLineBytes)
+        self.peer = peer
+        self.session = session
         self.registeredEvents = registeredEvents
         self.lastActivity = now
     }
@@ -59,14 +53,14 @@ final class Connection {
     var unsent: Int { output.count - sent }
 
     /// Nothing owed in either direction: no line or partial line held, no job, nothing unsent.
-    var isQuiet: Bool { waiting == nil && unsent == 0 && !framer.hasBufferedBytes }
+    var isQuiet: Bool { !session.isWaiting && unsent == 0 && !session.hasBufferedInput }
 
     /// One read per readiness event: with level-triggered epoll the rest comes next round, so a
     /// client streaming requests cannot starve the others.
     func read(into scratch: UnsafeMutableRawBufferPointer, now: Int64) -> ReadOutcome {
         let count = Glibc.read(fd, scratch.baseAddress, scratch.count)
         if count > 0 {
-            framer.append(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
+            session.receive(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
             lastActivity = now
             return .data
         }

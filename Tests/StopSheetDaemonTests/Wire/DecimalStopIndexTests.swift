@@ -1,13 +1,14 @@
 import Testing
-@testable import StopSheetCore
+import StopSheetCore
+@testable import StopSheetDaemon
 
-/// The byte lookup the serving loop uses must agree with `index(for:)` for every id it answers,
+/// The byte lookup the request path uses must agree with `index(for:)` for every id it answers,
 /// and answer every known decimal id.
-@Suite struct StationDecimalLookupTests {
-    private let directory = StationDirectory(platforms: try! StationsDecoder.decode(Fixtures.bytes("L_stops_2021.csv")))
+@Suite struct DecimalStopIndexTests {
+    private let directory = StationDirectory(platforms: try! StationsDecoder.decode(fixtureBytes("L_stops_2021.csv")))
 
     private func byBytes(_ id: String, in directory: StationDirectory) -> Int? {
-        Array(id.utf8).withUnsafeBytes { directory.index(forDecimalStopID: $0) }
+        Array(id.utf8).withUnsafeBytes { DecimalStopIndex(directory).index(of: $0) }
     }
 
     @Test func everyRealStationAndPlatformIdIsFoundAtItsStation() {

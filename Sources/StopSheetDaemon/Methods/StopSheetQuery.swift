@@ -1,0 +1,33 @@
+import StopSheetCore
+
+/// `stopSheet`'s params, validated: what the general path reads from a params object and the
+/// exact-bytes shortcut (`ExactRequest`) from a line, so that both answer through
+/// `StopSheetService.stopSheet(_:)` and every rule about these params is written here once.
+/// A value, made and used on the loop thread within one request.
+struct StopSheetQuery: Equatable {
+    enum StopType: String, CaseIterable {
+        case train, bus
+    }
+
+    var stopID: String
+    var stopType: StopType = .train
+    var stationName: String?
+
+    static let maxStopIDBytes = 32
+
+    /// A stop id given as a string: non-empty, at most `maxStopIDBytes` bytes.
+    static func isStopID(_ text: String) -> Bool { !text.isEmpty && text.utf8.count <= maxStopIDBytes }
+
+    /// The shortcut's query: a stop id alone, every other param at its default.
+    init(stopID: String) throws(RPCError) {
+        guard Self.isStopID(stopID) else { throw Params.notAStopID("stopId") }
+        self.stopID = stopID
+    }
+
+    init(_ params: JSON?) throws(RPCError) {
+        let params = try Params(params, allowed: ["stopId", "stopType", "stationName"])
+        stopID = try params.stopID()!
+        stopType = StopType(rawValue: try params.oneOf("stopType", StopType.allCases.map(\.rawValue), default: StopType.train.rawValue))!
+        stationName = try params.string("stationName")
+    }
+}

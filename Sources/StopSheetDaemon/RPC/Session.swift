@@ -1,0 +1,166 @@
+import StopSheetCore
+
+/// The protocol side of one connection, between the loop's bytes and the dispatcher's requests:
+/// bytes in (`receive`), answer bytes out (`answer(into:…)`), after Redis's `networking.c`
+/// beside `ae.c`. It owns the line framer, the one parse of each line (fast path included),
+/// batch sequencing (`LineAnswer`), the deferred (`.later`) answer it may wait on, and the
+/// accounting and logging of client mistakes. It holds no file descriptor and never does I/O.
+///
+/// Owned by the loop thread: every method runs there. Only a `Resumption` crosses threads, and
+/// it comes back through the `resume` hand-over the loop gave at creation.
+///
+/// Answers go into an output buffer the caller hands in, whole lines at a time except while a
+/// batch waits on a `.later` (then its `[…` is written and `atLineBoundary` is false): a feature
+/// that pushes lines of its own (notifications) appends them when `atLineBoundary` holds.
+final class Session {
+    /// A deferred answer's completion on its way back to the loop thread. Its token tells a stale
+    /// one (connection gone, fd reused, completed twice) apart from the one awaited.
+    struct Resumption: Sendable {
+        fileprivate let token: UInt64
+        fileprivate let reply: RPCReply
+    }
+
+    private struct Waiting {
+        let token: UInt64
+        var answer: LineAnswer
+    }
+
+    private let host: SessionHost
+    private let context: RPCContext
+    private let resume: @Sendable (Resumption) -> Void
+    private var framer: LineFramer
+    private var waiting: Waiting?
+
+    /// `resume` must hand its argument back to the loop thread and there to `resume(_:into:)` of
+    /// this session; it is called from any thread, at most once per deferred answer.
+    init(peer: PeerCredentials, host: SessionHost, resume: @escaping @Sendable (Resumption) -> Void) {
+        self.host = host
+        self.context = RPCContext(peer: peer)
+        self.resume = resume
+        self.framer = LineFramer(maxLineBytes: host.limits.maxLineBytes)
+    }
+
+    /// A `.later` is outstanding: no further line is looked at until it completes.
+    var isWaiting: Bool { waiting != nil }
+
+    /// A line or partial line is held, received but not yet answered.
+    var hasBufferedInput: Bool { framer.hasBufferedBytes }
+
+    /// Nothing half-written in the output: a whole line of another kind may be appended.
+    var atLineBoundary: Bool { waiting?.answer.isOpen != true }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) { framer.append(bytes) }
+
+    /// Answers complete lines into `output` until one waits on a `.later`, none is left, or
+    /// `output` has grown past `outputLimit` bytes; true in the last case (lines may be left).
+    /// `inputEnded`: the client sent its last byte, so a final line without newline counts.
+    func answer(into output: inout [UInt8], outputLimit: Int, inputEnded: Bool) -> Bool {
+        while waiting == nil {
+            guard output.count <= outputLimit else { return true }
+            guard let event = framer.next() ?? (inputEnded ? framer.finish() : nil) else { return false }
+            switch event {
+            case .tooLarge:
+                host.counters.oversizedLines.increment()
+                logClientError("request line longer than \(host.limits.maxLineBytes) bytes")
+                output.append(contentsOf: host.tooLargeLine)
+            case .line(let range):
+                answerLine(range, into: &output)
+            }
+        }
+        return false
+    }
+
+    /// Writes a completed deferred answer and goes on with the rest of its line; false when the
+    /// resumption is stale. Call `answer(into:…)` next for further lines.
+    func resume(_ resumption: Resumption, into output: inout [UInt8]) -> Bool {
+        guard var waiting, waiting.token == resumption.token else { return false }
+        self.waiting = nil
+        waiting.answer.resume(with: resumption.reply, out: &output)
+        advance(waiting.answer, into: &output)
+        return true
+    }
+
+    // MARK: - One line
+
+    private func answerLine(_ range: Range<Int>, into output: inout [UInt8]) {
+        if answerExact(range, into: &output) { return }
+        guard let message = RPCMessage.parse(framer.buffer[range], maxDepth: host.limits.maxDepth, maxBatch: host.limits.maxBatch)
+        else { return }
+        count(message)
+        advance(LineAnswer(message), into: &output)
+    }
+
+    /// The most common line answered from its bytes alone (`ExactRequest`), with the reply the
+    /// general path would give; false leaves the line to the general parser.
+    private func answerExact(_ range: Range<Int>, into output: inout [UInt8]) -> Bool {
+        guard host.limits.maxDepth >= ExactRequest.depth, let exact = host.dispatcher.exact else { return false }
+        return framer.buffer.withUnsafeBytes { all in
+            let line = UnsafeRawBufferPointer(rebasing: all[range])
+            guard let match = exact.request.match(line) else { return false }
+            // Plain ASCII: up to 15 bytes the String is stored inline, not allocated.
+            let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[match.value]), as: UTF8.self)
+            let reply = exact.handler(value, context)
+            RPCResponse.appendLine(encodedID: UnsafeRawBufferPointer(rebasing: line[match.id]), reply: reply, to: &output)
+            return true
+        }
+    }
+
+    /// Runs a line's entries until done or one waits on a `.later`, which it then starts.
+    private func advance(_ answer: LineAnswer, into output: inout [UInt8]) {
+        var answer = answer
+        guard case .waiting(let start) = answer.advance(host.dispatcher, context: context, out: &output) else { return }
+        let token = host.nextToken()
+        waiting = Waiting(token: token, answer: answer)
+        let resume = resume
+        start { reply in resume(Resumption(token: token, reply: reply)) }
+    }
+
+    // MARK: - Client mistakes
+
+    private func count(_ message: RPCMessage) {
+        switch message {
+        case .single(.request): return
+        case .single(.invalid(let error, _)): count(error)
+        case .batch(let entries): for case .invalid(let error, _) in entries { count(error) }
+        }
+    }
+
+    private func count(_ error: RPCError) {
+        if error.code == -32700 {
+            host.counters.parseErrors.increment()
+        } else {
+            host.counters.invalidRequests.increment()
+        }
+        logClientError("\(error.message): \(error.data?.stringValue ?? "")")
+    }
+
+    private func logClientError(_ message: @autoclosure () -> String) {
+        Log.clientError(context.peer, message())
+    }
+}
+
+/// What the sessions of one loop share: the dispatcher, the limits, the counters, the canned
+/// lines, and the token counter that keeps deferred answers apart across connections (a reused
+/// fd gets a new session, never an old token). Owned by the loop thread.
+final class SessionHost {
+    let dispatcher: Dispatcher
+    let limits: ServerLimits
+    let counters: AtomicServerCounters
+    /// Sent to a connection turned away at the connection limit, before it is closed.
+    let busyLine: [UInt8]
+    let tooLargeLine: [UInt8]
+    private var lastToken: UInt64 = 0
+
+    init(dispatcher: Dispatcher, limits: ServerLimits, counters: AtomicServerCounters) {
+        self.dispatcher = dispatcher
+        self.limits = limits
+        self.counters = counters
+        busyLine = RPCResponse.errorLine(.serverBusy("too many connections"))
+        tooLargeLine = RPCResponse.errorLine(.requestTooLarge(limit: limits.maxLineBytes))
+    }
+
+    fileprivate func nextToken() -> UInt64 {
+        lastToken &+= 1
+        return lastToken
+    }
+}

@@ -1,0 +1,35 @@
+import StopSheetCore
+
+/// The encoded `accessibilityButton` value of one step-free status, split where the station's
+/// name goes: the name, escaped without its quotes, between `head` and `tail` gives the bytes
+/// of `StopSheet.accessibilityButton(stepFree, station: name).json.encoded`.
+///
+/// Derived from the button itself rather than spelled out again: it is encoded once for a marker
+/// name and cut at the marker. That holds for any name because the encoder escapes byte by byte,
+/// so a string's escape is the concatenation of its parts' escapes.
+struct EncodedButton: Sendable {
+    let head: [UInt8]
+    let tail: [UInt8]
+
+    static let available = EncodedButton(.available)
+    static let none = EncodedButton(.none)
+    static let unknown = EncodedButton(.unknown)
+
+    static func `for`(_ stepFree: StepFreeStatus) -> EncodedButton {
+        switch stepFree {
+        case .available: return available
+        case .none: return none
+        case .unknown: return unknown
+        }
+    }
+
+    private init(_ stepFree: StepFreeStatus) {
+        // NUL escapes to `\u0000`, which none of the spec's fixed words can contain.
+        let marker = Array(#"\u0000"#.utf8)
+        let bytes = StopSheet.accessibilityButton(stepFree, station: "\u{0}").json.encoded
+        let cuts = bytes.indices.filter { bytes[$0...].starts(with: marker) }
+        precondition(cuts.count == 1, "the button's fixed text must not contain the name marker")
+        head = Array(bytes[..<cuts[0]])
+        tail = Array(bytes[(cuts[0] + marker.count)...])
+    }
+}

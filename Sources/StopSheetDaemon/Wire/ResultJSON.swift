@@ -1,0 +1,92 @@
+import StopSheetCore
+
+/// The wire shapes of protocol.md's results. Member order is fixed so answers are byte-stable.
+extension StopSheet {
+    public var json: JSON {
+        [
+            "stopType": "train",
+            "stationId": .string(stationID),
+            "stationName": .string(stationName),
+            "alertGlyph": alertGlyph?.json ?? .null,
+            "accessibilityButton": accessibilityButton.json,
+            "alerts": .array(alerts.map(\.json)),
+        ]
+    }
+
+    /// A bus stop's sheet: nothing at all, ever.
+    public static func busJSON(stopID: String) -> JSON {
+        ["stopType": "bus", "stopId": .string(stopID), "alertGlyph": nil, "accessibilityButton": nil]
+    }
+}
+
+extension StopSheet.AlertGlyph {
+    public var json: JSON {
+        ["count": .int(count), "accessibilityLabel": .string(accessibilityLabel), "alert": alert.json]
+    }
+}
+
+extension StopSheet.AccessibilityButton {
+    public var json: JSON {
+        [
+            "tone": .string(tone.rawValue),
+            "stepFree": .string(stepFree.rawValue),
+            "accessibilityLabel": .string(accessibilityLabel),
+            "symbol": .string(symbol),
+            "alert": alert.json,
+        ]
+    }
+}
+
+extension StopSheet.AlertDialog {
+    public var json: JSON {
+        ["title": .string(title), "message": .string(message), "buttons": .array(buttons.map(JSON.string))]
+    }
+}
+
+extension LiveAlert {
+    public var json: JSON {
+        [
+            "id": .string(alert.id),
+            "kind": .string(kind.rawValue),
+            "headline": .string(alert.headline),
+            "description": .string(alert.description),
+            "start": alert.start.map { .string($0.description) } ?? .null,
+            "end": alert.end.map { .string($0.description) } ?? .null,
+            "scopes": .array(alert.scopes.map(\.json)),
+        ]
+    }
+}
+
+extension AlertScope {
+    public var json: JSON {
+        switch self {
+        case .systemwide: return ["type": "systemwide"]
+        case .route(let route): return ["type": "route", "id": .string(route.rawValue)]
+        case .station(let id): return ["type": "station", "id": .string(id)]
+        }
+    }
+}
+
+extension Station {
+    public var json: JSON {
+        [
+            "stationId": .string(id),
+            "stationName": .string(name),
+            "routes": .array(routes.map { .string($0.rawValue) }),
+            "stepFree": .string(stepFree.rawValue),
+            "partial": .bool(partial),
+            "platforms": .array(platforms.map(\.json)),
+        ]
+    }
+}
+
+extension Platform {
+    public var json: JSON {
+        [
+            "stopId": .string(stopID),
+            "direction": direction.map(JSON.string) ?? .null,
+            "routes": .array(routes.map { .string($0.rawValue) }),
+            "stepFree": stepFree.map(JSON.bool) ?? .null,
+        ]
+    }
+}

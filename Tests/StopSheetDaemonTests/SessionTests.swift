@@ -1,0 +1,78 @@
+import StopSheetCore
+import Testing
+@testable import StopSheetDaemon
+
+/// The session without a socket: bytes in, answer bytes out, deferred answers resumed by token.
+@Suite struct SessionTests {
+    /// Resumptions the session hands back; the test is the loop thread.
+    final class Inbox: @unchecked Sendable {
+        var pending: [Session.Resumption] = []
+    }
+
+    /// `slow` answers `.later`; the completion is kept until the test resumes it.
+    private func makeHost(maxLineBytes: Int = 1 << 20) -> SessionHost {
+        var dispatcher = Dispatcher()
+        dispatcher.register("echo") { params, _ in .result(params ?? .null) }
+        dispatcher.register("slow") { _, _ in .later { complete in complete(.result(.string("done"))) } }
+        dispatcher.registerExact("echo", param: "k") { value, _ in .result(["k": .string(value)]) }
+        return SessionHost(dispatcher: dispatcher, limits: ServerLimits(maxLineBytes: maxLineBytes), counters: AtomicServerCounters())
+    }
+
+    private func answers(_ session: Session, _ text: String, inputEnded: Bool = false) -> String {
+        var out: [UInt8] = []
+        Array(text.utf8).withUnsafeBytes { session.receive($0) }
+        _ = session.answer(into: &out, outputLimit: .max, inputEnded: inputEnded)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @Test func theFastPathAndTheGeneralPathWriteTheSameLine() {
+        let session = Session(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), host: makeHost()) { _ in }
+        let fast = answers(session, #"{"jsonrpc":"2.0","id":7,"method":"echo","params":{"k":"v"}}"# + "\n")
+        let general = answers(session, #"{ "jsonrpc":"2.0","id":7,"method":"echo","params":{"k":"v"}}"# + "\n")
+        #expect(fast == #"{"jsonrpc":"2.0","id":7,"result":{"k":"v"}}"# + "\n")
+        #expect(general == fast)
+    }
+
+    @Test func aBatchWaitsOnItsLaterAndResumesInOrder() {
+        let inbox = Inbox()
+        let session = Session(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), host: makeHost()) { inbox.pending.append($0) }
+        var out: [UInt8] = []
+        let batch = #"[{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]},{"jsonrpc":"2.0","id":2,"method":"slow"}]"# + "\n"
+        let after = #"{"jsonrpc":"2.0","id":3,"method":"echo","params":[3]}"# + "\n"
+        Array((batch + after).utf8).withUnsafeBytes { session.receive($0) }
+        #expect(!session.answer(into: &out, outputLimit: .max, inputEnded: false))
+        #expect(session.isWaiting && !session.atLineBoundary && inbox.pending.count == 1)
+        #expect(String(decoding: out, as: UTF8.self) == #"[{"jsonrpc":"2.0","id":1,"result":[1]}"#)
+
+        let resumption = inbox.pending.removeFirst()
+        #expect(session.resume(resumption, into: &out))
+        #expect(!session.resume(resumption, into: &out), "a second completion is stale")
+        #expect(!session.isWaiting && session.atLineBoundary)
+        _ = session.answer(into: &out, outputLimit: .max, inputEnded: false)
+        #expect(String(decoding: out, as: UTF8.self) == #"[{"jsonrpc":"2.0","id":1,"result":[1]},{"jsonrpc":"2.0","id":2,"result":"done"}]"#
+            + "\n" + #"{"jsonrpc":"2.0","id":3,"result":[3]}"# + "\n")
+        #expect(!session.hasBufferedInput)
+    }
+
+    @Test func answeringStopsAtTheOutputLimitAndGoesOnLater() {
+        let session = Session(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), host: makeHost()) { _ in }
+        let line = #"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"k":"v"}}"# + "\n"
+        Array((line + line).utf8).withUnsafeBytes { session.receive($0) }
+        var out: [UInt8] = []
+        #expect(session.answer(into: &out, outputLimit: 0, inputEnded: false), "full after the first answer")
+        let first = out.count
+        #expect(first > 0 && session.hasBufferedInput)
+        #expect(!session.answer(into: &out, outputLimit: .max, inputEnded: false))
+        #expect(out.count == 2 * first)
+    }
+
+    @Test func anOverlongLineIsAnsweredAndCounted() {
+        let host = makeHost(maxLineBytes: 64)
+        let session = Session(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), host: host) { _ in }
+        let answer = answers(session, String(repeating: "x", count: 100) + "\n")
+        #expect(answer == String(decoding: host.tooLargeLine, as: UTF8.self))
+        #expect(host.counters.oversizedLines.load(ordering: .relaxed) == 1)
+        #expect(answers(session, "{", inputEnded: true).contains(#""code":-32700"#), "the last line without newline counts at end of input")
+        #expect(host.counters.parseErrors.load(ordering: .relaxed) == 1)
+    }
+}
