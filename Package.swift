@@ -27,7 +27,9 @@ let package = Package(
         .executableTarget(name: "stopsheetctl", dependencies: ["StopSheetDaemon"]),
         // `make bench`: closed-loop load generator, echo baseline server, snapshot-build timing.
         .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "CLinux"], path: "Benchmarks/StopSheetBench"),
-        .testTarget(name: "StopSheetCoreTests", dependencies: ["StopSheetCore"]),
-        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetCore"]),
+        // The tests' one fixture locator, shared by both test targets.
+        .target(name: "StopSheetTestSupport", path: "Tests/StopSheetTestSupport"),
+        .testTarget(name: "StopSheetCoreTests", dependencies: ["StopSheetCore", "StopSheetTestSupport"]),
+        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetCore", "StopSheetTestSupport"]),
     ]
 )

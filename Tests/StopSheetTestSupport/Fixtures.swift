@@ -1,23 +1,31 @@
-import StopSheetCore
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Reads files from `Tests/Fixtures`, found from this source file's path so tests run from any
-/// working directory.
-enum Fixtures {
-    static let directory: String = {
+/// Where the tests find their files: `Tests/Fixtures` (real CTA data, upstream answers) and the
+/// rest of the package (the local upstream's script, a fallback build folder), found from this
+/// source file's path so tests run from any working directory. The one locator of every test
+/// target; nothing else in the tests works out a path to the repository.
+public enum Fixtures {
+    /// The package's root directory.
+    public static let packageRoot: String = {
         var path = #filePath
-        // …/Tests/StopSheetCoreTests/Support/Fixtures.swift → …/Tests
+        // …/Tests/StopSheetTestSupport/Fixtures.swift → …
         for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-        return path + "/Fixtures/"
+        return path
     }()
 
-    static func bytes(_ name: String) -> [UInt8] {
-        let path = directory + name
+    /// `Tests/Fixtures`.
+    public static let directory = packageRoot + "/Tests/Fixtures"
+
+    /// `Tests/Fixtures/<name>`; `name` may have folders (`upstream/alerts.json`).
+    public static func path(_ name: String) -> String { directory + "/" + name }
+
+    /// A fixture's bytes; a missing fixture stops the run (the checkout is broken, not the code).
+    public static func bytes(_ name: String) -> [UInt8] {
+        let path = path(name)
         guard let file = fopen(path, "rb") else { fatalError("missing fixture \(path)") }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -30,10 +38,5 @@ enum Fixtures {
         return bytes
     }
 
-    static func text(_ name: String) -> String { String(decoding: bytes(name), as: UTF8.self) }
-}
-
-extension Instant {
-    /// Shorthand for expectations: `Instant(1402304400)`.
-    init(_ seconds: Int64) { self.init(secondsSince1970: seconds) }
+    public static func text(_ name: String) -> String { String(decoding: bytes(name), as: UTF8.self) }
 }
