@@ -7,13 +7,15 @@
 #
 # The targets are built with `swiftc -sanitize=fuzzer,address` straight from the sources under
 # test, all in one module: a SwiftPM executable target would need libFuzzer's `main` and the
-# fuzzer sanitizer in every `swift build`, breaking the normal build. Seed corpora are made from
+# fuzzer sanitizer in every `swift build`, breaking the normal build. Which sources those are is
+# the package's word (`swift package describe`): whole targets, never a list kept here. Seed corpora are made from
 # Tests/Fixtures at each run; what the fuzzer finds beyond them is kept in FUZZ_OUT/corpus/ and
 # reused by the next run. A crash leaves its input in FUZZ_OUT/artifacts/ and fails the script:
 # turn it into a regression test (Tests/StopSheet*Tests/FuzzRegressionTests.swift) before fixing.
 set -eu
 cd "$(dirname "$0")/.."
 SWIFTC=${SWIFTC:-swiftc}
+SWIFT=${SWIFT:-$(dirname "$(command -v "$SWIFTC")")/swift}
 CLANG=${CLANG:-$(dirname "$(command -v "$SWIFTC")")/clang}
 seconds=${FUZZ_SECONDS:-300}
 out=${FUZZ_OUT:-.build/fuzz}
@@ -21,12 +23,28 @@ targets=${*:-request-line alerts stations}
 repo=$(pwd)
 mkdir -p "$out/CLinux" "$out/artifacts" "$out/corpus"
 
-core=$(find Sources/StopSheetCore -name '*.swift' | sort)
-daemon="Sources/StopSheetDaemon/RPC/*.swift Sources/StopSheetDaemon/Methods/*.swift
-    Sources/StopSheetDaemon/Data/Refresher.swift Sources/StopSheetDaemon/Data/Store.swift
-    Sources/StopSheetDaemon/Data/Source.swift Sources/StopSheetDaemon/Data/CacheStatus.swift
-    Sources/StopSheetDaemon/Support/*.swift
-    Sources/StopSheetDaemon/Log.swift Sources/StopSheetDaemon/Version.swift"
+# One target's Swift sources as the package lists them; "resources" instead writes the Swift file
+# SwiftPM would generate for the target's `.embedInCode` resources (`PackageResources`).
+package_target() {
+    "$SWIFT" package describe --type json | python3 -c '
+import json, os, sys
+name, what = sys.argv[1], sys.argv[2]
+target = next(t for t in json.load(sys.stdin)["targets"] if t["name"] == name)
+if what == "sources":
+    print(" ".join(os.path.join(target["path"], source) for source in sorted(target["sources"])))
+else:
+    print("enum PackageResources {")
+    for resource in target.get("resources", []):
+        data = open(resource["path"], "rb").read()
+        print("    static let %s: [UInt8] = [%s]" % (os.path.basename(resource["path"]).replace(".", "_").replace("-", "_"), ",".join(map(str, data))))
+    print("}")
+' "$1" "$2"
+}
+core=$(package_target StopSheetCore sources)
+daemon="$(package_target StopSheetDaemon sources) $out/DaemonResources.swift"
+package_target StopSheetDaemon resources >"$out/DaemonResources.swift.new"
+# Rewritten only when changed, so an unchanged resource does not force a rebuild.
+if cmp -s "$out/DaemonResources.swift.new" "$out/DaemonResources.swift"; then rm "$out/DaemonResources.swift.new"; else mv "$out/DaemonResources.swift.new" "$out/DaemonResources.swift"; fi
 
 sources_for() {
     case $1 in
@@ -37,7 +55,8 @@ sources_for() {
     esac
 }
 
-# The daemon sources `import CLinux`; SwiftPM would generate this module map.
+# The daemon sources `import CLinux` (SwiftPM would generate this module map), CSystemd and
+# CCurl (system-library targets: their module maps are in the package, -I below).
 printf 'module CLinux {\n    header "%s/Sources/CLinux/include/CLinux.h"\n    export *\n}\n' "$repo" >"$out/CLinux/module.modulemap"
 "$CLANG" -c -O1 -fsanitize=address -ISources/CLinux/include Sources/CLinux/CLinux.c -o "$out/CLinux/CLinux.o"
 
@@ -53,7 +72,7 @@ build() {
     # shellcheck disable=SC2086
     # The log keeps the linker's harmless ASan symbol-export warnings out of sight unless it fails.
     if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -module-name StopSheetCore -O -g -suppress-warnings \
-        -I "$out/CLinux" $files "$out/CLinux/CLinux.o" -o "$binary" >"$out/$name.build.log" 2>&1; then
+        -I "$out/CLinux" -I Sources/CSystemd -I Sources/CCurl $files "$out/CLinux/CLinux.o" -lsystemd -lcurl -o "$binary" >"$out/$name.build.log" 2>&1; then
         cat "$out/$name.build.log" >&2
         exit 1
     fi
