@@ -4,7 +4,7 @@ RUN_DIR := $(CURDIR)/run
 SOCKET ?= $(RUN_DIR)/stopsheetd.sock
 SMOKE := ../shared/tools/contract-smoke.py
 
-.PHONY: all deps build run test unit-test smoke systemd-test install clean bench fuzz soak sanitize
+.PHONY: all deps build run check test systemd-test install clean bench fuzz soak sanitize
 
 all: build
 
@@ -24,10 +24,15 @@ run: build
 	@echo
 	@exec .build/debug/stopsheetd --demo --socket $(SOCKET) --log-level info
 
-# Unit and integration tests, the public contract check, then the systemd tests (real journald,
-# socket activation, a booted systemd in nspawn; they say loudly when they must skip).
-test: build
+# The inner loop of development: the unit and integration tests only (`swift test`, the real
+# binary included), none of the long runs below. A couple of minutes on a quiet machine.
+check: build
 	$(SWIFT) test
+
+# The whole suite, what CI runs: `check`, the public contract check, short fuzz and soak runs,
+# both sanitizers, then the systemd tests (real journald, socket activation, a booted systemd in
+# nspawn; they say loudly when they must skip).
+test: check
 	@if [ -f $(SMOKE) ]; then python3 $(SMOKE) .build/debug/stopsheetd; else echo "contract smoke check not found at $(SMOKE): skipped"; fi
 	FUZZ_SECONDS=$(CI_FUZZ_SECONDS) scripts/fuzz.sh
 	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/debug/stopsheetd
@@ -58,9 +63,10 @@ soak: build
 # The whole suite, the daemon's integration tests included, with the daemon and the tests built
 # under AddressSanitizer, then ThreadSanitizer. Separate scratch paths keep the plain build intact.
 # Leak checking is off: it reports the detached refresher threads' state at exit, not leaks.
+# ThreadSanitizer runs without suppressions: the daemon's one lock type is a pthread mutex
+# (Support/Locked.swift), which TSan sees, so every report is worth reading.
 # Then the short soak against each sanitized daemon: real concurrent load, checked the same way.
 sanitize: export ASAN_OPTIONS = detect_leaks=0
-sanitize: export TSAN_OPTIONS = suppressions=$(CURDIR)/scripts/tsan.supp
 sanitize: deps
 	STOPSHEET_SANITIZER=address $(SWIFT) test --sanitize=address --scratch-path .build/asan
 	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/asan/debug/stopsheetd --sanitized

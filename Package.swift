@@ -33,7 +33,9 @@ let package = Package(
         .executableTarget(name: "stopsheetctl", dependencies: ["StopSheetClient", "StopSheetCore", "Posix"]),
         // `make bench`: closed-loop load generator, echo baseline server, snapshot-build timing.
         .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "StopSheetDaemon", "StopSheetClient", "Posix", "CLinux"], path: "Benchmarks/StopSheetBench"),
-        .testTarget(name: "StopSheetCoreTests", dependencies: ["StopSheetCore"]),
-        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetClient", "StopSheetCore", "Posix"]),
+        // The tests' one fixture locator, shared by both test targets.
+        .target(name: "StopSheetTestSupport", path: "Tests/StopSheetTestSupport"),
+        .testTarget(name: "StopSheetCoreTests", dependencies: ["StopSheetCore", "StopSheetTestSupport"]),
+        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetClient", "StopSheetCore", "Posix", "StopSheetTestSupport"]),
     ]
 )

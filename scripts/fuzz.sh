@@ -7,26 +7,65 @@
 #
 # The targets are built with `swiftc -sanitize=fuzzer,address` straight from the sources under
 # test, all in one module: a SwiftPM executable target would need libFuzzer's `main` and the
-# fuzzer sanitizer in every `swift build`, breaking the normal build. Seed corpora are made from
+# fuzzer sanitizer in every `swift build`, breaking the normal build. Which sources those are is
+# the package's word (`swift package describe`): whole targets, never a list kept here. Seed corpora are made from
 # Tests/Fixtures at each run; what the fuzzer finds beyond them is kept in FUZZ_OUT/corpus/ and
 # reused by the next run. A crash leaves its input in FUZZ_OUT/artifacts/ and fails the script:
 # turn it into a regression test (Tests/StopSheet*Tests/FuzzRegressionTests.swift) before fixing.
 set -eu
 cd "$(dirname "$0")/.."
 SWIFTC=${SWIFTC:-swiftc}
+SWIFT=${SWIFT:-$(dirname "$(command -v "$SWIFTC")")/swift}
 CLANG=${CLANG:-$(dirname "$(command -v "$SWIFTC")")/clang}
 seconds=${FUZZ_SECONDS:-300}
 out=${FUZZ_OUT:-.build/fuzz}
 targets=${*:-request-line alerts stations}
 repo=$(pwd)
-mkdir -p "$out/CLinux" "$out/artifacts" "$out/corpus"
+mkdir -p "$out/CLinux" "$out/modules" "$out/artifacts" "$out/corpus"
 
-core=$(find Sources/StopSheetCore -name '*.swift' | sort)
-daemon="Sources/StopSheetDaemon/RPC/*.swift Sources/StopSheetDaemon/Methods/*.swift
-    Sources/StopSheetDaemon/Data/Refresher.swift Sources/StopSheetDaemon/Data/Store.swift
-    Sources/StopSheetDaemon/Data/Source.swift Sources/StopSheetDaemon/Data/CacheStatus.swift
-    Sources/StopSheetDaemon/Support/*.swift
-    Sources/StopSheetDaemon/Log.swift Sources/StopSheetDaemon/Version.swift"
+# What the package says about a target (`swift package describe`). "sources": the Swift sources
+# of the target and of every Swift target it depends on, StopSheetCore's aside (listed on their
+# own, below); "modules": those other Swift targets' names; "resources": the Swift file SwiftPM
+# would generate for the target's `.embedInCode` resources (`PackageResources`).
+package_target() {
+    "$SWIFT" package describe --type json | python3 -c '
+import json, os, sys
+name, what = sys.argv[1], sys.argv[2]
+targets = {t["name"]: t for t in json.load(sys.stdin)["targets"]}
+def closure(name, seen):
+    if name in seen or targets[name]["module_type"] != "SwiftTarget":
+        return seen
+    seen.append(name)
+    for dependency in targets[name].get("target_dependencies", []):
+        closure(dependency, seen)
+    return seen
+swift = [n for n in closure(name, []) if n != "StopSheetCore" or name == "StopSheetCore"]
+if what == "sources":
+    print(" ".join(os.path.join(targets[n]["path"], source) for n in swift for source in sorted(targets[n]["sources"])))
+elif what == "modules":
+    print(" ".join(n for n in swift if n != "StopSheetCore"))
+else:
+    print("enum PackageResources {")
+    for resource in targets[name].get("resources", []):
+        data = open(resource["path"], "rb").read()
+        print("    static let %s: [UInt8] = [%s]" % (os.path.basename(resource["path"]).replace(".", "_").replace("-", "_"), ",".join(map(str, data))))
+    print("}")
+' "$1" "$2"
+}
+core=$(package_target StopSheetCore sources)
+daemon="$(package_target StopSheetDaemon sources) $out/DaemonResources.swift"
+package_target StopSheetDaemon resources >"$out/DaemonResources.swift.new"
+# Rewritten only when changed, so an unchanged resource does not force a rebuild.
+if cmp -s "$out/DaemonResources.swift.new" "$out/DaemonResources.swift"; then rm "$out/DaemonResources.swift.new"; else mv "$out/DaemonResources.swift.new" "$out/DaemonResources.swift"; fi
+# Everything is one module named StopSheetCore, so `import StopSheetCore` is a no-op; an empty
+# module of each other Swift target's name makes its `import` one too.
+: >"$out/modules/empty.h"
+for module in $(package_target StopSheetDaemon modules); do
+    [ "$module" = StopSheetDaemon ] && continue
+    printf 'module %s {\n    header "empty.h"\n    export *\n}\n' "$module" >>"$out/modules/module.modulemap.new"
+done
+touch "$out/modules/module.modulemap.new"
+if cmp -s "$out/modules/module.modulemap.new" "$out/modules/module.modulemap"; then rm "$out/modules/module.modulemap.new"; else mv "$out/modules/module.modulemap.new" "$out/modules/module.modulemap"; fi
 
 sources_for() {
     case $1 in
@@ -37,7 +76,8 @@ sources_for() {
     esac
 }
 
-# The daemon sources `import CLinux`; SwiftPM would generate this module map.
+# The daemon sources `import CLinux` (SwiftPM would generate this module map), CSystemd and
+# CCurl (system-library targets: their module maps are in the package, -I below).
 printf 'module CLinux {\n    header "%s/Sources/CLinux/include/CLinux.h"\n    export *\n}\n' "$repo" >"$out/CLinux/module.modulemap"
 "$CLANG" -c -O1 -fsanitize=address -ISources/CLinux/include Sources/CLinux/CLinux.c -o "$out/CLinux/CLinux.o"
 
@@ -53,7 +93,7 @@ build() {
     # shellcheck disable=SC2086
     # The log keeps the linker's harmless ASan symbol-export warnings out of sight unless it fails.
     if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -module-name StopSheetCore -O -g -suppress-warnings \
-        -I "$out/CLinux" $files "$out/CLinux/CLinux.o" -o "$binary" >"$out/$name.build.log" 2>&1; then
+        -I "$out/CLinux" -I "$out/modules" -I Sources/CSystemd -I Sources/CCurl $files "$out/CLinux/CLinux.o" -lsystemd -lcurl -o "$binary" >"$out/$name.build.log" 2>&1; then
         cat "$out/$name.build.log" >&2
         exit 1
     fi

@@ -26,7 +26,7 @@ import Testing
         let now = SystemClock.now()
         let always = Self.ctaAlert("1", "Always", start: now.adding(seconds: -3600), end: nil, service: #"{"ServiceType":"X","ServiceId":"Systemwide"}"#)
         try Self.document([always]).write(toFile: file, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(["--alerts-url", "file://\(file)", "--stations-url", "file://\(DaemonIntegrationTests.fixtures)/L_stops_2021.csv"])
+        let daemon = try DaemonProcess(["--alerts-url", "file://\(file)", "--stations-url", "file://\(Fixtures.directory)/L_stops_2021.csv"])
 
         let start = SystemClock.now().adding(seconds: 2)
         let soon = Self.ctaAlert("2", "Soon", start: start, end: start.adding(seconds: 2), service: #"[{"ServiceType":"T","ServiceId":"40380"},{"ServiceType":"R","ServiceId":"Blue"}]"#)

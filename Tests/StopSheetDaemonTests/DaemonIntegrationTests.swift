@@ -1,15 +1,11 @@
 import Foundation
 import Glibc
 import StopSheetCore
-import Synchronization
 import Testing
 @testable import StopSheetDaemon
 
 /// The real `stopsheetd` binary over its real socket, as clients use it.
 @Suite(.serialized) struct DaemonIntegrationTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures").path
-
     /// What the spec says Clark/Lake's sheet is for the demo data, computed in-process by the core
     /// at the capture's own moment (the daemon rebases the demo to its start-up, so kinds match).
     static func expectedDemoSheet(_ stopID: String) throws -> JSON {
@@ -121,7 +117,7 @@ import Testing
             init(_ client: TestClient) { self.client = client }
         }
         let clients = try (0..<64).map { _ in Connection(try daemon.client()) }
-        let wrong = Mutex<[String]>([])
+        let wrong = Locked<[String]>([])
         let group = DispatchGroup()
         for (index, connection) in clients.enumerated() {
             group.enter()
@@ -154,8 +150,8 @@ import Testing
     }
 
     @Test func fileSourcesAndTheSheetBeforeStationsLoad() throws {
-        let alerts = "file://\(Self.fixtures)/alerts_2015-02-14.DERIVED.json"
-        let missing = "file://\(Self.fixtures)/no-such-stops.csv"
+        let alerts = "file://\(Fixtures.directory)/alerts_2015-02-14.DERIVED.json"
+        let missing = "file://\(Fixtures.directory)/no-such-stops.csv"
         let daemon = try DaemonProcess(["--alerts-url", alerts, "--stations-url", missing]) {
             $0.contains("train alerts") && !$0.contains("no train alerts") && $0.contains("stations failing")
         }
@@ -193,8 +189,8 @@ import Testing
     }
 
     @Test func realFilesLoadThroughFileURLs() throws {
-        let daemon = try DaemonProcess(["--alerts-url", "file://\(Self.fixtures)/alerts_2015-02-14.DERIVED.json",
-                                        "--stations-url", "file://\(Self.fixtures)/L_stops_2021.csv"])
+        let daemon = try DaemonProcess(["--alerts-url", "file://\(Fixtures.directory)/alerts_2015-02-14.DERIVED.json",
+                                        "--stations-url", "file://\(Fixtures.directory)/L_stops_2021.csv"])
         let health = try daemon.result("health")
         #expect(health["stations"]?["count"] == 143)
         // The capture is from 2015: every alert with an end has ended; the 'TBD' ones remain.
@@ -255,10 +251,15 @@ import Testing
         #expect(refreshed["stations"] == nil)
         expectError(try daemon.call("refresh", ["what": "everything"]), -32602)
         guard getuid() == 0 else { return }
-        // Another user: let it reach the socket, then ask as `nobody`.
+        // Another user: let it reach the socket and a copy of the client, then ask as `nobody`.
+        // The copy: the build folder may sit in a directory other users cannot enter (a clone
+        // under /root), and then `nobody` could not run the client where it was built.
         chmod(daemon.directory, 0o755)
         chmod(daemon.socketPath, 0o666)
-        let refused = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", DaemonProcess.ctlBinary,
+        let ctl = daemon.directory + "/stopsheetctl"
+        try FileManager.default.copyItem(atPath: DaemonProcess.ctlBinary, toPath: ctl)
+        chmod(ctl, 0o755)
+        let refused = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", ctl,
                                                           "--socket", daemon.socketPath, "--json", "refresh"])
         #expect(refused.status == 1)
         expectError(try JSONParser.parse(refused.stdout.trimmingCharacters(in: .newlines)), -32002)

@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func fixtureReadByteExact() throws {
-        let path = Upstream.fixturesRoot + "/stops.csv"
+        let path = Fixtures.path("upstream/stops.csv")
         let source = try FileSource(url: fileURL(path))
         #expect(source.path == path)
         let (bytes, validators, status) = try body(source.fetch(validators: nil))
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func validatorsAreIgnoredAndTheFileAlwaysReturned() throws {
-        let source = try FileSource(url: fileURL(Upstream.fixturesRoot + "/alerts.json"))
+        let source = try FileSource(url: fileURL(Fixtures.path("upstream/alerts.json")))
         let (bytes, _, _) = try body(source.fetch(validators: CacheValidators(etag: "\"x\"", lastModified: "Thu, 01 Jan 2099 00:00:00 GMT")))
         #expect(bytes == fixture("alerts.json"))
     }
@@ -66,7 +66,7 @@ import Testing
 
     @Test func fileOverTheCapFails() throws {
         let size = fixture("stops.csv").count
-        let path = Upstream.fixturesRoot + "/stops.csv"
+        let path = Fixtures.path("upstream/stops.csv")
         let failure = try failure(FileSource(url: fileURL(path), maxBodyBytes: size - 1).fetch(validators: nil))
         #expect(failure == FetchFailure("file \(path) is larger than \(size - 1) bytes"))
         #expect(try body(FileSource(url: fileURL(path), maxBodyBytes: size).fetch(validators: nil)).0.count == size)

@@ -7,9 +7,9 @@ import Testing
 /// process that misbehaves on demand. Each test uses its own `/dyn/<key>` and its own daemon.
 @Suite(.serialized) struct HTTPRefreshTests {
     let upstream: Upstream
-    let stopsFile = "file://\(DaemonIntegrationTests.fixtures)/L_stops_2021.csv"
-    static let goodAlerts = try! String(contentsOfFile: Upstream.fixturesRoot + "/alerts.json", encoding: .utf8)
-    static let allStops = try! String(contentsOfFile: DaemonIntegrationTests.fixtures + "/L_stops_2021.csv", encoding: .utf8)
+    let stopsFile = "file://\(Fixtures.directory)/L_stops_2021.csv"
+    static let goodAlerts = try! String(contentsOfFile: Fixtures.path("upstream/alerts.json"), encoding: .utf8)
+    static let allStops = try! String(contentsOfFile: Fixtures.path("L_stops_2021.csv"), encoding: .utf8)
 
     init() throws { upstream = try Upstream.shared() }
 

@@ -1,6 +1,5 @@
 import Foundation
 import StopSheetDaemon
-import Synchronization
 import Testing
 
 /// HTTPSource against the local upstream.py. Assertions are about outcomes and messages, never
@@ -223,7 +222,7 @@ import Testing
     @Test func concurrentFetchesOnOneSourceAllSucceed() throws {
         let source = source("/fixture/stops.csv")
         let expected = fixture("stops.csv")
-        let failures = Mutex(0)
+        let failures = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<10 {
                 if case .success(.body(let bytes, _, _)) = source.fetch(validators: nil), bytes == expected { continue }
@@ -283,7 +282,7 @@ import Testing
 // MARK: helpers
 
 func fixture(_ name: String) -> [UInt8] {
-    [UInt8](FileManager.default.contents(atPath: Upstream.fixturesRoot + "/" + name) ?? Data())
+    [UInt8](FileManager.default.contents(atPath: Fixtures.path("upstream/" + name)) ?? Data())
 }
 
 struct UnexpectedOutcome: Error, CustomStringConvertible {

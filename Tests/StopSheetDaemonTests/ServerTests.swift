@@ -1,6 +1,5 @@
 import Foundation
 import StopSheetCore
-import Synchronization
 import Testing
 @testable import StopSheetDaemon
 
@@ -172,7 +171,7 @@ import Testing
     @Test func sixtyConcurrentClientsAreAllAnsweredCorrectly() throws {
         let harness = try TestServer()
         defer { #expect(harness.finish()) }
-        let wrong = Mutex(0)
+        let wrong = Locked(0)
         let group = DispatchGroup()
         for clientIndex in 0..<60 {
             group.enter()

@@ -12,9 +12,6 @@ import Testing
     /// 100 000-row CSV decode for over a minute (the item cap has unit tests of its own).
     let sanitized = ProcessInfo.processInfo.environment["STOPSHEET_SANITIZER"] != nil
 
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures").path
-
     /// An upstream of its own serving abusive files from a temp directory; each cache's URL is a
     /// `/dyn/` key the test points at one of them.
     final class Rig {
@@ -26,8 +23,8 @@ import Testing
 
         init() throws {
             root = try makeTemporaryDirectory()
-            try FileManager.default.copyItem(atPath: UpstreamAbuseTests.fixtures + "/upstream/alerts.json", toPath: root + "/good-alerts.json")
-            try FileManager.default.copyItem(atPath: UpstreamAbuseTests.fixtures + "/L_stops_2021.csv", toPath: root + "/good-stops.csv")
+            try FileManager.default.copyItem(atPath: Fixtures.path("upstream/alerts.json"), toPath: root + "/good-alerts.json")
+            try FileManager.default.copyItem(atPath: Fixtures.path("L_stops_2021.csv"), toPath: root + "/good-stops.csv")
             upstream = try Upstream(root: root)
             do {
                 try Self.serve(upstream, alertsKey, "good-alerts.json")

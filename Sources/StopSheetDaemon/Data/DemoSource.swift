@@ -3,6 +3,8 @@ import StopSheetCore
 /// The embedded real CTA snapshot (alerts of 2015-02-14 and the 2021 'L' stops), served through
 /// the same decoders as live data. Alert times are shifted so the capture's moment becomes the
 /// daemon's start-up, so the demo shows the active and planned alerts it had then.
+///
+/// Threads: an immutable value; its refresher's thread fetches from it.
 public struct DemoSource: Source {
     public let url: String
     private let bytes: [UInt8]

@@ -6,6 +6,8 @@ import Glibc
 /// Always returns the whole file with empty validators and `httpStatus: nil`: re-reading a local
 /// file costs microseconds, and an mtime validator would only add a way to miss an edit (`cp -p`,
 /// `rsync -t` and `touch -r` all keep an old mtime on new content).
+///
+/// Threads: an immutable value; its refresher's thread fetches from it.
 public struct FileSource: Source {
     public let url: String
     /// The decoded absolute path the URL names.

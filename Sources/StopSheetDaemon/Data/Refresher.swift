@@ -1,16 +1,20 @@
 import CLinux
 import StopSheetCore
-import Synchronization
 
-/// Keeps one cache fresh on its own thread: first load at start-up, then every interval with a
-/// little jitter; after a failure, sooner, with capped exponential backoff (never faster than
-/// once a second). Lifetime rules (DESIGN §3): a failure keeps the last good data; a good
-/// station load replaces the whole set. The alerts refresher also wakes at the snapshot's next
-/// time boundary so alert kinds follow the clock.
+/// Keeps one cache fresh: first load at start-up, then every interval with a little jitter; after
+/// a failure, sooner, with capped exponential backoff (never faster than once a second). Lifetime
+/// rules (DESIGN §3): a failure keeps the last good data; a good station load replaces the whole
+/// set. What the cache's bytes mean is its `CacheLoader`'s business, not the refresher's.
+///
+/// Threads: `start()` gives it a thread of its own (`refresh-<cache>`), which alone fetches,
+/// decodes and installs. `refreshNow`, `reconfigure` and `stop` may be called from any thread (the
+/// serving loop, the reload thread, the signals thread); they hand over through `settings`,
+/// `callers` and `wake`.
 public final class Refresher: Sendable {
     public typealias Completion = @Sendable (CacheStatus) -> Void
 
     public let cache: CacheName
+    private let loader: CacheLoader
     private let store: Store
     private struct Settings {
         var source: any Source
@@ -18,14 +22,24 @@ public final class Refresher: Sendable {
         var validators: CacheValidators?
     }
     private let settings: Locked<Settings>
-    private let requests = Locked<[Completion]>([])
-    private let stopped = Atomic<Bool>(false)
+    /// Who is waiting for a refresh. Each completion is taken out under the lock before it is
+    /// called, so it is called exactly once: by the refresher's thread after its round, or by
+    /// `stop()` when the daemon stops first.
+    private struct Callers {
+        /// Asked for a refresh the thread has not started yet.
+        var waiting: [Completion] = []
+        /// Answered when the round in progress ends.
+        var inRound: [Completion] = []
+        var stopped = false
+    }
+    private let callers = Locked(Callers())
     private let wake = WakeSignal()
     /// Called after every refresh round, on the refresher's thread (the daemon updates STATUS=).
     private let onRefreshed: @Sendable () -> Void
 
     public init(cache: CacheName, source: any Source, interval: Double, store: Store, onRefreshed: @escaping @Sendable () -> Void = {}) {
         self.cache = cache
+        self.loader = CacheLoader(cache, into: store)
         self.store = store
         self.onRefreshed = onRefreshed
         settings = Locked(Settings(source: source, interval: interval, validators: nil))
@@ -35,10 +49,14 @@ public final class Refresher: Sendable {
         startThread(name: "refresh-\(cache.rawValue)") { [self] in run() }
     }
 
-    /// Refreshes as soon as the refresher thread is free, then calls `completion` with the outcome.
+    /// Refreshes as soon as the refresher thread is free, then calls `completion` with the
+    /// outcome. Once stopped, answers at once with the status as it is.
     public func refreshNow(_ completion: @escaping Completion) {
-        requests.withLock { $0.append(completion) }
-        wake.signal()
+        let accepted = callers.withLock { callers in
+            if !callers.stopped { callers.waiting.append(completion) }
+            return !callers.stopped
+        }
+        if accepted { wake.signal() } else { completion(store.status(cache)) }
     }
 
     /// Takes a new source and interval (on reload). Validators of the old source are dropped.
@@ -47,22 +65,32 @@ public final class Refresher: Sendable {
         store.updateStatus(cache) { $0.source = source.url }
     }
 
+    /// Ends the refresher's loop and answers everyone waiting for a refresh with the status as it
+    /// is, at once: a fetch in progress (an upstream that hangs until `--http-timeout`) must not
+    /// hold up the daemon's drain. That fetch finishes or times out on its own thread, unwaited.
     public func stop() {
-        stopped.store(true, ordering: .releasing)
+        let unanswered = callers.withLock { callers in
+            callers.stopped = true
+            defer { (callers.waiting, callers.inRound) = ([], []) }
+            return callers.waiting + callers.inRound
+        }
         wake.signal()
+        let status = store.status(cache)
+        for completion in unanswered { completion(status) }
     }
 
     private func run() {
         var due = SystemClock.monotonicMilliseconds()
-        while !stopped.load(ordering: .acquiring) {
-            if cache == .alerts, store.rebuildIfBoundaryPassed(now: SystemClock.now()) {
-                Log.debug("alert kinds changed with the clock", [("STOPSHEET_EVENT", "alerts_boundary")])
-                onRefreshed()
+        while true {
+            let round: Bool? = callers.withLock { callers in
+                guard !callers.stopped else { return nil }
+                callers.inRound = callers.waiting
+                callers.waiting = []
+                return !callers.inRound.isEmpty || due <= SystemClock.monotonicMilliseconds()
             }
-            let waiting = requests.withLock { pending in defer { pending = [] }; return pending }
-            let untilDue = due - SystemClock.monotonicMilliseconds()
-            if waiting.isEmpty && untilDue > 0 {
-                wake.wait(milliseconds: min(untilDue, millisecondsToNextBoundary() ?? untilDue))
+            guard let round else { return }
+            guard round else {
+                wake.wait(milliseconds: max(0, due - SystemClock.monotonicMilliseconds()))
                 continue
             }
             let status = refreshOnce()
@@ -73,13 +101,9 @@ public final class Refresher: Sendable {
             store.updateStatus(cache) { $0.nextRefreshAt = SystemClock.now().adding(seconds: (due - SystemClock.monotonicMilliseconds() + 999) / 1000) }
             let final = store.status(cache)
             onRefreshed()
-            for completion in waiting { completion(final) }
+            let answered = callers.withLock { callers in defer { callers.inRound = [] }; return callers.inRound }
+            for completion in answered { completion(final) }
         }
-    }
-
-    private func millisecondsToNextBoundary() -> Int64? {
-        guard cache == .alerts, let boundary = store.snapshot.nextBoundary else { return nil }
-        return max(0, boundary.secondsSince1970 * 1000 - SystemClock.nowMilliseconds())
     }
 
     /// Jitter spreads refreshes of many daemons; backoff doubles from 1 s up to the interval.
@@ -96,8 +120,7 @@ public final class Refresher: Sendable {
     }
 
     /// One fetch-decode-install round; returns the cache's status after it.
-    @discardableResult
-    public func refreshOnce() -> CacheStatus {
+    private func refreshOnce() -> CacheStatus {
         let (source, validators) = settings.withLock { ($0.source, $0.validators) }
         let startedAt = SystemClock.now()
         let started = SystemClock.monotonicMilliseconds()
@@ -113,11 +136,11 @@ public final class Refresher: Sendable {
         case .success(.body(let bytes, let newValidators, let httpStatus)):
             if let httpStatus { fields.append(("HTTP_STATUS", String(httpStatus))) }
             do {
-                let count = try install(bytes, at: now)
+                let count = try loader.install(bytes, now)
                 settings.withLock { $0.validators = newValidators }
                 succeeded(httpStatus: httpStatus, at: now)
-                fields.append((cache == .alerts ? "ALERT_COUNT" : "STATION_COUNT", String(count)))
-                Log.info("\(cache.rawValue) refreshed: \(count) \(cache == .alerts ? "train alerts" : "stations") in \(duration) ms",
+                fields.append((loader.countField, String(count)))
+                Log.info("\(cache.rawValue) refreshed: \(count) \(loader.noun) in \(duration) ms",
                          [("STOPSHEET_EVENT", "refresh")] + fields)
             } catch {
                 failed("\(cache.rawValue) body did not decode: \(error)", httpStatus: httpStatus, fields: fields)
@@ -136,22 +159,6 @@ public final class Refresher: Sendable {
             failed(failure.message, httpStatus: failure.httpStatus, fields: fields)
         }
         return store.status(cache)
-    }
-
-    /// Decodes and installs a body; returns the count installed.
-    private func install(_ bytes: [UInt8], at now: Instant) throws -> Int {
-        switch cache {
-        case .alerts:
-            let alerts = try AlertsDecoder.decode(bytes)
-            store.install(alerts: alerts, at: now)
-            return store.snapshot.liveAlerts.count
-        case .stations:
-            let directory = StationDirectory(platforms: try StationsDecoder.decode(bytes))
-            // An empty station list is an upstream fault, not news that the 'L' closed.
-            guard directory.count > 0 else { throw FetchFailure("no stations in the body") }
-            store.install(stations: directory, at: now)
-            return directory.count
-        }
     }
 
     private func succeeded(httpStatus: Int?, at now: Instant) {

@@ -22,6 +22,8 @@ public func startThread(name: String, _ body: @escaping @Sendable () -> Void) {
 
 /// A wake-up channel: one thread waits with a deadline, others `signal()`. An eventfd under
 /// `poll`, so a waiter needs no lock and a signal is never lost between checks.
+///
+/// Threads: one waiting thread at a time (a wait takes every signal made so far); any thread signals.
 public final class WakeSignal: Sendable {
     private let fd: Int32
 

@@ -10,13 +10,6 @@ public enum SystemClock {
         return Instant(secondsSince1970: Int64(spec.tv_sec))
     }
 
-    /// Wall-clock time in milliseconds, for waiting until the next second boundary.
-    public static func nowMilliseconds() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
-    }
-
     /// CLOCK_MONOTONIC in nanoseconds, for timeouts and intervals that must not jump with the
     /// wall clock — and the clock systemd compares `MONOTONIC_USEC=` against.
     public static func monotonicNanoseconds() -> Int64 {

@@ -1,6 +1,6 @@
 import Glibc
 import Posix
-import Synchronization
+import StopSheetDaemon
 
 /// A child process started with `posix_spawn` and reaped with `waitpid`. Foundation's `Process`
 /// once missed a daemon's exit under ThreadSanitizer (`waitUntilExit` waited on a child that was
@@ -8,7 +8,7 @@ import Synchronization
 final class ChildProcess: Sendable {
     let pid: pid_t
     /// The exit status once reaped (128 + N for a signal N, as shells report it).
-    private let exitStatus = Mutex<Int32?>(nil)
+    private let exitStatus = Locked<Int32?>(nil)
 
     /// Starts `executable`; `stdin`/`stdout`/`stderr` are descriptors to hand over (nil: /dev/null).
     /// The child starts with no signals blocked, whatever this thread blocks.

@@ -3,6 +3,7 @@ import Glibc
 import Posix
 import StopSheetClient
 import StopSheetCore
+import StopSheetDaemon
 import Testing
 
 /// The real `stopsheetd` binary, started for one test on a socket in a fresh temp directory.
@@ -26,9 +27,7 @@ final class DaemonProcess {
             let path = candidate.appendingPathComponent("stopsheetd").path
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
-        let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/stopsheetd").path
-        return fromSource
+        return Fixtures.packageRoot + "/.build/debug/stopsheetd"
     }
 
     static var ctlBinary: String {
@@ -137,13 +136,18 @@ final class DaemonNotifications: @unchecked Sendable {
     let path: String
     private let address: UnixSocketAddress
     private let fd: Int32
-    private let condition = NSCondition()
-    /// Guarded by `condition`.
-    private var all: [String] = []
-    private var closed = false
-    private var paused = false
+    private struct State {
+        var all: [String] = []
+        /// Datagrams before this index were passed over by an earlier wait.
+        var cursor = 0
+        var closed = false
+        var paused = false
+    }
+    private let state = Locked(State())
+    /// Signalled for each datagram received; one waiter at a time (the test's thread).
+    private let arrived = WakeSignal()
 
-    var received: [String] { condition.withLock { all } }
+    var received: [String] { state.withLock { $0.all } }
 
     init(path: String) throws {
         self.path = path
@@ -158,7 +162,7 @@ final class DaemonNotifications: @unchecked Sendable {
     }
 
     /// Stops reading, like a manager that has stopped listening: the daemon's datagrams queue up.
-    func pause() { condition.withLock { paused = true } }
+    func pause() { state.withLock { $0.paused = true } }
 
     /// Sends datagrams to this socket until its queue is full (EAGAIN); returns how many.
     func fillQueue() -> Int {
@@ -175,13 +179,13 @@ final class DaemonNotifications: @unchecked Sendable {
 
     /// Stops the reader (it holds the object until then) and closes the socket.
     func close() {
-        condition.withLock { closed = true }
+        state.withLock { $0.closed = true }
     }
 
     private func drain() {
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while !condition.withLock({ closed }) {
-            if condition.withLock({ paused }) {
+        while !state.withLock({ $0.closed }) {
+            if state.withLock({ $0.paused }) {
                 usleep(20_000)
                 continue
             }
@@ -190,30 +194,29 @@ final class DaemonNotifications: @unchecked Sendable {
             let count = recv(fd, &buffer, buffer.count, 0)
             guard count > 0 else { continue }
             let message = String(decoding: buffer[0..<count], as: UTF8.self)
-            condition.withLock {
-                all.append(message)
-                condition.broadcast()
-            }
+            state.withLock { $0.all.append(message) }
+            arrived.signal()
         }
         Glibc.close(fd)
     }
 
-    /// Datagrams before this index were passed over by an earlier wait.
-    private var cursor = 0
-
     /// The next datagram matching `predicate` after the previous match (received already or
     /// arriving within `timeout`). Earlier datagrams never satisfy a later wait.
     func waitFor(_ predicate: (String) -> Bool, timeout: Double) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
+        let deadline = SystemClock.monotonicMilliseconds() + Int64(timeout * 1000)
         while true {
-            if let index = all[cursor...].firstIndex(where: predicate) {
-                cursor = index + 1
-                return all[index]
+            let match = state.withLock { state -> String? in
+                if let index = state.all[state.cursor...].firstIndex(where: predicate) {
+                    state.cursor = index + 1
+                    return state.all[index]
+                }
+                state.cursor = state.all.count
+                return nil
             }
-            cursor = all.count
-            if !condition.wait(until: deadline), all.count == cursor { return nil }
+            if let match { return match }
+            let left = deadline - SystemClock.monotonicMilliseconds()
+            guard left > 0 else { return nil }
+            arrived.wait(milliseconds: left)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Posix
-import Synchronization
+import StopSheetDaemon
 
 /// What a finished command printed and how it exited.
 struct ProcessResult {
@@ -21,7 +21,7 @@ func runProcess(_ executable: String, _ arguments: [String], input: String? = ni
     if let input { stdin.writeAll(Array(input.utf8)) }
     stdin.closeWrite()
     // Both pipes are drained before waiting, so a chatty command cannot block on a full pipe.
-    let errorText = Mutex<[UInt8]>([])
+    let errorText = Locked<[UInt8]>([])
     let errorDone = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
         let bytes = stderr.readAll()

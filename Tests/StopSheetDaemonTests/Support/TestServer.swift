@@ -1,6 +1,5 @@
 import Foundation
 import StopSheetCore
-import Synchronization
 @testable import StopSheetDaemon
 
 /// A real `Server` on a real socket in a fresh temporary directory, run on a thread of its own,
@@ -16,7 +15,7 @@ final class TestServer: Sendable {
     let server: Server
     let gate = Gate()
     private let running = DispatchGroup()
-    private let runError = Mutex<ServerError?>(nil)
+    private let runError = Locked<ServerError?>(nil)
 
     init(limits: ServerLimits = ServerLimits(), extra: (inout Dispatcher) -> Void = { _ in }) throws {
         ignoreSIGPIPE()
@@ -56,7 +55,7 @@ final class TestServer: Sendable {
 
 /// Parked `.later` completions; `arrived` is signalled once per parked request.
 final class Gate: Sendable {
-    private let parked = Mutex<[@Sendable (RPCReply) -> Void]>([])
+    private let parked = Locked<[@Sendable (RPCReply) -> Void]>([])
     let arrived = DispatchSemaphore(value: 0)
 
     func park(_ complete: @escaping @Sendable (RPCReply) -> Void) {

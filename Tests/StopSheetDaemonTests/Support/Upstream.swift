@@ -1,8 +1,7 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 import Posix
+import StopSheetDaemon
 
 /// A running `Tests/Upstream/upstream.py` (see its header for the URL scheme).
 ///
@@ -14,12 +13,8 @@ final class Upstream: @unchecked Sendable {
         var description: String
     }
 
-    static let repositoryTests = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // StopSheetDaemonTests
-        .deletingLastPathComponent()  // Tests
-    static let script = repositoryTests.appendingPathComponent("Upstream/upstream.py").path
-    static let fixturesRoot = repositoryTests.appendingPathComponent("Fixtures/upstream").path
+    static let script = Fixtures.packageRoot + "/Tests/Upstream/upstream.py"
+    static let fixturesRoot = Fixtures.path("upstream")
 
     private static let sharedInstance = Result { try Upstream() }
     static func shared() throws -> Upstream { try sharedInstance.get() }
@@ -27,8 +22,7 @@ final class Upstream: @unchecked Sendable {
     let port: Int
     private let process: ChildProcess
     private let stdinPipe: PipePair
-    private let stopped = NSLock()
-    private var isStopped = false
+    private let stopped = Locked(false)
 
     init(root: String = Upstream.fixturesRoot) throws {
         guard let python = Upstream.findOnPath("python3") else {
@@ -55,10 +49,7 @@ final class Upstream: @unchecked Sendable {
     /// Closing stdin is the server's own exit signal; SIGTERM and, failing that, SIGKILL back it
     /// up, so a stop never hangs a test run.
     func stop() {
-        stopped.lock()
-        defer { stopped.unlock() }
-        guard !isStopped else { return }
-        isStopped = true
+        guard stopped.withLock({ stopped in defer { stopped = true }; return !stopped }) else { return }
         stdinPipe.closeWrite()
         guard process.isRunning else { return }
         process.signal(SIGTERM)

@@ -5,7 +5,7 @@ import StopSheetCore
 /// The byte lookup the request path uses must agree with `index(for:)` for every id it answers,
 /// and answer every known decimal id.
 @Suite struct DecimalStopIndexTests {
-    private let directory = StationDirectory(platforms: try! StationsDecoder.decode(fixtureBytes("L_stops_2021.csv")))
+    private let directory = StationDirectory(platforms: try! StationsDecoder.decode(Fixtures.bytes("L_stops_2021.csv")))
 
     private func byBytes(_ id: String, in directory: StationDirectory) -> Int? {
         Array(id.utf8).withUnsafeBytes { DecimalStopIndex(directory).index(of: $0) }

@@ -3,16 +3,11 @@ import Foundation
 import StopSheetCore
 @testable import StopSheetDaemon
 
-/// A fixture file's bytes, from the repository's Tests/Fixtures.
-func fixtureBytes(_ name: String) -> [UInt8] {
-    Array(FileManager.default.contents(atPath: DaemonIntegrationTests.fixtures + "/" + name)!)
-}
-
 /// The encoded snapshot assembles each sheet from alert members encoded once per distinct alert
 /// set; these check it byte for byte against the plain path, `StopSheet.json.encoded`.
 @Suite struct EncodedSheetsTests {
-    private let alerts = try! AlertsDecoder.decode(fixtureBytes("alerts_2015-02-14.DERIVED.json"))
-    private let directory = StationDirectory(platforms: try! StationsDecoder.decode(fixtureBytes("L_stops_2021.csv")))
+    private let alerts = try! AlertsDecoder.decode(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"))
+    private let directory = StationDirectory(platforms: try! StationsDecoder.decode(Fixtures.bytes("L_stops_2021.csv")))
 
     private func expectSameBytes(_ snapshot: Snapshot) {
         let encoded = EncodedSnapshot(snapshot)

@@ -3,6 +3,8 @@ import Glibc
 
 /// Writes entries to journald as structured records, so `journalctl STOPSHEET_EVENT=refresh_failed`
 /// or `journalctl UPSTREAM=alerts -o json` work without parsing messages.
+///
+/// Threads: any; each entry is one `sd_journal_sendv` call, which is thread-safe.
 public struct JournalLogSink: LogSink {
     public static let syslogIdentifier = "stopsheetd"
 

@@ -1,0 +1,62 @@
+import StopSheetCore
+import Synchronization
+
+extension Daemon {
+    /// SIGHUP, on the reload thread: re-read flags, environment and the config file; apply what
+    /// can change without a restart (sources, intervals, log level); refresh both caches; then
+    /// READY=1 again. Only while running: a SIGHUP during start-up finds the configuration just read.
+    ///
+    /// A configuration that does not load keeps the running one whole: one error naming the
+    /// problem, no refresh, no "reloaded", and READY=1 all the same so systemd's reload job ends.
+    /// A stop during the reload ends it quietly: the stop answers the refreshes it waits for,
+    /// and READY=1 must not follow STOPPING=1.
+    func reload() {
+        guard advance(from: [.running], announce: { notifier.reloading() }) else { return }
+        let started = SystemClock.monotonicMilliseconds()
+        do {
+            try apply(try reloadedConfig())
+        } catch {
+            Log.error("reload failed, keeping the running configuration: \(error)", [("STOPSHEET_EVENT", "reload_failed")])
+            advance(from: [.running]) { notifier.ready(status: statusLine()) }
+            return
+        }
+        refreshAllAndWait()
+        advance(from: [.running]) {
+            Log.notice("reloaded", [("STOPSHEET_EVENT", "reload"), ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - started))])
+            notifier.ready(status: statusLine())
+        }
+    }
+
+    private struct ReloadFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private func reloadedConfig() throws -> Config {
+        guard case .run(let next) = try Config.load(arguments: arguments, environment: environment, readFile: Daemon.readConfigFile) else {
+            throw ReloadFailure(description: "the command line asks for --help or --version")
+        }
+        return next
+    }
+
+    /// Every source is built before any is applied: one bad URL leaves all of them as they were.
+    private func apply(_ next: Config) throws {
+        let now = SystemClock.now()
+        let settings = try refreshers.map { try Daemon.settings($0.cache, next, startedAt: now) }
+        let previous = config.withLock { old in defer { old = next }; return old }
+        Log.configure(level: next.logLevel)
+        if next.socketPath != previous.socketPath { Log.warning("reload: a new --socket takes effect at restart") }
+        for (refresher, setting) in zip(refreshers, settings) {
+            refresher.reconfigure(source: setting.source, interval: setting.interval)
+        }
+    }
+
+    /// Until each refresher has answered: after its refresh, or at once when the daemon stops.
+    private func refreshAllAndWait() {
+        let done = WakeSignal()
+        let remaining = Atomic<Int>(refreshers.count)
+        for refresher in refreshers {
+            refresher.refreshNow { _ in if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { done.signal() } }
+        }
+        done.wait(milliseconds: -1)
+    }
+}

@@ -1,0 +1,219 @@
+import Glibc
+import StopSheetCore
+import Synchronization
+
+/// The daemon's lifecycle in one place, systemd-style, after swift-service-lifecycle's
+/// `ServiceGroup`: an explicit `state`, the parts started in order and stopped in reverse.
+///
+///     start:  listener → store → refreshers → serving loop → notifier (READY=1 once serving)
+///     stop:   notifier (STOPPING=1) → refreshers (their waiting callers answered) → store
+///             (memory only) → serving loop (drain, listeners closed) → bound socket unlinked
+///
+/// SIGTERM/SIGINT stop (exit 0), SIGHUP reloads (`Daemon+Reload.swift`). A stop never waits for
+/// an upstream: a reload or refresh in flight is abandoned to its own thread, so the daemon exits
+/// within the drain bound whatever is in flight.
+///
+/// Threads: `main` runs on the process's main thread, which builds the parts and then becomes the
+/// serving loop (`Server.run`) until the stop has drained it. `stop` is called by the signals
+/// thread (or by `run` when serving failed), `reload` by the reload thread, `tick` and
+/// `becomeReady` on the serving loop. Every field is immutable and Sendable; `state` and
+/// `config` change under their locks.
+public final class Daemon: Sendable {
+    let arguments: [String]
+    let environment: [String: String]
+    /// The configuration in force; a reload replaces it.
+    let config: Locked<Config>
+    let state = Locked(LifecycleState.initial)
+    let notifier: ServiceNotifier
+    let store: Store
+    let refreshers: [Refresher]
+    private let server: Server
+    private let reloads = ReloadThread()
+    private let startedAt = SystemClock.monotonicMilliseconds()
+    /// The socket path this process bound (and so removes at exit); nil under socket activation.
+    private let boundPath: String?
+    /// When the watchdog was last fed (monotonic ms); the serving loop alone reads and writes it.
+    private let lastPing = Atomic<Int64>(0)
+
+    /// Runs the daemon to completion and returns the process exit status.
+    public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+        // First of all, so that a SIGTERM from here on is taken by the signals thread (once it
+        // runs) and ends in a clean exit 0, never in death by signal.
+        Signals.block()
+        ignoreSIGPIPE()
+        let config: Config
+        do {
+            switch try Config.load(arguments: arguments, environment: environment, readFile: readConfigFile) {
+            case .help:
+                print(Config.usage, terminator: "")
+                return 0
+            case .version:
+                print("stopsheetd \(StopSheetVersion.current)")
+                return 0
+            case .run(let parsed):
+                config = parsed
+            }
+        } catch {
+            printError("stopsheetd: \(error)")
+            return 2
+        }
+        Log.configure(level: config.logLevel, sink: makeDefaultLogSink())
+        do {
+            let daemon = try Daemon(config: config, arguments: arguments, environment: environment)
+            return daemon.run() ? 0 : 1
+        } catch {
+            Log.error("cannot start: \(error)", [("STOPSHEET_EVENT", "start_failed")])
+            return 1
+        }
+    }
+
+    /// Builds the parts in start order; nothing runs yet (`run` starts the threads).
+    private init(config: Config, arguments: [String], environment: [String: String]) throws {
+        self.arguments = arguments
+        self.environment = environment
+        self.config = Locked(config)
+        let notifier = ServiceNotifier.fromEnvironment()
+        self.notifier = notifier
+        let now = SystemClock.now()
+        let sources = try CacheName.allCases.map { try Daemon.settings($0, config, startedAt: now) }
+
+        // 1. The listener: inherited from systemd (socket activation), or bound here.
+        var listeners = try ListenFDs.take()
+        let activated = !listeners.isEmpty
+        if listeners.isEmpty { listeners = [try bindUnixListener(path: config.socketPath)] }
+        boundPath = activated ? nil : config.socketPath
+
+        // 2. The store, empty until the first loads.
+        let store = Store(alertsSource: sources[0].source.url, stationsSource: sources[1].source.url, now: now)
+        self.store = store
+
+        // 3. The refreshers. STATUS= changes the moment a refresh does, not only at the next tick.
+        let announce: @Sendable () -> Void = { notifier.status(store.serviceStatus(now: SystemClock.now())) }
+        refreshers = zip(CacheName.allCases, sources).map { cache, settings in
+            Refresher(cache: cache, source: settings.source, interval: settings.interval, store: store, onRefreshed: announce)
+        }
+
+        // 4. The serving loop. The service reports the server's connection count and the server
+        // dispatches to the service: the count is read through a reference filled in once both exist.
+        let serverReference = Locked<Server?>(nil)
+        let service = StopSheetService(store: store, refreshers: refreshers, connections: { serverReference.withLock { $0?.connectionCount ?? 0 } })
+        var dispatcher = Dispatcher()
+        service.register(in: &dispatcher)
+        var limits = Daemon.limits(config)
+        // The watchdog is fed from the loop's tick, so the tick must come often enough.
+        if let ping = notifier.watchdogPingInterval { limits.tickInterval = min(.seconds(1), ping / 4) }
+        server = Server(listeners: listeners, dispatcher: dispatcher, limits: limits)
+        serverReference.withLock { [server] in $0 = server }
+
+        // 5. The notifier says READY=1 from the loop's first turn (`becomeReady`).
+        Log.notice("starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath)",
+                   [("STOPSHEET_EVENT", "start"), ("UPSTREAM_URL", "\(sources[0].source.url) \(sources[1].source.url)")])
+    }
+
+    /// Starts the threads, serves on this thread until stopped, then finishes the stop. False when
+    /// serving failed.
+    private func run() -> Bool {
+        state.withLock { $0 = .starting }
+        for refresher in refreshers { refresher.start() }
+        reloads.start { [self] in reload() }
+        Signals.startWaiting(reload: { [reloads] in reloads.request() }, stop: { [self] signal in stop(reason: "on signal \(signal)") })
+        server.onTick = { [self] in tick() }
+        // Posted work runs once the loop is up, so READY=1 means "serving", not "about to".
+        server.post { [self] in becomeReady() }
+        var served = true
+        do {
+            try server.run()
+        } catch {
+            Log.error("serving failed: \(error)", [("STOPSHEET_EVENT", "serve_failed")])
+            served = false
+        }
+        // The loop has drained and closed the listeners: the last part to stop.
+        stop(reason: "because serving failed")
+        if let boundPath { unlink(boundPath) }
+        state.withLock { $0 = .stopped }
+        Log.notice("stopped", [("STOPSHEET_EVENT", "stop")])
+        return served
+    }
+
+    /// Begins the stop, parts in reverse order of start; the serving loop then drains and `run`
+    /// finishes. Safe from any thread, any number of times: only the first call while starting
+    /// or running does anything.
+    private func stop(reason: String) {
+        let first = advance(from: [.starting, .running], to: .stopping) {
+            Log.notice("stopping \(reason)", [("STOPSHEET_EVENT", "stopping")])
+            notifier.stopping(status: "stopping")
+        }
+        guard first else { return }
+        reloads.stop()
+        // A `refresh` caller still waiting is answered now, so the drain does not wait for it.
+        for refresher in refreshers.reversed() { refresher.stop() }
+        server.stop()
+    }
+
+    /// On the serving loop, once it serves: READY=1, unless a stop came first (then systemd has
+    /// had STOPPING=1 and must not hear READY=1 after it).
+    private func becomeReady() {
+        advance(from: [.starting], to: .running) {
+            notifier.ready(status: statusLine())
+            Log.notice("ready", [("STOPSHEET_EVENT", "ready"), ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - startedAt))])
+        }
+    }
+
+    /// Moves `state` from one of `from` to `to` (or leaves it, when `to` is nil) and runs
+    /// `announce` in the same step, under the state's lock: systemd then hears READY=1,
+    /// RELOADING=1 and STOPPING=1 in the order the state moved. False, with nothing announced,
+    /// when the state was elsewhere.
+    @discardableResult
+    func advance(from: [LifecycleState], to next: LifecycleState? = nil, announce: () -> Void = {}) -> Bool {
+        state.withLock { state in
+            guard from.contains(state) else { return false }
+            if let next { state = next }
+            announce()
+            return true
+        }
+    }
+
+    /// On the serving loop, at least every tick interval: alert kinds follow the clock (the store
+    /// rebuilds when an alert's start or end has passed), the watchdog is fed, STATUS= kept current.
+    private func tick() {
+        if store.rebuildIfBoundaryPassed(now: SystemClock.now()) {
+            Log.debug("alert kinds changed with the clock", [("STOPSHEET_EVENT", "alerts_boundary")])
+        }
+        if let interval = notifier.watchdogPingInterval {
+            let now = SystemClock.monotonicMilliseconds()
+            if now - lastPing.load(ordering: .relaxed) >= interval.clampedNanoseconds / 1_000_000 * 95 / 100 {
+                notifier.watchdogPing()
+                lastPing.store(now, ordering: .relaxed)
+            }
+        }
+        notifier.status(statusLine())
+    }
+
+    func statusLine() -> String { store.serviceStatus(now: SystemClock.now()) }
+
+    private static func limits(_ config: Config) -> ServerLimits {
+        ServerLimits(maxLineBytes: config.maxLineBytes, maxConnections: config.maxConnections, maxBatch: config.maxBatch,
+                     maxDepth: config.maxDepth, maxPendingOutputBytes: config.maxOutputBytes,
+                     stuckTimeout: .milliseconds(Int64(config.stuckTimeout * 1000)), idleTimeout: .milliseconds(Int64(config.idleTimeout * 1000)))
+    }
+
+    /// What `config` says one cache's refresher uses: the configured URL (or the embedded demo
+    /// snapshot, with `--demo` and no URL) and the interval. The one place that maps a cache to
+    /// its settings.
+    static func settings(_ cache: CacheName, _ config: Config, startedAt: Instant) throws -> (source: any Source, interval: Double) {
+        let (url, interval) = switch cache {
+        case .alerts: (config.alertsURL, config.alertsInterval)
+        case .stations: (config.stationsURL, config.stationsInterval)
+        }
+        guard let url else { return (DemoSource(cache, rebasedTo: startedAt), interval) }
+        let options = HTTPOptions(version: StopSheetVersion.current, timeoutMilliseconds: Int(config.httpTimeout * 1000))
+        return (try makeSource(url: url, options: options), interval)
+    }
+
+    /// A config file's text, or nil when it cannot be read (or is over 1 MiB: a config that
+    /// large is a mistake, and half of one would be worse).
+    static func readConfigFile(_ path: String) -> String? {
+        guard case .success(let bytes) = FileSource.read(path, maxBytes: 1 << 20) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

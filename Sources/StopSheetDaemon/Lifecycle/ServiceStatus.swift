@@ -1,0 +1,20 @@
+import StopSheetCore
+
+extension Store {
+    /// The systemd STATUS= line: `serving 143 stations, 17 train alerts (6 active, 11 planned);
+    /// alerts 12s old`, and the failing source, if any. At most 200 characters.
+    func serviceStatus(now: Instant) -> String {
+        let alerts = status(.alerts)
+        let stations = status(.stations)
+        var line = "serving \(stations.loaded ? String(stations.count) : "no") stations, \(alerts.loaded ? String(alerts.count) : "no") train alerts"
+        if alerts.loaded {
+            let kinds = snapshot.liveAlerts.map(\.kind)
+            line += " (\(kinds.filter { $0 == .active }.count) active, \(kinds.filter { $0 == .planned }.count) planned)"
+        }
+        if let loadedAt = alerts.loadedAt { line += "; alerts \(now.seconds(since: loadedAt))s old" }
+        for (name, status) in [("alerts", alerts), ("stations", stations)] where status.consecutiveFailures > 0 {
+            line += "; \(name) failing (\(status.consecutiveFailures) in a row): \(status.lastError ?? "unknown error")"
+        }
+        return String(line.prefix(200))
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Glibc
+import StopSheetCore
+import Testing
+
+/// The real binary's lifecycle under SIGHUP and SIGTERM: a stop is never held up by a reload,
+/// and a reload that cannot load its configuration says so once and still ends systemd's job.
+@Suite struct LifecycleIntegrationTests {
+    /// A daemon whose alerts come from a scripted upstream key and whose settings come from a
+    /// config file the test rewrites before each SIGHUP.
+    final class Rig {
+        let upstream: Upstream
+        let alertsKey = "lifecycle-alerts-\(UUID().uuidString)"
+        let configDirectory: String
+        let configPath: String
+        let daemon: DaemonProcess
+
+        init() throws {
+            upstream = try Upstream.shared()
+            try upstream.set(key: alertsKey, body: Fixtures.text("upstream/alerts.json"))
+            configDirectory = try makeTemporaryDirectory()
+            configPath = configDirectory + "/stopsheetd.conf"
+            try Rig.configure(configPath, upstream.url("/dyn/\(alertsKey)"))
+            daemon = try DaemonProcess(["--config", configPath])
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: configDirectory) }
+
+        /// The config file: the sources (flags would override the file, so they live here) and
+        /// `extra` lines. A fetch may take a minute: only the stop's own bound ends a test early.
+        static func configure(_ path: String, _ alertsURL: String, _ extra: String = "") throws {
+            let text = """
+                STOPSHEETD_ALERTS_URL=\(alertsURL)
+                STOPSHEETD_STATIONS_URL=file://\(Fixtures.path("L_stops_2021.csv"))
+                STOPSHEETD_HTTP_TIMEOUT=60
+
+                """ + extra
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+
+        /// SIGHUP, then the RELOADING=1 that says the reload thread took it.
+        func reload() throws {
+            daemon.process.signal(SIGHUP)
+            guard daemon.notifications.waitFor({ $0.contains("RELOADING=1") }, timeout: 20) != nil else {
+                throw TestFailure("no RELOADING=1 after SIGHUP; stderr: \(daemon.stderrText())")
+            }
+        }
+
+        /// Whether the daemon logs to stderr (and not to a journald it found).
+        var logsToStderr: Bool { access("/run/systemd/journal/socket", F_OK) != 0 }
+    }
+
+    @Test func sigtermDuringAReloadStuckOnAHangingUpstreamStopsTheDaemon() throws {
+        let rig = try Rig()
+        // From now on the upstream holds every alerts fetch for a minute.
+        try rig.upstream.set(key: rig.alertsKey, body: Fixtures.text("upstream/alerts.json"), delayMs: 60_000)
+        let hitsBefore = try rig.upstream.hits(key: rig.alertsKey)
+        // A client's `refresh` waits on the same hung fetch: the stop must answer it too.
+        let client = try rig.daemon.client()
+        defer { client.close() }
+        try rig.reload()
+        #expect(eventually(timeout: 20) { ((try? rig.upstream.hits(key: rig.alertsKey)) ?? 0) > hitsBefore },
+                "the reload's refresh never reached the upstream")
+        #expect(client.send(line: #"{"jsonrpc":"2.0","id":7,"method":"refresh","params":{"what":"alerts"}}"#))
+
+        rig.daemon.process.signal(SIGTERM)
+        // A bound, not a threshold: the stop takes milliseconds; 8 s only keeps a broken daemon
+        // from hanging the suite (the fetch it would wait for takes 60 s).
+        let status = rig.daemon.process.wait(seconds: 8)
+        #expect(status == 0, "stopsheetd still running (nil) or exited badly 8 s after SIGTERM; stderr: \(rig.daemon.stderrText())")
+        #expect(!rig.daemon.process.isRunning)
+        let answer = try client.readLine().map { try JSONParser.parse($0) }
+        #expect(answer?["id"] == 7 && answer?["result"] != nil, "the waiting refresh was not answered: \(String(describing: answer))")
+        let afterReloading = rig.daemon.notifications.received.drop(while: { !$0.contains("RELOADING=1") })
+        #expect(afterReloading.contains { $0.contains("STOPPING=1") })
+        #expect(!afterReloading.contains { $0.contains("READY=1") }, "READY=1 after STOPPING=1: \(afterReloading)")
+    }
+
+    @Test func aFailedReloadLogsOneErrorAndStillEndsTheReloadJob() throws {
+        let rig = try Rig()
+        try Rig.configure(rig.configPath, rig.upstream.url("/dyn/\(rig.alertsKey)"), "STOPSHEETD_ALERTS_INTERVAL=soon\n")
+        try rig.reload()
+        guard rig.daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: 20) != nil else {
+            Issue.record("no READY=1 after a failed reload; stderr: \(rig.daemon.stderrText())")
+            return
+        }
+        // Still serving, on the configuration it had.
+        #expect(try rig.daemon.result("health")["alerts"]?["loaded"] == true)
+        #expect(rig.daemon.stop() == 0)
+        guard rig.logsToStderr else { return }
+        let lines = rig.daemon.stderrText().split(separator: "\n")
+        let errors = lines.filter { $0.hasPrefix("<3>") || $0.hasPrefix("<2>") }
+        #expect(errors.count == 1, "\(lines)")
+        #expect(errors.first?.contains("STOPSHEETD_ALERTS_INTERVAL") == true, "the error names the setting: \(errors)")
+        #expect(!lines.contains { $0.contains("reloaded") }, "\(lines)")
+    }
+
+    @Test func aGoodReloadAppliesTheNewConfiguration() throws {
+        let rig = try Rig()
+        try Rig.configure(rig.configPath, "file://\(Fixtures.path("alerts_2015-02-14.DERIVED.json"))")
+        try rig.reload()
+        #expect(rig.daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: 20) != nil)
+        #expect(try rig.daemon.result("health")["alerts"]?["source"]?.stringValue?.hasSuffix("alerts_2015-02-14.DERIVED.json") == true)
+        #expect(rig.daemon.stop() == 0)
+        if rig.logsToStderr { #expect(rig.daemon.stderrText().contains("reloaded")) }
+    }
+}
