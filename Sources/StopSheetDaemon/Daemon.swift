@@ -20,14 +20,16 @@ public final class Daemon: Sendable {
 
     /// Runs the daemon to completion and returns the process exit status.
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+        if Config.asksForCheck(arguments) { return ConfigCheckCommand.run(arguments: arguments, environment: environment, readFile: readTextFile) }
         let config: Config
+        var warnings: [ConfigProblem] = []
         do {
-            switch try Config.load(arguments: arguments, environment: environment, readFile: readTextFile) {
+            switch try Config.load(arguments: arguments, environment: environment, readFile: readTextFile, warnings: &warnings) {
             case .help:
                 print(Config.usage, terminator: "")
                 return 0
             case .version:
-                print("stopsheetd \(StopSheetVersion.current)")
+                print(StopSheetVersion.line(program: "stopsheetd"))
                 return 0
             case .run(let parsed):
                 config = parsed
@@ -37,6 +39,7 @@ public final class Daemon: Sendable {
             return 2
         }
         Log.configure(level: config.logLevel, sink: makeDefaultLogSink())
+        for warning in warnings { warning.log() }
         ignoreSIGPIPE()
         // Signals go to one thread that waits for them; every thread started later inherits the mask.
         var signals = handledSignals()
@@ -175,7 +178,9 @@ public final class Daemon: Sendable {
         notifier.reloading()
         let started = SystemClock.monotonicMilliseconds()
         do {
-            guard case .run(let next) = try Config.load(arguments: arguments, environment: environment, readFile: readTextFile) else { return }
+            var warnings: [ConfigProblem] = []
+            guard case .run(let next) = try Config.load(arguments: arguments, environment: environment, readFile: readTextFile, warnings: &warnings) else { return }
+            for warning in warnings { warning.log() }
             let previous = config.withLock { old in defer { old = next }; return old }
             Log.configure(level: next.logLevel)
             if next.socketPath != previous.socketPath { Log.warning("reload: a new --socket takes effect at restart") }
