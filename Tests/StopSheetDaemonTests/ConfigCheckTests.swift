@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 @testable import StopSheetDaemon
 
@@ -117,5 +118,26 @@ import Testing
         #expect(good.status == 0 && good.stderr == "stopsheetd: configuration OK\n")
         let missing = try runProcess(DaemonProcess.binary, ["--check-config", "--demo", "--config", directory + "/none.conf"])
         #expect(missing.status == 1 && missing.stderr.hasPrefix("\(directory)/none.conf: cannot read this config file"))
+    }
+
+    /// The real daemon: an unknown key is one warning naming file and line at start and one on each
+    /// reload, and the daemon serves; a bad value in the file stops the start, naming the line.
+    @Test func warningsAtStartAndReload() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/stopsheetd.conf"
+        try "STOPSHEETD_DEMO=true\nSTOPSHEETD_ALERT_URL=https://example.invalid/alerts\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--config", path])
+        let warning = "\(path):2: warning: unknown key STOPSHEETD_ALERT_URL, ignored (did you mean STOPSHEETD_ALERTS_URL?)"
+        #expect(daemon.stderrText().components(separatedBy: warning).count - 1 == 1)
+        #expect(try daemon.result("version")["name"] == "stopsheetd")
+        kill(daemon.pid, SIGHUP)
+        #expect(daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: 30) != nil)
+        #expect(daemon.stderrText().components(separatedBy: warning).count - 1 == 2)
+
+        try "STOPSHEETD_DEMO=true\nSTOPSHEETD_MAX_BATCH=lots\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let refused = try runProcess(DaemonProcess.binary, ["--config", path, "--socket", directory + "/unused.sock"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "stopsheetd: \(path):2: STOPSHEETD_MAX_BATCH: 'lots' is not a whole number between 1 and 1073741824\n")
     }
 }
