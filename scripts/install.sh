@@ -51,7 +51,7 @@ uninstall() {
     done
     rmdir "$DESTDIR$DOCDIR" 2>/dev/null || true
     if [[ "${PURGE:-}" == 1 ]]; then
-        rm -rf "${DESTDIR:?}$CONFDIR"
+        rm -rf "$DESTDIR${CONFDIR:?}"
         echo "removed $DESTDIR$CONFDIR"
     else
         echo "kept $DESTDIR$CONFDIR (PURGE=1 removes it)"

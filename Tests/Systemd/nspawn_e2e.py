@@ -8,7 +8,9 @@ first connection (from a user in the socket's group, with socat and with the pac
 stopsheetctl; an outsider refused), STATUS shown by systemctl, journal entries carrying
 _SYSTEMD_UNIT and the custom fields, `systemctl reload` re-reading the configuration, a restart
 during which no client fails, a hung daemon killed by the watchdog and restarted, a clean stop
-(exit 0), and `dpkg --purge` leaving no unit, binary or /etc/stopsheetd behind.
+(exit 0), and `dpkg --purge` leaving no unit, binary or /etc/stopsheetd behind. Then `make install`
+(scripts/install.sh, PREFIX=/opt/stopsheet, the release build) found by systemd and answering,
+and `make uninstall PURGE=1` leaving nothing.
 
 Not root, or no nspawn/debootstrap even after trying apt-get: skipped LOUDLY, never faked."""
 
@@ -113,6 +115,27 @@ def purge_package(results, box):
     links = box.sh("find /etc/systemd/system -name 'stopsheetd*'").stdout.strip()
     results.check("purge leaves no file, unit, enablement link or /etc/stopsheetd behind", not left and not units and not links,
                   f"left {left}, unit files {units!r}, links {links!r}")
+
+
+def install_from_source(results, box, bindir_in_box):
+    """`make install` and `make uninstall` (scripts/install.sh) under the booted systemd: the units
+    where systemd finds them for PREFIX=/opt/stopsheet, the socket answering, nothing left after."""
+    install = box.sh(f"cd /src && PREFIX=/opt/stopsheet STOPSHEETD_PREBUILT={bindir_in_box} scripts/install.sh", timeout=120)
+    results.check("scripts/install.sh (make install) with PREFIX=/opt/stopsheet", install.returncode == 0,
+                  (install.stdout + install.stderr).strip()[-400:])
+    fragment = systemctl_show(box, "stopsheetd.service", "FragmentPath", "ExecStart")
+    results.check("its units are where systemd looks, starting the binary under the prefix",
+                  fragment.get("FragmentPath") == "/usr/local/lib/systemd/system/stopsheetd.service"
+                  and "/opt/stopsheet/bin/stopsheetd" in fragment.get("ExecStart", ""), f"{fragment}")
+    box.run("systemctl", "start", "stopsheetd.socket")
+    ctl = box.run("runuser", "-u", "tester", "--", "/opt/stopsheet/bin/stopsheetctl", "version")
+    results.check("the installed daemon answers through the socket", ctl.returncode == 0, (ctl.stdout + ctl.stderr).strip()[-300:])
+    uninstall = box.sh("cd /src && PREFIX=/opt/stopsheet PURGE=1 scripts/install.sh --uninstall", timeout=60)
+    left = box.sh("ls -d /opt/stopsheet/bin/* /opt/stopsheet/share/man/*/* /usr/local/lib/systemd/system/stopsheetd.* "
+                  "/usr/local/lib/sysusers.d/stopsheetd.conf /etc/stopsheetd 2>/dev/null").stdout.split()
+    gone = box.run("systemctl", "cat", "stopsheetd.service").returncode != 0
+    results.check("scripts/install.sh --uninstall (make uninstall PURGE=1) stops the units and leaves nothing",
+                  uninstall.returncode == 0 and not left and gone, f"rc {uninstall.returncode} {uninstall.stderr.strip()[-200:]} left {left}")
 
 
 def run_checks(results, box, deb_in_box):
@@ -253,6 +276,7 @@ def run_checks(results, box, deb_in_box):
     results.check("the daemon itself logged nothing at error level or worse", "stopsheetd[" not in own_errors,
                   own_errors[-400:])
     purge_package(results, box)
+    install_from_source(results, box, "/stage-bin")
 
 
 def main():
@@ -278,7 +302,10 @@ def main():
     deb = os.path.abspath(deb)
     results.note(f"{os.path.basename(deb)}: {os.path.getsize(deb) / 1e6:.1f} MB")
 
-    box = container.Container("stopsheetd-e2e", binds_ro=[f"{sdtest.REPO}:/src", f"{os.path.dirname(deb)}:/pkg"],
+    # The release build the package was made from (static Swift stdlib: no library binds needed).
+    release = os.path.realpath(os.path.join(sdtest.REPO, ".build", "dist", "release"))
+    box = container.Container("stopsheetd-e2e", binds_ro=[f"{sdtest.REPO}:/src", f"{os.path.dirname(deb)}:/pkg",
+                                                          f"{release}:/stage-bin"],
                                log="/tmp/stopsheetd-e2e-nspawn.log")
     try:
         state = box.start()
