@@ -4,7 +4,8 @@ RUN_DIR := $(CURDIR)/run
 SOCKET ?= $(RUN_DIR)/stopsheetd.sock
 SMOKE := ../shared/tools/contract-smoke.py
 
-.PHONY: all deps build run check test systemd-test install clean bench fuzz soak sanitize
+.PHONY: all deps build run check test systemd-test install clean bench fuzz soak sanitize \
+	release deb uninstall man-lint completion-test
 
 all: build
 
@@ -29,10 +30,12 @@ run: build
 check: build
 	$(SWIFT) test
 
-# The whole suite, what CI runs: `check`, the public contract check, short fuzz and soak runs,
-# both sanitizers, then the systemd tests (real journald, socket activation, a booted systemd in
-# nspawn; they say loudly when they must skip).
+# The whole suite, what CI runs: `check`, the man page lint and completion test, the public
+# contract check, short fuzz and soak runs, both sanitizers, then the systemd tests (real
+# journald, socket activation, the .deb under a booted systemd in nspawn; they say loudly when
+# they must skip).
 test: check
+	$(MAKE) man-lint completion-test
 	@if [ -f $(SMOKE) ]; then python3 $(SMOKE) .build/debug/stopsheetd; else echo "contract smoke check not found at $(SMOKE): skipped"; fi
 	FUZZ_SECONDS=$(CI_FUZZ_SECONDS) scripts/fuzz.sh
 	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/debug/stopsheetd
@@ -73,8 +76,36 @@ sanitize: deps
 	STOPSHEET_SANITIZER=thread $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
 	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/tsan/debug/stopsheetd --sanitized
 
-install: deps
+# The release build the install and the package take (static Swift stdlib, git commit stamped).
+release: deps
+	@scripts/build-release.sh
+
+# Under sudo: builds as $$SUDO_USER with the swift on their PATH (or SWIFT=…), or installs an
+# existing `make release`; PREFIX=/usr/local by default (see scripts/install.sh for where units go).
+install:
+	scripts/install-deps.sh
 	scripts/install.sh
+
+uninstall:
+	scripts/install.sh --uninstall
+
+# stopsheetd_<version>_<arch>.deb in this directory, lintian-checked (scripts/build-deb.sh).
+deb:
+	scripts/build-deb.sh
+
+# The man pages: mandoc's lint (warnings and worse; its style notes about our own pages missing
+# from the man database are not warnings) and groff's, then man(1) renders each.
+MAN_PAGES := man/stopsheetd.8 man/stopsheetctl.1 man/stopsheetd.conf.5
+man-lint: deps
+	mandoc -Tlint -Wwarning $(MAN_PAGES)
+	@for page in $(MAN_PAGES); do \
+	    out=$$(groff -ww -z -mandoc -Tutf8 $$page 2>&1) && [ -z "$$out" ] || { echo "groff -ww $$page: $$out"; exit 1; }; \
+	    MANWIDTH=80 man -l $$page > /dev/null || exit 1; \
+	done
+	@echo "man pages: mandoc and groff lint clean"
+
+completion-test: build
+	Tests/Completion/completion_test.sh .build/debug
 
 clean:
 	rm -rf .build $(RUN_DIR)

@@ -2,7 +2,9 @@
 # Installs the Debian packages the build and tests need, only those missing; `apt-get update`
 # runs only when something is missing. Usage: scripts/install-deps.sh [extra packages...]
 set -eu
-packages="libsystemd-dev libcurl4-openssl-dev pkg-config socat python3 $*"
+# debhelper, dpkg-dev, lintian, git: `make deb`; mandoc, groff: `make man-lint`; bash-completion:
+# the completion test; debootstrap, systemd-container: the nspawn end-to-end test.
+packages="libsystemd-dev libcurl4-openssl-dev pkg-config socat python3 git debhelper dpkg-dev lintian mandoc groff bash-completion $*"
 missing=""
 for package in $packages; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing="$missing $package"

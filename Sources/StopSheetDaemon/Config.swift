@@ -33,7 +33,8 @@ public struct Config: Sendable, Equatable {
         let flag: String
         let placeholder: String?
         let help: String
-        let apply: @Sendable (inout Config, String) throws -> Void
+        /// Sets the value; `name` is how the user wrote the setting (flag or variable), for messages.
+        let apply: @Sendable (inout Config, String, _ name: String) throws -> Void
 
         var environmentName: String {
             "STOPSHEETD_" + flag.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
@@ -41,36 +42,142 @@ public struct Config: Sendable, Equatable {
     }
 
     private static let options: [Option] = [
-        Option(flag: "--socket", placeholder: "PATH", help: "Unix socket to serve (default /run/stopsheetd/stopsheetd.sock)") { $0.socketPath = try nonEmpty($1, "--socket") },
-        Option(flag: "--alerts-url", placeholder: "URL", help: "train alerts: http(s):// or file:// (app API or CTA alerts.aspx JSON)") { $0.alertsURL = try nonEmpty($1, "--alerts-url") },
-        Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON or app stops JSON)") { $0.stationsURL = try nonEmpty($1, "--stations-url") },
-        Option(flag: "--alerts-interval", placeholder: "SECONDS", help: "alert refresh interval (default 60, at least 1)") { $0.alertsInterval = try seconds($1, "--alerts-interval", min: 1) },
-        Option(flag: "--stations-interval", placeholder: "SECONDS", help: "station refresh interval (default 3600, at least 1)") { $0.stationsInterval = try seconds($1, "--stations-interval", min: 1) },
-        Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch (default 10)") { $0.httpTimeout = try seconds($1, "--http-timeout", min: 0.001) },
-        Option(flag: "--config", placeholder: "PATH", help: "environment file of STOPSHEETD_* settings, re-read on SIGHUP (missing = empty)") { $0.configFile = try nonEmpty($1, "--config") },
-        Option(flag: "--demo", placeholder: nil, help: "serve the embedded real CTA snapshot for any source not given") { $0.demo = try flag($1, "--demo") },
-        Option(flag: "--log-level", placeholder: "LEVEL", help: "critical, error, warning, notice (default), info or debug") { config, value in
-            guard let level = LogLevel(name: value) else { throw Failure(description: "--log-level: '\(value)' is not one of \(LogLevel.allCases.map(\.name).joined(separator: ", "))") }
+        Option(flag: "--socket", placeholder: "PATH", help: "Unix socket to serve (default /run/stopsheetd/stopsheetd.sock)") { $0.socketPath = try nonEmpty($1, $2) },
+        Option(flag: "--alerts-url", placeholder: "URL", help: "train alerts: http(s):// or file:// (app API or CTA alerts.aspx JSON)") { $0.alertsURL = try nonEmpty($1, $2) },
+        Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON or app stops JSON)") { $0.stationsURL = try nonEmpty($1, $2) },
+        Option(flag: "--alerts-interval", placeholder: "SECONDS", help: "alert refresh interval (default 60, at least 1)") { $0.alertsInterval = try seconds($1, $2, min: 1) },
+        Option(flag: "--stations-interval", placeholder: "SECONDS", help: "station refresh interval (default 3600, at least 1)") { $0.stationsInterval = try seconds($1, $2, min: 1) },
+        Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch (default 10)") { $0.httpTimeout = try seconds($1, $2, min: 0.001) },
+        Option(flag: "--config", placeholder: "PATH", help: "environment file of STOPSHEETD_* settings, re-read on SIGHUP; -PATH: optional") {
+            let path = try nonEmpty($1, $2)
+            $0.configFile = path.hasPrefix("-") ? String(path.dropFirst()) : path
+        },
+        Option(flag: "--demo", placeholder: nil, help: "serve the embedded real CTA snapshot for any source not given") { $0.demo = try flag($1, $2) },
+        Option(flag: "--log-level", placeholder: "LEVEL", help: "critical, error, warning, notice (default), info or debug") { config, value, name in
+            guard let level = LogLevel(name: value) else { throw Failure(description: "\(name): '\(value)' is not one of \(LogLevel.allCases.map(\.name).joined(separator: ", "))") }
             config.logLevel = level
         },
-        Option(flag: "--max-line-bytes", placeholder: "BYTES", help: "longest request line (default 1048576)") { $0.maxLineBytes = try count($1, "--max-line-bytes", min: 64) },
-        Option(flag: "--max-connections", placeholder: "N", help: "concurrent clients; the next gets 'server busy' (default 1024)") { $0.maxConnections = try count($1, "--max-connections", min: 1) },
-        Option(flag: "--max-batch", placeholder: "N", help: "requests in one batch (default 64)") { $0.maxBatch = try count($1, "--max-batch", min: 1) },
-        Option(flag: "--max-depth", placeholder: "N", help: "JSON nesting depth of a request (default 64)") { $0.maxDepth = try count($1, "--max-depth", min: 4) },
-        Option(flag: "--max-output-bytes", placeholder: "BYTES", help: "unsent answers per client before it stops being read (default 8388608)") { $0.maxOutputBytes = try count($1, "--max-output-bytes", min: 4096) },
-        Option(flag: "--idle-timeout", placeholder: "SECONDS", help: "close clients idle this long (default 0 = never)") { $0.idleTimeout = try seconds($1, "--idle-timeout", min: 0) },
-        Option(flag: "--stuck-timeout", placeholder: "SECONDS", help: "close clients that read nothing of their answers this long (default 30)") { $0.stuckTimeout = try seconds($1, "--stuck-timeout", min: 0.1) },
+        Option(flag: "--max-line-bytes", placeholder: "BYTES", help: "longest request line (default 1048576)") { $0.maxLineBytes = try count($1, $2, min: 64) },
+        Option(flag: "--max-connections", placeholder: "N", help: "concurrent clients; the next gets 'server busy' (default 1024)") { $0.maxConnections = try count($1, $2, min: 1) },
+        Option(flag: "--max-batch", placeholder: "N", help: "requests in one batch (default 64)") { $0.maxBatch = try count($1, $2, min: 1) },
+        Option(flag: "--max-depth", placeholder: "N", help: "JSON nesting depth of a request (default 64)") { $0.maxDepth = try count($1, $2, min: 4) },
+        Option(flag: "--max-output-bytes", placeholder: "BYTES", help: "unsent answers per client before it stops being read (default 8388608)") { $0.maxOutputBytes = try count($1, $2, min: 4096) },
+        Option(flag: "--idle-timeout", placeholder: "SECONDS", help: "close clients idle this long (default 0 = never)") { $0.idleTimeout = try seconds($1, $2, min: 0) },
+        Option(flag: "--stuck-timeout", placeholder: "SECONDS", help: "close clients that read nothing of their answers this long (default 30)") { $0.stuckTimeout = try seconds($1, $2, min: 0.1) },
     ]
 
     public init() {}
 
+    /// Everything the configuration says and everything wrong with it: the flags over the config
+    /// file's settings over the environment. `action` is nil when any problem is an error.
+    public struct Checked: Sendable {
+        public var action: Action?
+        public var problems: [ConfigProblem]
+        public var errors: [ConfigProblem] { problems.filter { $0.severity == .error } }
+        public var warnings: [ConfigProblem] { problems.filter { $0.severity == .warning } }
+    }
+
     /// Parses flags over the config file's settings over the environment. `readFile` returns a
-    /// file's text, or nil when it cannot be read (a missing config file counts as empty).
+    /// file's text, or nil when it cannot be read. Throws the first error; warnings are dropped.
     public static func load(arguments: [String], environment: [String: String], readFile: (String) -> String?) throws(Failure) -> Action {
-        let path = configFileFlag(arguments) ?? environment["STOPSHEETD_CONFIG"]
-        guard let path else { return try parse(arguments: arguments, environment: environment) }
-        let fileSettings = readFile(path).map(ConfigFile.parse) ?? [:]
-        return try parse(arguments: arguments, environment: environment.merging(fileSettings) { _, file in file })
+        var ignored: [ConfigProblem] = []
+        return try load(arguments: arguments, environment: environment, readFile: readFile, warnings: &ignored)
+    }
+
+    /// As above, appending the warnings (each once) for the caller to log.
+    public static func load(arguments: [String], environment: [String: String], readFile: (String) -> String?,
+                            warnings: inout [ConfigProblem]) throws(Failure) -> Action {
+        let checked = check(arguments: arguments, environment: environment, readFile: readFile)
+        warnings += checked.warnings
+        if let error = checked.errors.first { throw Failure(description: error.description) }
+        return checked.action ?? .help
+    }
+
+    /// The whole configuration checked, every problem collected (what `--check-config` prints).
+    /// A `--config` path starting with `-` names an optional file, as in systemd's
+    /// `EnvironmentFile=-…`: missing is then the same as empty; without it, missing is an error.
+    public static func check(arguments: [String], environment: [String: String], readFile: (String) -> String?) -> Checked {
+        for argument in arguments {
+            if argument == "--help" || argument == "-h" { return Checked(action: .help, problems: []) }
+            if argument == "--version" { return Checked(action: .version, problems: []) }
+        }
+        var config = Config()
+        var problems: [ConfigProblem] = []
+        for option in options {
+            if let value = environment[option.environmentName] {
+                do { try option.apply(&config, value, option.environmentName) } catch { problems.append(.error("\(error)")) }
+            }
+        }
+        if let given = configFileFlag(arguments) ?? environment["STOPSHEETD_CONFIG"], !given.isEmpty, given != "-" {
+            let optional = given.hasPrefix("-")
+            let path = optional ? String(given.dropFirst()) : given
+            if let text = readFile(path) {
+                problems += apply(ConfigFile(path: path, text: text), to: &config)
+            } else if !optional {
+                problems.append(.error("cannot read this config file (to make it optional, give it as --config -\(path))", file: path))
+            }
+        }
+        problems += applyFlags(arguments, to: &config)
+        if problems.allSatisfy({ $0.severity == .warning }), !config.demo, config.alertsURL == nil || config.stationsURL == nil {
+            problems.append(.error("no data source: give --alerts-url and --stations-url, or --demo"))
+        }
+        let failed = problems.contains { $0.severity == .error }
+        return Checked(action: failed ? nil : .run(config), problems: problems)
+    }
+
+    /// True when the arguments ask for `--check-config` rather than a running daemon.
+    public static func asksForCheck(_ arguments: [String]) -> Bool {
+        arguments.contains(checkFlag)
+    }
+
+    static let checkFlag = "--check-config"
+
+    private static func apply(_ file: ConfigFile, to config: inout Config) -> [ConfigProblem] {
+        var problems = file.problems
+        for setting in file.settings {
+            if let option = options.first(where: { $0.environmentName == setting.key }) {
+                if option.flag == "--config" {
+                    problems.append(.warning("\(setting.key) has no effect inside a config file", file: file.path, line: setting.line))
+                    continue
+                }
+                do { try option.apply(&config, setting.value, setting.key) } catch {
+                    problems.append(.error("\(error)", file: file.path, line: setting.line))
+                }
+            } else if setting.key.hasPrefix("STOPSHEETD_") {
+                let hint = closest(to: setting.key, among: options.map(\.environmentName)).map { " (did you mean \($0)?)" } ?? ""
+                problems.append(.warning("unknown key \(setting.key), ignored\(hint)", file: file.path, line: setting.line))
+            }
+            // Other variables (http_proxy=, …) are the environment's business: systemd passes them on.
+        }
+        // In line order, as an editor would list them.
+        return problems.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element)
+    }
+
+    /// The flags, in order; the first bad one ends the parse (what follows it cannot be trusted).
+    private static func applyFlags(_ arguments: [String], to config: inout Config) -> [ConfigProblem] {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == checkFlag { continue }
+            let (flag, inline) = split(argument)
+            guard let option = options.first(where: { $0.flag == flag }) else {
+                let hint = argument.hasPrefix("--") ? closest(to: flag, among: options.map(\.flag) + [checkFlag]) : nil
+                return [.error("unknown option '\(argument)' (\(hint.map { "did you mean \($0)?" } ?? "see --help"))")]
+            }
+            let value: String
+            if let inline {
+                value = inline
+            } else if option.placeholder == nil {
+                value = "true"
+            } else {
+                guard index < arguments.count else { return [.error("\(flag) needs a value (\(option.placeholder!))")] }
+                value = arguments[index]
+                index += 1
+            }
+            do { try option.apply(&config, value, flag) } catch { return [.error("\(error)")] }
+        }
+        return []
     }
 
     private static func configFileFlag(_ arguments: [String]) -> String? {
@@ -82,40 +189,29 @@ public struct Config: Sendable, Equatable {
         return result
     }
 
-    /// `arguments` excludes the program name.
+    /// `arguments` excludes the program name. No config file is read.
     public static func parse(arguments: [String], environment: [String: String]) throws(Failure) -> Action {
-        var config = Config()
-        for option in options {
-            if let value = environment[option.environmentName] {
-                do { try option.apply(&config, value) } catch { throw Failure(description: "\(option.environmentName): \(error)") }
+        try load(arguments: arguments, environment: environment.filter { $0.key != "STOPSHEETD_CONFIG" },
+                 readFile: { _ in nil })
+    }
+
+    /// The candidate nearest to a mistyped name, if near enough to be the likely intent.
+    static func closest(to name: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(Array(name.utf8), Array($0.utf8))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 3 else { return nil }
+        return best.0
+    }
+
+    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
             }
+            previous = current
         }
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if argument == "--help" || argument == "-h" { return .help }
-            if argument == "--version" { return .version }
-            let (flag, inline) = split(argument)
-            guard let option = options.first(where: { $0.flag == flag }) else {
-                throw Failure(description: "unknown option '\(argument)' (see --help)")
-            }
-            let value: String
-            if let inline {
-                value = inline
-            } else if option.placeholder == nil {
-                value = "true"
-            } else {
-                guard index < arguments.count else { throw Failure(description: "\(flag) needs a value (\(option.placeholder!))") }
-                value = arguments[index]
-                index += 1
-            }
-            do { try option.apply(&config, value) } catch { throw (error as? Failure) ?? Failure(description: "\(error)") }
-        }
-        guard config.demo || (config.alertsURL != nil && config.stationsURL != nil) else {
-            throw Failure(description: "no data source: give --alerts-url and --stations-url, or --demo")
-        }
-        return .run(config)
+        return previous[b.count]
     }
 
     public static var usage: String {
@@ -129,6 +225,7 @@ public struct Config: Sendable, Equatable {
             let left = option.flag + (option.placeholder.map { " " + $0 } ?? "")
             text += "  " + left.padding(toLength: 26) + option.help + "  [" + option.environmentName + "]\n"
         }
+        text += "  " + checkFlag.padding(toLength: 26) + "check flags, environment and --config file; exit 0 or 1\n"
         text += "  " + "--help".padding(toLength: 26) + "show this help\n"
         text += "  " + "--version".padding(toLength: 26) + "show the version\n"
         return text
@@ -146,7 +243,7 @@ public struct Config: Sendable, Equatable {
 
     private static func seconds(_ value: String, _ flag: String, min: Double) throws(Failure) -> Double {
         guard let number = Double(value), number.isFinite, number >= min, number <= 86_400 * 7 else {
-            throw Failure(description: "\(flag): '\(value)' is not a number of seconds between \(min) and 604800")
+            throw Failure(description: "\(flag): '\(value)' is not a number of seconds between \(min == min.rounded() ? String(Int(min)) : String(min)) and 604800")
         }
         return number
     }

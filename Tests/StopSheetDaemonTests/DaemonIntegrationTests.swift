@@ -206,7 +206,7 @@ import Testing
         }
         let help = try run(["--help"])
         #expect(help.0 == 0 && help.1.contains("--alerts-url") && help.1.contains("STOPSHEETD_SOCKET"))
-        #expect(try run(["--version"]).1 == "stopsheetd \(StopSheetVersion.current)\n")
+        #expect(try run(["--version"]).1 == "stopsheetd \(StopSheetVersion.current) (commit \(StopSheetVersion.commit))\n")
         let unknown = try run(["--demo", "--frobnicate"])
         #expect(unknown.0 == 2 && unknown.2 == "stopsheetd: unknown option '--frobnicate' (see --help)\n")
         let bad = try run(["--demo", "--alerts-interval", "soon"])

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Test 3: end to end under a real booted systemd (systemd-nspawn --boot of a cached debootstrap
-root), with the project's own install script and unit files.
+root), with the project's own Debian package.
 
-Inside the container: scripts/install.sh (prebuilt binaries), the socket unit listening and the
-service started by the first connection (from a user in the socket's group; an outsider refused),
-STATUS shown by systemctl, journal entries carrying _SYSTEMD_UNIT and the custom fields,
-`systemctl reload` re-reading the configuration, a restart during which no client fails, a hung
-daemon killed by the watchdog and restarted, and a clean stop (exit 0).
+Inside the container: the .deb of `make deb` installed with dpkg (the stopsheet group created,
+the units and the conffile in place), the socket unit listening and the service started by the
+first connection (from a user in the socket's group, with socat and with the packaged
+stopsheetctl; an outsider refused), STATUS shown by systemctl, journal entries carrying
+_SYSTEMD_UNIT and the custom fields, `systemctl reload` re-reading the configuration, a restart
+during which no client fails, a hung daemon killed by the watchdog and restarted, a clean stop
+(exit 0), and `dpkg --purge` leaving no unit, binary or /etc/stopsheetd behind. Then `make install`
+(scripts/install.sh, PREFIX=/opt/stopsheet, the release build) found by systemd and answering,
+and `make uninstall PURGE=1` leaving nothing.
 
 Not root, or no nspawn/debootstrap even after trying apt-get: skipped LOUDLY, never faked."""
 
@@ -30,24 +34,6 @@ CONF = "/etc/stopsheetd/stopsheetd.conf"
 TEST_WATCHDOG_SEC = 3
 HEALTH = '{"jsonrpc":"2.0","id":1,"method":"health"}'
 STATUS_RE = re.compile(r"serving \d+ stations, \d+ train alerts")
-
-
-def library_binds(binary, root):
-    """Directories outside the system library path that the binary loads from (a debug build's
-    Swift runtime), bound read-only at the same path; and system libraries the root lacks."""
-    out = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
-    binds, missing = set(), []
-    for line in out.splitlines():
-        match = re.search(r"=>\s+(/\S+)", line)
-        if not match:
-            continue
-        path = match.group(1)
-        if path.startswith(("/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/")):
-            if not os.path.exists(root + path):
-                missing.append(os.path.basename(path))
-        else:
-            binds.add(os.path.dirname(path))
-    return sorted(binds), missing
 
 
 def systemctl_show(box, unit, *props):
@@ -90,12 +76,70 @@ def hammer(path, stop, outcomes):
         time.sleep(0.02)
 
 
-def run_checks(results, box, bindir_in_box):
-    install = box.sh(f"cd /src && STOPSHEETD_PREBUILT={bindir_in_box} scripts/install.sh", timeout=120)
-    results.check("scripts/install.sh installs into the booted system", install.returncode == 0,
+PACKAGED = ["/usr/bin/stopsheetd", "/usr/bin/stopsheetctl", "/lib/systemd/system/stopsheetd.service",
+            "/lib/systemd/system/stopsheetd.socket", "/usr/lib/sysusers.d/stopsheetd.conf", CONF,
+            "/usr/share/man/man8/stopsheetd.8.gz", "/usr/share/man/man1/stopsheetctl.1.gz",
+            "/usr/share/man/man5/stopsheetd.conf.5.gz", "/usr/share/bash-completion/completions/stopsheetctl"]
+
+
+def install_package(results, box, deb_in_box):
+    install = box.run("dpkg", "--install", deb_in_box, timeout=120)
+    results.check("dpkg --install of the .deb into the booted system", install.returncode == 0,
                   (install.stdout + install.stderr).strip()[-400:])
+    missing = [path for path in PACKAGED if box.run("test", "-e", path).returncode != 0]
+    results.check("the package put binaries, units, sysusers entry, config, man pages, completion in place",
+                  not missing, f"missing {missing}")
+    conffiles = box.run("dpkg-query", "-W", "-f=${Conffiles}", "stopsheetd").stdout
+    results.check("the sample configuration is a conffile", CONF in conffiles, conffiles.strip())
     group = box.run("getent", "group", "stopsheet")
     results.check("install created the socket's group (sysusers)", group.returncode == 0, group.stderr)
+    checked = box.run("stopsheetd", "--check-config", "--config", CONF)
+    results.check("the shipped configuration passes stopsheetd --check-config",
+                  checked.returncode == 0 and checked.stderr == "stopsheetd: configuration OK\n", checked.stderr.strip())
+    version = box.run("stopsheetd", "--version").stdout.strip()
+    results.check("the packaged stopsheetd --version names a commit", "(commit " in version and "unknown" not in version, version,
+                  info=version)
+    # The package enables and starts only the socket; the test stops it to see activation happen.
+    enabled = box.run("systemctl", "is-enabled", "stopsheetd.socket").stdout.strip()
+    results.check("the package enabled stopsheetd.socket (and not the service)",
+                  enabled == "enabled" and box.run("systemctl", "is-enabled", "stopsheetd.service").stdout.strip() != "enabled",
+                  f"socket {enabled}")
+    box.run("systemctl", "stop", "stopsheetd.socket")
+
+
+def purge_package(results, box):
+    purge = box.run("dpkg", "--purge", "stopsheetd", timeout=120)
+    results.check("dpkg --purge stopsheetd", purge.returncode == 0, (purge.stdout + purge.stderr).strip()[-400:])
+    left = [path for path in PACKAGED + ["/etc/stopsheetd"] if box.run("test", "-e", path).returncode == 0]
+    units = box.run("systemctl", "list-unit-files", "--no-legend", "stopsheetd*").stdout.strip()
+    links = box.sh("find /etc/systemd/system -name 'stopsheetd*'").stdout.strip()
+    results.check("purge leaves no file, unit, enablement link or /etc/stopsheetd behind", not left and not units and not links,
+                  f"left {left}, unit files {units!r}, links {links!r}")
+
+
+def install_from_source(results, box, bindir_in_box):
+    """`make install` and `make uninstall` (scripts/install.sh) under the booted systemd: the units
+    where systemd finds them for PREFIX=/opt/stopsheet, the socket answering, nothing left after."""
+    install = box.sh(f"cd /src && PREFIX=/opt/stopsheet STOPSHEETD_PREBUILT={bindir_in_box} scripts/install.sh", timeout=120)
+    results.check("scripts/install.sh (make install) with PREFIX=/opt/stopsheet", install.returncode == 0,
+                  (install.stdout + install.stderr).strip()[-400:])
+    fragment = systemctl_show(box, "stopsheetd.service", "FragmentPath", "ExecStart")
+    results.check("its units are where systemd looks, starting the binary under the prefix",
+                  fragment.get("FragmentPath") == "/usr/local/lib/systemd/system/stopsheetd.service"
+                  and "/opt/stopsheet/bin/stopsheetd" in fragment.get("ExecStart", ""), f"{fragment}")
+    box.run("systemctl", "start", "stopsheetd.socket")
+    ctl = box.run("runuser", "-u", "tester", "--", "/opt/stopsheet/bin/stopsheetctl", "version")
+    results.check("the installed daemon answers through the socket", ctl.returncode == 0, (ctl.stdout + ctl.stderr).strip()[-300:])
+    uninstall = box.sh("cd /src && PREFIX=/opt/stopsheet PURGE=1 scripts/install.sh --uninstall", timeout=60)
+    left = box.sh("ls -d /opt/stopsheet/bin/* /opt/stopsheet/share/man/*/* /usr/local/lib/systemd/system/stopsheetd.* "
+                  "/usr/local/lib/sysusers.d/stopsheetd.conf /etc/stopsheetd 2>/dev/null").stdout.split()
+    gone = box.run("systemctl", "cat", "stopsheetd.service").returncode != 0
+    results.check("scripts/install.sh --uninstall (make uninstall PURGE=1) stops the units and leaves nothing",
+                  uninstall.returncode == 0 and not left and gone, f"rc {uninstall.returncode} {uninstall.stderr.strip()[-200:]} left {left}")
+
+
+def run_checks(results, box, deb_in_box):
+    install_package(results, box, deb_in_box)
     box.sh(f"cat > {CONF} <<'EOF'\n# written by nspawn_e2e.py\nSTOPSHEETD_DEMO=true\nSTOPSHEETD_LOG_LEVEL=notice\nEOF")
     box.sh("mkdir -p /run/systemd/system/stopsheetd.service.d && printf '[Service]\\nWatchdogSec=%ds\\n' "
            f"{TEST_WATCHDOG_SEC} > /run/systemd/system/stopsheetd.service.d/test-watchdog.conf && systemctl daemon-reload")
@@ -113,6 +157,9 @@ def run_checks(results, box, bindir_in_box):
     first_ms = (time.monotonic() - first_at) * 1000
     results.check("first connection (user in group stopsheet) activates the service and is answered",
                   '"result"' in answer.stdout, (answer.stdout + answer.stderr).strip()[-300:], info=f"{first_ms:.0f} ms")
+    ctl = box.run("runuser", "-u", "tester", "--", "stopsheetctl", "health")
+    results.check("the packaged stopsheetctl queries the socket as a member of the group",
+                  ctl.returncode in (0, 4) and "alerts" in ctl.stdout, (ctl.stdout + ctl.stderr).strip()[-300:])
     denied = client(box, "outsider")
     results.check("a user outside the group is refused by the socket's mode",
                   '"result"' not in denied.stdout and "Permission denied" in denied.stderr, denied.stderr.strip()[-200:])
@@ -228,6 +275,8 @@ def run_checks(results, box, bindir_in_box):
                          "-p", "err").stdout.strip()
     results.check("the daemon itself logged nothing at error level or worse", "stopsheetd[" not in own_errors,
                   own_errors[-400:])
+    purge_package(results, box)
+    install_from_source(results, box, "/stage-bin")
 
 
 def main():
@@ -243,20 +292,25 @@ def main():
     ok, how = container.build_root(log=os.path.join(container.CACHE, "debootstrap.log"))
     if not results.check("debootstrap root ready", ok, how, info=f"{container.ROOT}: {how}"):
         results.finish()
-    binary = sdtest.daemon_binary()
-    bindir = os.path.dirname(binary)
-    if not os.path.exists(os.path.join(bindir, "stopsheetctl")):
-        subprocess.run(["swift", "build", "--product", "stopsheetctl"], cwd=sdtest.REPO, check=True)
-    binds, missing = library_binds(binary, container.ROOT)
-    if not results.check("the container root has the daemon's system libraries", not missing, f"missing {missing}"):
-        results.finish()
+    deb = os.environ.get("STOPSHEETD_DEB")
+    if not deb:
+        built = subprocess.run([os.path.join(sdtest.REPO, "scripts", "build-deb.sh")], capture_output=True, text=True)
+        deb = built.stdout.strip().splitlines()[-1] if built.returncode == 0 and built.stdout.strip() else ""
+        if not results.check("make deb (scripts/build-deb.sh) built the package", bool(deb),
+                             (built.stdout + built.stderr).strip()[-600:], info=os.path.basename(deb)):
+            results.finish()
+    deb = os.path.abspath(deb)
+    results.note(f"{os.path.basename(deb)}: {os.path.getsize(deb) / 1e6:.1f} MB")
 
-    box = container.Container("stopsheetd-e2e", binds_ro=[f"{sdtest.REPO}:/src", f"{bindir}:/stage-bin"] + binds,
+    # The release build the package was made from (static Swift stdlib: no library binds needed).
+    release = os.path.realpath(os.path.join(sdtest.REPO, ".build", "dist", "release"))
+    box = container.Container("stopsheetd-e2e", binds_ro=[f"{sdtest.REPO}:/src", f"{os.path.dirname(deb)}:/pkg",
+                                                          f"{release}:/stage-bin"],
                                log="/tmp/stopsheetd-e2e-nspawn.log")
     try:
         state = box.start()
         results.check("container booted (systemd as PID 1)", True, info=f"{state} in {box.boot_seconds:.1f}s")
-        run_checks(results, box, "/stage-bin")
+        run_checks(results, box, "/pkg/" + os.path.basename(deb))
     except Exception as error:  # a broken container must fail the run, with the reason
         results.check("end-to-end run completed", False, f"{type(error).__name__}: {error}")
         if box.leader:

@@ -32,9 +32,11 @@ extension Daemon {
     }
 
     private func reloadedConfig() throws -> Config {
-        guard case .run(let next) = try Config.load(arguments: arguments, environment: environment, readFile: Daemon.readConfigFile) else {
+        var warnings: [ConfigProblem] = []
+        guard case .run(let next) = try Config.load(arguments: arguments, environment: environment, readFile: Daemon.readConfigFile, warnings: &warnings) else {
             throw ReloadFailure(description: "the command line asks for --help or --version")
         }
+        for warning in warnings { warning.log() }
         return next
     }
 

@@ -41,14 +41,16 @@ public final class Daemon: Sendable {
         // runs) and ends in a clean exit 0, never in death by signal.
         Signals.block()
         ignoreSIGPIPE()
+        if Config.asksForCheck(arguments) { return ConfigCheckCommand.run(arguments: arguments, environment: environment, readFile: readConfigFile) }
         let config: Config
+        var warnings: [ConfigProblem] = []
         do {
-            switch try Config.load(arguments: arguments, environment: environment, readFile: readConfigFile) {
+            switch try Config.load(arguments: arguments, environment: environment, readFile: readConfigFile, warnings: &warnings) {
             case .help:
                 print(Config.usage, terminator: "")
                 return 0
             case .version:
-                print("stopsheetd \(StopSheetVersion.current)")
+                print(StopSheetVersion.line(program: "stopsheetd"))
                 return 0
             case .run(let parsed):
                 config = parsed
@@ -58,6 +60,7 @@ public final class Daemon: Sendable {
             return 2
         }
         Log.configure(level: config.logLevel, sink: makeDefaultLogSink())
+        for warning in warnings { warning.log() }
         do {
             let daemon = try Daemon(config: config, arguments: arguments, environment: environment)
             return daemon.run() ? 0 : 1

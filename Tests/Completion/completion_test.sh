@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The bash completion of stopsheetctl, driven the way bash drives it (COMP_WORDS/COMP_CWORD, then
+# COMPREPLY), against the real stopsheetctl and, for the daemon part, a real stopsheetd --demo.
+# Usage: Tests/Completion/completion_test.sh [BIN_DIR]   (default .build/debug)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+bin=$(cd "${1:-.build/debug}" && pwd)
+failures=0
+tmp=$(mktemp -d)
+daemon=""
+cleanup() { [[ -n $daemon ]] && kill "$daemon" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+
+# shellcheck source=../../completion/stopsheetctl.bash
+source completion/stopsheetctl.bash
+
+complete_line() {
+    # The words of a command line ending in the word being completed ("" for a fresh one).
+    COMP_WORDS=("$bin/stopsheetctl" "$@")
+    COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+    _stopsheetctl 2>"$tmp/stderr" >"$tmp/stdout"
+    printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' ' | sed 's/ $//'
+}
+
+expect() {
+    local name=$1 want=$2 got=$3
+    if [[ "$got" == "$want" ]]; then echo "PASS $name"; else echo "FAIL $name: want '$want', got '$got'"; failures=$((failures + 1)); fi
+    if [[ -s "$tmp/stderr" || -s "$tmp/stdout" ]]; then
+        echo "FAIL $name printed: $(cat "$tmp/stdout" "$tmp/stderr")"; failures=$((failures + 1))
+    fi
+}
+
+export STOPSHEETD_SOCKET=$tmp/absent.sock
+expect "commands, from stopsheetctl --help" "alerts call health refresh sheet station version" "$(complete_line "")"
+expect "a command prefix" "sheet station" "$(complete_line s)"
+expect "options" "--json" "$(complete_line --j)"
+expect "options after a command" "--bus" "$(complete_line sheet --b)"
+expect "refresh targets" "alerts all" "$(complete_line refresh a)"
+expect "no daemon: no station ids, silently" "" "$(complete_line sheet "")"
+expect "no daemon: no names, silently" "" "$(complete_line sheet --name Cl)"
+
+# A daemon that answers but has no `stations` method yet: still nothing printed, nothing offered.
+"$bin/stopsheetd" --demo --socket "$tmp/stopsheetd.sock" 2>"$tmp/daemon.log" &
+daemon=$!
+for _ in $(seq 200); do
+    "$bin/stopsheetctl" --socket "$tmp/stopsheetd.sock" --timeout 1 version >/dev/null 2>&1 && break
+    kill -0 "$daemon" 2>/dev/null || break
+    sleep 0.05  # polling the daemon's own answer: it has no readiness signal without NOTIFY_SOCKET
+done
+_stopsheetctl_stations_at=0
+expect "--socket is honoured, a daemon without the stations method: nothing, silently" "" \
+    "$(complete_line --socket "$tmp/stopsheetd.sock" station "")"
+
+echo "$failures failed"
+[[ $failures -eq 0 ]]

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// One source of truth for the options: what `stopsheetd --help` and `stopsheetctl --help` print
+/// (generated from the code) must be what the man pages and the sample configuration document.
+/// A new option that is not documented, or a documented one that is gone, fails here.
+@Suite struct OptionsDocumentationTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    func file(_ path: String) throws -> String {
+        try String(contentsOfFile: Self.repository + "/" + path, encoding: .utf8)
+    }
+
+    func matches(_ pattern: String, in text: String) throws -> Set<String> {
+        let regex = try Regex(pattern).anchorsMatchLineEndings()
+        return Set(text.matches(of: regex).compactMap { $0.output[1].substring.map(String.init) })
+    }
+
+    func help(_ binary: String) throws -> String {
+        let result = try runProcess(binary, ["--help"])
+        #expect(result.status == 0)
+        return result.stdout
+    }
+
+    @Test func daemonOptions() throws {
+        let help = try help(DaemonProcess.binary)
+        let manual = try file("man/stopsheetd.8")
+        // `  --alerts-url URL   …` in --help; `.It Fl -alerts-url Ar URL` in the man page.
+        let helpFlags = try matches(#"^  (--[a-z-]+)"#, in: help)
+        let manualFlags = try matches(#"^\.It Fl -([a-z-]+)"#, in: manual).map { "--" + $0 }
+        #expect(helpFlags.count > 10)
+        #expect(helpFlags == Set(manualFlags), "only in --help: \(helpFlags.subtracting(manualFlags).sorted()), only in stopsheetd(8): \(Set(manualFlags).subtracting(helpFlags).sorted())")
+
+        let helpVariables = try matches(#"\[(STOPSHEETD_[A-Z0-9_]+)\]"#, in: help)
+        let manualVariables = try matches(#"^\.Ev (STOPSHEETD_[A-Z0-9_]+) \.$"#, in: manual)
+        #expect(helpVariables.count > 10)
+        #expect(helpVariables == manualVariables, "only in --help: \(helpVariables.subtracting(manualVariables).sorted()), only in stopsheetd(8): \(manualVariables.subtracting(helpVariables).sorted())")
+
+        // The config file cannot set STOPSHEETD_CONFIG (it names the file itself).
+        let settable = helpVariables.subtracting(["STOPSHEETD_CONFIG"])
+        let sample = try matches(#"^#?(STOPSHEETD_[A-Z0-9_]+)="#, in: file("systemd/stopsheetd.conf"))
+        #expect(settable == sample, "only in --help: \(settable.subtracting(sample).sorted()), only in the sample config: \(sample.subtracting(settable).sorted())")
+        // stopsheetd.conf(5) lists them in `.It Ev A , B` items.
+        let items = try matches(#"^\.It Ev (STOPSHEETD_.*)$"#, in: file("man/stopsheetd.conf.5").replacingOccurrences(of: "\\\n", with: ""))
+        let documented = Set(items.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
+        #expect(settable == documented, "only in --help: \(settable.subtracting(documented).sorted()), only in stopsheetd.conf(5): \(documented.subtracting(settable).sorted())")
+    }
+
+    @Test func clientOptions() throws {
+        let help = try help(DaemonProcess.ctlBinary)
+        let manual = try file("man/stopsheetctl.1")
+        let helpFlags = try matches(#"(?:^|[\s\[])(--[a-z-]+)"#, in: help)
+        let manualFlags = try matches(#"\bFl -([a-z-]+)"#, in: manual).map { "--" + $0 }
+        #expect(helpFlags.count >= 5)
+        #expect(helpFlags.subtracting(["--help"]) == Set(manualFlags).subtracting(["--help"]),
+                "only in --help: \(helpFlags.subtracting(manualFlags).sorted()), only in stopsheetctl(1): \(Set(manualFlags).subtracting(helpFlags).sorted())")
+        // The commands: the first word of each indented line of --help.
+        let helpCommands = try matches(#"^  ([a-z]+) "#, in: help)
+        let manualCommands = try matches(#"^\.It Cm ([a-z]+)"#, in: manual)
+        #expect(!helpCommands.isEmpty && helpCommands == manualCommands, "--help: \(helpCommands.sorted()), stopsheetctl(1): \(manualCommands.sorted())")
+    }
+}

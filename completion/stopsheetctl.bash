@@ -1,0 +1,92 @@
+# bash completion for stopsheetctl(1). Installed as
+# .../share/bash-completion/completions/stopsheetctl; bash-completion loads it on first use.
+#
+# Commands and options come from `stopsheetctl --help` itself (read once per shell), so they
+# cannot drift from the program. Station ids and names come from the running daemon, when it
+# answers a `stations` request within a second; with no daemon (no socket, refused, no such
+# method) nothing is offered and nothing is printed. Answers are kept for 60 seconds.
+
+_stopsheetctl_help_words() {
+    # $1: commands | options
+    if [[ -z ${_stopsheetctl_help-} ]]; then
+        _stopsheetctl_help=$("${COMP_WORDS[0]}" --help 2>/dev/null)
+    fi
+    if [[ $1 == commands ]]; then
+        sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' <<<"$_stopsheetctl_help"
+    else
+        grep -o -- '--[a-z][a-z-]*' <<<"$_stopsheetctl_help" | sort -u
+    fi
+}
+
+# Prints `ID<TAB>NAME` lines of the daemon's stations, or nothing.
+_stopsheetctl_stations() {
+    local socket=$1 now
+    printf -v now '%(%s)T' -1
+    if [[ ${_stopsheetctl_stations_socket-} == "$socket" ]] && (( now - ${_stopsheetctl_stations_at:-0} < 60 )); then
+        printf '%s' "$_stopsheetctl_stations_cache"
+        return
+    fi
+    local answer=""
+    if [[ -S $socket ]]; then
+        answer=$("${COMP_WORDS[0]}" --socket "$socket" --timeout 1 --json call stations 2>/dev/null </dev/null)
+    fi
+    _stopsheetctl_stations_cache=$(grep -o '"stationId":"[0-9]*","stationName":"[^"]*"' <<<"$answer" |
+        sed 's/"stationId":"\([0-9]*\)","stationName":"\([^"]*\)"/\1\t\2/')
+    [[ -n $_stopsheetctl_stations_cache ]] && _stopsheetctl_stations_cache+=$'\n'
+    _stopsheetctl_stations_socket=$socket
+    _stopsheetctl_stations_at=$now
+    printf '%s' "$_stopsheetctl_stations_cache"
+}
+
+_stopsheetctl() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+    local socket=${STOPSHEETD_SOCKET:-/run/stopsheetd/stopsheetd.sock} command="" i word
+    COMPREPLY=()
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word=${COMP_WORDS[i]}
+        case $word in
+            --socket) socket=${COMP_WORDS[i+1]}; ((i++)) ;;
+            --timeout | --name) ((i++)) ;;
+            -*) ;;
+            *) [[ -z $command ]] && command=$word ;;
+        esac
+    done
+
+    case $prev in
+        --socket)
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            return ;;
+        --timeout) return ;;
+        --name)
+            local IFS=$'\n'
+            mapfile -t COMPREPLY < <(_stopsheetctl_stations "$socket" | cut -f2 | grep -i -F -- "$cur" | sort -u | sed "s/'/'\\\\''/g; s/.*/'&'/")
+            return ;;
+    esac
+    if [[ $cur == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$(_stopsheetctl_help_words options)" -- "$cur")
+        return
+    fi
+    if [[ -z $command ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$(_stopsheetctl_help_words commands)" -- "$cur")
+        return
+    fi
+    case $command in
+        sheet | station | alerts)
+            local stations
+            stations=$(_stopsheetctl_stations "$socket")
+            [[ -z $stations ]] && return
+            if [[ -z $cur || $cur == [0-9]* ]]; then
+                mapfile -t COMPREPLY < <(cut -f1 <<<"$stations" | compgen -W "$(cat)" -- "$cur")
+            else
+                # A name typed where an id goes: offer the ids of the stations it names.
+                mapfile -t COMPREPLY < <(awk -F '\t' -v name="${cur,,}" 'index(tolower($2), name) == 1 { print $1 }' <<<"$stations")
+            fi ;;
+        refresh)
+            mapfile -t COMPREPLY < <(compgen -W "alerts stations all" -- "$cur") ;;
+        call)
+            mapfile -t COMPREPLY < <(compgen -W "stopSheet station alerts health refresh version stations" -- "$cur") ;;
+    esac
+}
+
+complete -F _stopsheetctl stopsheetctl
