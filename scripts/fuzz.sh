@@ -70,8 +70,9 @@ if cmp -s "$out/modules/module.modulemap.new" "$out/modules/module.modulemap"; t
 sources_for() {
     case $1 in
         request-line) echo "Fuzz/RequestLineTarget.swift $daemon" ;;
-        alerts) echo "Fuzz/AlertsTarget.swift" ;;
-        stations) echo "Fuzz/StationsTarget.swift" ;;
+        # The decoder targets render what they decoded through the wire encoding, so they need it too.
+        alerts) echo "Fuzz/AlertsTarget.swift $daemon" ;;
+        stations) echo "Fuzz/StationsTarget.swift $daemon" ;;
         *) echo "unknown fuzz target '$1' (request-line, alerts, stations)" >&2; exit 2 ;;
     esac
 }
