@@ -15,9 +15,10 @@ let package = Package(
         .target(name: "CLinux"),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "StopSheetDaemon",
-            dependencies: ["StopSheetCore", "CLinux", "CSystemd", "CCurl"],
+            dependencies: ["StopSheetCore", "CLinux", "CSystemd", "CCurl", "CZlib"],
             resources: [
                 .embedInCode("Demo/alerts.json"),
                 .embedInCode("Demo/stops.csv"),

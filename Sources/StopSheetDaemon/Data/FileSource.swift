@@ -59,7 +59,7 @@ public struct FileSource: Source {
     static func path(of url: String) throws(FetchFailure) -> String {
         let utf8 = Array(url.utf8)
         guard utf8.count >= 5, utf8[..<5].map({ $0 | 0x20 }) == Array("file:".utf8) else {
-            throw FetchFailure("not a file URL: '\(url)'")
+            throw FetchFailure("not a file URL: '\(redactedURL(url))'")
         }
         var rest = utf8[5...]
         if rest.starts(with: "//".utf8) {
@@ -69,16 +69,16 @@ public struct FileSource: Source {
             // A remote host would mean SMB/NFS semantics we do not have; "file://data/x.json" is
             // also the usual typo for a relative path, which the hint covers.
             guard host.isEmpty || host.lowercased() == "localhost" else {
-                throw FetchFailure("file URL host '\(host)' is not local (use file:///absolute/path): '\(url)'")
+                throw FetchFailure("file URL host '\(host)' is not local (use file:///absolute/path): '\(redactedURL(url))'")
             }
             rest = rest[slash...]
         }
         guard rest.first == UInt8(ascii: "/") else {
-            throw FetchFailure("file URL path must be absolute (use file:///absolute/path): '\(url)'")
+            throw FetchFailure("file URL path must be absolute (use file:///absolute/path): '\(redactedURL(url))'")
         }
         // '?' and '#' start a query or fragment in a URL; a path holding them must spell %3F / %23.
         guard !rest.contains(UInt8(ascii: "?")), !rest.contains(UInt8(ascii: "#")) else {
-            throw FetchFailure("file URL must not have a query or fragment (escape '?' as %3F, '#' as %23): '\(url)'")
+            throw FetchFailure("file URL must not have a query or fragment (escape '?' as %3F, '#' as %23): '\(redactedURL(url))'")
         }
 
         var decoded: [UInt8] = []
@@ -90,11 +90,11 @@ public struct FileSource: Source {
                 guard rest.endIndex - index >= 3,
                       let high = hexValue(rest[index + 1]), let low = hexValue(rest[index + 2])
                 else {
-                    throw FetchFailure("bad percent escape in file URL: '\(url)'")
+                    throw FetchFailure("bad percent escape in file URL: '\(redactedURL(url))'")
                 }
                 let value = high << 4 | low
                 // A NUL would silently cut the path short at the C boundary.
-                guard value != 0 else { throw FetchFailure("file URL path contains %00: '\(url)'") }
+                guard value != 0 else { throw FetchFailure("file URL path contains %00: '\(redactedURL(url))'") }
                 decoded.append(value)
                 index += 3
             } else {
@@ -104,7 +104,7 @@ public struct FileSource: Source {
         }
         // open(2) gets the String's UTF-8; bytes that are not UTF-8 could not round-trip.
         guard let path = String(validating: decoded, as: UTF8.self) else {
-            throw FetchFailure("file URL path is not UTF-8: '\(url)'")
+            throw FetchFailure("file URL path is not UTF-8: '\(redactedURL(url))'")
         }
         return path
     }

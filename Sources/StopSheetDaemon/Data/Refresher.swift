@@ -113,7 +113,7 @@ public final class Refresher: Sendable {
         case .success(.body(let bytes, let newValidators, let httpStatus)):
             if let httpStatus { fields.append(("HTTP_STATUS", String(httpStatus))) }
             do {
-                let count = try install(bytes, at: now)
+                let count = try install(bytes, from: source, at: now)
                 settings.withLock { $0.validators = newValidators }
                 succeeded(httpStatus: httpStatus, at: now)
                 fields.append((cache == .alerts ? "ALERT_COUNT" : "STATION_COUNT", String(count)))
@@ -139,14 +139,14 @@ public final class Refresher: Sendable {
     }
 
     /// Decodes and installs a body; returns the count installed.
-    private func install(_ bytes: [UInt8], at now: Instant) throws -> Int {
+    private func install(_ bytes: [UInt8], from source: any Source, at now: Instant) throws -> Int {
         switch cache {
         case .alerts:
             let alerts = try AlertsDecoder.decode(bytes)
             store.install(alerts: alerts, at: now)
             return store.snapshot.liveAlerts.count
         case .stations:
-            let directory = StationDirectory(platforms: try StationsDecoder.decode(bytes))
+            let directory = try StationsBody.directory(bytes, source: source)
             // An empty station list is an upstream fault, not news that the 'L' closed.
             guard directory.count > 0 else { throw FetchFailure("no stations in the body") }
             store.install(stations: directory, at: now)
