@@ -39,9 +39,10 @@ private func isScheme(_ text: Substring) -> Bool {
 public func redactedURL(_ url: String) -> String {
     var text = Substring(url)
     var out = ""
-    if let schemeEnd = text.range(of: "://") {
-        out += text[..<schemeEnd.upperBound]
-        text = text[schemeEnd.upperBound...]
+    if let colon = text.firstIndex(of: ":"), text[text.index(after: colon)...].hasPrefix("//") {
+        let authority = text.index(colon, offsetBy: 3)
+        out += text[..<authority]
+        text = text[authority...]
         let authorityEnd = text.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
         if let at = text[..<authorityEnd].lastIndex(of: "@") {
             out += "REDACTED@"
