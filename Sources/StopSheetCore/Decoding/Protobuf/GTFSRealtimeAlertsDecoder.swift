@@ -34,14 +34,14 @@ public enum GTFSRealtimeAlertsDecoder {
                           "OTHER_EFFECT", "UNKNOWN_EFFECT", "STOP_MOVED", "NO_EFFECT", "ACCESSIBILITY_ISSUE"]
     static let severityLevels = ["UNKNOWN_SEVERITY", "INFO", "WARNING", "SEVERE"]
 
-    /// Whether a body is a protobuf message rather than JSON text, decided before any parse: it
-    /// starts with the key of `FeedMessage.header` or `.entity` (0x0A, 0x12 — both also JSON
-    /// whitespace or control bytes) and is not UTF-8 text whose first significant byte opens JSON.
+    /// Whether a body is a protobuf message rather than text (JSON, or an HTML error page),
+    /// decided before any parse: it starts with the key of `FeedMessage.header` or `.entity`
+    /// (0x0A, 0x12 — the first is also a line feed) and is binary — a control byte that text
+    /// does not hold (a header's length is one) near the start, or bytes that are not UTF-8.
     public static func isFeedMessage(_ bytes: [UInt8]) -> Bool {
         guard let first = bytes.first, first == 0x0A || first == 0x12 else { return false }
-        guard UpstreamBody.firstInvalidUTF8Offset(bytes) == nil else { return true }
-        guard let significant = UpstreamBody.firstSignificantByte(bytes[...]) else { return true }
-        return !UpstreamBody.isJSONValueStart(significant)
+        let control = bytes.prefix(256).contains { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }
+        return control || UpstreamBody.firstInvalidUTF8Offset(bytes) != nil
     }
 
     public static func decode(_ bytes: [UInt8], language: String = "en", limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Alert] {
