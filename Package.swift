@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "stopsheetd", dependencies: ["StopSheetDaemon"]),
         .executableTarget(name: "stopsheetctl", dependencies: ["StopSheetDaemon"]),
         // `make bench`: closed-loop load generator, echo baseline server, snapshot-build timing.
-        .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "CLinux"], path: "Benchmarks/StopSheetBench"),
+        .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "CLinux", "StopSheetDaemon"], path: "Benchmarks/StopSheetBench"),
         .testTarget(name: "StopSheetCoreTests", dependencies: ["StopSheetCore"]),
         .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetCore"]),
     ]

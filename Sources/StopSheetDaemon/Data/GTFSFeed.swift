@@ -81,8 +81,8 @@ public struct GTFSDirectorySource: Source {
 /// A stations body → the station directory, for every kind of stations source: a GTFS feed
 /// directory (the body is its `stops.txt`), a GTFS feed zip (told by its signature), or any
 /// format the core's `StationsDecoder` detects.
-enum StationsBody {
-    static func directory(_ bytes: [UInt8], source: any Source, maxTableBytes: Int = HTTPOptions.defaultMaxBodyBytes) throws -> StationDirectory {
+public enum StationsBody {
+    public static func directory(_ bytes: [UInt8], source: any Source, maxTableBytes: Int = HTTPOptions.defaultMaxBodyBytes) throws -> StationDirectory {
         let decoded: DecodedStations
         if let feed = source as? GTFSDirectorySource {
             decoded = try GTFSFeed.decode(feed.directory, stops: bytes, maxTableBytes: maxTableBytes)
