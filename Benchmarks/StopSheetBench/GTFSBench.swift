@@ -60,7 +60,7 @@ func runGTFSFeedGenerator(_ options: Options) {
             let routeIndex = trip / 5 % railRoutes.count
             let stops = rail ? 25 : 94
             for sequence in 0..<stops {
-                let stop = rail ? 30_000 + (routeIndex * 37 + sequence) % (stations.count * 2) : 1 + next(busStops)
+                let stop = rail ? 30_000 + (routeIndex * 38 + trip / 40 % 13 * 25 + sequence) % (stations.count * 2) : 1 + next(busStops)
                 let minute = 300 + sequence
                 table.line("\(1_000_000_000 + trip),\(minute / 60):\(minute % 60 < 10 ? "0" : "")\(minute % 60):00,\(minute / 60):\(minute % 60 < 10 ? "0" : "")\(minute % 60):00,\(stop),\(sequence + 1),,0,\(sequence * 1000)")
                 rows += 1

@@ -8,6 +8,8 @@ public struct Config: Sendable, Equatable {
     public var alertsInterval: Double = 60
     public var stationsInterval: Double = 3600
     public var httpTimeout: Double = 10
+    /// GTFS-realtime translations: this language first (BCP 47, e.g. `en`, `es`).
+    public var language = "en"
     public var demo = false
     public var logLevel: LogLevel = .notice
     public var maxLineBytes = 1 << 20
@@ -42,11 +44,12 @@ public struct Config: Sendable, Equatable {
 
     private static let options: [Option] = [
         Option(flag: "--socket", placeholder: "PATH", help: "Unix socket to serve (default /run/stopsheetd/stopsheetd.sock)") { $0.socketPath = try nonEmpty($1, "--socket") },
-        Option(flag: "--alerts-url", placeholder: "URL", help: "train alerts: http(s):// or file:// (app API or CTA alerts.aspx JSON)") { $0.alertsURL = try nonEmpty($1, "--alerts-url") },
-        Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON or app stops JSON)") { $0.stationsURL = try nonEmpty($1, "--stations-url") },
+        Option(flag: "--alerts-url", placeholder: "URL", help: "train alerts: http(s):// or file:// (app API, CTA alerts.aspx JSON or GTFS-realtime)") { $0.alertsURL = try nonEmpty($1, "--alerts-url") },
+        Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON, app stops JSON, GTFS stops.txt or feed)") { $0.stationsURL = try nonEmpty($1, "--stations-url") },
         Option(flag: "--alerts-interval", placeholder: "SECONDS", help: "alert refresh interval (default 60, at least 1)") { $0.alertsInterval = try seconds($1, "--alerts-interval", min: 1) },
         Option(flag: "--stations-interval", placeholder: "SECONDS", help: "station refresh interval (default 3600, at least 1)") { $0.stationsInterval = try seconds($1, "--stations-interval", min: 1) },
         Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch (default 10)") { $0.httpTimeout = try seconds($1, "--http-timeout", min: 0.001) },
+        Option(flag: "--language", placeholder: "TAG", help: "GTFS-realtime translation to pick, then the untagged one, then the first (default en)") { $0.language = try nonEmpty($1, "--language") },
         Option(flag: "--config", placeholder: "PATH", help: "environment file of STOPSHEETD_* settings, re-read on SIGHUP (missing = empty)") { $0.configFile = try nonEmpty($1, "--config") },
         Option(flag: "--demo", placeholder: nil, help: "serve the embedded real CTA snapshot for any source not given") { $0.demo = try flag($1, "--demo") },
         Option(flag: "--log-level", placeholder: "LEVEL", help: "critical, error, warning, notice (default), info or debug") { config, value in

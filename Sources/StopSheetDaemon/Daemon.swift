@@ -63,7 +63,7 @@ public final class Daemon: Sendable {
         let notifier = notifier
         let announce: @Sendable () -> Void = { notifier.status(Daemon.statusLine(store)) }
         refreshers = [
-            Refresher(cache: .alerts, source: alertsSource, interval: config.alertsInterval, store: store, onRefreshed: announce),
+            Refresher(cache: .alerts, source: alertsSource, interval: config.alertsInterval, store: store, language: config.language, onRefreshed: announce),
             Refresher(cache: .stations, source: stationsSource, interval: config.stationsInterval, store: store, onRefreshed: announce),
         ]
         var listeners = try ListenFDs.take()
@@ -182,7 +182,7 @@ public final class Daemon: Sendable {
             let now = SystemClock.now()
             for refresher in refreshers {
                 let interval = refresher.cache == .alerts ? next.alertsInterval : next.stationsInterval
-                refresher.reconfigure(source: try Daemon.source(refresher.cache, next, startedAt: now), interval: interval)
+                refresher.reconfigure(source: try Daemon.source(refresher.cache, next, startedAt: now), interval: interval, language: next.language)
             }
         } catch {
             Log.error("reload: keeping the running configuration: \(error)", [("STOPSHEET_EVENT", "reload_failed")])

@@ -25,7 +25,7 @@ public struct CSVRecordStream {
         private func range(_ field: Int) -> Range<Int> { (field == 0 ? 0 : ends[field - 1])..<ends[field] }
 
         /// A blank line: one empty field.
-        public var isBlank: Bool { ends == [0] }
+        public var isBlank: Bool { ends.count == 1 && ends[0] == 0 }
     }
 
     private enum State {
@@ -49,18 +49,28 @@ public struct CSVRecordStream {
         self.maxRecordBytes = maxRecordBytes
     }
 
-    /// Reads `bytes`, calling `onRecord` for every record they complete.
-    public mutating func consume<Bytes: Collection<UInt8>>(
-        _ bytes: Bytes, _ onRecord: (Record) throws(DecodingFailure) -> Void
-    ) throws(DecodingFailure) {
-        var bytes = bytes[...]
+    public mutating func consume(_ bytes: [UInt8], _ onRecord: (Record) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
+        try consume(bytes[...], onRecord)
+    }
+
+    public mutating func consume(_ bytes: ArraySlice<UInt8>, _ onRecord: (Record) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
+        var stream = self
+        self = CSVRecordStream(maxRecordBytes: maxRecordBytes)
+        defer { self = stream }
+        try withRawBytes(bytes) { (buffer) throws(DecodingFailure) in try stream.consume(buffer, onRecord) }
+    }
+
+    /// Reads `bytes`, calling `onRecord` for every record they complete. Not generic, so that a
+    /// caller in another module runs the specialised loop (a generic one read 3 MB/s there).
+    public mutating func consume(_ bytes: UnsafeRawBufferPointer, _ onRecord: (Record) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
+        var index = 0
         if let seen = byteOrderMarkSeen {
             var matched = seen
-            while matched < 3, let byte = bytes.first, byte == UpstreamBody.byteOrderMark[matched] {
+            while matched < 3, index < bytes.count, bytes[index] == UpstreamBody.byteOrderMark[matched] {
                 matched += 1
-                bytes = bytes.dropFirst()
+                index += 1
             }
-            if matched < 3 && bytes.isEmpty {
+            if matched < 3 && index == bytes.count {
                 byteOrderMarkSeen = matched
                 return
             }
@@ -68,7 +78,29 @@ public struct CSVRecordStream {
             // A start that only looked like a byte order mark is data.
             for byte in UpstreamBody.byteOrderMark[..<(matched == 3 ? 0 : matched)] { try read(byte, onRecord) }
         }
-        for byte in bytes { try read(byte, onRecord) }
+        while index < bytes.count {
+            // The common case, a run of plain bytes in an unquoted field, is appended at once.
+            if state == .unquoted || (state == .fieldStart && bytes[index] != Self.quote) {
+                var end = index
+                while end < bytes.count {
+                    let byte = bytes[end]
+                    if byte == Self.comma || byte == Self.lf || byte == Self.cr || byte == Self.quote { break }
+                    end += 1
+                }
+                if end > index {
+                    guard end - index <= maxRecordBytes - record.storage.count else {
+                        throw .invalidCSV(.recordTooLong(line: line, limit: maxRecordBytes))
+                    }
+                    pending = true
+                    state = .unquoted
+                    record.storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
+                    index = end
+                    if index == bytes.count { return }
+                }
+            }
+            try read(bytes[index], onRecord)
+            index += 1
+        }
     }
 
     /// Ends the input: the last record may lack its line break; a quote left open is a failure.
@@ -162,5 +194,16 @@ public struct CSVRecordStream {
             record.ends.removeAll(keepingCapacity: true)
         }
         try onRecord(record)
+    }
+}
+
+/// `ArraySlice.withUnsafeBytes` with the typed failure kept (the library's rethrows untyped).
+func withRawBytes(_ bytes: ArraySlice<UInt8>, _ body: (UnsafeRawBufferPointer) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
+    do {
+        try bytes.withUnsafeBytes { try body($0) }
+    } catch let failure as DecodingFailure {
+        throw failure
+    } catch {
+        preconditionFailure("only DecodingFailure is thrown here")
     }
 }

@@ -16,6 +16,8 @@ public final class Refresher: Sendable {
         var source: any Source
         var interval: Double
         var validators: CacheValidators?
+        /// GTFS-realtime translations: this language first.
+        var language: String
     }
     private let settings: Locked<Settings>
     private let requests = Locked<[Completion]>([])
@@ -24,11 +26,12 @@ public final class Refresher: Sendable {
     /// Called after every refresh round, on the refresher's thread (the daemon updates STATUS=).
     private let onRefreshed: @Sendable () -> Void
 
-    public init(cache: CacheName, source: any Source, interval: Double, store: Store, onRefreshed: @escaping @Sendable () -> Void = {}) {
+    public init(cache: CacheName, source: any Source, interval: Double, store: Store, language: String = "en",
+                onRefreshed: @escaping @Sendable () -> Void = {}) {
         self.cache = cache
         self.store = store
         self.onRefreshed = onRefreshed
-        settings = Locked(Settings(source: source, interval: interval, validators: nil))
+        settings = Locked(Settings(source: source, interval: interval, validators: nil, language: language))
     }
 
     public func start() {
@@ -42,8 +45,8 @@ public final class Refresher: Sendable {
     }
 
     /// Takes a new source and interval (on reload). Validators of the old source are dropped.
-    public func reconfigure(source: any Source, interval: Double) {
-        settings.withLock { $0 = Settings(source: source, interval: interval, validators: nil) }
+    public func reconfigure(source: any Source, interval: Double, language: String = "en") {
+        settings.withLock { $0 = Settings(source: source, interval: interval, validators: nil, language: language) }
         store.updateStatus(cache) { $0.source = source.url }
     }
 
@@ -142,7 +145,7 @@ public final class Refresher: Sendable {
     private func install(_ bytes: [UInt8], from source: any Source, at now: Instant) throws -> Int {
         switch cache {
         case .alerts:
-            let alerts = try AlertsDecoder.decode(bytes)
+            let alerts = try AlertsDecoder.decode(bytes, language: settings.withLock { $0.language })
             store.install(alerts: alerts, at: now)
             return store.snapshot.liveAlerts.count
         case .stations:

@@ -49,15 +49,24 @@ public struct GTFSStopLines {
         open = (table, reader)
     }
 
-    public mutating func consume<Bytes: Collection<UInt8>>(_ bytes: Bytes) throws(DecodingFailure) {
-        guard var (table, reader) = open else { preconditionFailure("consume before begin") }
+    public mutating func consume(_ bytes: ArraySlice<UInt8>) throws(DecodingFailure) {
+        try withRawBytes(bytes) { (buffer) throws(DecodingFailure) in try consume(buffer) }
+    }
+
+    public mutating func consume(_ bytes: [UInt8]) throws(DecodingFailure) { try consume(bytes[...]) }
+
+    /// Not generic, so the daemon's calls run the specialised loop.
+    public mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(DecodingFailure) {
+        guard let (table, opened) = open else { preconditionFailure("consume before begin") }
+        var reader = opened
         open = nil
         defer { open = (table, reader) }
         try reader.consume(bytes) { (row) throws(DecodingFailure) in try self.take(row, of: table) }
     }
 
     public mutating func end() throws(DecodingFailure) {
-        guard var (table, reader) = open else { preconditionFailure("end before begin") }
+        guard let (table, opened) = open else { preconditionFailure("end before begin") }
+        var reader = opened
         open = nil
         try reader.finish { (row) throws(DecodingFailure) in try self.take(row, of: table) }
         finished.append(table)

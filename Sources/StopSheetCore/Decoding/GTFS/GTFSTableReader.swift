@@ -48,7 +48,11 @@ public struct GTFSTableReader {
         stream = CSVRecordStream(maxRecordBytes: 1 << 20)
     }
 
-    public mutating func consume<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ onRow: (Row) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
+    public mutating func consume(_ bytes: [UInt8], _ onRow: (Row) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
+        try withRawBytes(bytes[...]) { (buffer) throws(DecodingFailure) in try consume(buffer, onRow) }
+    }
+
+    public mutating func consume(_ bytes: UnsafeRawBufferPointer, _ onRow: (Row) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
         // Moved out while it runs, so the callback may change `self` and the record buffer stays
         // uniquely owned (no copy-on-write per chunk).
         var stream = takeStream()
