@@ -150,14 +150,7 @@ import Testing
             ("html.pb", "body is not JSON"),
             ("empty.pb", "empty body"),
         ]
-        var failures = 0
-        for (file, reason) in cases {
-            let entry = try rig.refresh("alerts", from: file)
-            UpstreamAbuseTests.expectFailed(entry, reason, after: &failures)
-            #expect(entry["count"]?.intValue == liveAlerts, "\(file)")
-            #expect(try rig.view() == before, "what clients see changed after \(file)")
-            #expect(try rig.daemon.result("health")["status"] == "degraded")
-        }
+        try rig.expectEachAlertBodyFails(cases, keeping: liveAlerts, view: before)
         let recovered = try rig.refresh("alerts", from: "feed.pb")
         #expect(recovered["lastError"] == .null && recovered["consecutiveFailures"] == 0)
         #expect(try rig.view() == before)

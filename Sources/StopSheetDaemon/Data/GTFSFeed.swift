@@ -35,27 +35,12 @@ extension ZipArchive: GTFSTables {
     }
 }
 
-/// A GTFS feed unpacked in a directory: each table read from its file in 64 KiB chunks.
+/// A GTFS feed unpacked in a directory: each table streamed from its file (`FileSource.stream`).
 struct GTFSDirectory: GTFSTables {
     var path: String
 
     func stream(_ name: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let file = path + "/" + name
-        var fd: Int32
-        repeat { fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { throw FetchFailure("GTFS feed directory: cannot open \(file): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ZipArchive.chunkBytes, alignment: 1)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(fd, buffer.baseAddress, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FetchFailure("GTFS feed directory: cannot read \(file): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { return }
-            try chunk(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        }
+        try FileSource.stream(path + "/" + name, chunk)
     }
 }
 
