@@ -93,6 +93,18 @@ import Testing
         #expect(redactedURL(url) == shown)
     }
 
+    @Test func aFeedZipURLGetsItsOwnBodyCap() throws {
+        let options = HTTPOptions(version: "test")
+        let zip = try #require(try makeSource(url: "file:///tmp/google_transit.ZIP", options: options) as? FileSource)
+        #expect(zip.maxBodyBytes == HTTPOptions.maxFeedZipBytes)
+        let http = try #require(try makeSource(url: "https://example.org/feed.zip?key=1", options: options) as? HTTPSource)
+        #expect(http.options.maxBodyBytes == HTTPOptions.maxFeedZipBytes)
+        let csv = try #require(try makeSource(url: "file:///tmp/stops.csv", options: options) as? FileSource)
+        #expect(csv.maxBodyBytes == HTTPOptions.defaultMaxBodyBytes)
+        let notZip = try #require(try makeSource(url: "https://example.org/stops?name=feed.zip", options: options) as? HTTPSource)
+        #expect(notZip.options.maxBodyBytes == HTTPOptions.defaultMaxBodyBytes)
+    }
+
     @Test func aSourceShowsOnlyTheRedactedURL() throws {
         let source = try makeSource(url: "https://example.org/a.pb?key=s3cret", options: HTTPOptions(version: "test"))
         #expect(source.url == "https://example.org/a.pb?key=REDACTED")

@@ -18,7 +18,7 @@ import Testing
         let expected: [JSON]
         let captureTrainIDs: [String]
 
-        init(stations: (String) -> String) throws {
+        init(_ extra: [String] = [], stations: (String) -> String) throws {
             let now = Int64(Date().timeIntervalSince1970)
             feeds = try GTFSFeeds.realtime(now: now)
             let staticFeed = try GTFSFeeds.staticFeed()
@@ -30,7 +30,7 @@ import Testing
             expected = oracle["alerts"]?.arrayValue ?? []
             captureTrainIDs = oracle["captureTrainIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
             daemon = try DaemonProcess(["--alerts-url", upstream.url("/fixture/feed.pb?key=\(GTFSIntegrationTests.secret)"),
-                                        "--stations-url", stations(feeds)])
+                                        "--stations-url", stations(feeds)] + extra)
         }
 
         func stop() {
@@ -105,6 +105,23 @@ import Testing
         let ids = sheet["alerts"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
         #expect(Set(ids) == ["test-rail-type-only", "test-agency-only", "test-intersection"])
         #expect(Set(ids) == Set(rig.expectedIDs(for: station)))
+    }
+}
+
+extension GTFSIntegrationTests {
+    @Test func languagePicksTheTranslation() throws {
+        let rig = try Rig(["--language", "es"]) { "file://" + $0 + "/stops.txt" }
+        defer { rig.stop() }
+        let served = try rig.daemon.result("alerts")["alerts"]?.arrayValue ?? []
+        let capture = served.filter { !($0["id"]?.stringValue ?? "").hasPrefix("test-") }
+        #expect(capture.count == rig.captureTrainIDs.count)
+        // Every capture alert has a Spanish headline (made for the test) beside CTA's English one.
+        #expect(capture.allSatisfy { $0["headline"]?.stringValue?.hasPrefix("(es) prueba: ") == true })
+        // A description with no Spanish falls back to the untagged one, else the first (French).
+        let descriptions = Set(capture.compactMap { $0["description"]?.stringValue })
+        #expect(descriptions.contains("(fr) essai"))
+        // test-accessibility's URL has a Spanish translation.
+        #expect(served.first { $0["id"] == "test-accessibility" }?["details"]?["url"] == "https://example.org/es")
     }
 }
 

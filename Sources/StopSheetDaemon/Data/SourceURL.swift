@@ -2,6 +2,10 @@
 /// Only the shape is checked here; whether the host answers is the first fetch's business, so
 /// the daemon starts and reports the failure in `health` rather than refusing to run.
 public func makeSource(url: String, options: HTTPOptions) throws(FetchFailure) -> any Source {
+    var options = options
+    // A GTFS feed zip is held compressed while its tables stream out: it gets its own cap
+    // (CTA's google_transit.zip is tens of megabytes), every other body the usual one.
+    if urlPathEndsInZip(url) { options.maxBodyBytes = max(options.maxBodyBytes, HTTPOptions.maxFeedZipBytes) }
     guard let colon = url.firstIndex(of: ":"), isScheme(url[..<colon]) else {
         throw FetchFailure("invalid URL '\(redactedURL(url))' (expected http://, https:// or file:///absolute/path)")
     }
@@ -60,4 +64,10 @@ public func redactedURL(_ url: String) -> String {
         return secret ? "\(parameter[..<equals])=REDACTED" : String(parameter)
     }
     return out + parameters.joined(separator: "&") + afterQuery[fragmentStart...]
+}
+
+/// Whether a URL's path (before any query or fragment) ends in `.zip`, in any case.
+func urlPathEndsInZip(_ url: String) -> Bool {
+    let path = url.prefix { $0 != "?" && $0 != "#" }
+    return path.lowercased().hasSuffix(".zip")
 }
