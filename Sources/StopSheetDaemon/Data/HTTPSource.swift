@@ -115,7 +115,9 @@ public final class HTTPSource: Source {
         if code == CURLE_OPERATION_TIMEDOUT {
             return .failure(timeoutFailure(handle))
         }
-        return .failure(FetchFailure(transportText(code, errorBuffer: transfer.errorBuffer)))
+        // libcurl's own text may quote the URL it was given: show it redacted there too.
+        let text = transportText(code, errorBuffer: transfer.errorBuffer)
+        return .failure(FetchFailure(requestURL == url ? text : text.split(separator: requestURL, omittingEmptySubsequences: false).joined(separator: url)))
     }
 
     private func httpFailure(_ status: Int, reason: String) -> FetchFailure {
