@@ -55,6 +55,18 @@ $BENCH snapshot --alerts "$FIXTURES/alerts_2015-02-14.DERIVED.json" --stations "
     | tee "$WORK/snapshot.txt" | sed 's/^/   /'
 
 echo
+echo "== GTFS feed at CTA scale (150 stations, 10,000 stops, 100,000 trips, ~8 million stop_times rows)"
+mkdir -p "$WORK/gtfs"
+$BENCH gtfs-feed --out "$WORK/gtfs" | sed 's/^/   /'
+python3 -c 'import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    [z.write(os.path.join(sys.argv[2], n), n) for n in sorted(os.listdir(sys.argv[2]))]' "$WORK/gtfs.zip" "$WORK/gtfs"
+echo "   zip: $(mib $(($(stat -c %s "$WORK/gtfs.zip") / 1024))) (decoding reads it into memory; a directory streams from disk)"
+$BENCH gtfs-decode --feed "$WORK/gtfs.zip" | sed 's/^/   /'
+$BENCH gtfs-decode --feed "$WORK/gtfs" | sed 's/^/   /'
+rm -rf "$WORK/gtfs" "$WORK/gtfs.zip"
+
+echo
 echo "== start-up: exec → READY=1 (NOTIFY_SOCKET is the bench's datagram socket; 7 starts)"
 LAUNCH=$($BENCH launch --samples 7 --log "$WORK/daemon.log" -- "$(pwd)/$BIN/stopsheetd" --socket "$WORK/stopsheetd.sock" \
     --alerts-url "file://$FIXTURES/alerts_2015-02-14.DERIVED.json" --stations-url "file://$FIXTURES/L_stops_2021.csv" --log-level notice)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the libFuzzer targets in Fuzz/ and runs each for FUZZ_SECONDS (default 300).
 #
-#   scripts/fuzz.sh [TARGET...]        targets: request-line alerts stations (default: all)
+#   scripts/fuzz.sh [TARGET...]        targets: request-line alerts stations gtfs-realtime (default: all)
 #
 # Environment: FUZZ_SECONDS (per target), FUZZ_OUT (default .build/fuzz).
 #
@@ -19,7 +19,7 @@ SWIFT=${SWIFT:-$(dirname "$(command -v "$SWIFTC")")/swift}
 CLANG=${CLANG:-$(dirname "$(command -v "$SWIFTC")")/clang}
 seconds=${FUZZ_SECONDS:-300}
 out=${FUZZ_OUT:-.build/fuzz}
-targets=${*:-request-line alerts stations}
+targets=${*:-request-line alerts stations gtfs-realtime}
 repo=$(pwd)
 mkdir -p "$out/CLinux" "$out/modules" "$out/artifacts" "$out/corpus"
 
@@ -73,7 +73,8 @@ sources_for() {
         # The decoder targets render what they decoded through the wire encoding, so they need it too.
         alerts) echo "Fuzz/AlertsTarget.swift $daemon" ;;
         stations) echo "Fuzz/StationsTarget.swift $daemon" ;;
-        *) echo "unknown fuzz target '$1' (request-line, alerts, stations)" >&2; exit 2 ;;
+        gtfs-realtime) echo "Fuzz/GTFSRealtimeTarget.swift $daemon" ;;
+        *) echo "unknown fuzz target '$1' (request-line, alerts, stations, gtfs-realtime)" >&2; exit 2 ;;
     esac
 }
 
@@ -158,6 +159,7 @@ PY
 }
 
 seed
+Tests/GTFSRealtime/fuzz-seeds.sh "$out/seeds/gtfs-realtime"
 status=0
 summary="$out/summary.txt"
 : >"$summary"

@@ -8,6 +8,8 @@ public struct Config: Sendable, Equatable {
     public var alertsInterval: Double = 60
     public var stationsInterval: Double = 3600
     public var httpTimeout: Double = 10
+    /// GTFS-realtime translations: this language first (BCP 47, e.g. `en`, `es`).
+    public var language = "en"
     public var demo = false
     public var logLevel: LogLevel = .notice
     public var maxLineBytes = 1 << 20
@@ -43,11 +45,12 @@ public struct Config: Sendable, Equatable {
 
     private static let options: [Option] = [
         Option(flag: "--socket", placeholder: "PATH", help: "Unix socket to serve (default /run/stopsheetd/stopsheetd.sock)") { $0.socketPath = try nonEmpty($1, $2) },
-        Option(flag: "--alerts-url", placeholder: "URL", help: "train alerts: http(s):// or file:// (app API or CTA alerts.aspx JSON)") { $0.alertsURL = try nonEmpty($1, $2) },
-        Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON or app stops JSON)") { $0.stationsURL = try nonEmpty($1, $2) },
+        Option(flag: "--alerts-url", placeholder: "URL", help: "train alerts: http(s):// or file:// (app API, CTA alerts.aspx JSON or GTFS-realtime)") { $0.alertsURL = try nonEmpty($1, $2) },
+        Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON, app stops JSON, GTFS stops.txt or feed)") { $0.stationsURL = try nonEmpty($1, $2) },
         Option(flag: "--alerts-interval", placeholder: "SECONDS", help: "alert refresh interval (default 60, at least 1)") { $0.alertsInterval = try seconds($1, $2, min: 1) },
         Option(flag: "--stations-interval", placeholder: "SECONDS", help: "station refresh interval (default 3600, at least 1)") { $0.stationsInterval = try seconds($1, $2, min: 1) },
         Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch (default 10)") { $0.httpTimeout = try seconds($1, $2, min: 0.001) },
+        Option(flag: "--language", placeholder: "TAG", help: "GTFS-realtime translation to pick, then the untagged one, then the first (default en)") { $0.language = try nonEmpty($1, $2) },
         Option(flag: "--config", placeholder: "PATH", help: "environment file of STOPSHEETD_* settings, re-read on SIGHUP; -PATH: optional") {
             let path = try nonEmpty($1, $2)
             $0.configFile = path.hasPrefix("-") ? String(path.dropFirst()) : path

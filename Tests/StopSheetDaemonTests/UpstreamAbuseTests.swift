@@ -66,6 +66,20 @@ import Testing
             return try #require(refreshed["result"]?[cache], "\(refreshed.encodedString.prefix(300))")
         }
 
+        /// Refreshes alerts from each file in turn: each is a failure with its reason that keeps
+        /// `liveAlerts` and what clients see (`view`), and leaves the daemon degraded.
+        func expectEachAlertBodyFails(_ cases: [(file: String, reason: String)], keeping liveAlerts: Int, view before: [JSON],
+                                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+            var failures = 0
+            for (file, reason) in cases {
+                let entry = try refresh("alerts", from: file)
+                UpstreamAbuseTests.expectFailed(entry, reason, after: &failures, sourceLocation: sourceLocation)
+                #expect(entry["count"]?.intValue == liveAlerts, "\(file)", sourceLocation: sourceLocation)
+                #expect(try view() == before, "what clients see changed after \(file)", sourceLocation: sourceLocation)
+                #expect(try daemon.result("health")["status"] == "degraded", sourceLocation: sourceLocation)
+            }
+        }
+
         /// What clients see; must not change while the upstream misbehaves.
         func view() throws -> [JSON] {
             [try daemon.result("alerts"), try daemon.result("stopSheet", ["stopId": "40380"]),
@@ -127,14 +141,7 @@ import Testing
             ("empty.json", "empty body"),
             ("wrong-types.json", "malformed upstream data"),
         ]
-        var failures = 0
-        for (file, reason) in cases {
-            let entry = try rig.refresh("alerts", from: file)
-            Self.expectFailed(entry, reason, after: &failures)
-            #expect(entry["count"]?.intValue == liveAlerts, "\(file)")
-            #expect(try rig.view() == before, "what clients see changed after \(file)")
-            #expect(try rig.daemon.result("health")["status"] == "degraded")
-        }
+        try rig.expectEachAlertBodyFails(cases, keeping: liveAlerts, view: before)
         // Decoding is transient (a 16 MiB body of tiny values peaks near 240 MB): what must not
         // stay is the memory. Sanitizer builds keep freed memory in quarantine, so only plain ones.
         if !sanitized {

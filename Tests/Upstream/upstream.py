@@ -157,7 +157,7 @@ class Handler(BaseHTTPRequestHandler):
                 "status": int(spec.get("status", 200)),
                 "body": body,
                 "delayMs": int(spec.get("delayMs", 0)),
-                "contentType": spec.get("contentType", "application/json"),
+                "contentType": spec.get("contentType", self.guess_type(spec.get("fixture", ".json"))),
                 "etag": bool(spec.get("etag", True)),
             }
         except (ValueError, TypeError, AttributeError) as error:
@@ -316,6 +316,12 @@ class Handler(BaseHTTPRequestHandler):
             return "application/json"
         if name.endswith(".csv"):
             return "text/csv"
+        if name.endswith(".pb"):
+            return "application/x-protobuf"
+        if name.endswith(".zip"):
+            return "application/zip"
+        if name.endswith(".txt"):
+            return "text/plain"
         return "application/octet-stream"
 
 

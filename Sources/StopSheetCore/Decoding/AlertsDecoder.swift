@@ -1,7 +1,10 @@
 /// Alerts from whatever the alerts upstream sent, its format detected from the body: the CTA
-/// Customer Alerts API JSON (root member `CTAAlerts`) or the app API (`alerts`).
+/// Customer Alerts API JSON (root member `CTAAlerts`), the app API (`alerts`), or a GTFS-realtime
+/// `FeedMessage` (protobuf, told from JSON before any parse). `language` picks GTFS-realtime
+/// translations.
 public enum AlertsDecoder {
-    public static func decode(_ bytes: [UInt8], limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Alert] {
+    public static func decode(_ bytes: [UInt8], language: String = "en", limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Alert] {
+        if GTFSRealtimeAlertsDecoder.isFeedMessage(bytes) { return try GTFSRealtimeAlertsDecoder.decode(bytes, language: language, limits: limits) }
         let document = try UpstreamBody.json(bytes, limits: limits)
         if document["CTAAlerts"] != nil { return try CTAAlertsDecoder.decode(document, limits: limits) }
         if document["alerts"] != nil { return try AppAlertsDecoder.decode(document, limits: limits) }

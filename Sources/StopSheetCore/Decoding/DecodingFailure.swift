@@ -4,6 +4,7 @@ public enum DecodingFailure: Error, Equatable, Sendable, CustomStringConvertible
     case invalidUTF8(offset: Int)
     case invalidJSON(JSONParser.Failure)
     case invalidCSV(CSVReader.Failure)
+    case invalidProtobuf(ProtobufReader.Failure)
     /// The body is none of the formats this source accepts; the text says what it looked like.
     case unrecognisedFormat(String)
     /// The format was recognised but a value is missing or of the wrong shape. `path` names it,
@@ -18,6 +19,7 @@ public enum DecodingFailure: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidUTF8(let offset): return "body is not valid UTF-8 (byte offset \(offset))"
         case .invalidJSON(let failure): return "body is not valid JSON: \(failure)"
         case .invalidCSV(let failure): return "body is not valid CSV: \(failure)"
+        case .invalidProtobuf(let failure): return "body is not a valid protobuf message: \(failure)"
         case .unrecognisedFormat(let hint): return "unrecognised upstream format: \(hint)"
         case .malformed(let path, let reason): return "malformed upstream data at \(path): \(reason)"
         case .upstreamError(let code, let message):

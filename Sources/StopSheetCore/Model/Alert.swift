@@ -1,9 +1,13 @@
 /// A train service alert as decoded from an upstream, before the clock is applied.
 public struct Alert: Hashable, Sendable {
-    /// How the alert's kind is known: the app API states it; the CTA API leaves it to the clock.
+    /// How the alert's kind is known: the app API states it; the CTA API leaves it to the clock;
+    /// GTFS-realtime gives periods (then `start` is the earliest start, `end` the latest end).
     public enum KindSource: Hashable, Sendable {
         case stated(AlertKind)
         case fromTime
+        /// Active inside a period; planned while a period is still to come (before the first, or
+        /// between two); not live once all have passed (`end`).
+        case periods([ActivePeriod])
     }
 
     public var id: String
@@ -36,6 +40,8 @@ public struct Alert: Hashable, Sendable {
         case .fromTime:
             if let start, start > now { return .planned }
             return .active
+        case .periods(let periods):
+            return periods.contains { $0.contains(now) } ? .active : .planned
         }
     }
 
@@ -44,6 +50,11 @@ public struct Alert: Hashable, Sendable {
         var candidates: [Instant] = []
         if let end, end > now { candidates.append(end) }
         if case .fromTime = kindSource, let start, start > now { candidates.append(start) }
+        if case .periods(let periods) = kindSource {
+            for period in periods {
+                for boundary in [period.start, period.end] { if let boundary, boundary > now { candidates.append(boundary) } }
+            }
+        }
         return candidates.min()
     }
 }

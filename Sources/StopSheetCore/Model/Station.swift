@@ -8,11 +8,14 @@ public struct Station: Hashable, Sendable {
     public var stepFree: StepFreeStatus
     /// True when the platforms do not all report the same step-free value.
     public var partial: Bool
+    /// The station's entrances, when the source lists them (GTFS); empty otherwise.
+    public var entrances: [Entrance]
 
-    public init(id: String, name: String, platforms: [Platform]) {
+    public init(id: String, name: String, platforms: [Platform], entrances: [Entrance] = []) {
         self.id = id
         self.name = name
         self.platforms = platforms
+        self.entrances = entrances
         self.routes = Set(platforms.flatMap(\.routes)).sorted()
         self.stepFree = StepFreeStatus.aggregate(platforms.map(\.stepFree))
         self.partial = StepFreeStatus.isPartial(platforms.map(\.stepFree))

@@ -41,6 +41,8 @@ public struct AlertMatching: Sendable {
         if station.routes.contains(.purpleExpress), !station.routes.contains(.purple) { positions += byRoute[.purple] ?? [] }
         positions += byStop[station.id] ?? []
         for platform in station.platforms { positions += byStop[platform.stopID] ?? [] }
+        // GTFS-realtime may name an entrance (an elevator's street access): that is the station.
+        for entrance in station.entrances { positions += byStop[entrance.id] ?? [] }
         // An alert naming a route twice, or both a station and its platform, counts once. Sorting
         // and dropping neighbours is the set's result without a set's hashing, once per station.
         positions.sort()

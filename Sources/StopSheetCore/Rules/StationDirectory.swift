@@ -5,9 +5,22 @@ public struct StationDirectory: Sendable {
     public let stations: [Station]
     private let indexByStationID: [String: Int]
     private let indexByPlatformID: [String: Int]
+    /// False when the source could not say which lines serve a platform (GTFS `stops.txt` on its
+    /// own): route-scoped alerts then match no station, and `health` says so.
+    public let linesKnown: Bool
+
+    /// A decoded station source: its platforms, entrances and whether lines are known.
+    public init(_ decoded: DecodedStations) {
+        self.init(platforms: decoded.platforms, entrances: decoded.entrances, linesKnown: decoded.linesKnown)
+    }
+
     /// Groups platforms by station. A stop id seen twice keeps its first row; a station's name
-    /// is its first platform's station name, normalised.
-    public init(platforms: [Platform]) {
+    /// is its first platform's station name, normalised. Entrances join their station; those of
+    /// a station without platforms are dropped with it.
+    public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true) {
+        self.linesKnown = linesKnown
+        var entrancesByStation: [String: [Entrance]] = [:]
+        for entrance in entrances { entrancesByStation[entrance.stationID, default: []].append(entrance) }
         var order: [String] = []
         var grouped: [String: [Platform]] = [:]
         var seenStops: Set<String> = []
@@ -17,7 +30,8 @@ public struct StationDirectory: Sendable {
         }
         stations = order.sorted().map { id in
             let members = grouped[id]!
-            return Station(id: id, name: StationDirectory.normalisedName(members[0].stationName), platforms: members)
+            return Station(id: id, name: StationDirectory.normalisedName(members[0].stationName), platforms: members,
+                           entrances: entrancesByStation[id] ?? [])
         }
         var byStation: [String: Int] = [:]
         var byPlatform: [String: Int] = [:]

@@ -11,20 +11,21 @@ public struct CacheLoader: Sendable {
     let noun: String
     /// The journal field carrying the count.
     let countField: String
-    /// Decodes `body`, installs it in the store as of `now`, returns how many entries it installed.
-    /// Throws when the body is not data for this cache; the store then keeps what it had.
-    let install: @Sendable (_ body: [UInt8], _ now: Instant) throws -> Int
+    /// Decodes `body` fetched from `source`, installs it in the store as of `now`, returns how many
+    /// entries it installed. `language` picks GTFS-realtime translations. Throws when the body is
+    /// not data for this cache; the store then keeps what it had.
+    let install: @Sendable (_ body: [UInt8], _ source: any Source, _ language: String, _ now: Instant) throws -> Int
 
     public init(_ cache: CacheName, into store: Store) {
         switch cache {
         case .alerts:
-            self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, now in
-                store.install(alerts: try AlertsDecoder.decode(body), at: now)
+            self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, language, now in
+                store.install(alerts: try AlertsDecoder.decode(body, language: language), at: now)
                 return store.snapshot.liveAlerts.count
             }
         case .stations:
-            self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { body, now in
-                let directory = StationDirectory(platforms: try StationsDecoder.decode(body))
+            self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { body, source, _, now in
+                let directory = try StationsBody.directory(body, source: source)
                 // An empty station list is an upstream fault, not news that the 'L' closed.
                 guard directory.count > 0 else { throw FetchFailure("no stations in the body") }
                 store.install(stations: directory, at: now)
@@ -33,7 +34,7 @@ public struct CacheLoader: Sendable {
         }
     }
 
-    init(cache: CacheName, noun: String, countField: String, install: @escaping @Sendable ([UInt8], Instant) throws -> Int) {
+    init(cache: CacheName, noun: String, countField: String, install: @escaping @Sendable ([UInt8], any Source, String, Instant) throws -> Int) {
         self.cache = cache
         self.noun = noun
         self.countField = countField

@@ -18,6 +18,11 @@ public struct CacheStatus: Sendable, Equatable {
     public var nextRefreshAt: Instant?
     public var lastHTTPStatus: Int?
     public var lastDurationMilliseconds: Int?
+    /// A limit of the data being served, in words (GTFS `stops.txt` alone names no lines).
+    public var note: String?
+
+    public static let linesUnknownNote =
+        "lines unknown: GTFS stops.txt alone names no lines, so alerts about a line match no station; use a whole GTFS feed"
 
     public init(source: String) { self.source = source }
 
@@ -33,6 +38,7 @@ public struct CacheStatus: Sendable, Equatable {
             "consecutiveFailures": .int(consecutiveFailures),
             "nextRefreshAt": time(nextRefreshAt),
             "lastHTTPStatus": lastHTTPStatus.map(JSON.int) ?? .null,
+            "note": note.map(JSON.string) ?? .null,
         ]
     }
 }

@@ -27,41 +27,59 @@ public struct FileSource: Source {
     /// A local file's bytes, at most `maxBytes` of them (more is a failure, never a truncation).
     static func read(_ path: String, maxBytes: Int) -> Result<[UInt8], FetchFailure> {
         let tooLarge = FetchFailure("file \(path) is larger than \(maxBytes) bytes")
+        var bytes: [UInt8] = []
+        do {
+            try stream(path, opened: { (info) throws(FetchFailure) in
+                guard info.st_mode & S_IFMT == S_IFREG else { return }
+                if info.st_size > maxBytes { throw tooLarge }
+                bytes.reserveCapacity(Int(info.st_size))
+            }) { (chunk) throws(FetchFailure) in
+                // A file can grow after fstat, and pipes or devices have no size: the cap holds anyway.
+                guard chunk.count <= maxBytes - bytes.count else { throw tooLarge }
+                bytes.append(contentsOf: chunk)
+            }
+            return .success(bytes)
+        } catch let failure as FetchFailure {
+            return .failure(failure)
+        } catch {
+            preconditionFailure("only FetchFailure is thrown here")
+        }
+    }
+
+    /// A local file in 64 KiB chunks: `opened` sees its status first (and may refuse it), then
+    /// `chunk` each piece, so a large file (a GTFS table) passes through without being held.
+    /// Failures opening or reading are `FetchFailure`s; whatever `chunk` throws passes through.
+    static func stream(_ path: String, opened: (stat) throws -> Void = { _ in },
+                       _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { return .failure(FetchFailure("cannot open \(path): \(errorText(errno))")) }
+        guard fd >= 0 else { throw FetchFailure("cannot open \(path): \(errorText(errno))") }
         defer { close(fd) }
 
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(FetchFailure("cannot stat \(path): \(errorText(errno))")) }
-        let type = info.st_mode & S_IFMT
+        guard fstat(fd, &info) == 0 else { throw FetchFailure("cannot stat \(path): \(errorText(errno))") }
         // open(2) succeeds on a directory; say so plainly instead of waiting for read's EISDIR.
-        if type == S_IFDIR { return .failure(FetchFailure("cannot read \(path): \(errorText(EISDIR))")) }
-        if type == S_IFREG, info.st_size > maxBytes { return .failure(tooLarge) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw FetchFailure("cannot read \(path): \(errorText(EISDIR))") }
+        try opened(info)
 
-        var bytes: [UInt8] = []
-        if type == S_IFREG { bytes.reserveCapacity(Int(info.st_size)) }
         let chunkSize = 64 * 1024
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        defer { chunk.deallocate() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+        defer { buffer.deallocate() }
         while true {
-            let count = Glibc.read(fd, chunk.baseAddress, chunkSize)
+            let count = Glibc.read(fd, buffer.baseAddress, chunkSize)
             if count < 0 {
                 if errno == EINTR { continue }
-                return .failure(FetchFailure("cannot read \(path): \(errorText(errno))"))
+                throw FetchFailure("cannot read \(path): \(errorText(errno))")
             }
-            if count == 0 { break }
-            // A file can grow after fstat, and pipes or devices have no size: the cap holds anyway.
-            guard count <= maxBytes - bytes.count else { return .failure(tooLarge) }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+            if count == 0 { return }
+            try chunk(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
-        return .success(bytes)
     }
 
     static func path(of url: String) throws(FetchFailure) -> String {
         let utf8 = Array(url.utf8)
         guard utf8.count >= 5, utf8[..<5].map({ $0 | 0x20 }) == Array("file:".utf8) else {
-            throw FetchFailure("not a file URL: '\(url)'")
+            throw FetchFailure("not a file URL: '\(redactedURL(url))'")
         }
         var rest = utf8[5...]
         if rest.starts(with: "//".utf8) {
@@ -71,16 +89,16 @@ public struct FileSource: Source {
             // A remote host would mean SMB/NFS semantics we do not have; "file://data/x.json" is
             // also the usual typo for a relative path, which the hint covers.
             guard host.isEmpty || host.lowercased() == "localhost" else {
-                throw FetchFailure("file URL host '\(host)' is not local (use file:///absolute/path): '\(url)'")
+                throw FetchFailure("file URL host '\(host)' is not local (use file:///absolute/path): '\(redactedURL(url))'")
             }
             rest = rest[slash...]
         }
         guard rest.first == UInt8(ascii: "/") else {
-            throw FetchFailure("file URL path must be absolute (use file:///absolute/path): '\(url)'")
+            throw FetchFailure("file URL path must be absolute (use file:///absolute/path): '\(redactedURL(url))'")
         }
         // '?' and '#' start a query or fragment in a URL; a path holding them must spell %3F / %23.
         guard !rest.contains(UInt8(ascii: "?")), !rest.contains(UInt8(ascii: "#")) else {
-            throw FetchFailure("file URL must not have a query or fragment (escape '?' as %3F, '#' as %23): '\(url)'")
+            throw FetchFailure("file URL must not have a query or fragment (escape '?' as %3F, '#' as %23): '\(redactedURL(url))'")
         }
 
         var decoded: [UInt8] = []
@@ -92,11 +110,11 @@ public struct FileSource: Source {
                 guard rest.endIndex - index >= 3,
                       let high = hexValue(rest[index + 1]), let low = hexValue(rest[index + 2])
                 else {
-                    throw FetchFailure("bad percent escape in file URL: '\(url)'")
+                    throw FetchFailure("bad percent escape in file URL: '\(redactedURL(url))'")
                 }
                 let value = high << 4 | low
                 // A NUL would silently cut the path short at the C boundary.
-                guard value != 0 else { throw FetchFailure("file URL path contains %00: '\(url)'") }
+                guard value != 0 else { throw FetchFailure("file URL path contains %00: '\(redactedURL(url))'") }
                 decoded.append(value)
                 index += 3
             } else {
@@ -106,7 +124,7 @@ public struct FileSource: Source {
         }
         // open(2) gets the String's UTF-8; bytes that are not UTF-8 could not round-trip.
         guard let path = String(validating: decoded, as: UTF8.self) else {
-            throw FetchFailure("file URL path is not UTF-8: '\(url)'")
+            throw FetchFailure("file URL path is not UTF-8: '\(redactedURL(url))'")
         }
         return path
     }

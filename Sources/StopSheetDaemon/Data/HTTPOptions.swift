@@ -8,6 +8,9 @@ public struct HTTPOptions: Sendable, Equatable {
     /// The real feeds are well under 1 MiB; 16 MiB leaves room for growth while bounding memory.
     public static let defaultMaxBodyBytes = 16 * 1024 * 1024
     public static let defaultMaxRedirects = 5
+    /// The cap for a GTFS feed zip (a URL whose path ends in `.zip`): held compressed, its tables
+    /// stream through 64 KiB, so memory is the archive's size plus a small constant.
+    public static let maxFeedZipBytes = 128 * 1024 * 1024
 
     /// Whole-request budget (connect, TLS, headers and body), enforced by libcurl in milliseconds.
     public var timeoutMilliseconds: Int

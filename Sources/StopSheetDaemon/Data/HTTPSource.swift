@@ -12,12 +12,15 @@ import Glibc
 /// a body over the cap, too many redirects); transport failures (refused, reset, truncated,
 /// timed out) leave it nil.
 public final class HTTPSource: Source {
+    /// The URL as shown (credentials redacted); `requestURL` is what is fetched.
     public let url: String
+    private let requestURL: String
     public let options: HTTPOptions
     private let transfer = Locked(Transfer())
 
     public init(url: String, options: HTTPOptions) {
-        self.url = url
+        self.url = redactedURL(url)
+        requestURL = url
         self.options = options
     }
 
@@ -55,7 +58,7 @@ public final class HTTPSource: Source {
 
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         let settings: [(String, CURLcode)] = [
-            ("URL", ccurl_setopt_string(handle, CURLOPT_URL, url)),
+            ("URL", ccurl_setopt_string(handle, CURLOPT_URL, requestURL)),
             // Without this libcurl uses SIGALRM for DNS timeouts, which is unsafe with threads.
             ("NOSIGNAL", ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)),
             // 0 means "no timeout" to libcurl; a misconfigured 0 must not mean "hang forever".
@@ -112,7 +115,9 @@ public final class HTTPSource: Source {
         if code == CURLE_OPERATION_TIMEDOUT {
             return .failure(timeoutFailure(handle))
         }
-        return .failure(FetchFailure(transportText(code, errorBuffer: transfer.errorBuffer)))
+        // libcurl's own text may quote the URL it was given: show it redacted there too.
+        let text = transportText(code, errorBuffer: transfer.errorBuffer)
+        return .failure(FetchFailure(requestURL == url ? text : text.split(separator: requestURL, omittingEmptySubsequences: false).joined(separator: url)))
     }
 
     private func httpFailure(_ status: Int, reason: String) -> FetchFailure {

@@ -20,6 +20,8 @@ public final class Refresher: Sendable {
         var source: any Source
         var interval: Double
         var validators: CacheValidators?
+        /// GTFS-realtime translations: this language first.
+        var language: String
     }
     private let settings: Locked<Settings>
     /// Who is waiting for a refresh. Each completion is taken out under the lock before it is
@@ -37,12 +39,13 @@ public final class Refresher: Sendable {
     /// Called after every refresh round, on the refresher's thread (the daemon updates STATUS=).
     private let onRefreshed: @Sendable () -> Void
 
-    public init(cache: CacheName, source: any Source, interval: Double, store: Store, onRefreshed: @escaping @Sendable () -> Void = {}) {
+    public init(cache: CacheName, source: any Source, interval: Double, store: Store, language: String = "en",
+                onRefreshed: @escaping @Sendable () -> Void = {}) {
         self.cache = cache
         self.loader = CacheLoader(cache, into: store)
         self.store = store
         self.onRefreshed = onRefreshed
-        settings = Locked(Settings(source: source, interval: interval, validators: nil))
+        settings = Locked(Settings(source: source, interval: interval, validators: nil, language: language))
     }
 
     public func start() {
@@ -60,8 +63,8 @@ public final class Refresher: Sendable {
     }
 
     /// Takes a new source and interval (on reload). Validators of the old source are dropped.
-    public func reconfigure(source: any Source, interval: Double) {
-        settings.withLock { $0 = Settings(source: source, interval: interval, validators: nil) }
+    public func reconfigure(source: any Source, interval: Double, language: String = "en") {
+        settings.withLock { $0 = Settings(source: source, interval: interval, validators: nil, language: language) }
         store.updateStatus(cache) { $0.source = source.url }
     }
 
@@ -136,7 +139,7 @@ public final class Refresher: Sendable {
         case .success(.body(let bytes, let newValidators, let httpStatus)):
             if let httpStatus { fields.append(("HTTP_STATUS", String(httpStatus))) }
             do {
-                let count = try loader.install(bytes, now)
+                let count = try loader.install(bytes, source, settings.withLock { $0.language }, now)
                 settings.withLock { $0.validators = newValidators }
                 succeeded(httpStatus: httpStatus, at: now)
                 fields.append((loader.countField, String(count)))

@@ -77,6 +77,7 @@ public final class Store: Sendable {
             $0.current = encoded
             $0.alerts.count = next.liveAlerts.count
             $0.stations.count = next.stations?.count ?? 0
+            $0.stations.note = next.stations?.linesKnown == false ? CacheStatus.linesUnknownNote : nil
         }
     }
 }

@@ -93,7 +93,8 @@ public final class Daemon: Sendable {
         // 3. The refreshers. STATUS= changes the moment a refresh does, not only at the next tick.
         let announce: @Sendable () -> Void = { notifier.status(store.serviceStatus(now: SystemClock.now())) }
         refreshers = zip(CacheName.allCases, sources).map { cache, settings in
-            Refresher(cache: cache, source: settings.source, interval: settings.interval, store: store, onRefreshed: announce)
+            Refresher(cache: cache, source: settings.source, interval: settings.interval, store: store, language: config.language,
+                      onRefreshed: announce)
         }
 
         // 4. The serving loop. The service reports the server's connection count and the server

@@ -53,7 +53,20 @@ extension LiveAlert {
             "start": alert.start.map { .string($0.description) } ?? .null,
             "end": alert.end.map { .string($0.description) } ?? .null,
             "scopes": .array(alert.scopes.map(\.json)),
+            "details": alert.details.json,
         ]
+    }
+}
+
+extension AlertDetails {
+    /// Only what the upstream gave: each format fills a few of these.
+    public var json: JSON {
+        let members: [(String, JSON?)] = [
+            ("impact", impact.map(JSON.string)), ("severity", severity.map(JSON.int)), ("major", major.map(JSON.bool)),
+            ("url", url.map(JSON.string)), ("category", category.map(JSON.string)), ("cause", cause.map(JSON.string)),
+            ("effect", effect.map(JSON.string)), ("severityLevel", severityLevel.map(JSON.string)),
+        ]
+        return .object(JSONObject(members.compactMap { name, value in value.map { (name, $0) } }))
     }
 }
 
@@ -76,7 +89,14 @@ extension Station {
             "stepFree": .string(stepFree.rawValue),
             "partial": .bool(partial),
             "platforms": .array(platforms.map(\.json)),
+            "entrances": .array(entrances.map(\.json)),
         ]
+    }
+}
+
+extension Entrance {
+    public var json: JSON {
+        ["id": .string(id), "name": .string(name), "stepFree": stepFree.map(JSON.bool) ?? .null]
     }
 }
 

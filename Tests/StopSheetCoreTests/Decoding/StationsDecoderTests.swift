@@ -16,17 +16,21 @@ import Testing
 
     @Test func htmlErrorPage() {
         #expect(failure { try StationsDecoder.decode(bytes("<html><body>Service Unavailable</body></html>")) }
-            == .unrecognisedFormat("body is not JSON or an 'L' stops CSV (starts with '<')"))
+            == .unrecognisedFormat("body is not JSON, an 'L' stops CSV or GTFS stops.txt (starts with '<')"))
     }
 
     @Test func otherCSVIsNotMistakenForStops() {
-        // GTFS stops.txt names stations by parent_station, not MAP_ID.
+        // GTFS stops.txt names stations by parent_station, not MAP_ID: it is read as GTFS.
         let gtfs = "stop_id,stop_code,stop_name,stop_desc,stop_lat,stop_lon,location_type,parent_station,wheelchair_boarding\n"
-        #expect(failure { try StationsDecoder.decode(bytes(gtfs)) }
-            == .unrecognisedFormat("body is not JSON or an 'L' stops CSV (starts with 's')"))
+        #expect((try? StationsDecoder.decodeStations(bytes(gtfs))) == DecodedStations(platforms: [], linesKnown: false))
         // MAP_ID on a later line does not count.
         #expect(failure { try StationsDecoder.decode(bytes("STOP_ID,NAME\nMAP_ID\n")) }
-            == .unrecognisedFormat("body is not JSON or an 'L' stops CSV (starts with 'S')"))
+            == .unrecognisedFormat("body is not JSON, an 'L' stops CSV or GTFS stops.txt (starts with 'S')"))
+    }
+
+    @Test func aZipIsTheDaemonsToOpen() {
+        #expect(failure { try StationsDecoder.decode([0x50, 0x4B, 0x03, 0x04, 0x14, 0x00]) }
+            == .unrecognisedFormat("body is a zip archive; only a GTFS feed source reads one"))
     }
 
     @Test(arguments: [

@@ -1,0 +1,107 @@
+import StopSheetCore
+import Testing
+
+/// Lines from a GTFS feed's routes, trips and stop times, streamed in chunks of any size. The
+/// stops are real CTA rows (`gtfs_stops_2022-01.RAIL_SUBSET.txt`); the routes, trips and stop
+/// times below are MADE FOR THE TEST.
+@Suite struct GTFSStopLinesTests {
+    // Made for the test: two rail routes in CTA's spelling, one in another spelling, a bus route.
+    static let routes = """
+        route_id,route_short_name,route_long_name,route_type
+        Red,,Red Line,1
+        Brn,,Brown Line,1
+        Pnk,,Pink Line,1
+        22,22,Clark,3
+        """
+    static let trips = """
+        route_id,service_id,trip_id,direction_id
+        Red,1,R1,0
+        Red,1,R2,1
+        Brn,1,B1,0
+        Pnk,1,P1,0
+        22,1,X1,0
+        """
+    // 30374/30375 are Clark/Lake's Blue platforms, 30074/30075 its Loop platforms, 14003 a bus
+    // bay of 95th; R1's stops are split across the whole table, as a feed may list them.
+    static let stopTimes = """
+        trip_id,arrival_time,departure_time,stop_id,stop_sequence
+        R1,08:00:00,08:00:00,30089,1
+        R2,08:00:00,08:00:00,30088,1
+        B1,08:00:00,08:00:00,30074,1
+        B1,08:01:00,08:01:00,30075,2
+        P1,08:00:00,08:00:00,30074,1
+        X1,08:00:00,08:00:00,14003,1
+        X1,08:05:00,08:05:00,30374,2
+        R1,08:10:00,08:10:00,30088,2
+        """
+
+    static func lines(chunk size: Int) throws -> [String: [RouteID]] {
+        var lines = GTFSStopLines()
+        for (table, text) in zip(GTFSStopLines.Table.allCases, [routes, trips, stopTimes]) {
+            lines.begin(table)
+            let body = Array(text.utf8)
+            var start = 0
+            while start < body.count {
+                try lines.consume(body[start..<min(body.count, start + size)])
+                start += size
+            }
+            try lines.end()
+        }
+        return lines.linesByStopID
+    }
+
+    @Test(arguments: [1, 2, 7, 64, 1 << 16])
+    func railLinesByStopWhateverTheChunks(size: Int) throws {
+        let lines = try Self.lines(chunk: size)
+        #expect(lines == ["30089": [.red], "30088": [.red], "30074": [.brown, .pink], "30075": [.brown]])
+    }
+
+    @Test func theFeedDecidesPlatformsAndLines() throws {
+        let lines = try Self.lines(chunk: 4096)
+        let decoded = try GTFSStopsDecoder.decode(Fixtures.bytes(GTFSStopsDecoderTests.file), linesByStopID: lines)
+        #expect(decoded.linesKnown)
+        let directory = StationDirectory(decoded)
+        // Only stops a rail trip serves are platforms: the bus trip at 30374 makes it none.
+        #expect(directory.station(for: "40380")?.platforms.map(\.stopID) == ["30074", "30075"])
+        #expect(directory.station(for: "40380")?.routes == [.brown, .pink])
+        #expect(directory.station(for: "30088")?.routes == [.red])
+        #expect(directory.station(for: "14003") == nil)
+        #expect(directory.count == 2)
+    }
+
+    @Test func aMissingColumnOrBadRouteTypeIsNamed() {
+        var lines = GTFSStopLines()
+        lines.begin(.routes)
+        #expect(failure { try lines.consume(bytes("route_id,route_name\nRed,x\n")); try lines.end() }?.description
+            == "malformed upstream data at routes.txt header: no route_type column")
+        var typed = GTFSStopLines()
+        typed.begin(.routes)
+        #expect(failure { try typed.consume(bytes("route_id,route_type\nRed,subway\n")) }?.description
+            == "malformed upstream data at routes.txt row 2 column route_type: 'subway' is not a number")
+    }
+
+    @Test func aTableWithoutLineBreaksIsBounded() {
+        var lines = GTFSStopLines()
+        lines.begin(.routes)
+        let endless = Array(repeating: UInt8(ascii: "x"), count: 1 << 21)
+        #expect(failure { try lines.consume(endless) }?.description == "body is not valid CSV: record on line 1 is longer than 1048576 bytes")
+    }
+
+    @Test(arguments: [1, 3, 100, 4096])
+    func theStreamReadsAsTheWholeBody(size: Int) throws {
+        let body = Fixtures.bytes("L_stops_2021.csv")
+        var stream = CSVRecordStream()
+        var rows: [[String]] = []
+        let collect = { (record: CSVRecordStream.Record) throws(DecodingFailure) in rows.append((0..<record.count).map { record[$0] }) }
+        // A byte order mark split across chunks is still skipped.
+        let withMark = [0xEF, 0xBB, 0xBF] + body
+        var start = 0
+        while start < withMark.count {
+            try stream.consume(withMark[start..<min(withMark.count, start + size)], collect)
+            start += size
+        }
+        try stream.finish(collect)
+        #expect(rows == (try CSVReader.rows(body)))
+        #expect(rows.count == 301)
+    }
+}

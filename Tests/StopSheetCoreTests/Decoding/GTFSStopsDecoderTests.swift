@@ -1,0 +1,141 @@
+import StopSheetCore
+import Testing
+
+/// GTFS `stops.txt` on the real CTA rows of 2022-01 (`gtfs_stops_2022-01.RAIL_SUBSET.txt`):
+/// stations, platforms, entrances, `wheelchair_boarding` inheritance, and the bus bays CTA
+/// parents to rail stations.
+@Suite struct GTFSStopsDecoderTests {
+    static let file = "gtfs_stops_2022-01.RAIL_SUBSET.txt"
+
+    /// The rows as plain dictionaries, read by the CSV reader alone: the expectations below
+    /// apply the GTFS reference's words to them directly, not through the decoder.
+    static func rows() throws -> [[String: String]] {
+        let table = try CSVReader.rows(Fixtures.bytes(file))
+        return table.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(table[0], $0)) }
+    }
+
+    static func directory() throws -> StationDirectory {
+        StationDirectory(try StationsDecoder.decodeStations(Fixtures.bytes(file)))
+    }
+
+    /// `1` accessible, `2` not, anything else (`0`, empty) unknown.
+    static func value(_ text: String?) -> Bool? {
+        text == "1" ? true : text == "2" ? false : nil
+    }
+
+    @Test func everyStationsAggregateAndPartialFollowTheReference() throws {
+        let rows = try Self.rows()
+        let stations = Dictionary(uniqueKeysWithValues: rows.filter { $0["location_type"] == "1" }.map { ($0["stop_id"]!, $0) })
+        let directory = try Self.directory()
+        #expect(directory.count == stations.count)
+        #expect(directory.count == 141)
+        #expect(!directory.linesKnown)
+
+        var checked = 0
+        for (id, station) in stations {
+            let children = rows.filter { $0["parent_station"] == id && $0["location_type"] == "0" && $0["stop_id"]!.hasPrefix("3") }
+            // Inheritance: a platform's 0/empty is its station's value.
+            let platformValues = children.map { Self.value($0["wheelchair_boarding"]) ?? Self.value(station["wheelchair_boarding"]) }
+            let served = try #require(directory.station(for: id), "station \(id)")
+            #expect(served.name == StationDirectory.normalisedName(station["stop_name"]!))
+            #expect(served.platforms.map(\.stopID).sorted() == children.map { $0["stop_id"]! }.sorted(), "\(id)")
+            #expect(served.stepFree == StepFreeStatus.aggregate(platformValues), "\(id) \(served.name)")
+            #expect(served.partial == StepFreeStatus.isPartial(platformValues), "\(id) \(served.name)")
+            #expect(served.routes == [], "stops.txt alone names no lines")
+            checked += 1
+        }
+        #expect(checked == 141)
+    }
+
+    /// The four stations the data's README names: parent `1`, platforms `0`.
+    @Test(arguments: ["63rd", "Cermak-Chinatown", "Garfield (Red)", "87th"])
+    func platformsWithZeroInheritAnAccessibleParent(name: String) throws {
+        let rows = try Self.rows()
+        let station = try #require(rows.first { $0["location_type"] == "1" && $0["stop_name"] == name }, "\(name)")
+        #expect(station["wheelchair_boarding"] == "1")
+        let served = try #require(try Self.directory().station(for: station["stop_id"]!))
+        let raw = rows.filter { $0["parent_station"] == station["stop_id"] && $0["stop_id"]!.hasPrefix("3") }.map { $0["wheelchair_boarding"] }
+        #expect(raw.allSatisfy { $0 == "0" }, "\(name): the vintage's quirk")
+        #expect(served.platforms.allSatisfy { $0.stepFree == true }, "\(name): 0 inherits the station's 1 (not unknown, as OTP #2493 reads it)")
+        #expect(served.stepFree == .available)
+    }
+
+    @Test func aStationWithZeroIsUnknownNotInaccessible() throws {
+        let rows = try Self.rows()
+        let zero = rows.filter { $0["location_type"] == "1" && $0["wheelchair_boarding"] == "0" }
+        #expect(zero.count == 40)
+        let directory = try Self.directory()
+        for station in zero {
+            let served = try #require(directory.station(for: station["stop_id"]!))
+            let platforms = rows.filter { $0["parent_station"] == station["stop_id"] && $0["stop_id"]!.hasPrefix("3") }
+            if platforms.allSatisfy({ $0["wheelchair_boarding"] == "0" }) { #expect(served.stepFree == .unknown, "\(served.name)") }
+        }
+    }
+
+    @Test func busBaysParentedToRailStationsAreNotPlatforms() throws {
+        let rows = try Self.rows()
+        let bays = rows.filter { $0["location_type"] == "0" && !$0["stop_id"]!.hasPrefix("3") }
+        #expect(bays.count == 20)
+        #expect(bays.allSatisfy { $0["stop_id"]!.hasPrefix("14") || $0["stop_id"]!.hasPrefix("17") })
+        let directory = try Self.directory()
+        for bay in bays {
+            let station = try #require(directory.station(for: bay["parent_station"]!))
+            #expect(!station.platforms.contains { $0.stopID == bay["stop_id"] })
+            #expect(directory.station(for: bay["stop_id"]!) == nil, "a bus bay id does not resolve to the station")
+        }
+        #expect(directory.stations.reduce(0) { $0 + $1.platforms.count } == 294)
+    }
+
+    @Test func entrancesAreListedWithTheirOwnValue() throws {
+        let directory = try Self.directory()
+        let clarkDivision = try #require(directory.station(for: "40630"))
+        #expect(clarkDivision.entrances.map(\.id) == ["60000", "60001", "60002", "60003", "60004", "60005", "60006"])
+        #expect(clarkDivision.entrances.map(\.stepFree) == [false, false, false, false, false, false, true])
+        #expect(clarkDivision.entrances.last?.name == "Clark/Division (LaSalle/Division SE corner elevator)")
+        #expect(directory.stations.reduce(0) { $0 + $1.entrances.count } == 14)
+    }
+
+    @Test func anEntranceInheritsTooAndStationValuesAreExact() throws {
+        let text = """
+            stop_id,stop_name,location_type,parent_station,wheelchair_boarding
+            40001,A,1,,1
+            30001,A platform,0,40001,
+            60001,A entrance,2,40001,0
+            40002,B,1,,2
+            30002,B platform,0,40002,0
+            30003,B platform 2,0,40002,1
+            40003,C,1,,
+            30004,C platform,0,40003,0
+            """
+        let decoded = try StationsDecoder.decodeStations(bytes(text))
+        #expect(decoded.platforms.map(\.stepFree) == [true, false, true, nil])
+        #expect(decoded.entrances == [Entrance(id: "60001", stationID: "40001", name: "A entrance", stepFree: true)])
+        let directory = StationDirectory(decoded)
+        #expect(directory.station(for: "40002")?.partial == true)
+        #expect(directory.station(for: "40003")?.stepFree == .unknown)
+    }
+
+    @Test func crlfQuotesAndByteOrderMarkReadTheSame() throws {
+        let original = Fixtures.bytes(Self.file)
+        let crlf = Array(String(decoding: original, as: UTF8.self).replacingOccurrences("\n", "\r\n").utf8)
+        let expected = try StationsDecoder.decodeStations(original)
+        #expect(try StationsDecoder.decodeStations(crlf) == expected)
+        #expect(try StationsDecoder.decodeStations([0xEF, 0xBB, 0xBF] + original) == expected)
+    }
+
+    @Test(arguments: [
+        ("stop_id,parent_station,location_type\n40001,,x\n", "malformed upstream data at stops.txt row 2 column location_type: 'x' is not a number"),
+        ("stop_id,parent_station,wheelchair_boarding\n40001,,3\n", "malformed upstream data at stops.txt row 2 column wheelchair_boarding: '3' is not 0, 1 or 2"),
+        ("stop_id,parent_station\n,40001\n", "malformed upstream data at stops.txt row 2 column stop_id: empty"),
+    ])
+    func badValuesNameTheirPlace(text: String, message: String) {
+        #expect(failure { try StationsDecoder.decodeStations(bytes(text)) }?.description == message)
+    }
+}
+
+extension String {
+    /// Without Foundation: every occurrence of `target` replaced.
+    func replacingOccurrences(_ target: String, _ replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+@testable import StopSheetDaemon
+import StopSheetCore
+import Testing
+
+/// GTFS static feeds through the daemon's zip reader and directory reader: real CTA stops with
+/// routes, trips and stop times made for the test (Tests/GTFS/make_feed.py), whose lines come
+/// from the real 'L' stops export's route flags.
+@Suite struct GTFSFeedTests {
+    /// What the feed says: each platform's lines are its 'L' stops flags (Purple Express trips
+    /// run as P), for the platforms both files know.
+    static func expectedLines() throws -> [String: [RouteID]] {
+        let gtfsIDs = Set(try StationsDecoder.decodeStations(GTFSFeeds.bytes(GTFSFeeds.tests + "/Fixtures/gtfs_stops_2022-01.RAIL_SUBSET.txt")).platforms.map(\.stopID))
+        var lines: [String: [RouteID]] = [:]
+        for platform in try StationsDecoder.decode(GTFSFeeds.bytes(GTFSFeeds.tests + "/Fixtures/L_stops_2021.csv")) where gtfsIDs.contains(platform.stopID) {
+            lines[platform.stopID] = Array(Set(platform.routes.map { $0 == .purpleExpress ? .purple : $0 })).sorted()
+        }
+        return lines
+    }
+
+    static func directory(_ options: [String]) throws -> StationDirectory {
+        let root = try GTFSFeeds.staticFeed(options)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        if options.contains("--dir") {
+            let source = try makeSource(url: "file://" + root + "/feed", options: HTTPOptions(version: "test"))
+            guard case .success(.body(let stops, _, _)) = source.fetch(validators: nil) else { throw TestFailure("fetch failed") }
+            return try StationsBody.directory(stops, source: source)
+        }
+        let source = try makeSource(url: "file://" + root + "/feed.zip", options: HTTPOptions(version: "test"))
+        guard case .success(.body(let bytes, _, _)) = source.fetch(validators: nil) else { throw TestFailure("fetch failed") }
+        return try StationsBody.directory(bytes, source: source)
+    }
+
+    @Test(arguments: [[], ["--stored"], ["--folder", "google_transit"], ["--dir"]])
+    func theFeedGivesEveryPlatformItsLines(options: [String]) throws {
+        let directory = try Self.directory(options)
+        let expected = try Self.expectedLines()
+        #expect(directory.linesKnown)
+        let platforms = directory.stations.flatMap(\.platforms)
+        #expect(Dictionary(uniqueKeysWithValues: platforms.map { ($0.stopID, $0.routes) }) == expected.filter { !$0.value.isEmpty })
+        #expect(directory.station(for: "40380")?.routes == [.blue, .brown, .green, .orange, .purple, .pink])
+        // Bus bays have bus trips only: not platforms, even with a feed.
+        #expect(directory.station(for: "14003") == nil)
+        #expect(platforms.count > 280)
+        // Entrances and inheritance come from stops.txt as without a feed.
+        #expect(directory.station(for: "40630")?.entrances.count == 7)
+        #expect(directory.station(for: "40910")?.stepFree == .available)
+    }
+
+    @Test func damagedArchivesAreFailuresThatSayWhy() throws {
+        let root = try GTFSFeeds.staticFeed()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let zip = try GTFSFeeds.bytes(root + "/feed.zip")
+        let source = try makeSource(url: "file://" + root + "/feed.zip", options: HTTPOptions(version: "test"))
+        func failure(_ bytes: [UInt8]) -> String {
+            do {
+                _ = try StationsBody.directory(bytes, source: source)
+                return "no failure"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(failure(Array(zip.prefix(zip.count / 2))) == "zip archive: no end-of-central-directory record")
+        let archive = try ZipArchive(zip)
+        let stopTimes = try #require(archive.entry(named: "stop_times.txt"))
+        // A flipped byte inside the deflated stop_times: zlib or the CRC-32 catches it.
+        var flipped = zip
+        flipped[stopTimes.localHeaderOffset + 30 + "stop_times.txt".utf8.count + stopTimes.compressedSize / 2] ^= 0x55
+        let message = failure(flipped)
+        #expect(message.hasPrefix("zip archive: 'stop_times.txt' "), "\(message)")
+        // The central directory pointing past the end.
+        var pointing = zip
+        let end = zip.count - 22
+        pointing[end + 16] = 0xFF
+        pointing[end + 17] = 0xFF
+        #expect(failure(pointing) == "zip archive: central directory lies outside the archive")
+        // A feed without trips.txt.
+        var renamed = zip
+        for index in renamed.indices.dropLast(9) where renamed[index..<(index + 9)].elementsEqual("trips.txt".utf8) {
+            renamed[index] = UInt8(ascii: "x")
+        }
+        #expect(failure(renamed) == "GTFS feed has no trips.txt")
+    }
+
+    @Test(arguments: [
+        ("https://example.org/ServiceAlerts.pb?key=s3cret", "https://example.org/ServiceAlerts.pb?key=REDACTED"),
+        ("https://u:p@example.org/a?api_key=1&route=Red&token=2#x", "https://REDACTED@example.org/a?api_key=REDACTED&route=Red&token=REDACTED#x"),
+        ("http://example.org/a?outputType=JSON&Access_Token=abc", "http://example.org/a?outputType=JSON&Access_Token=REDACTED"),
+        ("file:///tmp/feed.zip", "file:///tmp/feed.zip"),
+        ("http://example.org/@notuser?key", "http://example.org/@notuser?key"),
+    ])
+    func credentialsInURLsAreRedacted(url: String, shown: String) throws {
+        #expect(redactedURL(url) == shown)
+    }
+
+    @Test func aFeedZipURLGetsItsOwnBodyCap() throws {
+        let options = HTTPOptions(version: "test")
+        let zip = try #require(try makeSource(url: "file:///tmp/google_transit.ZIP", options: options) as? FileSource)
+        #expect(zip.maxBodyBytes == HTTPOptions.maxFeedZipBytes)
+        let http = try #require(try makeSource(url: "https://example.org/feed.zip?key=1", options: options) as? HTTPSource)
+        #expect(http.options.maxBodyBytes == HTTPOptions.maxFeedZipBytes)
+        let csv = try #require(try makeSource(url: "file:///tmp/stops.csv", options: options) as? FileSource)
+        #expect(csv.maxBodyBytes == HTTPOptions.defaultMaxBodyBytes)
+        let notZip = try #require(try makeSource(url: "https://example.org/stops?name=feed.zip", options: options) as? HTTPSource)
+        #expect(notZip.options.maxBodyBytes == HTTPOptions.defaultMaxBodyBytes)
+    }
+
+    @Test func aSourceShowsOnlyTheRedactedURL() throws {
+        let source = try makeSource(url: "https://example.org/a.pb?key=s3cret", options: HTTPOptions(version: "test"))
+        #expect(source.url == "https://example.org/a.pb?key=REDACTED")
+        do {
+            _ = try makeSource(url: "htp:/?key=s3cret", options: HTTPOptions(version: "test"))
+        } catch {
+            #expect(!"\(error)".contains("s3cret"), "\(error)")
+        }
+        do {
+            _ = try makeSource(url: "file:///tmp/x?key=s3cret", options: HTTPOptions(version: "test"))
+            Issue.record("a file URL with a query was accepted")
+        } catch {
+            #expect(!"\(error)".contains("s3cret"), "\(error)")
+        }
+    }
+}
