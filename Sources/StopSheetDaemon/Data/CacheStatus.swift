@@ -21,7 +21,8 @@ public struct CacheStatus: Sendable, Equatable {
 
     public init(source: String) { self.source = source }
 
-    public var json: JSON {
+    /// The cache's entry in `health` (and in a `refresh` answer): `ageSeconds` is the age at `now`.
+    public func json(at now: Instant) -> JSON {
         func time(_ instant: Instant?) -> JSON { instant.map { .string($0.description) } ?? .null }
         return [
             "loaded": .bool(loaded),
@@ -33,6 +34,7 @@ public struct CacheStatus: Sendable, Equatable {
             "consecutiveFailures": .int(consecutiveFailures),
             "nextRefreshAt": time(nextRefreshAt),
             "lastHTTPStatus": lastHTTPStatus.map(JSON.int) ?? .null,
+            "ageSeconds": loadedAt.map { .int(Int(now.seconds(since: $0))) } ?? .null,
         ]
     }
 }
