@@ -18,6 +18,10 @@ public struct CacheStatus: Sendable, Equatable {
     public var nextRefreshAt: Instant?
     public var lastHTTPStatus: Int?
     public var lastDurationMilliseconds: Int?
+    /// Refresh rounds since start-up that succeeded (a 304 included) and that failed, for
+    /// `stats`; not part of `health`.
+    public var refreshesSucceeded = 0
+    public var refreshesFailed = 0
 
     public init(source: String) { self.source = source }
 

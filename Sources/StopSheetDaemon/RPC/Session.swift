@@ -51,6 +51,9 @@ final class Session {
 
     func receive(_ bytes: UnsafeRawBufferPointer) { framer.append(bytes) }
 
+    /// The loop's counters, for the bytes its connection reads and writes.
+    var counters: AtomicServerCounters { host.counters }
+
     /// Answers complete lines into `output` until one waits on a `.later`, none is left, or
     /// `output` has grown past `outputLimit` bytes; true in the last case (lines may be left).
     /// `inputEnded`: the client sent its last byte, so a final line without newline counts.
@@ -61,6 +64,7 @@ final class Session {
             switch event {
             case .tooLarge:
                 host.counters.oversizedLines.increment()
+                host.requests.countError(code: RPCError.requestTooLarge(limit: 0).code)
                 logClientError("request line longer than \(host.limits.maxLineBytes) bytes")
                 output.append(contentsOf: host.tooLargeLine)
             case .line(let range):
@@ -87,7 +91,7 @@ final class Session {
         guard let message = RPCMessage.parse(framer.buffer[range], maxDepth: host.limits.maxDepth, maxBatch: host.limits.maxBatch)
         else { return }
         count(message)
-        advance(LineAnswer(message), into: &output)
+        advance(LineAnswer(message, counters: host.requests), into: &output)
     }
 
     /// The most common line answered from its bytes alone (`ExactRequest`), with the reply the
@@ -100,6 +104,8 @@ final class Session {
             // Plain ASCII: up to 15 bytes the String is stored inline, not allocated.
             let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[match.value]), as: UTF8.self)
             let reply = exact.handler(value, context)
+            host.requests.exactMethod.add()
+            if case .error(let error) = reply { host.requests.countError(code: error.code) }
             RPCResponse.appendLine(encodedID: UnsafeRawBufferPointer(rebasing: line[match.id]), reply: reply, to: &output)
             return true
         }
@@ -115,13 +121,19 @@ final class Session {
         start { reply in resume(Resumption(token: token, reply: reply)) }
     }
 
-    // MARK: - Client mistakes
+    // MARK: - Counting, and client mistakes
 
     private func count(_ message: RPCMessage) {
         switch message {
-        case .single(.request): return
-        case .single(.invalid(let error, _)): count(error)
-        case .batch(let entries): for case .invalid(let error, _) in entries { count(error) }
+        case .single(let entry): count(entry)
+        case .batch(let entries): for entry in entries { count(entry) }
+        }
+    }
+
+    private func count(_ entry: RPCEntry) {
+        switch entry {
+        case .request(let request): host.requests.countRequest(method: request.method)
+        case .invalid(let error, _): count(error)
         }
     }
 
@@ -139,22 +151,25 @@ final class Session {
     }
 }
 
-/// What the sessions of one loop share: the dispatcher, the limits, the counters, the canned
+/// What the sessions of one loop share: the dispatcher, the limits, the counters (the server's
+/// and the per-method, per-code ones, which the server made with the dispatcher), the canned
 /// lines, and the token counter that keeps deferred answers apart across connections (a reused
 /// fd gets a new session, never an old token). Owned by the loop thread.
 final class SessionHost {
     let dispatcher: Dispatcher
     let limits: ServerLimits
     let counters: AtomicServerCounters
+    let requests: RequestCounters
     /// Sent to a connection turned away at the connection limit, before it is closed.
     let busyLine: [UInt8]
     let tooLargeLine: [UInt8]
     private var lastToken: UInt64 = 0
 
-    init(dispatcher: Dispatcher, limits: ServerLimits, counters: AtomicServerCounters) {
+    init(dispatcher: Dispatcher, limits: ServerLimits, counters: AtomicServerCounters, requests: RequestCounters? = nil) {
         self.dispatcher = dispatcher
         self.limits = limits
         self.counters = counters
+        self.requests = requests ?? RequestCounters(dispatcher)
         busyLine = RPCResponse.errorLine(.serverBusy("too many connections"))
         tooLargeLine = RPCResponse.errorLine(.requestTooLarge(limit: limits.maxLineBytes))
     }

@@ -364,7 +364,8 @@ final class EventLoop {
         // Counted before the close, so a client that sees its end of stream sees the count too.
         defer { Glibc.close(fd) }
         switch reason {
-        case .finished, .drained: return
+        case .finished, .drained:
+            server.liveCounters.closedFinished.increment()
         case .vanished(let code):
             server.liveCounters.clientsVanished.increment()
             Log.clientError(connection.peer, "client went away with answers pending: \(Errno(code))")
