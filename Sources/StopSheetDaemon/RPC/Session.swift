@@ -49,10 +49,10 @@ final class Session {
     /// Nothing half-written in the output: a whole line of another kind may be appended.
     var atLineBoundary: Bool { waiting?.answer.isOpen != true }
 
-    func receive(_ bytes: UnsafeRawBufferPointer) { framer.append(bytes) }
-
-    /// The loop's counters, for the bytes its connection reads and writes.
-    var counters: AtomicServerCounters { host.counters }
+    func receive(_ bytes: UnsafeRawBufferPointer) {
+        host.counters.bytesIn.add(byItsOnlyWriter: bytes.count)
+        framer.append(bytes)
+    }
 
     /// Answers complete lines into `output` until one waits on a `.later`, none is left, or
     /// `output` has grown past `outputLimit` bytes; true in the last case (lines may be left).
@@ -61,10 +61,14 @@ final class Session {
         while waiting == nil {
             guard output.count <= outputLimit else { return true }
             guard let event = framer.next() ?? (inputEnded ? framer.finish() : nil) else { return false }
+            // Counted per line, not when sent: a `stats` answer then counts exactly the lines
+            // before it, however the client's bytes were split into reads.
+            let start = output.count
+            defer { host.counters.bytesOut.add(byItsOnlyWriter: output.count - start) }
             switch event {
             case .tooLarge:
                 host.counters.oversizedLines.increment()
-                host.requests.countError(code: RPCError.requestTooLarge(limit: 0).code)
+                host.countTooLargeLine()
                 logClientError("request line longer than \(host.limits.maxLineBytes) bytes")
                 output.append(contentsOf: host.tooLargeLine)
             case .line(let range):
@@ -78,6 +82,8 @@ final class Session {
     /// resumption is stale. Call `answer(into:…)` next for further lines.
     func resume(_ resumption: Resumption, into output: inout [UInt8]) -> Bool {
         guard var waiting, waiting.token == resumption.token else { return false }
+        let start = output.count
+        defer { host.counters.bytesOut.add(byItsOnlyWriter: output.count - start) }
         self.waiting = nil
         waiting.answer.resume(with: resumption.reply, out: &output)
         advance(waiting.answer, into: &output)
@@ -163,6 +169,8 @@ final class SessionHost {
     /// Sent to a connection turned away at the connection limit, before it is closed.
     let busyLine: [UInt8]
     let tooLargeLine: [UInt8]
+    private let busyCode: Int
+    private let tooLargeCode: Int
     private var lastToken: UInt64 = 0
 
     init(dispatcher: Dispatcher, limits: ServerLimits, counters: AtomicServerCounters, requests: RequestCounters? = nil) {
@@ -170,9 +178,16 @@ final class SessionHost {
         self.limits = limits
         self.counters = counters
         self.requests = requests ?? RequestCounters(dispatcher)
-        busyLine = RPCResponse.errorLine(.serverBusy("too many connections"))
-        tooLargeLine = RPCResponse.errorLine(.requestTooLarge(limit: limits.maxLineBytes))
+        let busy = RPCError.serverBusy("too many connections"), tooLarge = RPCError.requestTooLarge(limit: limits.maxLineBytes)
+        (busyLine, busyCode) = (RPCResponse.errorLine(busy), busy.code)
+        (tooLargeLine, tooLargeCode) = (RPCResponse.errorLine(tooLarge), tooLarge.code)
     }
+
+    /// The busy line went to a connection turned away: it counts among the error answers.
+    func countBusyLine() { requests.countError(code: busyCode) }
+
+    /// The too-large line answered a line over the limit.
+    fileprivate func countTooLargeLine() { requests.countError(code: tooLargeCode) }
 
     fileprivate func nextToken() -> UInt64 {
         lastToken &+= 1

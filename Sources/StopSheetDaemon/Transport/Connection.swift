@@ -60,7 +60,6 @@ final class Connection {
     func read(into scratch: UnsafeMutableRawBufferPointer, now: Int64) -> ReadOutcome {
         let count = Glibc.read(fd, scratch.baseAddress, scratch.count)
         if count > 0 {
-            session.counters.bytesIn.add(byItsOnlyWriter: count)
             session.receive(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
             lastActivity = now
             return .data
@@ -81,7 +80,6 @@ final class Connection {
                 send(fd, all.baseAddress! + sent, all.count - sent, Int32(MSG_NOSIGNAL))
             }
             if count > 0 {
-                session.counters.bytesOut.add(byItsOnlyWriter: count)
                 sent += count
                 lastActivity = now
                 continue

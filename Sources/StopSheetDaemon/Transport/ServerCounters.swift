@@ -18,7 +18,9 @@ public struct ServerCounters: Sendable, Equatable {
     public var closedStuck = 0
     /// Hung up or reset with answers still owed (EPIPE, ECONNRESET, EPOLLHUP mid-request).
     public var clientsVanished = 0
-    /// Bytes read from clients and written to them (busy lines of refused connections excluded).
+    /// Bytes read from clients, and bytes of the answers made for them (counted as each line is
+    /// answered, whether or not the client stays to read it; busy lines of refused connections
+    /// excluded).
     public var bytesIn = 0
     public var bytesOut = 0
     /// Notification lines pushed to subscribers (none until `subscribe` exists).
