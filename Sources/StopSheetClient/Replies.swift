@@ -40,6 +40,9 @@ public struct VersionReply: Sendable {
 public struct StatsReply: Sendable {
     public let json: JSON
 
+    /// Also for a `stats` result read off a connection of the caller's own.
+    public init(json: JSON) { self.json = json }
+
     /// When counting began (the daemon's start), ISO 8601.
     public var since: String? { json["since"]?.stringValue }
     /// Requests for `method`, or for any unregistered name under `"unknown"`.
