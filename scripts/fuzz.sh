@@ -144,7 +144,7 @@ def req(method, params=None, id=1):
 requests = [
     req("stopSheet", {"stopId": "40380"}), req("stopSheet", {"stopId": 30374}, id="a"),
     req("stopSheet", {"stopId": "1106", "stopType": "bus"}), req("stopSheet", {"stopId": "49999", "stationName": "X"}),
-    req("station", {"stopId": "40380"}), req("alerts"), req("alerts", {"stopId": "40900"}), req("health"), req("stats"),
+    req("station", {"stopId": "40380"}), req("alerts"), req("alerts", {"stopId": "40900"}), req("health"),
     req("version", id=None), req("refresh", {"what": "alerts"}), req("refresh"), req("launch", [1, 2]),
     json.dumps({"jsonrpc": "2.0", "method": "health"}), "[" + ",".join([req("version", id=i) for i in range(3)]) + "]",
     "[]", "not json", '{"jsonrpc":"2.0","id":{},"method":"x"}', '{"jsonrpc":"2.0","id":1,"method":"stopSheet","params":{"stopId":"\\ud83d\\ude8b"}}',
