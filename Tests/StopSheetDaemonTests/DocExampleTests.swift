@@ -42,11 +42,12 @@ import StopSheetTestSupport
             // Bottom up, so that an update's new line counts do not move the examples still to run.
             for example in examples.reversed() {
                 let actual = try example.run()
+                guard DocExample.normalise(actual) != DocExample.normalise(Array(lines[example.output])) else { continue }
                 if update {
+                    // Only what differs: the times of a matching example stay as the page has them.
                     lines.replaceSubrange(example.output, with: actual)
                 } else {
-                    #expect(DocExample.normalise(actual) == DocExample.normalise(Array(lines[example.output])),
-                            "\(page):\(example.line): `\(example.command)` printed:\n\(actual.joined(separator: "\n"))")
+                    Issue.record("\(page):\(example.line): `\(example.command)` printed:\n\(actual.joined(separator: "\n"))")
                 }
             }
             if update { try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8) }
