@@ -81,7 +81,7 @@ enum FuzzService {
         dispatcher.register("refresh") { params, context in
             let reply = real.reply(to: RPCRequest(id: nil, method: "refresh", params: params), context: context)
             guard case .later = reply else { return reply }
-            return .later { complete in complete(.result(["alerts": store.status(.alerts).json])) }
+            return .later { complete in complete(.result(["alerts": store.status(.alerts).json(at: FuzzFixtures.capturedAt)])) }
         }
         return dispatcher
     }()

@@ -35,3 +35,23 @@ public struct VersionReply: Sendable {
     public var version: String? { json["version"]?.stringValue }
     public var protocolVersion: Int? { json["protocol"]?.intValue }
 }
+
+/// A `stats` result.
+public struct StatsReply: Sendable {
+    public let json: JSON
+
+    /// Also for a `stats` result read off a connection of the caller's own.
+    public init(json: JSON) { self.json = json }
+
+    /// When counting began (the daemon's start), ISO 8601.
+    public var since: String? { json["since"]?.stringValue }
+    /// Requests for `method`, or for any unregistered name under `"unknown"`.
+    public func requests(_ method: String) -> Int? { json["requests"]?[method]?.intValue }
+    /// Error answers sent with `code`.
+    public func errors(_ code: Int) -> Int? { json["errors"]?[String(code)]?.intValue }
+    /// Good and failed refresh rounds of one cache (`alerts`, `stations`).
+    public func refreshes(_ cache: String) -> (ok: Int, failed: Int)? {
+        guard let entry = json["refreshes"]?[cache], let ok = entry["ok"]?.intValue, let failed = entry["failed"]?.intValue else { return nil }
+        return (ok, failed)
+    }
+}

@@ -66,6 +66,11 @@ public final class StopSheetClient {
     public func version() throws(ClientError) -> VersionReply {
         VersionReply(json: try call(method: "version"))
     }
+
+    /// What the daemon has counted since it started: requests, errors, connections, refreshes.
+    public func stats() throws(ClientError) -> StatsReply {
+        StatsReply(json: try call(method: "stats"))
+    }
 }
 
 public enum StopType: String, Sendable {

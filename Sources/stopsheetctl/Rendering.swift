@@ -4,7 +4,11 @@ import StopSheetCore
 /// see them; other results as indented key: value lines.
 enum Rendering {
     static func render(command: String, result: JSON) -> String {
-        command == "sheet" ? sheet(result) : outline(result, indent: "")
+        switch command {
+        case "sheet": sheet(result)
+        case "stats": StatsRendering.render(result)
+        default: outline(result, indent: "")
+        }
     }
 
     static func sheet(_ sheet: JSON) -> String {

@@ -12,6 +12,7 @@ let usage = """
       alerts [STOP_ID]                      live train alerts (all, or those applying to a stop)
       health                                cache and source status (exit 4 unless ready)
       version                               daemon version
+      stats                                 the daemon's counters since it started
       refresh [alerts|stations|all]         refresh now (root or the daemon's user)
       call METHOD [PARAMS_JSON]             any method, raw
     The socket defaults to $STOPSHEETD_SOCKET or /run/stopsheetd/stopsheetd.sock.
@@ -75,6 +76,9 @@ case "health":
 case "version":
     guard arguments.isEmpty else { fail("usage: \(command)", 2) }
     request = { (client) throws(ClientError) in try client.version().json }
+case "stats":
+    guard arguments.isEmpty else { fail("usage: \(command)", 2) }
+    request = { (client) throws(ClientError) in try client.stats().json }
 case "refresh":
     guard arguments.count <= 1 else { fail("usage: refresh [alerts|stations|all]", 2) }
     let what = arguments.first ?? "all"

@@ -135,6 +135,8 @@ import Testing
 /// The coding side: what a parsed line turns into on the wire.
 @Suite struct RPCAnswerTests {
     private let context = RPCContext(peer: PeerCredentials(pid: 1, uid: 0, gid: 0))
+    /// Fresh for each test (a suite instance per test): the error answers its lines wrote.
+    private let counters = RequestCounters(Dispatcher())
 
     private var dispatcher: Dispatcher {
         var dispatcher = Dispatcher()
@@ -148,7 +150,7 @@ import Testing
     private func answer(_ line: String) -> String {
         guard let message = RPCMessage.parse(Array(line.utf8)) else { return "" }
         var out: [UInt8] = []
-        var answer = LineAnswer(message)
+        var answer = LineAnswer(message, counters: counters)
         guard case .finished = answer.advance(dispatcher, context: context, out: &out) else { return "<waiting>" }
         return String(decoding: out, as: UTF8.self)
     }
@@ -173,6 +175,8 @@ import Testing
         #expect(answer(#"{"jsonrpc":"2.0","method":"nope"}"#) == "")
         #expect(answer(#"{"jsonrpc":"2.0","method":"boom"}"#) == "")
         #expect(answer(#"[{"jsonrpc":"2.0","method":"echo"},{"jsonrpc":"2.0","method":"nope"}]"#) == "")
+        // What is not sent is not counted as an error answer.
+        #expect(counters.errors.allSatisfy { $0.count == 0 })
     }
 
     @Test func batchesAnswerInOrderWithoutNotifications() {
@@ -182,12 +186,14 @@ import Testing
             + #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request","data":"a request must be an object"}},"#
             + #"{"jsonrpc":"2.0","id":"z","error":{"code":-32001,"message":"Unknown stop","data":"x"}}]"# + "\n"
         #expect(answer(line) == expected)
+        let errors = Dictionary(uniqueKeysWithValues: counters.errors.map { ($0.code ?? 0, $0.count) })
+        #expect(errors.filter { $0.value != 0 } == [-32600: 1, -32001: 1])
     }
 
     @Test func aLaterInsideABatchCompletesTheLineWhenResumed() {
         let line = #"[{"jsonrpc":"2.0","id":1,"method":"later"},{"jsonrpc":"2.0","id":2,"method":"echo","params":[2]},"#
             + #"{"jsonrpc":"2.0","method":"later"},{"jsonrpc":"2.0","id":3,"method":"later"}]"#
-        var answer = LineAnswer(RPCMessage.parse(Array(line.utf8))!)
+        var answer = LineAnswer(RPCMessage.parse(Array(line.utf8))!, counters: counters)
         var out: [UInt8] = []
         var replies: [RPCReply] = [.result(.string("one")), .result(.string("ignored")), .error(.notLoaded("three"))]
         while case .waiting = answer.advance(dispatcher, context: context, out: &out) {
@@ -201,7 +207,7 @@ import Testing
     }
 
     @Test func aLaterCompletingWithAnotherLaterIsAnInternalError() {
-        var answer = LineAnswer(RPCMessage.parse(Array(#"{"jsonrpc":"2.0","id":1,"method":"later"}"#.utf8))!)
+        var answer = LineAnswer(RPCMessage.parse(Array(#"{"jsonrpc":"2.0","id":1,"method":"later"}"#.utf8))!, counters: counters)
         var out: [UInt8] = []
         guard case .waiting = answer.advance(dispatcher, context: context, out: &out) else {
             Issue.record("expected to wait")

@@ -74,5 +74,21 @@ import Testing
         #expect(host.counters.oversizedLines.load(ordering: .relaxed) == 1)
         #expect(answers(session, "{", inputEnded: true).contains(#""code":-32700"#), "the last line without newline counts at end of input")
         #expect(host.counters.parseErrors.load(ordering: .relaxed) == 1)
+        #expect(host.requests.errors.filter { $0.count > 0 }.map(\.code) == [-32700, -32003])
+    }
+
+    @Test func requestsCountPerRegisteredMethodOnBothPathsAndNeverByAClientsName() {
+        let host = makeHost()
+        let session = Session(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), host: host) { _ in }
+        let fast = #"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"k":"v"}}"# + "\n"
+        let general = #"{"jsonrpc":"2.0","method":"echo","params":[1]}"# + "\n"  // a notification counts too
+        let strangers = (0..<50).map { #"{"jsonrpc":"2.0","id":2,"method":"m\#($0)"}"# + "\n" }.joined()
+        let input = fast + fast + general + strangers
+        let output = answers(session, input)
+        #expect(host.requests.requests.map(\.method) == ["echo", "slow", "unknown"], "no key from a client's string")
+        #expect(host.requests.requests.map(\.count) == [3, 0, 50])
+        #expect(host.requests.errors.filter { $0.count > 0 }.map { [$0.code, $0.count] } == [[-32601, 50]])
+        #expect(host.counters.bytesIn.load(ordering: .relaxed) == input.utf8.count)
+        #expect(host.counters.bytesOut.load(ordering: .relaxed) == output.utf8.count)
     }
 }

@@ -20,13 +20,18 @@ public struct CacheStatus: Sendable, Equatable {
     public var lastDurationMilliseconds: Int?
     /// A limit of the data being served, in words (GTFS `stops.txt` alone names no lines).
     public var note: String?
+    /// Refresh rounds since start-up that succeeded (a 304 included) and that failed, for
+    /// `stats`; not part of `health`.
+    public var refreshesSucceeded = 0
+    public var refreshesFailed = 0
 
     public static let linesUnknownNote =
         "lines unknown: GTFS stops.txt alone names no lines, so alerts about a line match no station; use a whole GTFS feed"
 
     public init(source: String) { self.source = source }
 
-    public var json: JSON {
+    /// The cache's entry in `health` (and in a `refresh` answer): `ageSeconds` is the age at `now`.
+    public func json(at now: Instant) -> JSON {
         func time(_ instant: Instant?) -> JSON { instant.map { .string($0.description) } ?? .null }
         return [
             "loaded": .bool(loaded),
@@ -38,6 +43,7 @@ public struct CacheStatus: Sendable, Equatable {
             "consecutiveFailures": .int(consecutiveFailures),
             "nextRefreshAt": time(nextRefreshAt),
             "lastHTTPStatus": lastHTTPStatus.map(JSON.int) ?? .null,
+            "ageSeconds": loadedAt.map { .int(Int(now.seconds(since: $0))) } ?? .null,
             "note": note.map(JSON.string) ?? .null,
         ]
     }

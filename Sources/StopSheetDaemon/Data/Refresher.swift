@@ -171,6 +171,7 @@ public final class Refresher: Sendable {
             $0.lastError = nil
             $0.consecutiveFailures = 0
             $0.lastHTTPStatus = httpStatus
+            $0.refreshesSucceeded += 1
         }
     }
 
@@ -182,6 +183,7 @@ public final class Refresher: Sendable {
             $0.lastError = message
             $0.consecutiveFailures += 1
             $0.lastHTTPStatus = httpStatus
+            $0.refreshesFailed += 1
         }
         Log.warning("\(cache.rawValue) refresh failed, keeping the last good data: \(message)", [("STOPSHEET_EVENT", "refresh_failed")] + fields)
     }

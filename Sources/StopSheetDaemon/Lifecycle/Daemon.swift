@@ -103,6 +103,7 @@ public final class Daemon: Sendable {
         let service = StopSheetService(store: store, refreshers: refreshers, connections: { serverReference.withLock { $0?.connectionCount ?? 0 } })
         var dispatcher = Dispatcher()
         service.register(in: &dispatcher)
+        StatsMethod(since: now, store: store, server: { serverReference.withLock { $0 } }).register(in: &dispatcher)
         var limits = Daemon.limits(config)
         // The watchdog is fed from the loop's tick, so the tick must come often enough.
         if let ping = notifier.watchdogPingInterval { limits.tickInterval = min(.seconds(1), ping / 4) }

@@ -12,7 +12,8 @@ final class RefreshOutcome: Sendable {
         statuses.withLock { statuses -> [UInt8]? in
             statuses[cache] = status
             guard statuses.count == expected.count else { return nil }
-            return JSON.object(JSONObject(expected.map { (key: $0.rawValue, value: statuses[$0]!.json) })).encoded
+            let now = SystemClock.now()
+            return JSON.object(JSONObject(expected.map { (key: $0.rawValue, value: statuses[$0]!.json(at: now)) })).encoded
         }
     }
 }

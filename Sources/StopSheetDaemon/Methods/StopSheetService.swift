@@ -83,12 +83,7 @@ public struct StopSheetService: Sendable {
 
     public func health() -> JSON {
         let now = SystemClock.now()
-        func cache(_ name: CacheName) -> JSON {
-            let status = store.status(name)
-            guard case .object(var object) = status.json else { return .null }
-            object.append("ageSeconds", status.loadedAt.map { .int(Int(now.seconds(since: $0))) } ?? .null)
-            return .object(object)
-        }
+        func cache(_ name: CacheName) -> JSON { store.status(name).json(at: now) }
         return [
             "status": .string(healthStatus()),
             "alerts": cache(.alerts),

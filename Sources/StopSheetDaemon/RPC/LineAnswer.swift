@@ -24,6 +24,8 @@ struct LineAnswer {
 
     private let entries: Entries
     private let isBatch: Bool
+    /// Error answers are counted as they are written (requests by method, in the session).
+    private let counters: RequestCounters
     private var next = 0
     /// The id of the entry whose `.later` is outstanding; nil inside means a notification.
     private var waitingFor: JSON?? = nil
@@ -33,7 +35,8 @@ struct LineAnswer {
     /// Part of the line is written: a batch's `[` and the answers before a `.later` it waits on.
     var isOpen: Bool { opened }
 
-    init(_ message: RPCMessage) {
+    init(_ message: RPCMessage, counters: RequestCounters) {
+        self.counters = counters
         switch message {
         case .single(let entry): (entries, isBatch) = (.single(entry), false)
         case .batch(let list): (entries, isBatch) = (.batch(list), true)
@@ -89,6 +92,7 @@ struct LineAnswer {
 
     private mutating func write(id: JSON, reply: RPCReply, out: inout [UInt8]) {
         if case .later = reply { return }  // never passed: callers turn it into waiting or an error
+        if case .error(let error) = reply { counters.countError(code: error.code) }
         if isBatch {
             out.append(opened ? UInt8(ascii: ",") : UInt8(ascii: "["))
             opened = true

@@ -49,7 +49,10 @@ final class Session {
     /// Nothing half-written in the output: a whole line of another kind may be appended.
     var atLineBoundary: Bool { waiting?.answer.isOpen != true }
 
-    func receive(_ bytes: UnsafeRawBufferPointer) { framer.append(bytes) }
+    func receive(_ bytes: UnsafeRawBufferPointer) {
+        host.counters.bytesIn.add(byItsOnlyWriter: bytes.count)
+        framer.append(bytes)
+    }
 
     /// Answers complete lines into `output` until one waits on a `.later`, none is left, or
     /// `output` has grown past `outputLimit` bytes; true in the last case (lines may be left).
@@ -58,9 +61,14 @@ final class Session {
         while waiting == nil {
             guard output.count <= outputLimit else { return true }
             guard let event = framer.next() ?? (inputEnded ? framer.finish() : nil) else { return false }
+            // Counted per line, not when sent: a `stats` answer then counts exactly the lines
+            // before it, however the client's bytes were split into reads.
+            let start = output.count
+            defer { host.counters.bytesOut.add(byItsOnlyWriter: output.count - start) }
             switch event {
             case .tooLarge:
                 host.counters.oversizedLines.increment()
+                host.countTooLargeLine()
                 logClientError("request line longer than \(host.limits.maxLineBytes) bytes")
                 output.append(contentsOf: host.tooLargeLine)
             case .line(let range):
@@ -74,6 +82,8 @@ final class Session {
     /// resumption is stale. Call `answer(into:…)` next for further lines.
     func resume(_ resumption: Resumption, into output: inout [UInt8]) -> Bool {
         guard var waiting, waiting.token == resumption.token else { return false }
+        let start = output.count
+        defer { host.counters.bytesOut.add(byItsOnlyWriter: output.count - start) }
         self.waiting = nil
         waiting.answer.resume(with: resumption.reply, out: &output)
         advance(waiting.answer, into: &output)
@@ -87,7 +97,7 @@ final class Session {
         guard let message = RPCMessage.parse(framer.buffer[range], maxDepth: host.limits.maxDepth, maxBatch: host.limits.maxBatch)
         else { return }
         count(message)
-        advance(LineAnswer(message), into: &output)
+        advance(LineAnswer(message, counters: host.requests), into: &output)
     }
 
     /// The most common line answered from its bytes alone (`ExactRequest`), with the reply the
@@ -100,6 +110,8 @@ final class Session {
             // Plain ASCII: up to 15 bytes the String is stored inline, not allocated.
             let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[match.value]), as: UTF8.self)
             let reply = exact.handler(value, context)
+            host.requests.exactMethod.add()
+            if case .error(let error) = reply { host.requests.countError(code: error.code) }
             RPCResponse.appendLine(encodedID: UnsafeRawBufferPointer(rebasing: line[match.id]), reply: reply, to: &output)
             return true
         }
@@ -115,13 +127,19 @@ final class Session {
         start { reply in resume(Resumption(token: token, reply: reply)) }
     }
 
-    // MARK: - Client mistakes
+    // MARK: - Counting, and client mistakes
 
     private func count(_ message: RPCMessage) {
         switch message {
-        case .single(.request): return
-        case .single(.invalid(let error, _)): count(error)
-        case .batch(let entries): for case .invalid(let error, _) in entries { count(error) }
+        case .single(let entry): count(entry)
+        case .batch(let entries): for entry in entries { count(entry) }
+        }
+    }
+
+    private func count(_ entry: RPCEntry) {
+        switch entry {
+        case .request(let request): host.requests.countRequest(method: request.method)
+        case .invalid(let error, _): count(error)
         }
     }
 
@@ -139,25 +157,37 @@ final class Session {
     }
 }
 
-/// What the sessions of one loop share: the dispatcher, the limits, the counters, the canned
+/// What the sessions of one loop share: the dispatcher, the limits, the counters (the server's
+/// and the per-method, per-code ones, which the server made with the dispatcher), the canned
 /// lines, and the token counter that keeps deferred answers apart across connections (a reused
 /// fd gets a new session, never an old token). Owned by the loop thread.
 final class SessionHost {
     let dispatcher: Dispatcher
     let limits: ServerLimits
     let counters: AtomicServerCounters
+    let requests: RequestCounters
     /// Sent to a connection turned away at the connection limit, before it is closed.
     let busyLine: [UInt8]
     let tooLargeLine: [UInt8]
+    private let busyCode: Int
+    private let tooLargeCode: Int
     private var lastToken: UInt64 = 0
 
-    init(dispatcher: Dispatcher, limits: ServerLimits, counters: AtomicServerCounters) {
+    init(dispatcher: Dispatcher, limits: ServerLimits, counters: AtomicServerCounters, requests: RequestCounters? = nil) {
         self.dispatcher = dispatcher
         self.limits = limits
         self.counters = counters
-        busyLine = RPCResponse.errorLine(.serverBusy("too many connections"))
-        tooLargeLine = RPCResponse.errorLine(.requestTooLarge(limit: limits.maxLineBytes))
+        self.requests = requests ?? RequestCounters(dispatcher)
+        let busy = RPCError.serverBusy("too many connections"), tooLarge = RPCError.requestTooLarge(limit: limits.maxLineBytes)
+        (busyLine, busyCode) = (RPCResponse.errorLine(busy), busy.code)
+        (tooLargeLine, tooLargeCode) = (RPCResponse.errorLine(tooLarge), tooLarge.code)
     }
+
+    /// The busy line went to a connection turned away: it counts among the error answers.
+    func countBusyLine() { requests.countError(code: busyCode) }
+
+    /// The too-large line answered a line over the limit.
+    fileprivate func countTooLargeLine() { requests.countError(code: tooLargeCode) }
 
     fileprivate func nextToken() -> UInt64 {
         lastToken &+= 1

@@ -290,6 +290,7 @@ final class EventLoop {
     /// One busy line, then close. The socket is fresh, so its send buffer takes the line whole.
     private func reject(_ fd: Int32) {
         server.liveCounters.rejectedBusy.increment()  // before the close, as in close(_:_:)
+        sessions.countBusyLine()
         _ = sessions.busyLine.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         Glibc.close(fd)
         if let skipped = busyThrottle.admit(now: now) {
@@ -364,7 +365,8 @@ final class EventLoop {
         // Counted before the close, so a client that sees its end of stream sees the count too.
         defer { Glibc.close(fd) }
         switch reason {
-        case .finished, .drained: return
+        case .finished, .drained:
+            server.liveCounters.closedFinished.increment()
         case .vanished(let code):
             server.liveCounters.clientsVanished.increment()
             Log.clientError(connection.peer, "client went away with answers pending: \(Errno(code))")

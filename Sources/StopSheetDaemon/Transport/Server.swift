@@ -26,6 +26,8 @@ public final class Server: Sendable {
     private let listeners: [Int32]
     let inbox = LoopInbox()
     let liveCounters = AtomicServerCounters()
+    /// Requests per registered method and error answers per code (`stats`).
+    let requestCounters: RequestCounters
     let openConnections = Atomic<Int>(0)
     private let started = Atomic<Bool>(false)
     private let tick = Locked<(@Sendable () -> Void)?>(nil)
@@ -34,6 +36,7 @@ public final class Server: Sendable {
         self.listeners = listeners
         self.dispatcher = dispatcher
         self.limits = limits
+        requestCounters = RequestCounters(dispatcher)
     }
 
     /// Serves on the calling thread until `stop()` has drained the connections (or
@@ -49,7 +52,7 @@ public final class Server: Sendable {
 
     /// What the loop's sessions share; made on the loop thread, which then owns it.
     func makeSessionHost() -> SessionHost {
-        SessionHost(dispatcher: dispatcher, limits: limits, counters: liveCounters)
+        SessionHost(dispatcher: dispatcher, limits: limits, counters: liveCounters, requests: requestCounters)
     }
 
     /// Runs `work` on the loop thread, soon. Work posted after `run()` returned never runs.

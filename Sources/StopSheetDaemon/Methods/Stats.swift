@@ -1,0 +1,54 @@
+import StopSheetCore
+
+/// `stats`: what the daemon has counted since it started (protocol.md). The counters themselves
+/// are the server's (`ServerCounters`, `RequestCounters`) and the caches' (`CacheStatus`); this
+/// only reads them. Its handler runs on the serving loop, the counters' one writer, so the
+/// numbers of one answer agree with each other.
+public struct StatsMethod: Sendable {
+    let since: Instant
+    let store: Store
+    /// The server is made after its dispatcher, so it is reached through this once both exist.
+    let server: @Sendable () -> Server?
+
+    public init(since: Instant, store: Store, server: @escaping @Sendable () -> Server?) {
+        self.since = since
+        self.store = store
+        self.server = server
+    }
+
+    public func register(in dispatcher: inout Dispatcher) {
+        dispatcher.register("stats") { params, _ in
+            do throws(RPCError) { _ = try Params(params, allowed: []) } catch { return .error(error) }
+            guard let server = server() else { return .error(.internalError("stats before the server exists")) }
+            return .result(stats(server))
+        }
+    }
+
+    func stats(_ server: Server) -> JSON {
+        let counters = server.counters
+        let requests = server.requestCounters
+        func refreshes(_ cache: CacheName) -> JSON {
+            let status = store.status(cache)
+            return ["source": .string(status.source), "ok": .int(status.refreshesSucceeded), "failed": .int(status.refreshesFailed)]
+        }
+        return [
+            "since": .string(since.description),
+            "requests": .object(JSONObject(requests.requests.map { (key: $0.method, value: .int($0.count)) })),
+            "errors": .object(JSONObject(requests.errors.map { (key: $0.code.map(String.init) ?? "other", value: .int($0.count)) })),
+            "connections": [
+                "open": .int(server.connectionCount),
+                "accepted": .int(counters.accepted),
+                "refused": ["busy": .int(counters.rejectedBusy)],
+                "closed": [
+                    "finished": .int(counters.closedFinished),
+                    "idle": .int(counters.closedIdle),
+                    "stuck": .int(counters.closedStuck),
+                    "vanished": .int(counters.clientsVanished),
+                ],
+            ],
+            "refreshes": ["alerts": refreshes(.alerts), "stations": refreshes(.stations)],
+            "bytes": ["in": .int(counters.bytesIn), "out": .int(counters.bytesOut)],
+            "notificationsSent": .int(counters.notificationsSent),
+        ]
+    }
+}
