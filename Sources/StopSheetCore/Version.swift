@@ -1,4 +1,4 @@
-/// The one place the release version lives; `version`, `health`, `--version` and the
+/// The one place the release version lives; `version`, `health`, both `--version`s and the
 /// HTTP `User-Agent` all read it.
 public enum StopSheetVersion {
     public static let current = "0.1.0"
