@@ -53,7 +53,7 @@ extension Command {
         let stopID = invocation.operands.first
         let client = try invocation.connect()
         let alerts = try invocation.call(client) { (client) throws(ClientError) in try client.alerts(stopId: stopID) }
-        let station = invocation.json || stopID == nil ? nil : try? client.station(stopId: stopID!)
+        let station = invocation.json ? nil : stopID.flatMap { try? client.station(stopId: $0) }
         invocation.output(alerts) { Rendering.alerts(alerts, station: station, into: &$0) }
         return ExitStatus.success
     }

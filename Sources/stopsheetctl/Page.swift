@@ -24,7 +24,7 @@ struct Page {
     }
 
     /// Untrusted text whose newlines mean something (a description): one paragraph per line,
-    /// empty lines kept; a `\r` before a newline is part of the newline.
+    /// empty lines kept between them; a `\r` before a newline is part of the newline.
     mutating func paragraphs(_ untrusted: String, indent: Int = 0) {
         var current = String.UnicodeScalarView()
         var pieces: [String] = []
@@ -38,8 +38,11 @@ struct Page {
             }
         }
         pieces.append(String(current))
+        let blank = { (piece: String) in piece.allSatisfy { $0 == " " } }
+        while let first = pieces.first, blank(first) { pieces.removeFirst() }
+        while let last = pieces.last, blank(last) { pieces.removeLast() }
         for piece in pieces {
-            if piece.allSatisfy({ $0 == " " }) { lines.append("") } else { paragraph(TerminalText(piece), indent: indent) }
+            if blank(piece) { lines.append("") } else { paragraph(TerminalText(piece), indent: indent) }
         }
     }
 

@@ -82,7 +82,7 @@ enum Rendering {
         page.paragraph("Accessibility advisories")
         for (index, advisory) in advisories.enumerated() {
             if index > 0 { page.blank() }
-            let lead: TerminalText = advisory["restored"] == .bool(true) ? "Back in service:" : "\(kindWord(advisory["kind"]?.stringValue)) advisory:"
+            let lead: TerminalText = advisory["restored"] == .bool(true) ? "Back in service:" : kindWord(advisory["kind"]?.stringValue)
             page.paragraph("\(advisory["headline"]?.stringValue ?? "")", indent: 2, hangingIndent: 4, lead: lead)
             if let period = AlertDates.period(start: advisory["start"], end: advisory["end"]) { page.paragraph(period, indent: 4) }
             page.paragraphs(advisory["description"]?.stringValue ?? "", indent: 4)
@@ -91,9 +91,9 @@ enum Rendering {
 
     static func kindWord(_ kind: String?) -> TerminalText {
         switch kind {
-        case "active": return "Active"
-        case "planned": return "Planned"
-        default: return "Current"
+        case "active": return "Active:"
+        case "planned": return "Planned:"
+        default: return "Advisory:"
         }
     }
 
@@ -162,7 +162,8 @@ enum Rendering {
                 (index == 0 ? "(" : "") + line + (index == lines.count - 1 ? ")" : ",")
             }
         }
-        if let id, name != nil { words.append(TerminalText(id)) }
+        // Before stations load, the name may be the id itself.
+        if let id, let name, name != id { words.append(TerminalText(id)) }
         page.words(words, hangingIndent: 2)
     }
 

@@ -46,7 +46,7 @@ if parsed.has("--help") {
     exit(ExitStatus.success)
 }
 guard let name = parsed.command else {
-    printError(Usage.text)
+    printError(String(Usage.text.dropLast()))
     fail(.usage("no command given"))
 }
 guard let command = Command.named(name) else { fail(.usage(Usage.unknownCommand(name))) }

@@ -334,8 +334,7 @@ import Testing
     @Test func theWidthIsTheTerminalsWhenStdoutIsOne() throws {
         let daemon = try DaemonProcess(["--demo"])
         let terminal = try PseudoTerminal(columns: 50)
-        var environment = ProcessInfo.processInfo.environment.filter { $0.key != "COLUMNS" }
-        environment["NO_COLOR"] = "1"
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "COLUMNS" }
         let child = try ChildProcess(DaemonProcess.ctlBinary, ["--socket", daemon.socketPath, "sheet", "40380"],
                                      environment: environment, stdout: terminal.slave)
         terminal.closeSlave()
