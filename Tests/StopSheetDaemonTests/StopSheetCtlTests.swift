@@ -199,6 +199,10 @@ import Testing
 
         """)
         for output in [sheet, station, alerts] { Self.expectFits(output.stdout, columns: 80) }
+        // The demo's five same-headlined alerts (five days of the same work) read as five.
+        let lines = sheet.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let dates = zip(lines, lines.dropFirst()).filter { $0.0.hasSuffix("Delays Between Grand and LaSalle") }.map(\.1)
+        #expect(dates.count == 5 && Set(dates).count == 5, "\(dates)")
     }
 
     @Test func outputWrapsToTheWidthGivenAndTellsSameNamedStationsApart() throws {
