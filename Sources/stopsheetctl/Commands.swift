@@ -17,7 +17,7 @@ extension Command {
     static func named(_ name: String) -> Command? { all.first { $0.name == name } }
 
     static let sheet = Command(
-        name: "sheet", operands: "STOP_ID", summary: "the stop sheet: alerts and step-free access, as the app shows them",
+        name: "sheet", operands: "STOP_ID", summary: "the stop sheet: alerts, step-free access",
         options: [
             Option(name: "--bus", value: nil, summary: "STOP_ID is a bus stop"),
             Option(name: "--name", value: "NAME", summary: "the station's name to show before stations have loaded"),
@@ -38,7 +38,7 @@ extension Command {
     }
 
     static let station = Command(
-        name: "station", operands: "STOP_ID", summary: "station detail: lines, platforms, step-free access", operandCount: 1...1
+        name: "station", operands: "STOP_ID", summary: "lines, platforms, step-free access", operandCount: 1...1
     ) { invocation throws(Failure) in
         let stopID = invocation.operands[0]
         let client = try invocation.connect()
@@ -48,7 +48,7 @@ extension Command {
     }
 
     static let alerts = Command(
-        name: "alerts", operands: "[STOP_ID]", summary: "live train alerts: all of them, or those applying to a stop", operandCount: 0...1
+        name: "alerts", operands: "[STOP_ID]", summary: "live train alerts, all or a stop's", operandCount: 0...1
     ) { invocation throws(Failure) in
         let stopID = invocation.operands.first
         let client = try invocation.connect()
@@ -59,7 +59,7 @@ extension Command {
     }
 
     static let health = Command(
-        name: "health", operands: "", summary: "cache and source status (exit 4 unless ready)", operandCount: 0...0
+        name: "health", operands: "", summary: "data and sources (exit 4 unless ready)", operandCount: 0...0
     ) { invocation throws(Failure) in
         let health = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.health().json }
         invocation.output(health) { Rendering.outline(health, into: &$0) }
@@ -75,7 +75,7 @@ extension Command {
     }
 
     static let refresh = Command(
-        name: "refresh", operands: "[alerts|stations|all]", summary: "refresh now (root or the daemon's user)", operandCount: 0...1
+        name: "refresh", operands: "[alerts|stations|all]", summary: "refresh now (root, the daemon's user)", operandCount: 0...1
     ) { invocation throws(Failure) in
         let what = invocation.operands.first ?? "all"
         let refreshed = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in
@@ -88,7 +88,7 @@ extension Command {
     }
 
     static let call = Command(
-        name: "call", operands: "METHOD [PARAMS_JSON]", summary: "any method; prints its result as JSON", operandCount: 1...2
+        name: "call", operands: "METHOD [PARAMS_JSON]", summary: "any method, its result as JSON", operandCount: 1...2
     ) { invocation throws(Failure) in
         let method = invocation.operands[0]
         var params: JSON?

@@ -4,12 +4,13 @@ import StopSheetCore
 enum Usage {
     static var text: String {
         var page = Page(width: 80)
-        page.paragraph("Usage: stopsheetctl [--socket PATH] [--timeout SECONDS] [--json] COMMAND [ARGUMENTS]", hangingIndent: 7)
+        page.paragraph("Usage: stopsheetctl [--socket PATH] [--timeout SECONDS] [--json] COMMAND ...", hangingIndent: 7)
         page.blank()
         page.paragraph("Commands:")
+        // `  name operands   summary`: one line per command where it fits (bash completion reads
+        // the command names from the lines that start with two spaces and a word).
         for command in Command.all {
-            page.paragraph("\(command.synopsis)", indent: 2, hangingIndent: 6)
-            page.paragraph("\(command.summary)", indent: 6)
+            page.paragraph("\(command.summary)", indent: 2, hangingIndent: 40, lead: TerminalText(command.synopsis.padding(to: 37)))
         }
         page.blank()
         page.paragraph("Options:")
