@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 version=$(dpkg-parsechangelog -S Version)
-code_version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/StopSheetDaemon/Version.swift)
+code_version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/StopSheetCore/Version.swift)
 if [ "$version" != "$code_version" ]; then
     echo "build-deb.sh: debian/changelog says $version but Version.swift says $code_version: add a changelog entry (dch -v $code_version)" >&2
     exit 1

@@ -80,14 +80,21 @@ public enum Log {
 import Glibc
 #endif
 
-/// `<priority>message key=value…` on stderr, the form systemd reads from a service's stderr.
+/// `<priority>message key=value…` on stderr, the form systemd reads from a service's stderr
+/// (`SyslogLevelPrefix=`, on by default; journald's stdout stream parses it too). On a terminal,
+/// where a person reads it, the prefix is a word instead, and only for warnings and worse:
+/// `warning: refresh failed …`. Whether stderr is a terminal is decided once, at start-up: a
+/// service's stderr (the journal stream named by `JOURNAL_STREAM`, a pipe, a file) is never one.
 public struct StderrLogSink: LogSink {
-    public init() {}
+    private let priorityPrefix: Bool
+
+    public init(priorityPrefix: Bool = isatty(2) == 0) { self.priorityPrefix = priorityPrefix }
 
     public func write(_ entry: LogEntry) {
+        let prefix = priorityPrefix ? "<\(entry.level.rawValue)>" : entry.level >= .warning ? "\(entry.level.name): " : ""
         // Escaped, so text from a client or an upstream cannot end this line and forge another
         // entry with a priority of its choosing.
-        var text = "<\(entry.level.rawValue)>\(Log.oneLine(entry.message))"
+        var text = prefix + Log.oneLine(entry.message)
         for (key, value) in entry.fields { text += " \(key)=\(Log.oneLine(value))" }
         printError(text)
     }

@@ -1,7 +1,8 @@
-/// The one place the release version lives; `version`, `health`, `--version` and the
-/// HTTP `User-Agent` all read it.
-public enum StopSheetVersion {
-    public static let current = "0.1.0"
+import StopSheetCore
+
+/// What only the daemon knows about its version; the version itself is StopSheetCore's
+/// `StopSheetVersion.current`.
+extension StopSheetVersion {
     /// Bumped when an answer's shape changes incompatibly.
     public static let protocolVersion = 1
 

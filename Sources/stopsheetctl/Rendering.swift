@@ -1,68 +1,254 @@
 import StopSheetCore
 
-/// Human-readable renderings: the sheet's metadata row and its two dialogs, as a person would
-/// see them; other results as indented key: value lines.
+/// The results laid out for people. Every string from the daemon (and so from upstream) reaches
+/// the page through `TerminalText`; missing or ill-typed members are skipped, never trapped on,
+/// so a newer daemon's extra members and an older one's missing ones both render.
 enum Rendering {
-    static func render(command: String, result: JSON) -> String {
-        switch command {
-        case "sheet": sheet(result)
-        case "stats": StatsRendering.render(result)
-        default: outline(result, indent: "")
-        }
-    }
+    // MARK: sheet
 
-    static func sheet(_ sheet: JSON) -> String {
+    static func sheet(_ sheet: JSON, station: JSON?, into page: inout Page) {
         guard sheet["stopType"]?.stringValue == "train" else {
-            return "Bus stop \(sheet["stopId"]?.stringValue ?? "?"): no alert glyph, no accessibility button\n"
+            page.paragraph("Bus stop \(sheet["stopId"]?.stringValue ?? "?"): bus stops have no train alerts and no accessibility button.")
+            return
         }
-        var text = "\(sheet["stationName"]?.stringValue ?? "?") (\(sheet["stationId"]?.stringValue ?? "?"))\n"
-        var row: [String] = []
-        let glyph = sheet["alertGlyph"]
-        if let glyph, glyph != .null { row.append("[⚠ \(glyph["accessibilityLabel"]?.stringValue ?? "")]") }
+        header(name: sheet["stationName"]?.stringValue, id: sheet["stationId"]?.stringValue, routes: station?["routes"], into: &page)
         let button = sheet["accessibilityButton"]
-        row.append("[♿ \(button?["accessibilityLabel"]?.stringValue ?? "") · \(button?["tone"]?.stringValue ?? "")]")
-        text += row.joined(separator: " ") + "\n"
-        if let glyph, glyph != .null, let dialog = glyph["alert"] { text += "\n" + self.dialog(dialog) }
-        if let dialog = button?["alert"] { text += "\n" + self.dialog(dialog) }
-        return text
-    }
-
-    static func dialog(_ dialog: JSON) -> String {
-        var text = "┌ \(dialog["title"]?.stringValue ?? "")\n"
-        for line in (dialog["message"]?.stringValue ?? "").split(separator: "\n", omittingEmptySubsequences: false) {
-            text += "│ \(line)\n"
+        let alertData = sheet["data"]?["alerts"]
+        let alertsLabel: TerminalText
+        if let label = sheet["alertGlyph"]?["accessibilityLabel"]?.stringValue {
+            alertsLabel = "\(label)"
+        } else {
+            alertsLabel = alertData?["loaded"] == .bool(false) ? "train alerts not loaded yet" : "no train service alerts"
         }
-        let buttons = dialog["buttons"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        text += "└ " + buttons.map { "[\($0)]" }.joined(separator: " ") + "\n"
-        return text
+        page.paragraph("\(alertsLabel) · \(stepFreeWords(button?["stepFree"]?.stringValue, tone: button?["tone"]?.stringValue))")
+        freshness(sheet["data"], into: &page)
+
+        if let dialog = sheet["alertGlyph"]?["alert"] {
+            page.blank()
+            page.paragraph("\(dialog["title"]?.stringValue ?? "Train service alerts")")
+            if let alerts = sheet["alerts"]?.arrayValue, !alerts.isEmpty {
+                for (index, alert) in alerts.enumerated() {
+                    if index > 0 { page.blank() }
+                    self.alert(alert, indent: 2, details: false, into: &page)
+                }
+            } else {
+                page.paragraphs(dialog["message"]?.stringValue ?? "", indent: 2)
+            }
+        }
+        if let dialog = button?["alert"] {
+            page.blank()
+            page.paragraph("\(dialog["title"]?.stringValue ?? "Accessibility")")
+            page.paragraphs(dialog["message"]?.stringValue ?? "", indent: 2)
+        }
+        advisories(button?["advisories"], into: &page)
     }
 
-    static func outline(_ value: JSON, indent: String) -> String {
+    /// `step-free access`, `no step-free access`, `step-free access unknown`: the tone, in words.
+    static func stepFreeWords(_ stepFree: String?, tone: String? = nil, partial: Bool = false) -> TerminalText {
+        switch stepFree ?? (tone == "good" ? "available" : tone == "warn" ? "none" : "unknown") {
+        case "available": return partial ? "step-free access at some platforms" : "step-free access"
+        case "none": return "no step-free access"
+        default: return "step-free access unknown"
+        }
+    }
+
+    /// A note when the data behind a sheet is missing or old (`data`, from daemons that send it).
+    static func freshness(_ data: JSON?, into page: inout Page) {
+        for (key, what) in [("alerts", "Train alert data"), ("stations", "Station data")] {
+            guard let entry = data?[key] else { continue }
+            if entry["loaded"] == .bool(false) {
+                page.paragraph("\(what) has not loaded yet.")
+            } else if entry["stale"] == .bool(true) {
+                let age = entry["ageSeconds"]?.intValue.map { " (loaded \(duration($0)) ago)" } ?? ""
+                page.paragraph("\(what) is out of date\(age).")
+            }
+        }
+    }
+
+    static func duration(_ seconds: Int) -> TerminalText {
+        switch seconds {
+        case ..<120: return "\(seconds) s"
+        case ..<7200: return "\(seconds / 60) min"
+        case ..<172_800: return "\(seconds / 3600) h"
+        default: return "\(seconds / 86_400) days"
+        }
+    }
+
+    /// Accessibility advisories (elevator outages and returns to service), when the daemon
+    /// sends them.
+    static func advisories(_ advisories: JSON?, into page: inout Page) {
+        guard let advisories = advisories?.arrayValue, !advisories.isEmpty else { return }
+        page.blank()
+        page.paragraph("Accessibility advisories")
+        for (index, advisory) in advisories.enumerated() {
+            if index > 0 { page.blank() }
+            let lead: TerminalText = advisory["restored"] == .bool(true) ? "Back in service:" : kindWord(advisory["kind"]?.stringValue)
+            page.paragraph("\(advisory["headline"]?.stringValue ?? "")", indent: 2, hangingIndent: 4, lead: lead)
+            if let period = AlertDates.period(start: advisory["start"], end: advisory["end"]) { page.paragraph(period, indent: 4) }
+            page.paragraphs(advisory["description"]?.stringValue ?? "", indent: 4)
+        }
+    }
+
+    static func kindWord(_ kind: String?) -> TerminalText {
+        switch kind {
+        case "active": return "Active:"
+        case "planned": return "Planned:"
+        default: return "Advisory:"
+        }
+    }
+
+    // MARK: alerts
+
+    /// One alert: the dialog's own wording (`Active train alert: <headline>`), its dates, then its
+    /// description; with `details`, what it applies to, CTA's impact, its id and link.
+    static func alert(_ alert: JSON, indent: Int, details: Bool, into page: inout Page) {
+        let kind: TerminalText
+        switch alert["kind"]?.stringValue {
+        case "active": kind = "Active train alert:"
+        case "planned": kind = "Planned train alert:"
+        default: kind = "Train alert:"
+        }
+        page.paragraph("\(alert["headline"]?.stringValue ?? "")", indent: indent, hangingIndent: indent + 2, lead: kind)
+        if let period = AlertDates.period(start: alert["start"], end: alert["end"]) { page.paragraph(period, indent: indent + 2) }
+        if details {
+            var facts = scopes(alert["scopes"])
+            if let impact = alert["impact"]?.stringValue { facts.append("\(impact)") }
+            if alert["major"] == .bool(true) { facts.append("major alert") }
+            if let severity = alert["severity"], case .number(let text) = severity { facts.append("severity \(text)") }
+            if let id = alert["id"]?.stringValue { facts.append("alert \(id)") }
+            page.words(list(facts, comma: false), indent: indent + 2)
+        }
+        page.paragraphs(alert["description"]?.stringValue ?? "", indent: indent + 2)
+        if details, let url = alert["url"]?.stringValue { page.paragraph("\(url)", indent: indent + 2) }
+    }
+
+    /// `Blue Line`, `all lines`, `station 40380`: where an alert applies.
+    static func scopes(_ scopes: JSON?) -> [TerminalText] {
+        (scopes?.arrayValue ?? []).compactMap { scope -> TerminalText? in
+            let id = scope["id"]?.stringValue ?? "?"
+            switch scope["type"]?.stringValue {
+            case "systemwide": return "all lines"
+            case "route": return LineNames.name(id)
+            case "station": return "station \(id)"
+            default: return nil
+            }
+        }
+    }
+
+    static func alerts(_ result: JSON, station: JSON?, into page: inout Page) {
+        let alerts = result["alerts"]?.arrayValue ?? []
+        let count: TerminalText = alerts.isEmpty ? "No train service alerts" : alerts.count == 1 ? "1 train service alert" : "\(alerts.count) train service alerts"
+        if let stationID = result["stationId"]?.stringValue {
+            header(name: station?["stationName"]?.stringValue, id: stationID, routes: station?["routes"], into: &page)
+            page.paragraph("\(count) for this station")
+        } else {
+            page.paragraph("\(count)")
+        }
+        for alert in alerts {
+            page.blank()
+            self.alert(alert, indent: 0, details: true, into: &page)
+        }
+    }
+
+    // MARK: station
+
+    /// `Western (Blue Line) 40220`: the name, the lines that tell same-named stations apart, the id.
+    static func header(name: String?, id: String?, routes: JSON?, into page: inout Page) {
+        var words = Page.words(TerminalText(name ?? id ?? "?"))
+        let lines = LineNames.names(routes)
+        if !lines.isEmpty {
+            // Each line name stays whole: "Purple Line Express" never breaks across lines.
+            words += lines.enumerated().map { index, line in
+                (index == 0 ? "(" : "") + line + (index == lines.count - 1 ? ")" : ",")
+            }
+        }
+        // Before stations load, the name may be the id itself.
+        if let id, let name, name != id { words.append(TerminalText(id)) }
+        page.words(words, hangingIndent: 2)
+    }
+
+    static func station(_ station: JSON, into page: inout Page) {
+        header(name: station["stationName"]?.stringValue, id: station["stationId"]?.stringValue, routes: station["routes"], into: &page)
+        let stepFree = stepFreeWords(station["stepFree"]?.stringValue, partial: station["partial"] == .bool(true))
+        page.paragraph("\(stepFree)")
+        let platforms = station["platforms"]?.arrayValue ?? []
+        if !platforms.isEmpty {
+            page.blank()
+            page.paragraph("Platforms")
+            let columns: [[TerminalText]] = platforms.map { platform in
+                [TerminalText(platform["stopId"]?.stringValue ?? "?"), direction(platform["direction"]?.stringValue), platformStepFree(platform["stepFree"])]
+            }
+            let widths = (0..<3).map { column in columns.map { Page.displayWidth($0[column].description) }.max() ?? 0 }
+            for (platform, cells) in zip(platforms, columns) {
+                let lead = (0..<3).map { cells[$0].description.padding(to: widths[$0]) }.joined(separator: "  ") + " "
+                let hanging = 2 + widths.reduce(0, +) + 2 * 3
+                page.words([TerminalText(lead)] + list(LineNames.names(platform["routes"]), comma: true), indent: 2, hangingIndent: hanging)
+            }
+        }
+        advisories(station["advisories"], into: &page)
+    }
+
+    static func direction(_ code: String?) -> TerminalText {
+        switch code {
+        case "N": return "northbound"
+        case "S": return "southbound"
+        case "E": return "eastbound"
+        case "W": return "westbound"
+        case nil: return ""
+        case let code?: return TerminalText(code)
+        }
+    }
+
+    static func platformStepFree(_ value: JSON?) -> TerminalText {
+        switch value {
+        case .bool(true): return "step-free"
+        case .bool(false): return "not step-free"
+        default: return "step-free unknown"
+        }
+    }
+
+    /// Words for `Page.words`, each item kept whole: `Blue Line,` `Pink Line` with a comma,
+    /// else `Blue Line` `·` `alert 23322`.
+    static func list(_ items: [TerminalText], comma: Bool) -> [TerminalText] {
+        items.enumerated().flatMap { index, item -> [TerminalText] in
+            guard index < items.count - 1 else { return [item] }
+            return comma ? [item + ","] : [item, "·"]
+        }
+    }
+
+    // MARK: anything else (health, version, refresh)
+
+    /// `key: value` lines, nested objects indented under their key, arrays as `- item`.
+    static func outline(_ value: JSON, indent: Int = 0, into page: inout Page) {
         switch value {
         case .object(let object):
-            return object.members.map { member in
+            for member in object.members {
                 switch member.value {
-                case .object, .array: return "\(indent)\(member.key):\n" + outline(member.value, indent: indent + "  ")
-                default: return "\(indent)\(member.key): \(scalar(member.value))\n"
+                case .object, .array:
+                    page.paragraph("\(member.key):", indent: indent)
+                    outline(member.value, indent: indent + 2, into: &page)
+                default:
+                    page.paragraph(scalar(member.value), indent: indent, hangingIndent: indent + 4, lead: "\(member.key):")
                 }
-            }.joined()
+            }
         case .array(let elements):
-            if elements.isEmpty { return "\(indent)(none)\n" }
-            return elements.enumerated().map { index, element in
+            if elements.isEmpty { page.paragraph("(none)", indent: indent) }
+            for element in elements {
                 switch element {
-                case .object, .array: return "\(indent)- [\(index)]\n" + outline(element, indent: indent + "  ")
-                default: return "\(indent)- \(scalar(element))\n"
+                case .object, .array:
+                    page.paragraph("-", indent: indent)
+                    outline(element, indent: indent + 2, into: &page)
+                default:
+                    page.paragraph(scalar(element), indent: indent, hangingIndent: indent + 2, lead: "-")
                 }
-            }.joined()
+            }
         default:
-            return indent + scalar(value) + "\n"
+            page.paragraph(scalar(value), indent: indent)
         }
     }
 
-    static func scalar(_ value: JSON) -> String {
-        switch value {
-        case .string(let text): return text.contains("\n") ? text.split(separator: "\n").joined(separator: " ⏎ ") : text
-        default: return value.encodedString
-        }
+    static func scalar(_ value: JSON) -> TerminalText {
+        if case .string(let text) = value { return TerminalText(text) }
+        return TerminalText(value.encodedString)
     }
 }

@@ -21,7 +21,8 @@ import StopSheetTestSupport
 ///
 /// The normalisation, the only one (both sides): the demo rebases its alerts to start-up, so
 /// times differ per run. An ISO 8601 time (`2015-02-14T14:35:00-06:00`, fractions and `Z`
-/// allowed) becomes `<time>`; the number after a key named `ageSeconds` or `uptimeSeconds`
+/// allowed) becomes `<time>`, and so does a time as stopsheetctl prints it (`Sat 14 Feb 2015 14:35`,
+/// or `– 16:30` for an end on the same day: `StopSheetCtlTests.normalisingTimes`); the number after a key named `ageSeconds` or `uptimeSeconds`
 /// (`"ageSeconds":3` in JSON, `ageSeconds: 3` in stopsheetctl's outline) becomes `<seconds>`.
 /// Everything else — every count, byte, string and the order of keys — must match exactly. An
 /// example whose other numbers follow an age (say the `bytes` of a `stats` after a `health` on
@@ -156,7 +157,7 @@ struct DocExample {
     static func normalise(_ lines: [String]) -> [String] {
         lines.map { line in
             let whole = NSRange(line.startIndex..., in: line)
-            let timeless = time.stringByReplacingMatches(in: line, range: whole, withTemplate: "<time>")
+            let timeless = StopSheetCtlTests.normalisingTimes(time.stringByReplacingMatches(in: line, range: whole, withTemplate: "<time>"))
             return age.stringByReplacingMatches(in: timeless, range: NSRange(timeless.startIndex..., in: timeless), withTemplate: "$1<seconds>")
         }
     }

@@ -10,10 +10,12 @@ struct ProcessResult {
     var stderr: String
 }
 
-/// Runs a command to completion, feeding `input` on its stdin (then end of input).
-func runProcess(_ executable: String, _ arguments: [String], input: String? = nil) throws -> ProcessResult {
+/// Runs a command to completion, feeding `input` on its stdin (then end of input); `environment`
+/// replaces the test process's own.
+func runProcess(_ executable: String, _ arguments: [String], input: String? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ProcessResult {
     let stdin = try PipePair(), stdout = try PipePair(), stderr = try PipePair()
-    let child = try ChildProcess(executable, arguments, environment: ProcessInfo.processInfo.environment,
+    let child = try ChildProcess(executable, arguments, environment: environment,
                                  stdin: stdin.read, stdout: stdout.write, stderr: stderr.write)
     stdin.closeRead()
     stdout.closeWrite()

@@ -1,0 +1,116 @@
+import StopSheetClient
+import StopSheetCore
+
+/// The command table. A new command is one entry here (its definition may live in a file of its
+/// own, as an `extension Command { static let … }`).
+extension Command {
+    static let all: [Command] = [.sheet, .station, .alerts, .health, .stats, .version, .refresh, .call, .help]
+
+    static let globalOptions: [Option] = [
+        Option(name: "--socket", value: "PATH", summary: "the daemon's socket (default $STOPSHEETD_SOCKET, else /run/stopsheetd/stopsheetd.sock)"),
+        Option(name: "--timeout", value: "SECONDS", summary: "how long to wait for each answer (default 15)"),
+        Option(name: "--json", value: nil, summary: "print the result as JSON, exactly as the daemon sent it; on failure a JSON error object"),
+        Option(name: "--help", value: nil, summary: "this help (also -h, and `help COMMAND`)"),
+        Option(name: "--version", value: nil, summary: "stopsheetctl's version"),
+    ]
+
+    static func named(_ name: String) -> Command? { all.first { $0.name == name } }
+
+    static let sheet = Command(
+        name: "sheet", operands: "STOP_ID", summary: "the stop sheet: alerts, step-free access",
+        options: [
+            Option(name: "--bus", value: nil, summary: "STOP_ID is a bus stop"),
+            Option(name: "--name", value: "NAME", summary: "the station's name to show before stations have loaded"),
+        ],
+        operandCount: 1...1
+    ) { invocation throws(Failure) in
+        let stopID = invocation.operands[0]
+        let client = try invocation.connect()
+        let stopType: StopType? = invocation.arguments.has("--bus") ? .bus : nil
+        let sheet = try invocation.call(client) { (client) throws(ClientError) in
+            try client.stopSheet(stopId: stopID, stopType: stopType, stationName: invocation.arguments.value("--name")).json
+        }
+        // The lines tell same-named stations apart; a sheet is still worth printing without them.
+        let station = invocation.json || sheet["stopType"]?.stringValue != "train"
+            ? nil : try? client.station(stopId: sheet["stationId"]?.stringValue ?? stopID)
+        invocation.output(sheet) { Rendering.sheet(sheet, station: station, into: &$0) }
+        return ExitStatus.success
+    }
+
+    static let station = Command(
+        name: "station", operands: "STOP_ID", summary: "lines, platforms, step-free access", operandCount: 1...1
+    ) { invocation throws(Failure) in
+        let stopID = invocation.operands[0]
+        let client = try invocation.connect()
+        let station = try invocation.call(client) { (client) throws(ClientError) in try client.station(stopId: stopID) }
+        invocation.output(station) { Rendering.station(station, into: &$0) }
+        return ExitStatus.success
+    }
+
+    static let alerts = Command(
+        name: "alerts", operands: "[STOP_ID]", summary: "live train alerts, all or a stop's", operandCount: 0...1
+    ) { invocation throws(Failure) in
+        let stopID = invocation.operands.first
+        let client = try invocation.connect()
+        let alerts = try invocation.call(client) { (client) throws(ClientError) in try client.alerts(stopId: stopID) }
+        let station = invocation.json ? nil : stopID.flatMap { try? client.station(stopId: $0) }
+        invocation.output(alerts) { Rendering.alerts(alerts, station: station, into: &$0) }
+        return ExitStatus.success
+    }
+
+    static let health = Command(
+        name: "health", operands: "", summary: "data and sources (exit 4 unless ready)", operandCount: 0...0
+    ) { invocation throws(Failure) in
+        let health = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.health().json }
+        invocation.output(health) { Rendering.outline(health, into: &$0) }
+        return health["status"]?.stringValue == "ready" ? ExitStatus.success : ExitStatus.notReady
+    }
+
+    static let version = Command(
+        name: "version", operands: "", summary: "the daemon's version", operandCount: 0...0
+    ) { invocation throws(Failure) in
+        let version = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.version().json }
+        invocation.output(version) { Rendering.outline(version, into: &$0) }
+        return ExitStatus.success
+    }
+
+    static let refresh = Command(
+        name: "refresh", operands: "[alerts|stations|all]", summary: "refresh now (root, the daemon's user)", operandCount: 0...1
+    ) { invocation throws(Failure) in
+        let what = invocation.operands.first ?? "all"
+        let refreshed = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in
+            // An unknown target still goes to the daemon, whose error says what it accepts.
+            if let target = RefreshTarget(rawValue: what) { return try client.refresh(target) }
+            return try client.call(method: "refresh", params: ["what": .string(what)])
+        }
+        invocation.output(refreshed) { Rendering.outline(refreshed, into: &$0) }
+        return ExitStatus.success
+    }
+
+    static let call = Command(
+        name: "call", operands: "METHOD [PARAMS_JSON]", summary: "any method, its result as JSON", operandCount: 1...2
+    ) { invocation throws(Failure) in
+        let method = invocation.operands[0]
+        var params: JSON?
+        if invocation.operands.count == 2 {
+            do { params = try JSONParser.parse(invocation.operands[1]) } catch { throw .usage("PARAMS_JSON: \(error)") }
+        }
+        let result = try invocation.call(try invocation.connect()) { [params] (client) throws(ClientError) in
+            try client.call(method: method, params: params)
+        }
+        print(SafeJSON.text(result))
+        return ExitStatus.success
+    }
+
+    static let help = Command(
+        name: "help", operands: "[COMMAND]", summary: "this help, or a command's", operandCount: 0...1
+    ) { invocation throws(Failure) in
+        guard let name = invocation.operands.first else {
+            print(Usage.text, terminator: "")
+            return ExitStatus.success
+        }
+        guard let command = Command.named(name) else { throw .usage(Usage.unknownCommand(name)) }
+        print(Usage.text(for: command), terminator: "")
+        return ExitStatus.success
+    }
+}

@@ -1,0 +1,62 @@
+import Glibc
+import Posix
+
+/// A pseudo-terminal of a given size, for what programs do when a person is watching: the
+/// child gets the slave end as stdout or stderr (a real terminal to `isatty` and `TIOCGWINSZ`),
+/// the test reads the master end.
+final class PseudoTerminal {
+    let master: Int32
+    private(set) var slave: Int32
+
+    init(columns: UInt16, rows: UInt16 = 24) throws {
+        // /dev/ptmx by hand: Swift's Glibc module does not export posix_openpt/grantpt/ptsname
+        // (they need _XOPEN_SOURCE), nor the _IOR-built ioctl numbers, which are Linux's ABI.
+        let getNumber: UInt = 0x8004_5430  // TIOCGPTN
+        let setLock: UInt = 0x4004_5431  // TIOCSPTLCK
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        var number: UInt32 = 0
+        var unlock: Int32 = 0
+        guard master >= 0, ioctl(master, setLock, &unlock) == 0, ioctl(master, getNumber, &number) == 0 else {
+            throw TestFailure("/dev/ptmx: \(Errno.current)")
+        }
+        let name = "/dev/pts/\(number)"
+        slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard slave >= 0 else { throw TestFailure("open \(name): \(Errno.current)") }
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        guard ioctl(slave, UInt(TIOCSWINSZ), &size) == 0 else { throw TestFailure("TIOCSWINSZ: \(Errno.current)") }
+    }
+
+    deinit {
+        closeSlave()
+        close(master)
+    }
+
+    /// Once the child has its copy: then the master sees the end when the child's copy closes.
+    func closeSlave() {
+        if slave >= 0 { close(slave); slave = -1 }
+    }
+
+    /// The next chunk of output, `\r\n` (the terminal's newline) read as `\n`; nil at the end
+    /// (Linux answers EIO once no slave end is open).
+    func read() -> String? {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            return String(decoding: buffer[..<count], as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        }
+    }
+
+    func readAll() -> String {
+        var text = ""
+        while let chunk = read() { text += chunk }
+        return text
+    }
+}
+
+private extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
