@@ -14,6 +14,7 @@ let usage = """
       version                               daemon version
       refresh [alerts|stations|all]         refresh now (root or the daemon's user)
       call METHOD [PARAMS_JSON]             any method, raw
+      watch STOP_ID… [--health]             the sheets, then each change as it comes (until Ctrl-C)
     The socket defaults to $STOPSHEETD_SOCKET or /run/stopsheetd/stopsheetd.sock.
 
     """
@@ -53,6 +54,10 @@ if let seconds = takeOption("--timeout") {
 rawJSON = takeFlag("--json")
 
 let command = arguments.removeFirst()
+if command == "watch" {
+    var watch = Watch(arguments: arguments, socketPath: socketPath, timeout: timeout, json: rawJSON)
+    watch.run()
+}
 let request: (StopSheetClient) throws(ClientError) -> JSON
 switch command {
 case "sheet":
