@@ -116,7 +116,8 @@ struct Watch {
     private func describe(_ stopID: String, _ sheet: JSON, previous: JSON?) -> String {
         let changed = previous == nil ? ":" : " changed:"
         guard sheet != .null else { return Self.terminalSafe(stopID) + changed + " no longer a known stop" }
-        let name = "\(sheet["stationName"]?.stringValue ?? stopID) (\(sheet["stationId"]?.stringValue ?? stopID))"
+        let station = sheet["stationId"]?.stringValue ?? stopID
+        let name = "\(sheet["stationName"]?.stringValue ?? stopID) (\(station)\(station == stopID ? "" : ", as \(stopID)"))"
         guard sheet["stopType"]?.stringValue == "train" else { return Self.terminalSafe("bus stop \(stopID): no alert glyph, no accessibility button") }
         let count = Self.glyphCount(sheet)
         var alerts = "\(count) alert\(count == 1 ? "" : "s")"
