@@ -3,7 +3,8 @@
 /// minus the socket, dispatching to the real methods over a store holding the real CTA fixtures.
 ///
 /// Beyond "does not crash": every answer line is one JSON value, a JSON-RPC 2.0 response (or a
-/// batch of them) with exactly one of `result` and `error`.
+/// batch of them) with exactly one of `result` and `error`, or a push notification; and no
+/// subscription outlives the input's connection.
 ///
 /// Input layout: byte 0 picks the peer (bit 0: root or nobody, for `refresh`) and the read size
 /// (bits 1–7); the rest is the byte stream.
@@ -17,7 +18,8 @@ public func requestLineFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
 
     // The loop's inbox hand-over, on one thread: a deferred answer is kept and resumed at once.
     let inbox = FuzzInbox()
-    let session = Session(peer: peer, host: FuzzService.host) { inbox.pending.append($0) }
+    let (host, subscriptions) = FuzzService.makeHost()
+    let session = Session(peer: peer, host: host) { inbox.pending.append($0) }
     var out: [UInt8] = []
     func answerLines(atEnd: Bool) {
         while true {
@@ -35,11 +37,23 @@ public func requestLineFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     }
     answerLines(atEnd: true)
     precondition(!session.isWaiting && !session.hasBufferedInput, "input left unanswered")
+    // Push: the data changes and changes back, as a refresh would; every subscription the input
+    // made is told, through the same queue and lines, and then ends with the connection.
+    subscriptions.update(to: FuzzService.changed)
+    subscriptions.update(to: FuzzService.store.current)
+    answerLines(atEnd: true)
+    session.end()
+    precondition(subscriptions.counters.subscriptions.load(ordering: .relaxed) == 0, "a subscription outlived its connection")
 
     for line in out.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
         let json: JSON
         do { json = try JSONParser.parse(line, maxDepth: 10_000) } catch {
             fatalError("answer is not JSON (\(error)): \(String(decoding: line.prefix(300), as: UTF8.self))")
+        }
+        if json["id"] == nil, json["method"] != nil {
+            precondition(json["jsonrpc"] == "2.0" && json["params"]?["subscription"] != nil && json["params"]?["seq"]?.intValue ?? 0 >= 1,
+                         "not a notification: \(json.encodedString.prefix(300))")
+            continue
         }
         let responses = json.arrayValue ?? [json]
         precondition(!responses.isEmpty, "an empty batch answer")
@@ -86,7 +100,19 @@ enum FuzzService {
         return dispatcher
     }()
 
-    // A small line limit, so the fuzzer reaches the overflow path with inputs it can mutate.
-    static let host = SessionHost(dispatcher: dispatcher, limits: ServerLimits(maxLineBytes: 2048, maxBatch: 8, maxDepth: 16),
-                                  counters: AtomicServerCounters())
+    /// Each input is one connection to a daemon of its own as far as push goes, so its
+    /// subscription ids start at "s1" (a seed can unsubscribe) and small limits are reachable.
+    static func makeHost() -> (SessionHost, SubscriptionRegistry) {
+        let subscriptions = SubscriptionRegistry(service: StopSheetService(store: store, refreshers: [], connections: { 1 }),
+                                                 limits: SubscriptionLimits(perConnection: 4, stopsPerSubscription: 8, daemonStops: 12),
+                                                 counters: SubscriptionCounters())
+        var withPush = dispatcher
+        subscriptions.register(in: &withPush)
+        // A small line limit, so the fuzzer reaches the overflow path with inputs it can mutate.
+        let host = SessionHost(dispatcher: withPush, limits: ServerLimits(maxLineBytes: 2048, maxBatch: 8, maxDepth: 16), counters: AtomicServerCounters())
+        return (host, subscriptions)
+    }
+
+    /// The fixtures without their alerts: every train sheet differs from the store's.
+    static let changed = EncodedSnapshot(.build(stations: FuzzFixtures.stations, alerts: [], now: FuzzFixtures.capturedAt))
 }

@@ -139,6 +139,10 @@ echo "   $(field "$MILLION" requests) requests in $(field "$MILLION" seconds) s,
 echo "   RSS idle $(mib "$RSS_IDLE"), before the million $(mib "$BEFORE"), after $(mib "$RSS_AFTER") (growth over the million: $((RSS_AFTER - BEFORE)) KiB), peak (VmHWM) $(mib "$HWM")"
 echo "   redis for scale: RSS $(mib "$(rss "$REDIS_PID")")"
 
+echo
+echo "== push fan-out (scripts/bench-fanout.sh)"
+scripts/bench-fanout.sh "$BIN"
+
 LOAD_END=$(cut -d' ' -f1 /proc/loadavg)
 echo
 echo "== noise: load average $LOAD_START at start, $LOAD_END at end on $(nproc) cores (the bench itself adds ~2)."

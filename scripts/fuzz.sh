@@ -150,6 +150,11 @@ requests = [
     req("version", id=None), req("refresh", {"what": "alerts"}), req("refresh"), req("launch", [1, 2]),
     json.dumps({"jsonrpc": "2.0", "method": "health"}), "[" + ",".join([req("version", id=i) for i in range(3)]) + "]",
     "[]", "not json", '{"jsonrpc":"2.0","id":{},"method":"x"}', '{"jsonrpc":"2.0","id":1,"method":"stopSheet","params":{"stopId":"\\ud83d\\ude8b"}}',
+    req("subscribe", {"stopIds": ["40380", 30374, "40900"]}), req("subscribe", {"health": True}),
+    req("subscribe", {"stopIds": ["1106"], "stopType": "bus", "health": True}), req("subscribe", {"stopIds": ["49999"]}),
+    req("unsubscribe", {"subscription": "s1"}),
+    "\n".join([req("subscribe", {"stopIds": ["40380"]}), req("refresh"), req("unsubscribe", {"subscription": "s1"}, id=2)]),
+    "[" + ",".join([req("subscribe", {"stopIds": ["40990"]}), req("refresh", id=2), req("unsubscribe", {"subscription": "s1"}, id=3)]) + "]",
 ]
 for index, line in enumerate(requests):
     # Byte 0 is the target's control byte: peer and read size.

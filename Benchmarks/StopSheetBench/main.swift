@@ -8,11 +8,12 @@ import Glibc
 //   prime-redis  stores stopsheetd's exact answer line in Redis
 //   snapshot     Snapshot.build timing for the real set and synthetic sets 10× and 100× larger
 //   gtfs-feed    writes a synthetic GTFS feed at CTA's scale; gtfs-decode times decoding one
+//   fanout       push: N subscribers, one refresh that changes every sheet → time to the last
 
 // A server that goes away must show up as an error, not kill the tool mid-report.
 signal(SIGPIPE, SIG_IGN)
 let arguments = CommandLine.arguments
-guard arguments.count >= 2 else { fail("usage: stopsheet-bench loadgen|echo-server|launch|prime-redis|snapshot|gtfs-feed|gtfs-decode [--option value …]") }
+guard arguments.count >= 2 else { fail("usage: stopsheet-bench loadgen|echo-server|launch|prime-redis|snapshot|gtfs-feed|gtfs-decode|fanout [--option value …]") }
 let options = Options(arguments.dropFirst(2))
 switch arguments[1] {
 case "loadgen": runLoadGenerator(options)
@@ -22,5 +23,6 @@ case "prime-redis": runPrimeRedis(options)
 case "snapshot": runSnapshotBench(options)
 case "gtfs-feed": runGTFSFeedGenerator(options)
 case "gtfs-decode": runGTFSDecodeBench(options)
+case "fanout": runFanOutBench(options)
 default: fail("unknown subcommand \(arguments[1])")
 }

@@ -12,6 +12,8 @@ public final class StopSheetClient {
     public let connection: LineConnection
     public let timeout: Duration
     private var nextID = 1
+    /// Notifications (subscriptions) that arrived while an answer was awaited, oldest first.
+    var heldNotifications: [JSON] = []
 
     public init(socketPath: String, timeout: Duration = .seconds(15)) throws(ClientError) {
         connection = try LineConnection(socketPath: socketPath, sendTimeout: timeout)
@@ -31,9 +33,21 @@ public final class StopSheetClient {
         nextID += 1
         if let params { request.append("params", params) }
         try connection.send(JSON.object(request).encoded + [UInt8(ascii: "\n")])
+        while true {
+            let message = try readMessage(timeout: timeout)
+            guard Self.isNotification(message) else { return message }
+            heldNotifications.append(message)
+        }
+    }
+
+    /// The next line, parsed.
+    func readMessage(timeout: Duration) throws(ClientError) -> JSON {
         let line = try connection.readLine(timeout: timeout)
         do { return try JSONParser.parse(line) } catch { throw .unreadableAnswer(error) }
     }
+
+    /// A line with a `method` and no `id`: pushed by the daemon, not an answer.
+    static func isNotification(_ message: JSON) -> Bool { message["method"] != nil && message["id"] == nil }
 
     /// `stopType` is sent only when given: the daemon's default is a train stop.
     public func stopSheet(stopId: String, stopType: StopType? = nil, stationName: String? = nil) throws(ClientError) -> StopSheetReply {

@@ -19,6 +19,9 @@ public struct Config: Sendable, Equatable {
     public var maxOutputBytes = 8 << 20
     public var idleTimeout: Double = 0
     public var stuckTimeout: Double = 30
+    public var maxSubscriptions = 16
+    public var maxSubscriptionStops = 256
+    public var maxSubscribedStops = 16384
     public var configFile: String?
 
     public enum Action: Equatable, Sendable {
@@ -67,6 +70,9 @@ public struct Config: Sendable, Equatable {
         Option(flag: "--max-output-bytes", placeholder: "BYTES", help: "unsent answers per client before it stops being read (default 8388608)") { $0.maxOutputBytes = try count($1, $2, min: 4096) },
         Option(flag: "--idle-timeout", placeholder: "SECONDS", help: "close clients idle this long (default 0 = never)") { $0.idleTimeout = try seconds($1, $2, min: 0) },
         Option(flag: "--stuck-timeout", placeholder: "SECONDS", help: "close clients that read nothing of their answers this long (default 30)") { $0.stuckTimeout = try seconds($1, $2, min: 0.1) },
+        Option(flag: "--max-subscriptions", placeholder: "N", help: "subscriptions per connection (default 16)") { $0.maxSubscriptions = try count($1, $2, min: 1) },
+        Option(flag: "--max-subscription-stops", placeholder: "N", help: "stops in one subscription (default 256)") { $0.maxSubscriptionStops = try count($1, $2, min: 1) },
+        Option(flag: "--max-subscribed-stops", placeholder: "N", help: "subscribed stops over all connections (default 16384)") { $0.maxSubscribedStops = try count($1, $2, min: 1) },
     ]
 
     public init() {}

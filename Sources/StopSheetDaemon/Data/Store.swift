@@ -19,6 +19,8 @@ public final class Store: Sendable {
     /// It guards a count of builds rather than nothing: TSan mistakes accesses to a zero-size
     /// guarded value for accesses to the lock itself.
     private let building = Locked(0)
+    /// Told after every swap and status change, on the thread that made it (`onChange`).
+    private let changeHook = Locked<(@Sendable () -> Void)?>(nil)
 
     public init(alertsSource: String, stationsSource: String, now: Instant) {
         state = Locked(State(current: EncodedSnapshot(.build(stations: nil, alerts: nil, now: now)),
@@ -61,6 +63,18 @@ public final class Store: Sendable {
         state.withLock {
             if cache == .alerts { change(&$0.alerts) } else { change(&$0.stations) }
         }
+        changed()
+    }
+
+    /// `hook` runs after each new snapshot is swapped in and after each status change, on the
+    /// thread that made the change (a refresher's, or the loop's at a clock boundary), outside
+    /// the snapshot's lock. It must return at once: subscriptions hand it to the loop.
+    public func onChange(_ hook: @escaping @Sendable () -> Void) {
+        changeHook.withLock { $0 = hook }
+    }
+
+    private func changed() {
+        changeHook.withLock { $0 }?()
     }
 
     private func rebuild(at now: Instant, _ make: (Snapshot) -> Snapshot) {
@@ -79,5 +93,6 @@ public final class Store: Sendable {
             $0.stations.count = next.stations?.count ?? 0
             $0.stations.note = next.stations?.linesKnown == false ? CacheStatus.linesUnknownNote : nil
         }
+        changed()
     }
 }

@@ -100,15 +100,21 @@ public final class Daemon: Sendable {
         // 4. The serving loop. The service reports the server's connection count and the server
         // dispatches to the service: the count is read through a reference filled in once both exist.
         let serverReference = Locked<Server?>(nil)
-        let service = StopSheetService(store: store, refreshers: refreshers, connections: { serverReference.withLock { $0?.connectionCount ?? 0 } })
+        let pushCounters = SubscriptionCounters()
+        let service = StopSheetService(store: store, refreshers: refreshers, connections: { serverReference.withLock { $0?.connectionCount ?? 0 } },
+                                       subscriptions: pushCounters)
         var dispatcher = Dispatcher()
         service.register(in: &dispatcher)
         StatsMethod(since: now, store: store, server: { serverReference.withLock { $0 } }).register(in: &dispatcher)
+        let subscriptions = SubscriptionRegistry(service: service, limits: Daemon.subscriptionLimits(config), counters: pushCounters)
+        subscriptions.register(in: &dispatcher)
         var limits = Daemon.limits(config)
         // The watchdog is fed from the loop's tick, so the tick must come often enough.
         if let ping = notifier.watchdogPingInterval { limits.tickInterval = min(.seconds(1), ping / 4) }
         server = Server(listeners: listeners, dispatcher: dispatcher, limits: limits)
         serverReference.withLock { [server] in $0 = server }
+        // Push: every store change is compared on the loop, where the subscriptions live.
+        store.onChange { [server] in subscriptions.storeChanged(post: server.post) }
 
         // 5. The notifier says READY=1 from the loop's first turn (`becomeReady`).
         Log.notice("starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath)",
@@ -200,6 +206,10 @@ public final class Daemon: Sendable {
         ServerLimits(maxLineBytes: config.maxLineBytes, maxConnections: config.maxConnections, maxBatch: config.maxBatch,
                      maxDepth: config.maxDepth, maxPendingOutputBytes: config.maxOutputBytes,
                      stuckTimeout: .milliseconds(Int64(config.stuckTimeout * 1000)), idleTimeout: .milliseconds(Int64(config.idleTimeout * 1000)))
+    }
+
+    private static func subscriptionLimits(_ config: Config) -> SubscriptionLimits {
+        SubscriptionLimits(perConnection: config.maxSubscriptions, stopsPerSubscription: config.maxSubscriptionStops, daemonStops: config.maxSubscribedStops)
     }
 
     /// What `config` says one cache's refresher uses: the configured URL (or the embedded demo

@@ -21,12 +21,36 @@ struct Params {
         case nil, .null?:
             if required { throw .invalidParams("missing '\(name)'") }
             return nil
-        case .string(let text)? where StopSheetQuery.isStopID(text):
-            return text
-        case .number? where (object[name]?.intValue ?? -1) >= 0:
-            return String(object[name]!.intValue!)
-        default:
-            throw Self.notAStopID(name)
+        case let value?:
+            return try Self.stopID(value, name: name)
+        }
+    }
+
+    /// An array of stop ids, each by `stopID`'s rule; nil when absent.
+    func stopIDs(_ name: String) throws(RPCError) -> [String]? {
+        switch object[name] {
+        case nil, .null?: return nil
+        case .array(let values)?:
+            var ids: [String] = []
+            for value in values { ids.append(try Self.stopID(value, name: name + "[]")) }
+            return ids
+        default: throw .invalidParams("'\(name)' must be an array of stop ids")
+        }
+    }
+
+    private static func stopID(_ value: JSON, name: String) throws(RPCError) -> String {
+        switch value {
+        case .string(let text) where StopSheetQuery.isStopID(text): return text
+        case .number where (value.intValue ?? -1) >= 0: return String(value.intValue!)
+        default: throw notAStopID(name)
+        }
+    }
+
+    func bool(_ name: String) throws(RPCError) -> Bool? {
+        switch object[name] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        default: throw .invalidParams("'\(name)' must be true or false")
         }
     }
 

@@ -8,12 +8,15 @@ public struct StopSheetService: Sendable {
     let refreshers: [CacheName: Refresher]
     let startedAt: Int64
     let connections: @Sendable () -> Int
+    /// What `health` reports of push (`subscribe`); nil when the daemon has none.
+    let subscriptions: SubscriptionCounters?
 
-    public init(store: Store, refreshers: [Refresher], connections: @escaping @Sendable () -> Int) {
+    public init(store: Store, refreshers: [Refresher], connections: @escaping @Sendable () -> Int, subscriptions: SubscriptionCounters? = nil) {
         self.store = store
         self.refreshers = Dictionary(uniqueKeysWithValues: refreshers.map { ($0.cache, $0) })
         self.startedAt = SystemClock.monotonicMilliseconds()
         self.connections = connections
+        self.subscriptions = subscriptions
     }
 
     public func register(in dispatcher: inout Dispatcher) {
@@ -33,8 +36,12 @@ public struct StopSheetService: Sendable {
     private func noParams(_ params: JSON?) throws(RPCError) { _ = try Params(params, allowed: []) }
 
     func stopSheet(_ query: StopSheetQuery) throws(RPCError) -> [UInt8] {
+        try stopSheet(query, in: store.current)
+    }
+
+    /// The answer from a given snapshot: subscriptions compare two snapshots' answers.
+    func stopSheet(_ query: StopSheetQuery, in current: EncodedSnapshot) throws(RPCError) -> [UInt8] {
         if query.stopType == .bus { return StopSheet.busJSON(stopID: query.stopID).encoded }
-        let current = store.current
         if let encoded = current.stopSheet(stopID: query.stopID) { return encoded }
         guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
         return StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json.encoded
@@ -91,6 +98,7 @@ public struct StopSheetService: Sendable {
             "uptimeSeconds": .int(Int((SystemClock.monotonicMilliseconds() - startedAt) / 1000)),
             "connections": .int(connections()),
             "version": .string(StopSheetVersion.current),
+            "subscriptions": subscriptions?.json ?? .null,
         ]
     }
 

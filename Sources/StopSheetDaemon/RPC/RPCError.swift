@@ -26,6 +26,8 @@ public struct RPCError: Error, Equatable, Sendable {
     }
     public static func serverBusy(_ detail: String) -> RPCError { RPCError(code: -32004, message: "Server busy", data: .string(detail)) }
     public static func notLoaded(_ what: String) -> RPCError { RPCError(code: -32005, message: "Data not loaded", data: .string(what)) }
+    public static func subscriptionLimit(_ detail: String) -> RPCError { RPCError(code: -32006, message: "Subscription limit", data: .string(detail)) }
+    public static func unknownSubscription(_ id: String) -> RPCError { RPCError(code: -32007, message: "Unknown subscription", data: .string(id)) }
 
     public var json: JSON {
         var object = JSONObject([("code", .int(code)), ("message", .string(message))])

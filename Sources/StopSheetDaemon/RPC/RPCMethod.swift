@@ -3,8 +3,15 @@ import StopSheetCore
 /// What a method handler sees besides its params.
 public struct RPCContext: Sendable {
     public var peer: PeerCredentials
+    /// The caller's connection's notifications (for `subscribe`); nil outside a connection.
+    var notifications: NotificationQueue?
 
     public init(peer: PeerCredentials) { self.peer = peer }
+
+    init(peer: PeerCredentials, notifications: NotificationQueue?) {
+        self.peer = peer
+        self.notifications = notifications
+    }
 }
 
 /// A method's answer. `later` is for work that must not run on the serving loop (e.g. `refresh`):

@@ -30,12 +30,17 @@ final class Session {
     private let resume: @Sendable (Resumption) -> Void
     private var framer: LineFramer
     private var waiting: Waiting?
+    /// Notifications owed to the client (subscriptions), written between whole lines.
+    let notifications: NotificationQueue
 
     /// `resume` must hand its argument back to the loop thread and there to `resume(_:into:)` of
-    /// this session; it is called from any thread, at most once per deferred answer.
-    init(peer: PeerCredentials, host: SessionHost, resume: @escaping @Sendable (Resumption) -> Void) {
+    /// this session; it is called from any thread, at most once per deferred answer. `wake`
+    /// asks the loop, on its thread, to call `answer(into:…)` soon: notifications are queued.
+    init(peer: PeerCredentials, host: SessionHost, resume: @escaping @Sendable (Resumption) -> Void, wake: @escaping () -> Void = {}) {
         self.host = host
-        self.context = RPCContext(peer: peer)
+        let notifications = NotificationQueue(wake: wake)
+        self.notifications = notifications
+        self.context = RPCContext(peer: peer, notifications: notifications)
         self.resume = resume
         self.framer = LineFramer(maxLineBytes: host.limits.maxLineBytes)
     }
@@ -57,7 +62,9 @@ final class Session {
     /// Answers complete lines into `output` until one waits on a `.later`, none is left, or
     /// `output` has grown past `outputLimit` bytes; true in the last case (lines may be left).
     /// `inputEnded`: the client sent its last byte, so a final line without newline counts.
+    /// Queued notifications go first, so one queued before a request was read precedes its answer.
     func answer(into output: inout [UInt8], outputLimit: Int, inputEnded: Bool) -> Bool {
+        if !notifications.isEmpty, atLineBoundary, notifications.write(into: &output, outputLimit: outputLimit) { return true }
         while waiting == nil {
             guard output.count <= outputLimit else { return true }
             guard let event = framer.next() ?? (inputEnded ? framer.finish() : nil) else { return false }
@@ -89,6 +96,9 @@ final class Session {
         advance(waiting.answer, into: &output)
         return true
     }
+
+    /// The connection is closed: its subscriptions end with it.
+    func end() { notifications.end() }
 
     // MARK: - One line
 

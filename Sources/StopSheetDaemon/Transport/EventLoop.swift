@@ -231,6 +231,14 @@ final class EventLoop {
         }
     }
 
+    /// A session queued notifications (inbox work, on this thread): service it at the end of
+    /// this round. Never called while `serviceDeferred` walks the list.
+    private func wake(_ fd: Int32, _ generation: UInt32) {
+        guard let connection = connection(fd), connection.generation == generation, !connection.deferred else { return }
+        connection.deferred = true
+        deferred.append(connection)
+    }
+
     private func resume(_ completion: LoopInbox.Completion) {
         guard let connection = connection(completion.fd),
               connection.session.resume(completion.resumption, into: &connection.output)
@@ -280,7 +288,9 @@ final class EventLoop {
         if index >= connections.count { connections.append(contentsOf: repeatElement(nil, count: index + 1 - connections.count)) }
         let peer = PeerCredentials(pid: pid, uid: uid, gid: gid)
         let inbox = server.inbox
-        let session = Session(peer: peer, host: sessions) { inbox.complete(LoopInbox.Completion(fd: fd, resumption: $0)) }
+        let generation = nextGeneration
+        let session = Session(peer: peer, host: sessions, resume: { inbox.complete(LoopInbox.Completion(fd: fd, resumption: $0)) },
+                              wake: { [weak self] in self?.wake(fd, generation) })
         connections[index] = Connection(fd: fd, generation: nextGeneration, peer: peer, session: session, registeredEvents: Self.readable, now: now)
         liveCount += 1
         server.openConnections.store(liveCount, ordering: .relaxed)
@@ -360,6 +370,7 @@ final class EventLoop {
         let fd = connection.fd
         guard connection === self.connection(fd) else { return }
         connections[Int(fd)] = nil
+        connection.session.end()
         liveCount -= 1
         server.openConnections.store(liveCount, ordering: .relaxed)
         // Counted before the close, so a client that sees its end of stream sees the count too.

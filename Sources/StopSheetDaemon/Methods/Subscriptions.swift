@@ -1,0 +1,299 @@
+import StopSheetCore
+import Synchronization
+
+/// `subscribe` / `unsubscribe` and the `stopSheetChanged` / `healthChanged` notifications
+/// (protocol.md "Push"). A notification goes out exactly when an answer's bytes change: after
+/// every store change the registry compares, once per watched stop id (not per subscriber), the
+/// answer it last saw with the new one, and queues the new one for each subscription watching it.
+/// Health is compared by what a dashboard acts on: status, each cache's loaded flag and lastError.
+///
+/// Threads: `storeChanged()` is called from any thread (the store's hook) and hands the
+/// comparison to the loop through `post`; everything else (the handlers, `update`, the queues)
+/// runs on the loop thread, which owns all of the registry's state except the atomics.
+public final class SubscriptionRegistry: @unchecked Sendable {
+    private final class Subscription {
+        let id: String
+        let queue: NotificationQueue
+        let stopIDs: [String]
+        let watchesSheets: Bool
+        let health: Bool
+        /// Changes counted so far, sent or coalesced: the last notification's `seq`.
+        var seq = 0
+
+        init(id: String, queue: NotificationQueue, stopIDs: [String], watchesSheets: Bool, health: Bool) {
+            self.id = id
+            self.queue = queue
+            self.stopIDs = stopIDs
+            self.watchesSheets = watchesSheets
+            self.health = health
+        }
+    }
+
+    /// A stop id some train subscription watches: its answer as last compared (nil: unknown
+    /// stop) and who watches it, in subscription order.
+    private struct WatchedStop {
+        var answer: [UInt8]?
+        var subscriptions: [String]
+    }
+
+    /// What `healthChanged` follows; the rest of `health` (ages, uptime) changes every second.
+    private struct HealthKey: Equatable {
+        var status: String
+        var loaded: [Bool]
+        var lastErrors: [String?]
+    }
+
+    private let service: StopSheetService
+    private let limits: SubscriptionLimits
+    public let counters: SubscriptionCounters
+    private let updatePosted = Atomic<Bool>(false)
+
+    // Loop thread only.
+    private var snapshot: EncodedSnapshot
+    private var healthKey: HealthKey
+    private var subscriptions: [String: Subscription] = [:]
+    private var byQueue: [ObjectIdentifier: [String]] = [:]
+    private var watched: [String: WatchedStop] = [:]
+    private var healthWatchers: [String] = []
+    private var subscribedStops = 0
+    private var lastID = 0
+
+    public init(service: StopSheetService, limits: SubscriptionLimits, counters: SubscriptionCounters) {
+        self.service = service
+        self.limits = limits
+        self.counters = counters
+        snapshot = service.store.current
+        healthKey = Self.healthKey(service)
+    }
+
+    public func register(in dispatcher: inout Dispatcher) {
+        dispatcher.register("subscribe") { [self] params, context in subscribe(params, context) }
+        dispatcher.register("unsubscribe") { [self] params, context in unsubscribe(params, context) }
+    }
+
+    /// The store's change hook: at most one comparison is posted at a time, and a change made
+    /// after it started posts the next one, so none is missed and a burst costs one.
+    public func storeChanged(post: (@escaping @Sendable () -> Void) -> Void) {
+        guard !updatePosted.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        post { [self] in
+            updatePosted.store(false, ordering: .releasing)
+            update(to: service.store.current)
+        }
+    }
+
+    // MARK: - Comparing (loop thread)
+
+    /// Compares every watched answer and the health key with `next` and the store's statuses,
+    /// and queues a notification for each subscription of whatever changed.
+    func update(to next: EncodedSnapshot) {
+        if next !== snapshot {
+            snapshot = next
+            var changed: Set<String> = []
+            for (stopID, stop) in watched {
+                let answer = Self.answer(service, stopID, in: next)
+                guard answer != stop.answer else { continue }
+                watched[stopID]!.answer = answer
+                changed.insert(stopID)
+            }
+            // Per subscription in its own stop order, so a client sees its stops in the order it gave.
+            var notified: Set<String> = []
+            for stopID in changed {
+                for id in watched[stopID]!.subscriptions where notified.insert(id).inserted {
+                    let subscription = subscriptions[id]!
+                    for stopID in subscription.stopIDs where changed.contains(stopID) {
+                        queueSheet(subscription, stopID, watched[stopID]!.answer)
+                    }
+                }
+            }
+        }
+        let key = Self.healthKey(service)
+        if key != healthKey {
+            healthKey = key
+            guard !healthWatchers.isEmpty else { return }
+            let health = service.health().encoded
+            for id in healthWatchers { queueHealth(subscriptions[id]!, health) }
+        }
+    }
+
+    private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: [UInt8]?) {
+        subscription.seq += 1
+        var head: [UInt8] = []
+        JSON.object(JSONObject([("subscription", .string(subscription.id)), ("seq", .int(subscription.seq)), ("stopId", .string(stopID))])).encode(into: &head)
+        head.removeLast()  // the `}`: the sheet follows
+        head.append(contentsOf: #","sheet":"#.utf8)
+        let notification = NotificationQueue.Notification(method: "stopSheetChanged", params: [head, answer ?? Array("null".utf8), Array("}".utf8)])
+        subscription.queue.post(notification, key: .init(group: subscription.id, item: stopID))
+    }
+
+    private func queueHealth(_ subscription: Subscription, _ health: [UInt8]) {
+        subscription.seq += 1
+        var head: [UInt8] = []
+        JSON.object(JSONObject([("subscription", .string(subscription.id)), ("seq", .int(subscription.seq))])).encode(into: &head)
+        head.removeLast()
+        head.append(contentsOf: #","health":"#.utf8)
+        let notification = NotificationQueue.Notification(method: "healthChanged", params: [head, health, Array("}".utf8)])
+        subscription.queue.post(notification, key: .init(group: subscription.id, item: ""))
+    }
+
+    /// `stopSheet {stopId}`'s result bytes, nil when it would be -32001 (the stop is unknown).
+    private static func answer(_ service: StopSheetService, _ stopID: String, in snapshot: EncodedSnapshot) -> [UInt8]? {
+        guard let query = try? StopSheetQuery(stopID: stopID) else { return nil }
+        return try? service.stopSheet(query, in: snapshot)
+    }
+
+    /// Through `healthStatus()`, the very rule `health` answers with.
+    private static func healthKey(_ service: StopSheetService) -> HealthKey {
+        let statuses = CacheName.allCases.map(service.store.status)
+        return HealthKey(status: service.healthStatus(), loaded: statuses.map(\.loaded), lastErrors: statuses.map(\.lastError))
+    }
+
+    // MARK: - Methods (loop thread)
+
+    private func subscribe(_ params: JSON?, _ context: RPCContext) -> RPCReply {
+        guard let queue = context.notifications, !queue.ended else { return .error(.internalError("subscribe needs a connection")) }
+        let stopIDs: [String]
+        let stopType: StopSheetQuery.StopType
+        let health: Bool
+        do {
+            let params = try Params(params, allowed: ["stopIds", "stopType", "health"])
+            var seen: Set<String> = []
+            stopIDs = (try params.stopIDs("stopIds") ?? []).filter { seen.insert($0).inserted }
+            stopType = StopSheetQuery.StopType(rawValue: try params.oneOf("stopType", StopSheetQuery.StopType.allCases.map(\.rawValue), default: "train"))!
+            health = try params.bool("health") ?? false
+        } catch {
+            return .error(error)
+        }
+        guard !stopIDs.isEmpty || health else { return .error(.invalidParams("nothing to subscribe to: give 'stopIds' or 'health': true")) }
+        let mine = byQueue[ObjectIdentifier(queue)] ?? []
+        guard mine.count < limits.perConnection else {
+            return .error(.subscriptionLimit("at most \(limits.perConnection) subscriptions per connection (--max-subscriptions)"))
+        }
+        guard stopIDs.count <= limits.stopsPerSubscription else {
+            return .error(.subscriptionLimit("at most \(limits.stopsPerSubscription) stops per subscription (--max-subscription-stops)"))
+        }
+        guard subscribedStops + stopIDs.count <= limits.daemonStops else {
+            return .error(.subscriptionLimit("at most \(limits.daemonStops) subscribed stops in the daemon (--max-subscribed-stops)"))
+        }
+        // Every answer first, from the snapshot the registry last compared: a change after it is
+        // then a notification, and an unknown id fails the call before anything is subscribed.
+        var sheets: [[UInt8]] = []
+        for stopID in stopIDs {
+            do {
+                var query = try StopSheetQuery(stopID: stopID)
+                query.stopType = stopType
+                sheets.append(try service.stopSheet(query, in: snapshot))
+            } catch {
+                return .error(error)
+            }
+        }
+        lastID += 1
+        let subscription = Subscription(id: "s\(lastID)", queue: queue, stopIDs: stopIDs, watchesSheets: stopType == .train, health: health)
+        subscriptions[subscription.id] = subscription
+        byQueue[ObjectIdentifier(queue), default: []].append(subscription.id)
+        if mine.isEmpty {
+            queue.counters = counters.notifications
+            queue.onEnd = { [unowned self, unowned queue] in endAll(of: queue) }
+        }
+        if subscription.watchesSheets {
+            for stopID in stopIDs {
+                if watched[stopID] == nil { watched[stopID] = WatchedStop(answer: Self.answer(service, stopID, in: snapshot), subscriptions: []) }
+                watched[stopID]!.subscriptions.append(subscription.id)
+            }
+        }
+        if health { healthWatchers.append(subscription.id) }
+        subscribedStops += stopIDs.count
+        counters.record(subscriptions: subscriptions.count, stops: subscribedStops)
+
+        // Spliced by hand: the sheets are already encoded.
+        var result = Array(#"{"subscription":"#.utf8)
+        JSON.encodeString(subscription.id, into: &result)
+        if !stopIDs.isEmpty {
+            result.append(contentsOf: #","sheets":{"#.utf8)
+            for (index, stopID) in stopIDs.enumerated() {
+                if index > 0 { result.append(UInt8(ascii: ",")) }
+                JSON.encodeString(stopID, into: &result)
+                result.append(UInt8(ascii: ":"))
+                result.append(contentsOf: sheets[index])
+            }
+            result.append(UInt8(ascii: "}"))
+        }
+        if health {
+            result.append(contentsOf: #","health":"#.utf8)
+            service.health().encode(into: &result)
+        }
+        result.append(UInt8(ascii: "}"))
+        return .result(result)
+    }
+
+    private func unsubscribe(_ params: JSON?, _ context: RPCContext) -> RPCReply {
+        let given: String?
+        do { given = try Params(params, allowed: ["subscription"]).string("subscription") } catch { return .error(error) }
+        guard let id = given else { return .error(.invalidParams("missing 'subscription'")) }
+        // Only the connection that subscribed may end a subscription.
+        guard let queue = context.notifications, let subscription = subscriptions[id], subscription.queue === queue else {
+            return .error(.unknownSubscription(id))
+        }
+        end(subscription)
+        byQueue[ObjectIdentifier(queue)]?.removeAll { $0 == id }
+        queue.remove(group: id)
+        return .result(Array("true".utf8))
+    }
+
+    private func endAll(of queue: NotificationQueue) {
+        for id in byQueue.removeValue(forKey: ObjectIdentifier(queue)) ?? [] {
+            if let subscription = subscriptions[id] { end(subscription) }
+        }
+    }
+
+    private func end(_ subscription: Subscription) {
+        subscriptions[subscription.id] = nil
+        if subscription.watchesSheets {
+            for stopID in subscription.stopIDs {
+                watched[stopID]?.subscriptions.removeAll { $0 == subscription.id }
+                if watched[stopID]?.subscriptions.isEmpty == true { watched[stopID] = nil }
+            }
+        }
+        if subscription.health { healthWatchers.removeAll { $0 == subscription.id } }
+        subscribedStops -= subscription.stopIDs.count
+        counters.record(subscriptions: subscriptions.count, stops: subscribedStops)
+    }
+}
+
+/// The limits of push, each a flag (protocol.md "Push"): what a client can make the daemon hold.
+public struct SubscriptionLimits: Sendable, Equatable {
+    public var perConnection: Int
+    public var stopsPerSubscription: Int
+    /// Stops over all subscriptions of all connections (a stop in two subscriptions counts twice).
+    public var daemonStops: Int
+
+    public init(perConnection: Int = 16, stopsPerSubscription: Int = 256, daemonStops: Int = 16384) {
+        self.perConnection = perConnection
+        self.stopsPerSubscription = stopsPerSubscription
+        self.daemonStops = daemonStops
+    }
+}
+
+/// What `health` says of push: subscriptions, subscribed stops, and the notifications queued
+/// unsent with their bytes (bounded by what is subscribed, however often it changes). Written on
+/// the loop thread, read from anywhere.
+public final class SubscriptionCounters: Sendable {
+    let subscriptions = Atomic<Int>(0)
+    let stops = Atomic<Int>(0)
+    let notifications = NotificationCounters()
+
+    public init() {}
+
+    func record(subscriptions: Int, stops: Int) {
+        self.subscriptions.store(subscriptions, ordering: .relaxed)
+        self.stops.store(stops, ordering: .relaxed)
+    }
+
+    var json: JSON {
+        [
+            "count": .int(subscriptions.load(ordering: .relaxed)),
+            "stops": .int(stops.load(ordering: .relaxed)),
+            "queuedNotifications": .int(notifications.queued.load(ordering: .relaxed)),
+            "queuedNotificationBytes": .int(notifications.queuedBytes.load(ordering: .relaxed)),
+        ]
+    }
+}

@@ -1,0 +1,133 @@
+import Synchronization
+
+/// The notifications one connection owes its client, latest state only: at most one entry per
+/// key (a subscription and what it watches), a newer one replacing an unsent one in place. So a
+/// client that stops reading costs one entry per thing it watches, however often things change.
+/// The session writes them between whole lines when its output has room (`Session.answer`).
+///
+/// Owned by the loop thread: the session that holds it and the subscription handlers, which run
+/// there, are its only users. It is `Sendable` only so that an `RPCContext` can carry it to a
+/// handler; no other thread ever touches it.
+final class NotificationQueue: @unchecked Sendable {
+    struct Key: Hashable {
+        /// What the entries of one `remove(group:)` share: a subscription's id.
+        var group: String
+        var item: String
+    }
+
+    /// One notification line, `{"jsonrpc":"2.0","method":…,"params":…}`, its params given as
+    /// already-encoded pieces in order (a sheet shared with the snapshot is not copied).
+    struct Notification {
+        var method: String
+        var params: [[UInt8]]
+
+        /// The bytes `write(into:)` appends.
+        var lineBytes: Int { Self.head.count + method.utf8.count + Self.middle.count + params.reduce(0) { $0 + $1.count } + 2 }
+
+        func write(into output: inout [UInt8]) {
+            output.append(contentsOf: Self.head)
+            output.append(contentsOf: method.utf8)
+            output.append(contentsOf: Self.middle)
+            for piece in params { output.append(contentsOf: piece) }
+            output.append(contentsOf: "}\n".utf8)
+        }
+
+        private static let head = Array(#"{"jsonrpc":"2.0","method":""#.utf8)
+        private static let middle = Array(#"","params":"#.utf8)
+    }
+
+    /// First-queued order; a replaced entry keeps its place.
+    private var order: [Key] = []
+    private var start = 0
+    private var entries: [Key: Notification] = [:]
+    /// Asks the loop to bring this connection up to date (set by the loop when it makes the session).
+    let wake: () -> Void
+    /// Called once when the connection ends, so its subscriptions end with it.
+    var onEnd: (() -> Void)?
+    /// The daemon-wide count of what is queued, kept by whoever fills queues.
+    var counters: NotificationCounters?
+    private(set) var ended = false
+
+    init(wake: @escaping () -> Void) { self.wake = wake }
+
+    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
+
+    /// Queues `notification` under `key`, replacing an unsent one, and wakes the loop.
+    func post(_ notification: Notification, key: Key) {
+        guard !ended else { return }
+        if let old = entries.updateValue(notification, forKey: key) {
+            counters?.replaced(old.lineBytes, by: notification.lineBytes)
+        } else {
+            order.append(key)
+            counters?.added(notification.lineBytes)
+        }
+        wake()
+    }
+
+    /// Drops every unsent entry of a group (an ended subscription).
+    func remove(group: String) {
+        for key in order[start...] where key.group == group {
+            if let old = entries.removeValue(forKey: key) { counters?.removed(old.lineBytes) }
+        }
+        compact(force: true)
+    }
+
+    /// Writes entries, oldest first, while `output` is not past `outputLimit` bytes (the rule the
+    /// session's answers follow); true when it stopped with entries left.
+    func write(into output: inout [UInt8], outputLimit: Int) -> Bool {
+        while start < order.count {
+            guard output.count <= outputLimit else { return true }
+            let key = order[start]
+            start += 1
+            guard let notification = entries.removeValue(forKey: key) else { continue }
+            counters?.removed(notification.lineBytes)
+            notification.write(into: &output)
+        }
+        compact(force: false)
+        return false
+    }
+
+    /// The connection is gone: nothing more is queued, and its owner is told once.
+    func end() {
+        guard !ended else { return }
+        ended = true
+        for notification in entries.values { counters?.removed(notification.lineBytes) }
+        entries = [:]
+        order = []
+        start = 0
+        let onEnd = onEnd
+        self.onEnd = nil
+        onEnd?()
+    }
+
+    /// Keys of written or removed entries are dropped from `order` once they are most of it.
+    private func compact(force: Bool) {
+        if start == order.count {
+            order.removeAll(keepingCapacity: true)
+            start = 0
+        } else if force || start > 64 && start * 2 > order.count {
+            order = order[start...].filter { entries[$0] != nil }
+            start = 0
+        }
+    }
+}
+
+/// How many notifications all connections hold unsent, and their line bytes: the measure that
+/// coalescing keeps bounded. Written on the loop thread, read from anywhere.
+final class NotificationCounters: Sendable {
+    let queued = Atomic<Int>(0)
+    let queuedBytes = Atomic<Int>(0)
+
+    func added(_ bytes: Int) {
+        queued.wrappingAdd(1, ordering: .relaxed)
+        queuedBytes.wrappingAdd(bytes, ordering: .relaxed)
+    }
+
+    func replaced(_ old: Int, by new: Int) { queuedBytes.wrappingAdd(new - old, ordering: .relaxed) }
+
+    func removed(_ bytes: Int) {
+        queued.wrappingSubtract(1, ordering: .relaxed)
+        queuedBytes.wrappingSubtract(bytes, ordering: .relaxed)
+    }
+}
