@@ -33,6 +33,21 @@ extension StopSheet.AccessibilityButton {
             "accessibilityLabel": .string(accessibilityLabel),
             "symbol": .string(symbol),
             "alert": alert.json,
+            "advisories": .array(advisories.map(\.json)),
+        ]
+    }
+}
+
+extension AccessibilityAdvisory {
+    public var json: JSON {
+        [
+            "alertId": .string(alert.alert.id),
+            "kind": .string(alert.kind.rawValue),
+            "headline": .string(alert.alert.headline),
+            "description": .string(alert.alert.description),
+            "start": alert.alert.start.map { .string($0.description) } ?? .null,
+            "end": alert.alert.end.map { .string($0.description) } ?? .null,
+            "restored": .bool(restored),
         ]
     }
 }
@@ -53,6 +68,11 @@ extension LiveAlert {
             "start": alert.start.map { .string($0.description) } ?? .null,
             "end": alert.end.map { .string($0.description) } ?? .null,
             "scopes": .array(alert.scopes.map(\.json)),
+            // Present with null when the upstream does not say: one shape for every alert.
+            "impact": alert.details.impact.map(JSON.string) ?? .null,
+            "severity": alert.details.severity.map(JSON.int) ?? .null,
+            "major": alert.details.major.map(JSON.bool) ?? .null,
+            "url": alert.details.url.map(JSON.string) ?? .null,
         ]
     }
 }
