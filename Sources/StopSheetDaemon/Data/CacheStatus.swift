@@ -18,8 +18,19 @@ public struct CacheStatus: Sendable, Equatable {
     public var nextRefreshAt: Instant?
     public var lastHTTPStatus: Int?
     public var lastDurationMilliseconds: Int?
+    /// `--alerts-stale-after` / `--stations-stale-after`: older good data is `stale`.
+    public var staleAfterSeconds: Int64 = 600
 
     public init(source: String) { self.source = source }
+
+    /// How fresh the cache's data is at `now` (the sheet's `data`, `health`).
+    public func freshness(now: Instant) -> DataFreshness {
+        DataFreshness(lastGoodLoad: loaded ? loadedAt : nil, now: now, staleAfterSeconds: staleAfterSeconds)
+    }
+
+    /// The source has failed and nothing was ever loaded from it: no data yet, not "the last
+    /// good data kept".
+    public var failingWithNoData: Bool { !loaded && consecutiveFailures > 0 }
 
     public var json: JSON {
         func time(_ instant: Instant?) -> JSON { instant.map { .string($0.description) } ?? .null }
@@ -34,5 +45,14 @@ public struct CacheStatus: Sendable, Equatable {
             "nextRefreshAt": time(nextRefreshAt),
             "lastHTTPStatus": lastHTTPStatus.map(JSON.int) ?? .null,
         ]
+    }
+}
+
+extension Store {
+    /// Takes each cache's stale-after limit from `config`: at start-up and on reload.
+    func applyStaleAfter(_ config: Config) {
+        for cache in CacheName.allCases {
+            updateStatus(cache) { $0.staleAfterSeconds = Daemon.staleAfterSeconds(cache, config) }
+        }
     }
 }

@@ -106,7 +106,12 @@ public final class Refresher: Sendable {
         }
     }
 
-    /// Jitter spreads refreshes of many daemons; backoff doubles from 1 s up to the interval.
+    /// The longest wait after a failure, whatever the interval: a box that boots offline with an
+    /// hourly station interval has its stations minutes, not an hour, after the network is back.
+    static let maxFailureBackoffSeconds: Double = 300
+
+    /// Jitter spreads refreshes of many daemons; backoff doubles from 1 s up to the interval, and
+    /// never past `maxFailureBackoffSeconds`.
     private func delayAfter(_ status: CacheStatus) -> Int64 {
         let interval = settings.withLock { $0.interval }
         let seconds: Double
@@ -114,7 +119,7 @@ public final class Refresher: Sendable {
             seconds = interval * Double.random(in: 0.95...1.05)
         } else {
             let backoff = Double(1 << min(status.consecutiveFailures - 1, 20))
-            seconds = max(1, min(backoff, interval))
+            seconds = max(1, min(backoff, interval, Self.maxFailureBackoffSeconds))
         }
         return Int64(seconds * 1000)
     }
@@ -180,6 +185,9 @@ public final class Refresher: Sendable {
             $0.consecutiveFailures += 1
             $0.lastHTTPStatus = httpStatus
         }
-        Log.warning("\(cache.rawValue) refresh failed, keeping the last good data: \(message)", [("STOPSHEET_EVENT", "refresh_failed")] + fields)
+        // Only this thread loads the cache, so `loaded` cannot change under this line.
+        let kept = store.status(cache).loaded ? "keeping the last good data" : "no data yet"
+        Log.warning("\(cache.rawValue) refresh failed, \(kept): \(message)",
+                    [("STOPSHEET_EVENT", "refresh_failed")] + fields)
     }
 }

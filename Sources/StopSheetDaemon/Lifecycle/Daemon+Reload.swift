@@ -48,6 +48,7 @@ extension Daemon {
         for (refresher, setting) in zip(refreshers, settings) {
             refresher.reconfigure(source: setting.source, interval: setting.interval)
         }
+        store.applyStaleAfter(next)
     }
 
     /// Until each refresher has answered: after its refresh, or at once when the daemon stops.

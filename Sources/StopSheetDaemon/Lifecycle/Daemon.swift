@@ -85,6 +85,7 @@ public final class Daemon: Sendable {
 
         // 2. The store, empty until the first loads.
         let store = Store(alertsSource: sources[0].source.url, stationsSource: sources[1].source.url, now: now)
+        store.applyStaleAfter(config)
         self.store = store
 
         // 3. The refreshers. STATUS= changes the moment a refresh does, not only at the next tick.
@@ -208,6 +209,14 @@ public final class Daemon: Sendable {
         guard let url else { return (DemoSource(cache, rebasedTo: startedAt), interval) }
         let options = HTTPOptions(version: StopSheetVersion.current, timeoutMilliseconds: Int(config.httpTimeout * 1000))
         return (try makeSource(url: url, options: options), interval)
+    }
+
+    /// How old one cache's data may be before sheets and `health` call it stale.
+    static func staleAfterSeconds(_ cache: CacheName, _ config: Config) -> Int64 {
+        switch cache {
+        case .alerts: Int64(config.alertsStaleAfter)
+        case .stations: Int64(config.stationsStaleAfter ?? 3 * config.stationsInterval)
+        }
     }
 
     /// A config file's text, or nil when it cannot be read (or is over 1 MiB: a config that

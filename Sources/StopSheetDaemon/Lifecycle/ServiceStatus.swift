@@ -2,7 +2,8 @@ import StopSheetCore
 
 extension Store {
     /// The systemd STATUS= line: `serving 143 stations, 17 train alerts (6 active, 11 planned);
-    /// alerts 12s old`, and the failing source, if any. At most 200 characters.
+    /// alerts 12s old`, and the failing source, if any — with "no data yet" when it never loaded,
+    /// so nobody reads "failing" as "serving the last good data". At most 200 characters.
     func serviceStatus(now: Instant) -> String {
         let alerts = status(.alerts)
         let stations = status(.stations)
@@ -13,7 +14,7 @@ extension Store {
         }
         if let loadedAt = alerts.loadedAt { line += "; alerts \(now.seconds(since: loadedAt))s old" }
         for (name, status) in [("alerts", alerts), ("stations", stations)] where status.consecutiveFailures > 0 {
-            line += "; \(name) failing (\(status.consecutiveFailures) in a row): \(status.lastError ?? "unknown error")"
+            line += "; \(name) failing (\(status.consecutiveFailures) in a row\(status.loaded ? "" : ", no data yet")): \(status.lastError ?? "unknown error")"
         }
         return String(line.prefix(200))
     }

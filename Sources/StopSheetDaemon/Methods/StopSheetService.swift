@@ -8,12 +8,17 @@ public struct StopSheetService: Sendable {
     let refreshers: [CacheName: Refresher]
     let startedAt: Int64
     let connections: @Sendable () -> Int
+    /// The wall clock the answers' ages are taken from (a fixed one in tests).
+    let now: @Sendable () -> Instant
+    private let encodedData = EncodedSheetData()
 
-    public init(store: Store, refreshers: [Refresher], connections: @escaping @Sendable () -> Int) {
+    public init(store: Store, refreshers: [Refresher], connections: @escaping @Sendable () -> Int,
+                now: @escaping @Sendable () -> Instant = SystemClock.now) {
         self.store = store
         self.refreshers = Dictionary(uniqueKeysWithValues: refreshers.map { ($0.cache, $0) })
         self.startedAt = SystemClock.monotonicMilliseconds()
         self.connections = connections
+        self.now = now
     }
 
     public func register(in dispatcher: inout Dispatcher) {
@@ -34,10 +39,18 @@ public struct StopSheetService: Sendable {
 
     func stopSheet(_ query: StopSheetQuery) throws(RPCError) -> [UInt8] {
         if query.stopType == .bus { return StopSheet.busJSON(stopID: query.stopID).encoded }
+        // The statuses before the snapshot: a refresh installs its data, then marks it loaded, so
+        // a sheet whose `data` says loaded always has that data.
+        let data = encodedData.bytes(sheetData())
         let current = store.current
-        if let encoded = current.stopSheet(stopID: query.stopID) { return encoded }
+        if let encoded = current.stopSheet(stopID: query.stopID) { return SheetData.appending(data, to: encoded) }
         guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
-        return StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json.encoded
+        return SheetData.appending(data, to: StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json.encoded)
+    }
+
+    /// The `data` member of a sheet answered now.
+    public func sheetData() -> SheetData {
+        SheetData(alerts: store.status(.alerts), stations: store.status(.stations), now: now())
     }
 
     /// Unknown ids are the client's business, so they are logged at debug only: with the id, for
@@ -51,7 +64,9 @@ public struct StopSheetService: Sendable {
         let stopID = try Params(params, allowed: ["stopId"]).stopID()!
         guard let stations = store.snapshot.stations else { throw .notLoaded("stations") }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
-        return station.json.encoded
+        guard case .object(var detail) = station.json else { return station.json.encoded }
+        detail.append("advisories", .array(store.snapshot.stopSheet(for: station).accessibilityButton.advisories.map(\.json)))
+        return JSON.object(detail).encoded
     }
 
     func alerts(_ params: JSON?) throws(RPCError) -> [UInt8] {
@@ -73,20 +88,16 @@ public struct StopSheetService: Sendable {
         return JSON.object(result).encoded
     }
 
-    /// `ready`: both caches loaded and their sources answering; `starting`: still on a first load
-    /// that has not failed; `degraded`: serving, but a source is failing (or never loaded).
-    public func healthStatus() -> String {
-        let statuses = CacheName.allCases.map(store.status)
-        if statuses.contains(where: { $0.consecutiveFailures > 0 }) { return "degraded" }
-        return statuses.allSatisfy(\.loaded) ? "ready" : "starting"
-    }
+    public func healthStatus() -> String { HealthState(CacheName.allCases.map(store.status)).rawValue }
 
     public func health() -> JSON {
-        let now = SystemClock.now()
+        let now = now()
         func cache(_ name: CacheName) -> JSON {
             let status = store.status(name)
             guard case .object(var object) = status.json else { return .null }
-            object.append("ageSeconds", status.loadedAt.map { .int(Int(now.seconds(since: $0))) } ?? .null)
+            let freshness = status.freshness(now: now)
+            object.append("ageSeconds", freshness.ageSeconds.map { .int(Int($0)) } ?? .null)
+            object.append("stale", .bool(freshness.stale))
             return .object(object)
         }
         return [
