@@ -118,10 +118,15 @@ public final class Refresher: Sendable {
         if status.consecutiveFailures == 0 {
             seconds = interval * Double.random(in: 0.95...1.05)
         } else {
-            let backoff = Double(1 << min(status.consecutiveFailures - 1, 20))
-            seconds = max(1, min(backoff, interval, Self.maxFailureBackoffSeconds))
+            seconds = Self.backoffSeconds(afterFailures: status.consecutiveFailures, interval: interval)
         }
         return Int64(seconds * 1000)
+    }
+
+    /// 1 s, 2 s, 4 s … after 1, 2, 3 … failures in a row, up to the interval and the cap.
+    static func backoffSeconds(afterFailures failures: Int, interval: Double) -> Double {
+        let backoff = Double(1 << min(max(failures, 1) - 1, 20))
+        return max(1, min(backoff, interval, maxFailureBackoffSeconds))
     }
 
     /// One fetch-decode-install round; returns the cache's status after it.

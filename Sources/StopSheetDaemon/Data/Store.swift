@@ -30,6 +30,12 @@ public final class Store: Sendable {
     /// The snapshot for one answer: one reference taken under the lock.
     public var current: EncodedSnapshot { state.withLock { $0.current } }
 
+    /// The snapshot for one answer and its caches' freshness at `now`, under one lock so that
+    /// the two agree (a sheet whose `data` says loaded has that data).
+    public func current(freshAt now: Instant) -> (snapshot: EncodedSnapshot, data: SheetData) {
+        state.withLock { ($0.current, SheetData(alerts: $0.alerts, stations: $0.stations, now: now)) }
+    }
+
     public func status(_ cache: CacheName) -> CacheStatus {
         state.withLock { cache == .alerts ? $0.alerts : $0.stations }
     }
