@@ -12,6 +12,7 @@ public final class Store: Sendable {
         var current: EncodedSnapshot
         var alerts: CacheStatus
         var stations: CacheStatus
+        var spliced = SplicedSheets()
     }
 
     private let state: Locked<State>
@@ -30,10 +31,18 @@ public final class Store: Sendable {
     /// The snapshot for one answer: one reference taken under the lock.
     public var current: EncodedSnapshot { state.withLock { $0.current } }
 
-    /// The snapshot for one answer and its caches' freshness at `now`, under one lock so that
-    /// the two agree (a sheet whose `data` says loaded has that data).
-    public func current(freshAt now: Instant) -> (snapshot: EncodedSnapshot, data: SheetData) {
-        state.withLock { ($0.current, SheetData(alerts: $0.alerts, stations: $0.stations, now: now)) }
+    /// A station or platform id's `stopSheet` answer at `now`: the snapshot's sheet with the
+    /// caches' freshness as its `data`. One lock for the snapshot, the statuses and the splice,
+    /// so they agree (a sheet whose `data` says loaded has that data) and an answer still takes
+    /// one lock.
+    public func stopSheet(stopID: String, now: Instant) -> StopSheetLookup {
+        state.withLock { state in
+            let data = SheetData(alerts: state.alerts, stations: state.stations, now: now)
+            guard let index = state.current.stationIndex(stopID: stopID) else {
+                return .noStation(state.current, data: state.spliced.encodedData(data, of: state.current))
+            }
+            return .sheet(state.spliced.sheet(at: index, of: state.current, data: data))
+        }
     }
 
     public func status(_ cache: CacheName) -> CacheStatus {

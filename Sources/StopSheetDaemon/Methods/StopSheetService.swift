@@ -10,7 +10,6 @@ public struct StopSheetService: Sendable {
     let connections: @Sendable () -> Int
     /// The wall clock the answers' ages are taken from (a fixed one in tests).
     let now: @Sendable () -> Instant
-    private let spliced = SplicedSheets()
 
     public init(store: Store, refreshers: [Refresher], connections: @escaping @Sendable () -> Int,
                 now: @escaping @Sendable () -> Instant = SystemClock.now) {
@@ -39,11 +38,13 @@ public struct StopSheetService: Sendable {
 
     func stopSheet(_ query: StopSheetQuery) throws(RPCError) -> [UInt8] {
         if query.stopType == .bus { return StopSheet.busJSON(stopID: query.stopID).encoded }
-        let (current, data) = store.current(freshAt: now())
-        if let index = current.stationIndex(stopID: query.stopID) { return spliced.sheet(at: index, of: current, data: data) }
-        guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
-        return SheetData.appending(spliced.encodedData(data, of: current),
-                                   to: StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json.encoded)
+        switch store.stopSheet(stopID: query.stopID, now: now()) {
+        case .sheet(let sheet):
+            return sheet
+        case .noStation(let current, let data):
+            guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
+            return SheetData.appending(data, to: StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json.encoded)
+        }
     }
 
     /// Unknown ids are the client's business, so they are logged at debug only: with the id, for
