@@ -71,6 +71,21 @@ import Testing
         #expect(try JSONParser.parse(try rig.service.stopSheet(StopSheetQuery(["stopId": "1106", "stopType": "bus"]))) == StopSheet.busJSON(stopID: "1106"))
     }
 
+    /// The spliced sheets follow the snapshot, not only the data: a new alert set installed in
+    /// the same second with the same statuses is answered at once.
+    @Test func aNewSnapshotIsAnsweredWithinTheSameSecond() throws {
+        let rig = Rig()
+        rig.load(.stations, at: Self.t0)
+        rig.load(.alerts, at: Self.t0)
+        let before = try rig.sheet("40630")
+        #expect(before["alertGlyph"]?["count"]?.intValue ?? 0 > 0)
+        rig.store.install(alerts: [], at: Self.t0)
+        let after = try rig.sheet("40630")
+        #expect(after["alertGlyph"] == .null)
+        #expect(after["accessibilityButton"]?["advisories"] == [])
+        #expect(after["data"] == before["data"])
+    }
+
     @Test func theShortcutSplicesTheSameData() throws {
         let rig = Rig()
         rig.load(.stations, at: Self.t0)

@@ -7,7 +7,7 @@ import StopSheetCore
 /// under its lock only (`Store.stopSheet(stopID:now:)`), so an answer takes one lock, as before.
 struct SplicedSheets {
     private var snapshot: EncodedSnapshot?
-    private var data: SheetData?
+    private var key: (alerts: Int64, stations: Int64)?
     private var encodedData: [UInt8] = []
     private var sheets: [[UInt8]?] = []
 
@@ -27,11 +27,18 @@ struct SplicedSheets {
     }
 
     private mutating func update(_ snapshot: EncodedSnapshot, _ data: SheetData) {
-        guard self.snapshot !== snapshot || self.data != data else { return }
+        let key = (Self.code(data.alerts), Self.code(data.stations))
+        guard self.snapshot !== snapshot || self.key.map({ $0 != key }) ?? true else { return }
         self.snapshot = snapshot
-        self.data = data
+        self.key = key
         encodedData = data.json.encoded
         sheets = Array(repeating: nil, count: snapshot.stationCount)
+    }
+
+    /// A cache's freshness as one number, -1 when not loaded: comparing two numbers per answer
+    /// costs a few instructions, comparing the values (across the module boundary) ten times more.
+    private static func code(_ freshness: DataFreshness) -> Int64 {
+        freshness.ageSeconds.map { $0 << 1 | (freshness.stale ? 1 : 0) } ?? -1
     }
 }
 
