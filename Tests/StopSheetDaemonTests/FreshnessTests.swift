@@ -154,6 +154,8 @@ import Testing
         rig.fail(.alerts)
         let kept = rig.store.serviceStatus(now: Self.t0)
         #expect(kept.contains("alerts failing (1 in a row): HTTP 503") && !kept.contains("no data yet"), "\(kept)")
+        #expect(!kept.contains("(stale)"))
+        #expect(rig.store.serviceStatus(now: Self.t0.adding(seconds: 601)).contains("; alerts 601s old (stale); alerts failing"))
     }
 
     @Test func staleAfterSettings() throws {

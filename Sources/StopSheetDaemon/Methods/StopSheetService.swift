@@ -56,10 +56,11 @@ public struct StopSheetService: Sendable {
 
     func station(_ params: JSON?) throws(RPCError) -> [UInt8] {
         let stopID = try Params(params, allowed: ["stopId"]).stopID()!
-        guard let stations = store.snapshot.stations else { throw .notLoaded("stations") }
+        let snapshot = store.snapshot
+        guard let stations = snapshot.stations else { throw .notLoaded("stations") }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
         guard case .object(var detail) = station.json else { return station.json.encoded }
-        detail.append("advisories", .array(store.snapshot.stopSheet(for: station).accessibilityButton.advisories.map(\.json)))
+        detail.append("advisories", .array(snapshot.stopSheet(for: station).accessibilityButton.advisories.map(\.json)))
         return JSON.object(detail).encoded
     }
 
