@@ -39,6 +39,6 @@ edit("Methods/StopSheetService.swift", "store.stopSheet(stopID: query.stopID, no
      "store.stopSheet(stopID: query.stopID, now: Instant(secondsSince1970: 0))")
 PY
 build "$WORK/src" stopsheetd
-cp "$WORK/src/.build/release/stopsheetd" "$WORK/bin/no-data"
+cp "$WORK/src/.build/release/stopsheetd" "$WORK/bin/nodata"
 echo "== stopSheet 40380 without and with the data member"
-FASTPATH_WORK="$WORK" FASTPATH_VARIANTS="no-data data" CALLGRIND=${CALLGRIND:-1} scripts/bench-fastpath.sh
+FASTPATH_WORK="$WORK" FASTPATH_VARIANTS="nodata data" CALLGRIND=${CALLGRIND:-1} scripts/bench-fastpath.sh
