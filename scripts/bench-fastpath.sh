@@ -10,6 +10,8 @@
 #
 #   scripts/bench-fastpath.sh [REV]        REV defaults to 5a98afc (the three-path design)
 #   BENCH_ROUNDS=5 BENCH_DURATION=1.5 BENCH_CONFIGS="16:16 1:1" CALLGRIND=1 CALLGRIND_REQUESTS=20000
+#   FASTPATH_WORK=DIR FASTPATH_VARIANTS="a b": measure DIR/bin/a and DIR/bin/b with DIR/bin/stopsheet-bench
+#   (scripts/bench-data-field.sh does this)
 set -eu
 cd "$(dirname "$0")/.."
 REV=${1:-5a98afc}
@@ -32,7 +34,9 @@ case " $VARIANTS " in *" session "*)
     build . stopsheetd; cp .build/release/stopsheetd "$WORK/bin/session" ;;
 esac
 
-if [ ! -x "$WORK/bin/exact" ]; then
+# REV's three builds only when one of them is asked for (another script may bring its own binaries).
+case " $VARIANTS " in *" general "*|*" compact "*|*" exact "*) NEED_REV=1 ;; *) NEED_REV=0 ;; esac
+if [ "$NEED_REV" = 1 ] && [ ! -x "$WORK/bin/exact" ]; then
     echo "building $REV three ways in $WORK/src…"
     mkdir -p "$WORK/src"
     git archive "$REV" | tar -x -C "$WORK/src"

@@ -163,3 +163,9 @@ echo "   exec → READY=1 ≤ 50 ms: $READY ms — $(verdict "$(awk -v v="$READY
 B100=$(sed -n 's/^scale=100 .*build_ms=\([0-9.]*\).*/\1/p' "$WORK/snapshot.txt")
 G=$(sed -n 's/^scale=100 .*growth=\([0-9.]*\)x.*/\1/p' "$WORK/snapshot.txt")
 echo "   snapshot rebuild ×100 ≤ 50 ms and linear: $B100 ms, ×${G} for 10× the data — $(verdict "$(awk -v v="$B100" -v g="$G" 'BEGIN { print (v <= 50 && g <= 13) }')")"
+
+# The train sheet's `data` member (issue 12): the same tree with and without it, same run.
+if [ "${BENCH_DATA_FIELD:-1}" != 0 ]; then
+    echo
+    scripts/bench-data-field.sh
+fi

@@ -22,6 +22,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import select
 import shutil
 import signal
@@ -190,7 +191,7 @@ def learn(path, upstream):
                 line = read_line(s)
                 prefix = HEAD + b"0,"
                 assert line.startswith(prefix), line[:200]
-                tails[kind].add(line[len(prefix):])
+                tails[kind].add(ageless(line)[len(prefix):])
                 answer = json.loads(line)
                 expected_error = {"unknown-stop": -32001, "bad-params": -32602, "no-method": -32601}.get(kind)
                 if expected_error:
@@ -243,7 +244,16 @@ def expect_batch(line, items, tails):
         raise Failure("trailing bytes in a batch answer: %r" % line[position:position + 100])
 
 
+# A train sheet's `data` ages move every second (protocol.md: sheets are compared without them).
+AGE = re.compile(rb'"ageSeconds":\d+')
+
+
+def ageless(line):
+    return AGE.sub(b'"ageSeconds":0', line)
+
+
 def check(line, expectation, tails):
+    line = ageless(line)
     kind = expectation[0]
     if kind == "valid":
         _, ident, name = expectation

@@ -22,7 +22,7 @@ public struct StopSheetReply: Sendable {
 public struct HealthReply: Sendable {
     public let json: JSON
 
-    /// `ready`, `degraded` or `starting`.
+    /// `ready`, `degraded`, `starting` or `unavailable`.
     public var status: String? { json["status"]?.stringValue }
     public var isReady: Bool { status == "ready" }
 }

@@ -7,6 +7,9 @@ public struct Config: Sendable, Equatable {
     public var stationsURL: String?
     public var alertsInterval: Double = 60
     public var stationsInterval: Double = 3600
+    public var alertsStaleAfter: Double = 600
+    /// Nil: 3 × `stationsInterval`.
+    public var stationsStaleAfter: Double?
     public var httpTimeout: Double = 10
     /// GTFS-realtime translations: this language first (BCP 47, e.g. `en`, `es`).
     public var language = "en"
@@ -52,6 +55,8 @@ public struct Config: Sendable, Equatable {
         Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON, app stops JSON, GTFS stops.txt or feed)") { $0.stationsURL = try nonEmpty($1, $2) },
         Option(flag: "--alerts-interval", placeholder: "SECONDS", help: "alert refresh interval (default 60, at least 1)") { $0.alertsInterval = try seconds($1, $2, min: 1) },
         Option(flag: "--stations-interval", placeholder: "SECONDS", help: "station refresh interval (default 3600, at least 1)") { $0.stationsInterval = try seconds($1, $2, min: 1) },
+        Option(flag: "--alerts-stale-after", placeholder: "SECONDS", help: "alerts older than this are stale in sheets and health (default 600)") { $0.alertsStaleAfter = try seconds($1, $2, min: 1) },
+        Option(flag: "--stations-stale-after", placeholder: "SECONDS", help: "stations older than this are stale (default 3 x --stations-interval)") { $0.stationsStaleAfter = try seconds($1, $2, min: 1) },
         Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch (default 10)") { $0.httpTimeout = try seconds($1, $2, min: 0.001) },
         Option(flag: "--language", placeholder: "TAG", help: "GTFS-realtime translation to pick, then the untagged one, then the first (default en)") { $0.language = try nonEmpty($1, $2) },
         Option(flag: "--config", placeholder: "PATH", help: "environment file of STOPSHEETD_* settings, re-read on SIGHUP; -PATH: optional") {

@@ -11,8 +11,8 @@ Writes into DIR:
                       (ids "test-…"): several translations, unknown fields, extensions, a negative
                       route_type, a bus-only selector, period gaps, a deleted entity, a trip update
   feed.expected.json  {"alerts": [...]} — every live train alert the feed carries, in feed order,
-                      as protocol.md's alert shape (id, kind, headline, description, scopes,
-                      details), derived from the parsed feed by this script's own reading of the
+                      as protocol.md's alert shape (id, kind, headline, description, scopes, and
+                      the detail members), derived from the parsed feed by this script's own reading of the
                       GTFS-realtime reference; "captureTrainIds": the capture's alerts that touch
                       trains
   truncated-N.pb      feed.pb cut at points where the encoder itself refuses to parse
@@ -295,7 +295,9 @@ def expected(feed, now):
             "start": None if not starts or None in starts else chicago_text(min(starts)),
             "end": None if not ends or None in ends else chicago_text(max(ends)),
             "scopes": scopes,
-            "details": details,
+            # The daemon gives every alert each detail member, null where the format says nothing.
+            **{name: details.get(name) for name in
+               ("impact", "severity", "major", "url", "category", "cause", "effect", "severityLevel")},
         })
     return alerts
 

@@ -62,7 +62,8 @@ import Testing
         let served = alerts["alerts"]?.arrayValue ?? []
         #expect(served.map { $0["id"] } == rig.expected.map { $0["id"] })
         for (answer, feed) in zip(served, rig.expected) {
-            for member in ["kind", "headline", "description", "start", "end", "scopes", "details"] {
+            for member in ["kind", "headline", "description", "start", "end", "scopes",
+                           "impact", "severity", "major", "url", "category", "cause", "effect", "severityLevel"] {
                 #expect(answer[member] == feed[member], "\(feed["id"]!) \(member): \(answer[member]?.encodedString ?? "nil") vs \(feed[member]?.encodedString ?? "nil")")
             }
         }
@@ -121,7 +122,7 @@ extension GTFSIntegrationTests {
         let descriptions = Set(capture.compactMap { $0["description"]?.stringValue })
         #expect(descriptions.contains("(fr) essai"))
         // test-accessibility's URL has a Spanish translation.
-        #expect(served.first { $0["id"] == "test-accessibility" }?["details"]?["url"] == "https://example.org/es")
+        #expect(served.first { $0["id"] == "test-accessibility" }?["url"] == "https://example.org/es")
     }
 }
 

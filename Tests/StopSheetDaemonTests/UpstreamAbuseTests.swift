@@ -82,7 +82,7 @@ import Testing
 
         /// What clients see; must not change while the upstream misbehaves.
         func view() throws -> [JSON] {
-            [try daemon.result("alerts"), try daemon.result("stopSheet", ["stopId": "40380"]),
+            [try daemon.result("alerts"), try daemon.result("stopSheet", ["stopId": "40380"]).comparableSheet,
              try daemon.result("station", ["stopId": "40380"]), try daemon.result("health")["stations"]?["count"] ?? .null]
         }
     }

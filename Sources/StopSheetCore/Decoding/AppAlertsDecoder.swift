@@ -15,7 +15,18 @@ public enum AppAlertsDecoder {
         let scopes = try self.scopes(object["scopes"], at: "\(path).scopes")
         guard !scopes.isEmpty else { return nil }
         return Alert(id: id, kindSource: .stated(kind(object["status"])), headline: headline,
-                     description: description, start: start, end: end, scopes: scopes)
+                     description: description, start: start, end: end, scopes: scopes, details: details(object))
+    }
+
+    /// The optional `impact`, `severity`, `major`, `url` and `category`, CTA's fields under the
+    /// app's names. Informative only: a value of another type is read as absent, never as a
+    /// reason to drop the alert set.
+    private static func details(_ object: JSONObject) -> AlertDetails {
+        func string(_ name: String) -> String? {
+            object[name]?.stringValue.map(UpstreamText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        return AlertDetails(impact: string("impact"), severity: object["severity"]?.intValue, major: object["major"]?.boolValue,
+                            url: string("url"), category: string("category"))
     }
 
     /// Any status other than active or planned, of any type, is the generic kind: the dialog

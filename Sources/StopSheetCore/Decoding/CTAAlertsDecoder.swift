@@ -52,7 +52,23 @@ public enum CTAAlertsDecoder {
         let scopes = try self.scopes(object["ImpactedService"], at: "\(path).ImpactedService")
         guard !scopes.isEmpty else { return nil }
         return Alert(id: id, kindSource: .fromTime, headline: UpstreamText.trimmed(headline),
-                     description: UpstreamText.trimmed(description), start: start, end: end, scopes: scopes)
+                     description: UpstreamText.trimmed(description), start: start, end: end, scopes: scopes,
+                     details: details(object))
+    }
+
+    /// What CTA says about the alert beside its text. Informative only: a value that does not
+    /// read as its kind (a severity that is not a whole number, an object) is left out, never a
+    /// reason to drop the alert set.
+    private static func details(_ object: JSONObject) -> AlertDetails {
+        func field(_ name: String) -> String? {
+            (try? text(object[name], at: name))?.map(UpstreamText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        let major: Bool? = switch field("MajorAlert")?.lowercased() {
+        case "1", "true": true
+        case "0", "false": false
+        default: nil
+        }
+        return AlertDetails(impact: field("Impact"), severity: field("SeverityScore").flatMap { Int($0) }, major: major, url: field("AlertURL"))
     }
 
     /// Train scopes in upstream order without repeats; bus and unknown services are left out.

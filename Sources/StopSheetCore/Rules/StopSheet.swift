@@ -23,6 +23,8 @@ public struct StopSheet: Sendable, Equatable {
         public var accessibilityLabel: String
         public var symbol: String
         public var alert: AlertDialog
+        /// Applying alerts about accessibility, beside the sentence: they never change it.
+        public var advisories: [AccessibilityAdvisory]
     }
 
     public var stationID: String
@@ -54,14 +56,18 @@ public struct StopSheet: Sendable, Equatable {
             count: ordered.count,
             accessibilityLabel: StopSheet.glyphLabel(count: ordered.count),
             alert: AlertDialog(title: "Train service alerts", message: ordered.map(StopSheet.dialogItem).joined(separator: "\n\n"), buttons: ["Close"]))
-        self.accessibilityButton = StopSheet.accessibilityButton(stepFree, station: stationName)
+        self.accessibilityButton = StopSheet.accessibilityButton(stepFree, station: stationName,
+                                                                 advisories: AccessibilityAdvisory.advisories(among: ordered))
     }
 
-    /// The button depends on the station alone, not on alerts.
-    public static func accessibilityButton(_ stepFree: StepFreeStatus, station stationName: String) -> AccessibilityButton {
+    /// The tone and the sentence depend on the station's step-free status alone; alerts add
+    /// advisories beside them.
+    public static func accessibilityButton(_ stepFree: StepFreeStatus, station stationName: String,
+                                           advisories: [AccessibilityAdvisory] = []) -> AccessibilityButton {
         AccessibilityButton(
             tone: StopSheet.tone(stepFree), stepFree: stepFree, accessibilityLabel: "Accessibility information", symbol: "figure.roll",
-            alert: AlertDialog(title: "Accessibility", message: StopSheet.accessibilityMessage(stepFree, station: stationName), buttons: ["Close"]))
+            alert: AlertDialog(title: "Accessibility", message: StopSheet.accessibilityMessage(stepFree, station: stationName), buttons: ["Close"]),
+            advisories: advisories)
     }
 
     /// Active, then planned, then unknown; upstream order (the order given) within each group.

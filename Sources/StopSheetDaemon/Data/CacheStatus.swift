@@ -24,14 +24,26 @@ public struct CacheStatus: Sendable, Equatable {
     /// `stats`; not part of `health`.
     public var refreshesSucceeded = 0
     public var refreshesFailed = 0
+    /// `--alerts-stale-after` / `--stations-stale-after`: older good data is `stale`.
+    public var staleAfterSeconds: Int64 = 600
 
     public static let linesUnknownNote =
         "lines unknown: GTFS stops.txt alone names no lines, so alerts about a line match no station; use a whole GTFS feed"
 
     public init(source: String) { self.source = source }
 
-    /// The cache's entry in `health` (and in a `refresh` answer): `ageSeconds` is the age at `now`.
+    /// How fresh the cache's data is at `now` (the sheet's `data`, `health`).
+    public func freshness(now: Instant) -> DataFreshness {
+        DataFreshness(lastGoodLoad: loaded ? loadedAt : nil, now: now, staleAfterSeconds: staleAfterSeconds)
+    }
+
+    /// The source has failed and nothing was ever loaded from it: no data yet, not "the last
+    /// good data kept".
+    public var failingWithNoData: Bool { !loaded && consecutiveFailures > 0 }
+
+    /// The cache's entry in `health` (and in a `refresh` answer), its age and staleness at `now`.
     public func json(at now: Instant) -> JSON {
+        let freshness = freshness(now: now)
         func time(_ instant: Instant?) -> JSON { instant.map { .string($0.description) } ?? .null }
         return [
             "loaded": .bool(loaded),
@@ -43,8 +55,18 @@ public struct CacheStatus: Sendable, Equatable {
             "consecutiveFailures": .int(consecutiveFailures),
             "nextRefreshAt": time(nextRefreshAt),
             "lastHTTPStatus": lastHTTPStatus.map(JSON.int) ?? .null,
-            "ageSeconds": loadedAt.map { .int(Int(now.seconds(since: $0))) } ?? .null,
+            "ageSeconds": freshness.ageSeconds.map { .int(Int($0)) } ?? .null,
+            "stale": .bool(freshness.stale),
             "note": note.map(JSON.string) ?? .null,
         ]
+    }
+}
+
+extension Store {
+    /// Takes each cache's stale-after limit from `config`: at start-up and on reload.
+    func applyStaleAfter(_ config: Config) {
+        for cache in CacheName.allCases {
+            updateStatus(cache) { $0.staleAfterSeconds = Daemon.staleAfterSeconds(cache, config) }
+        }
     }
 }

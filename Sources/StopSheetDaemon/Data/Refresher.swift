@@ -109,17 +109,27 @@ public final class Refresher: Sendable {
         }
     }
 
-    /// Jitter spreads refreshes of many daemons; backoff doubles from 1 s up to the interval.
+    /// The longest wait after a failure, whatever the interval: a box that boots offline with an
+    /// hourly station interval has its stations minutes, not an hour, after the network is back.
+    static let maxFailureBackoffSeconds: Double = 300
+
+    /// Jitter spreads refreshes of many daemons; backoff doubles from 1 s up to the interval, and
+    /// never past `maxFailureBackoffSeconds`.
     private func delayAfter(_ status: CacheStatus) -> Int64 {
         let interval = settings.withLock { $0.interval }
         let seconds: Double
         if status.consecutiveFailures == 0 {
             seconds = interval * Double.random(in: 0.95...1.05)
         } else {
-            let backoff = Double(1 << min(status.consecutiveFailures - 1, 20))
-            seconds = max(1, min(backoff, interval))
+            seconds = Self.backoffSeconds(afterFailures: status.consecutiveFailures, interval: interval)
         }
         return Int64(seconds * 1000)
+    }
+
+    /// 1 s, 2 s, 4 s … after 1, 2, 3 … failures in a row, up to the interval and the cap.
+    static func backoffSeconds(afterFailures failures: Int, interval: Double) -> Double {
+        let backoff = Double(1 << min(max(failures, 1) - 1, 20))
+        return max(1, min(backoff, interval, maxFailureBackoffSeconds))
     }
 
     /// One fetch-decode-install round; returns the cache's status after it.
@@ -185,6 +195,9 @@ public final class Refresher: Sendable {
             $0.lastHTTPStatus = httpStatus
             $0.refreshesFailed += 1
         }
-        Log.warning("\(cache.rawValue) refresh failed, keeping the last good data: \(message)", [("STOPSHEET_EVENT", "refresh_failed")] + fields)
+        // Only this thread loads the cache, so `loaded` cannot change under this line.
+        let kept = store.status(cache).loaded ? "keeping the last good data" : "no data yet"
+        Log.warning("\(cache.rawValue) refresh failed, \(kept): \(message)",
+                    [("STOPSHEET_EVENT", "refresh_failed")] + fields)
     }
 }

@@ -12,6 +12,7 @@ public final class Store: Sendable {
         var current: EncodedSnapshot
         var alerts: CacheStatus
         var stations: CacheStatus
+        var spliced = SplicedSheets()
     }
 
     private let state: Locked<State>
@@ -31,6 +32,20 @@ public final class Store: Sendable {
 
     /// The snapshot for one answer: one reference taken under the lock.
     public var current: EncodedSnapshot { state.withLock { $0.current } }
+
+    /// A station or platform id's `stopSheet` answer at `now`: the snapshot's sheet with the
+    /// caches' freshness as its `data`. One lock for the snapshot, the statuses and the splice,
+    /// so they agree (a sheet whose `data` says loaded has that data) and an answer still takes
+    /// one lock.
+    public func stopSheet(stopID: String, now: Instant) -> StopSheetLookup {
+        state.withLock { state in
+            let data = SheetData(alerts: state.alerts, stations: state.stations, now: now)
+            guard let index = state.current.stationIndex(stopID: stopID) else {
+                return .noStation(state.current, data: state.spliced.encodedData(data, of: state.current))
+            }
+            return .sheet(state.spliced.sheet(at: index, of: state.current, data: data))
+        }
+    }
 
     public func status(_ cache: CacheName) -> CacheStatus {
         state.withLock { cache == .alerts ? $0.alerts : $0.stations }

@@ -50,6 +50,7 @@ extension Daemon {
         for (refresher, setting) in zip(refreshers, settings) {
             refresher.reconfigure(source: setting.source, interval: setting.interval, language: next.language)
         }
+        store.applyStaleAfter(next)
     }
 
     /// Until each refresher has answered: after its refresh, or at once when the daemon stops.

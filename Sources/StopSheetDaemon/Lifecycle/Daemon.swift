@@ -28,6 +28,8 @@ public final class Daemon: Sendable {
     let store: Store
     let refreshers: [Refresher]
     private let server: Server
+    /// Push; its state is the serving loop's (compared on every store change and every tick).
+    private let subscriptions: SubscriptionRegistry
     private let reloads = ReloadThread()
     private let startedAt = SystemClock.monotonicMilliseconds()
     /// The socket path this process bound (and so removes at exit); nil under socket activation.
@@ -88,6 +90,7 @@ public final class Daemon: Sendable {
 
         // 2. The store, empty until the first loads.
         let store = Store(alertsSource: sources[0].source.url, stationsSource: sources[1].source.url, now: now)
+        store.applyStaleAfter(config)
         self.store = store
 
         // 3. The refreshers. STATUS= changes the moment a refresh does, not only at the next tick.
@@ -107,6 +110,7 @@ public final class Daemon: Sendable {
         service.register(in: &dispatcher)
         StatsMethod(since: now, store: store, server: { serverReference.withLock { $0 } }).register(in: &dispatcher)
         let subscriptions = SubscriptionRegistry(service: service, limits: Daemon.subscriptionLimits(config), counters: pushCounters)
+        self.subscriptions = subscriptions
         subscriptions.register(in: &dispatcher)
         var limits = Daemon.limits(config)
         // The watchdog is fed from the loop's tick, so the tick must come often enough.
@@ -185,11 +189,14 @@ public final class Daemon: Sendable {
     }
 
     /// On the serving loop, at least every tick interval: alert kinds follow the clock (the store
-    /// rebuilds when an alert's start or end has passed), the watchdog is fed, STATUS= kept current.
+    /// rebuilds when an alert's start or end has passed), data turns stale, the watchdog is fed,
+    /// STATUS= kept current.
     private func tick() {
         if store.rebuildIfBoundaryPassed(now: SystemClock.now()) {
             Log.debug("alert kinds changed with the clock", [("STOPSHEET_EVENT", "alerts_boundary")])
         }
+        // Data turns stale with the clock alone, no store change: subscribers hear of it here.
+        subscriptions.update(to: store.current)
         if let interval = notifier.watchdogPingInterval {
             let now = SystemClock.monotonicMilliseconds()
             if now - lastPing.load(ordering: .relaxed) >= interval.clampedNanoseconds / 1_000_000 * 95 / 100 {
@@ -223,6 +230,14 @@ public final class Daemon: Sendable {
         guard let url else { return (DemoSource(cache, rebasedTo: startedAt), interval) }
         let options = HTTPOptions(version: StopSheetVersion.current, timeoutMilliseconds: Int(config.httpTimeout * 1000))
         return (try makeSource(url: url, options: options), interval)
+    }
+
+    /// How old one cache's data may be before sheets and `health` call it stale.
+    static func staleAfterSeconds(_ cache: CacheName, _ config: Config) -> Int64 {
+        switch cache {
+        case .alerts: Int64(config.alertsStaleAfter)
+        case .stations: Int64(config.stationsStaleAfter ?? 3 * config.stationsInterval)
+        }
     }
 
     /// A config file's text, or nil when it cannot be read (or is over 1 MiB: a config that

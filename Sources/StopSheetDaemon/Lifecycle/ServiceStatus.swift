@@ -2,7 +2,8 @@ import StopSheetCore
 
 extension Store {
     /// The systemd STATUS= line: `serving 143 stations, 17 train alerts (6 active, 11 planned);
-    /// alerts 12s old`, and the failing source, if any. At most 200 characters.
+    /// alerts 12s old` (`(stale)` past `--alerts-stale-after`), and the failing source, if any — with "no data yet" when it never loaded,
+    /// so nobody reads "failing" as "serving the last good data". At most 200 characters.
     func serviceStatus(now: Instant) -> String {
         let alerts = status(.alerts)
         let stations = status(.stations)
@@ -11,9 +12,9 @@ extension Store {
             let kinds = snapshot.liveAlerts.map(\.kind)
             line += " (\(kinds.filter { $0 == .active }.count) active, \(kinds.filter { $0 == .planned }.count) planned)"
         }
-        if let loadedAt = alerts.loadedAt { line += "; alerts \(now.seconds(since: loadedAt))s old" }
+        if let loadedAt = alerts.loadedAt { line += "; alerts \(now.seconds(since: loadedAt))s old\(alerts.freshness(now: now).stale ? " (stale)" : "")" }
         for (name, status) in [("alerts", alerts), ("stations", stations)] where status.consecutiveFailures > 0 {
-            line += "; \(name) failing (\(status.consecutiveFailures) in a row): \(status.lastError ?? "unknown error")"
+            line += "; \(name) failing (\(status.consecutiveFailures) in a row\(status.loaded ? "" : ", no data yet")): \(status.lastError ?? "unknown error")"
         }
         return String(line.prefix(200))
     }

@@ -10,13 +10,17 @@ public struct StopSheetService: Sendable {
     let connections: @Sendable () -> Int
     /// What `health` reports of push (`subscribe`); nil when the daemon has none.
     let subscriptions: SubscriptionCounters?
+    /// The wall clock the answers' ages are taken from (a fixed one in tests).
+    let now: @Sendable () -> Instant
 
-    public init(store: Store, refreshers: [Refresher], connections: @escaping @Sendable () -> Int, subscriptions: SubscriptionCounters? = nil) {
+    public init(store: Store, refreshers: [Refresher], connections: @escaping @Sendable () -> Int, subscriptions: SubscriptionCounters? = nil,
+                now: @escaping @Sendable () -> Instant = SystemClock.now) {
         self.store = store
         self.refreshers = Dictionary(uniqueKeysWithValues: refreshers.map { ($0.cache, $0) })
         self.startedAt = SystemClock.monotonicMilliseconds()
         self.connections = connections
         self.subscriptions = subscriptions
+        self.now = now
     }
 
     public func register(in dispatcher: inout Dispatcher) {
@@ -36,15 +40,34 @@ public struct StopSheetService: Sendable {
     private func noParams(_ params: JSON?) throws(RPCError) { _ = try Params(params, allowed: []) }
 
     func stopSheet(_ query: StopSheetQuery) throws(RPCError) -> [UInt8] {
-        try stopSheet(query, in: store.current)
+        if query.stopType == .bus { return StopSheet.busJSON(stopID: query.stopID).encoded }
+        switch store.stopSheet(stopID: query.stopID, now: now()) {
+        case .sheet(let sheet):
+            return sheet
+        case .noStation(let current, let data):
+            guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
+            return SheetData.appending(data, to: StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json.encoded)
+        }
     }
 
-    /// The answer from a given snapshot: subscriptions compare two snapshots' answers.
+    /// The answer from a given snapshot, without the train sheet's `data` (it moves with the
+    /// clock): subscriptions compare two snapshots' answers with it, and add `data` to what they
+    /// send (`withData`).
     func stopSheet(_ query: StopSheetQuery, in current: EncodedSnapshot) throws(RPCError) -> [UInt8] {
         if query.stopType == .bus { return StopSheet.busJSON(stopID: query.stopID).encoded }
         if let encoded = current.stopSheet(stopID: query.stopID) { return encoded }
         guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
         return StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json.encoded
+    }
+
+    /// The caches' freshness now: the `data` of every train sheet.
+    func sheetData() -> SheetData {
+        SheetData(alerts: store.status(.alerts), stations: store.status(.stations), now: now())
+    }
+
+    /// A train sheet from `stopSheet(_:in:)` with `data` as its last member, as `stopSheet` answers.
+    static func withData(_ data: SheetData, _ sheet: [UInt8]) -> [UInt8] {
+        SheetData.appending(data.json.encoded, to: sheet)
     }
 
     /// Unknown ids are the client's business, so they are logged at debug only: with the id, for
@@ -56,9 +79,12 @@ public struct StopSheetService: Sendable {
 
     func station(_ params: JSON?) throws(RPCError) -> [UInt8] {
         let stopID = try Params(params, allowed: ["stopId"]).stopID()!
-        guard let stations = store.snapshot.stations else { throw .notLoaded("stations") }
+        let snapshot = store.snapshot
+        guard let stations = snapshot.stations else { throw .notLoaded("stations") }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
-        return station.json.encoded
+        guard case .object(var detail) = station.json else { return station.json.encoded }
+        detail.append("advisories", .array(snapshot.stopSheet(for: station).accessibilityButton.advisories.map(\.json)))
+        return JSON.object(detail).encoded
     }
 
     func alerts(_ params: JSON?) throws(RPCError) -> [UInt8] {
@@ -80,16 +106,10 @@ public struct StopSheetService: Sendable {
         return JSON.object(result).encoded
     }
 
-    /// `ready`: both caches loaded and their sources answering; `starting`: still on a first load
-    /// that has not failed; `degraded`: serving, but a source is failing (or never loaded).
-    public func healthStatus() -> String {
-        let statuses = CacheName.allCases.map(store.status)
-        if statuses.contains(where: { $0.consecutiveFailures > 0 }) { return "degraded" }
-        return statuses.allSatisfy(\.loaded) ? "ready" : "starting"
-    }
+    public func healthStatus() -> String { HealthState(CacheName.allCases.map(store.status)).rawValue }
 
     public func health() -> JSON {
-        let now = SystemClock.now()
+        let now = now()
         func cache(_ name: CacheName) -> JSON { store.status(name).json(at: now) }
         return [
             "status": .string(healthStatus()),

@@ -50,6 +50,9 @@ public final class SubscriptionRegistry: @unchecked Sendable {
 
     // Loop thread only.
     private var snapshot: EncodedSnapshot
+    /// The train sheets' `data` as last compared: a sheet changes when its bytes without `data`
+    /// change or when a cache's `loaded` or `stale` flips (`SheetData.sameState`), never by age.
+    private var data: SheetData
     private var healthKey: HealthKey
     private var subscriptions: [String: Subscription] = [:]
     private var byQueue: [ObjectIdentifier: [String]] = [:]
@@ -63,6 +66,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         self.limits = limits
         self.counters = counters
         snapshot = service.store.current
+        data = service.sheetData()
         healthKey = Self.healthKey(service)
     }
 
@@ -86,12 +90,15 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     /// Compares every watched answer and the health key with `next` and the store's statuses,
     /// and queues a notification for each subscription of whatever changed.
     func update(to next: EncodedSnapshot) {
-        if next !== snapshot {
+        let nextData = service.sheetData()
+        let dataChanged = !nextData.sameState(as: data)
+        data = nextData
+        if next !== snapshot || dataChanged {
             snapshot = next
             var changed: Set<String> = []
             for (stopID, stop) in watched {
                 let answer = Self.answer(service, stopID, in: next)
-                guard answer != stop.answer else { continue }
+                guard answer != stop.answer || (dataChanged && answer != nil) else { continue }
                 watched[stopID]!.answer = answer
                 changed.insert(stopID)
             }
@@ -121,7 +128,8 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         JSON.object(JSONObject([("subscription", .string(subscription.id)), ("seq", .int(subscription.seq)), ("stopId", .string(stopID))])).encode(into: &head)
         head.removeLast()  // the `}`: the sheet follows
         head.append(contentsOf: #","sheet":"#.utf8)
-        let notification = NotificationQueue.Notification(method: "stopSheetChanged", params: [head, answer ?? Array("null".utf8), Array("}".utf8)])
+        let sheet = answer.map { StopSheetService.withData(data, $0) } ?? Array("null".utf8)
+        let notification = NotificationQueue.Notification(method: "stopSheetChanged", params: [head, sheet, Array("}".utf8)])
         subscription.queue.post(notification, key: .init(group: subscription.id, item: stopID))
     }
 
@@ -181,7 +189,8 @@ public final class SubscriptionRegistry: @unchecked Sendable {
             do {
                 var query = try StopSheetQuery(stopID: stopID)
                 query.stopType = stopType
-                sheets.append(try service.stopSheet(query, in: snapshot))
+                let sheet = try service.stopSheet(query, in: snapshot)
+                sheets.append(stopType == .train ? StopSheetService.withData(data, sheet) : sheet)
             } catch {
                 return .error(error)
             }

@@ -1,8 +1,9 @@
 import StopSheetCore
 
 /// The encoded `accessibilityButton` value of one step-free status, split where the station's
-/// name goes: the name, escaped without its quotes, between `head` and `tail` gives the bytes
-/// of `StopSheet.accessibilityButton(stepFree, station: name).json.encoded`.
+/// name and the advisories go: `head`, the name escaped without its quotes, `tail`, the encoded
+/// advisories array and `}` give the bytes of
+/// `StopSheet.accessibilityButton(stepFree, station: name, advisories: …).json.encoded`.
 ///
 /// Derived from the button itself rather than spelled out again: it is encoded once for a marker
 /// name and cut at the marker. That holds for any name because the encoder escapes byte by byte,
@@ -30,6 +31,9 @@ struct EncodedButton: Sendable {
         let cuts = bytes.indices.filter { bytes[$0...].starts(with: marker) }
         precondition(cuts.count == 1, "the button's fixed text must not contain the name marker")
         head = Array(bytes[..<cuts[0]])
-        tail = Array(bytes[(cuts[0] + marker.count)...])
+        // The advisories are the last member: cut their empty array and the closing brace.
+        let noAdvisories = Array("[]}".utf8)
+        precondition(bytes.suffix(noAdvisories.count).elementsEqual(noAdvisories), "the advisories must end the button")
+        tail = Array(bytes[(cuts[0] + marker.count)..<(bytes.count - noAdvisories.count)])
     }
 }

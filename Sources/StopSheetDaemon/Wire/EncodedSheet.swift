@@ -22,7 +22,8 @@ extension StopSheet {
         var out: [UInt8] = []
         // Exact for the usual id that needs no escape, so the sheet is allocated once.
         out.reserveCapacity(head.count + stationID.utf8.count + 2 + afterID.count + scratch.count + afterName.count + alertMembers.glyph.count
-            + afterGlyph.count + button.head.count + bareName + button.tail.count + afterButton.count + alertMembers.alerts.count + 1)
+            + afterGlyph.count + button.head.count + bareName + button.tail.count + alertMembers.advisories.count + 1 + afterButton.count
+            + alertMembers.alerts.count + 1)
         out.append(contentsOf: head)
         JSON.encodeString(stationID, into: &out)
         out.append(contentsOf: afterID)
@@ -33,30 +34,35 @@ extension StopSheet {
         out.append(contentsOf: button.head)
         scratch.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[1..<(1 + bareName)])) }
         out.append(contentsOf: button.tail)
+        out.append(contentsOf: alertMembers.advisories)
+        out.append(UInt8(ascii: "}"))
         out.append(contentsOf: afterButton)
         out.append(contentsOf: alertMembers.alerts)
         out.append(UInt8(ascii: "}"))
         return out
     }
 
-    /// The encoded `alertGlyph` and `alerts` members for alerts in dialog order, each alert's
-    /// own JSON given already encoded (`encodedAlerts[i]` is `alerts[i].json.encoded`).
+    /// The encoded `alertGlyph`, `alerts` and advisories members for alerts in dialog order, each
+    /// alert's own JSON given already encoded (`encodedAlerts[i]` is `alerts[i].json.encoded`).
     static func encodedAlertMembers(_ alerts: [LiveAlert], encodedAlerts: [[UInt8]]) -> EncodedAlertMembers {
         let sheet = StopSheet(stationID: "", stationName: "", stepFree: .unknown, alerts: alerts)
         var glyph: [UInt8] = []
         (sheet.alertGlyph?.json ?? .null).encode(into: &glyph)
+        var advisories: [UInt8] = []
+        JSON.array(sheet.accessibilityButton.advisories.map(\.json)).encode(into: &advisories)
         var list: [UInt8] = [UInt8(ascii: "[")]
         for (position, alert) in encodedAlerts.enumerated() {
             if position > 0 { list.append(UInt8(ascii: ",")) }
             list.append(contentsOf: alert)
         }
         list.append(UInt8(ascii: "]"))
-        return EncodedAlertMembers(glyph: glyph, alerts: list)
+        return EncodedAlertMembers(glyph: glyph, alerts: list, advisories: advisories)
     }
 }
 
-/// A sheet's `alertGlyph` and `alerts` values, encoded.
+/// A sheet's `alertGlyph`, `alerts` and `accessibilityButton.advisories` values, encoded.
 struct EncodedAlertMembers {
     let glyph: [UInt8]
     let alerts: [UInt8]
+    let advisories: [UInt8]
 }

@@ -16,13 +16,25 @@ public final class EncodedSnapshot: Sendable {
         decimalIndex = DecimalStopIndex(snapshot.stations)
     }
 
-    /// The encoded `stopSheet` result for a station or platform id, when stations are loaded.
-    /// A decimal id (all of CTA's) is found from its bytes, without hashing a String.
+    /// The encoded `stopSheet` result for a station or platform id, when stations are loaded,
+    /// without the answer's `data` member (it moves with the clock; these bytes only with the
+    /// data, so they are what to compare between snapshots).
     public func stopSheet(stopID: String) -> [UInt8]? {
-        var stopID = stopID
-        if let index = stopID.withUTF8({ decimalIndex.index(of: UnsafeRawBufferPointer($0)) }) { return sheets[index] }
-        return snapshot.stations?.index(for: stopID).map { sheets[$0] }
+        stationIndex(stopID: stopID).map { sheets[$0] }
     }
+
+    /// The position of a station or platform id's station in the directory. A decimal id (all
+    /// of CTA's) is found from its bytes, without hashing a String.
+    public func stationIndex(stopID: String) -> Int? {
+        var stopID = stopID
+        if let index = stopID.withUTF8({ decimalIndex.index(of: UnsafeRawBufferPointer($0)) }) { return index }
+        return snapshot.stations?.index(for: stopID)
+    }
+
+    /// The sheet of the station at `index` (from `stationIndex`), without `data`.
+    public func stopSheet(at index: Int) -> [UInt8] { sheets[index] }
+
+    public var stationCount: Int { sheets.count }
 
     /// Each alert is encoded once, and so is each distinct set of alerts that applies to some
     /// station (a line's stations share one): building is then linear in stations + alerts with

@@ -33,6 +33,21 @@ extension StopSheet.AccessibilityButton {
             "accessibilityLabel": .string(accessibilityLabel),
             "symbol": .string(symbol),
             "alert": alert.json,
+            "advisories": .array(advisories.map(\.json)),
+        ]
+    }
+}
+
+extension AccessibilityAdvisory {
+    public var json: JSON {
+        [
+            "alertId": .string(alert.alert.id),
+            "kind": .string(alert.kind.rawValue),
+            "headline": .string(alert.alert.headline),
+            "description": .string(alert.alert.description),
+            "start": alert.alert.start.map { .string($0.description) } ?? .null,
+            "end": alert.alert.end.map { .string($0.description) } ?? .null,
+            "restored": .bool(restored),
         ]
     }
 }
@@ -53,20 +68,18 @@ extension LiveAlert {
             "start": alert.start.map { .string($0.description) } ?? .null,
             "end": alert.end.map { .string($0.description) } ?? .null,
             "scopes": .array(alert.scopes.map(\.json)),
-            "details": alert.details.json,
+            // Present with null when the upstream does not say: one shape for every alert, whatever
+            // its format (CTA: impact, severity, major, url; the app format: category; GTFS-realtime:
+            // cause, effect, severityLevel, url).
+            "impact": alert.details.impact.map(JSON.string) ?? .null,
+            "severity": alert.details.severity.map(JSON.int) ?? .null,
+            "major": alert.details.major.map(JSON.bool) ?? .null,
+            "url": alert.details.url.map(JSON.string) ?? .null,
+            "category": alert.details.category.map(JSON.string) ?? .null,
+            "cause": alert.details.cause.map(JSON.string) ?? .null,
+            "effect": alert.details.effect.map(JSON.string) ?? .null,
+            "severityLevel": alert.details.severityLevel.map(JSON.string) ?? .null,
         ]
-    }
-}
-
-extension AlertDetails {
-    /// Only what the upstream gave: each format fills a few of these.
-    public var json: JSON {
-        let members: [(String, JSON?)] = [
-            ("impact", impact.map(JSON.string)), ("severity", severity.map(JSON.int)), ("major", major.map(JSON.bool)),
-            ("url", url.map(JSON.string)), ("category", category.map(JSON.string)), ("cause", cause.map(JSON.string)),
-            ("effect", effect.map(JSON.string)), ("severityLevel", severityLevel.map(JSON.string)),
-        ]
-        return .object(JSONObject(members.compactMap { name, value in value.map { (name, $0) } }))
     }
 }
 

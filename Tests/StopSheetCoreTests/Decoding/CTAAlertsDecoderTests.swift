@@ -124,7 +124,8 @@ extension String {
         #expect(alerts == [
             Alert(id: "115080", kindSource: .fromTime, headline: "Austin Main Stationhouse Temporarily Closed",
                   description: "Elevator out of service", start: Instant(1_784_091_600), end: nil,
-                  scopes: [.station("41260"), .route(.green)]),
+                  scopes: [.station("41260"), .route(.green)],
+                  details: AlertDetails(impact: "Elevator Status", severity: 9, major: false, url: "http://www.transitchicago.com/alerts/115080")),
         ])
     }
 

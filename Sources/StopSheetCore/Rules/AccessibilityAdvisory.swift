@@ -1,0 +1,42 @@
+/// An alert about accessibility that applies to a station: listed beside the accessibility
+/// button's sentence, never changing it (the sentence and the tone follow CTA's station
+/// accessibility field alone, as the spec says). The one place that decides which alerts are
+/// advisories and which announce a return to service.
+public struct AccessibilityAdvisory: Sendable, Equatable {
+    public var alert: LiveAlert
+    /// The alert announces a return to service ("Elevator at 69th Back in Service"): good news,
+    /// not an outage.
+    public var restored: Bool
+
+    /// The advisories among a station's applying alerts, in the order given (dialog order).
+    public static func advisories(among alerts: [LiveAlert]) -> [AccessibilityAdvisory] {
+        alerts.filter { isAdvisory($0.alert) }.map { AccessibilityAdvisory(alert: $0, restored: isRestored($0.alert)) }
+    }
+
+    /// CTA `Impact` naming elevators or accessibility as a word (`Elevator Status`,
+    /// `Accessibility Status`, the real feed's `Accessiblity Note`), the app format's category
+    /// `accessibility`, or GTFS-realtime's `ACCESSIBILITY_ISSUE` effect (added for exactly this).
+    public static func isAdvisory(_ alert: Alert) -> Bool {
+        let details = alert.details
+        if let impact = details.impact, words(impact).contains(where: impactWords.contains) { return true }
+        if details.category.map(words) == ["accessibility"] { return true }
+        return details.effect?.uppercased() == "ACCESSIBILITY_ISSUE"
+    }
+
+    /// The headline says "back in service" or "returned to service" and not "out of service":
+    /// an outage notice whose headline also names a restored unit stays an outage. The
+    /// description is not read: outage texts say when the unit "will be back in service".
+    public static func isRestored(_ alert: Alert) -> Bool {
+        let headline = " " + words(alert.headline).joined(separator: " ") + " "
+        guard !headline.contains(" out of service ") else { return false }
+        return restoredPhrases.contains { headline.contains(" \($0) ") }
+    }
+
+    private static let impactWords: Set<String> = ["elevator", "elevators", "accessibility", "accessiblity"]
+    private static let restoredPhrases = ["back in service", "returned to service"]
+
+    /// Lower-case runs of letters and digits: "Out-of-Service" reads as "out of service".
+    private static func words(_ text: String) -> [String] {
+        text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
+    }
+}

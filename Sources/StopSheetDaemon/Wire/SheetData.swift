@@ -1,0 +1,42 @@
+import StopSheetCore
+
+/// A train sheet's `data` member: how fresh the alerts and the stations behind it are at the
+/// moment of the answer. The encoded snapshot's sheets leave it out (it moves with the clock,
+/// they move with the data); it is appended to each answer, and to each notification.
+///
+/// Two sheets are the same sheet when their bytes without `data` are equal and their data are
+/// in the same state (`sameState`): the age alone never makes a sheet change.
+public struct SheetData: Sendable, Equatable {
+    public var alerts: DataFreshness
+    public var stations: DataFreshness
+
+    public init(alerts: CacheStatus, stations: CacheStatus, now: Instant) {
+        self.alerts = alerts.freshness(now: now)
+        self.stations = stations.freshness(now: now)
+    }
+
+    public func sameState(as other: SheetData) -> Bool {
+        alerts.sameState(as: other.alerts) && stations.sameState(as: other.stations)
+    }
+
+    public var json: JSON { ["alerts": alerts.json, "stations": stations.json] }
+
+    /// `sheet` (an encoded object without `data`) with `encodedData` (this type's encoded `json`)
+    /// as its last member.
+    public static func appending(_ encodedData: [UInt8], to sheet: [UInt8]) -> [UInt8] {
+        let member = #","data":"#.utf8
+        var out: [UInt8] = []
+        out.reserveCapacity(sheet.count + member.count + encodedData.count)
+        sheet.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0.dropLast())) }
+        out.append(contentsOf: member)
+        out.append(contentsOf: encodedData)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}
+
+extension DataFreshness {
+    public var json: JSON {
+        ["loaded": .bool(loaded), "ageSeconds": ageSeconds.map { .int(Int($0)) } ?? .null, "stale": .bool(stale)]
+    }
+}

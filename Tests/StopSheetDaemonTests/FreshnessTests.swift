@@ -1,0 +1,213 @@
+import StopSheetCore
+import Testing
+@testable import StopSheetDaemon
+
+/// Issue 12 in the daemon, with an injected clock: the sheet's `data`, health's four states,
+/// STATUS=, the stale-after settings, and advisories through the encoded sheets.
+@Suite struct FreshnessTests {
+    static let t0 = Instant(secondsSince1970: 1_790_000_000)
+    static let directory = StationDirectory(platforms: try! StationsDecoder.decode(Fixtures.bytes("L_stops_2021.csv")))
+    static let alerts = try! AlertsDecoder.decode(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"))
+
+    /// A store with the default stale-after limits, a service reading `clock`, and the caches
+    /// marked as the refresher marks them.
+    struct Rig {
+        let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", now: FreshnessTests.t0)
+        let clock = Locked(FreshnessTests.t0)
+
+        init() { store.applyStaleAfter(Config()) }
+
+        var service: StopSheetService { StopSheetService(store: store, refreshers: [], connections: { 0 }, now: { [clock] in clock.withLock { $0 } }) }
+
+        func load(_ cache: CacheName, at instant: Instant) {
+            switch cache {
+            case .alerts: store.install(alerts: FreshnessTests.alerts, at: instant)
+            case .stations: store.install(stations: FreshnessTests.directory, at: instant)
+            }
+            store.updateStatus(cache) { $0.loaded = true; $0.loadedAt = instant; $0.consecutiveFailures = 0 }
+        }
+
+        func fail(_ cache: CacheName) { store.updateStatus(cache) { $0.consecutiveFailures += 1; $0.lastError = "HTTP 503" } }
+
+        func set(_ seconds: Int64) { clock.withLock { $0 = FreshnessTests.t0.adding(seconds: seconds) } }
+
+        func sheet(_ stopID: String = "40380") throws -> JSON {
+            try JSONParser.parse(try service.stopSheet(StopSheetQuery(stopID: stopID)))
+        }
+    }
+
+    static func freshness(_ loaded: Bool, _ age: Int?, _ stale: Bool) -> JSON {
+        ["loaded": .bool(loaded), "ageSeconds": age.map(JSON.int) ?? .null, "stale": .bool(stale)]
+    }
+
+    @Test func everyTrainSheetSaysHowFreshItsDataIs() throws {
+        let rig = Rig()
+        // Nothing loaded: the sheet before stations load says so, and is not "all clear".
+        var sheet = try rig.sheet()
+        #expect(sheet["data"] == ["alerts": Self.freshness(false, nil, false), "stations": Self.freshness(false, nil, false)])
+        #expect(sheet["alertGlyph"] == .null)
+        #expect(sheet["accessibilityButton"]?["advisories"] == [])
+        rig.load(.stations, at: Self.t0)
+        rig.set(30)
+        sheet = try rig.sheet()
+        #expect(sheet["data"] == ["alerts": Self.freshness(false, nil, false), "stations": Self.freshness(true, 30, false)])
+        rig.load(.alerts, at: Self.t0.adding(seconds: 20))
+        rig.set(620)
+        sheet = try rig.sheet()
+        #expect(sheet["data"]?["alerts"] == Self.freshness(true, 600, false))
+        rig.set(621)
+        #expect(try rig.sheet()["data"]?["alerts"] == Self.freshness(true, 601, true))
+        // Stations: 3 × the default 3600 s interval.
+        rig.set(10_800)
+        #expect(try rig.sheet()["data"]?["stations"] == Self.freshness(true, 10_800, false))
+        rig.set(10_801)
+        #expect(try rig.sheet()["data"]?["stations"] == Self.freshness(true, 10_801, true))
+        // `data` is the last member, after the snapshot's sheet unchanged.
+        let bytes = try rig.service.stopSheet(StopSheetQuery(stopID: "40380"))
+        let plain = rig.store.current.stopSheet(stopID: "40380")!
+        #expect(Array(bytes.prefix(plain.count - 1)) == Array(plain.dropLast()))
+        #expect(String(decoding: bytes.dropFirst(plain.count - 1), as: UTF8.self).hasPrefix(#","data":{"alerts":{"loaded":true,"ageSeconds":10781"#))
+        // Bus sheets stay as the spec has them: nothing at all.
+        #expect(try JSONParser.parse(try rig.service.stopSheet(StopSheetQuery(["stopId": "1106", "stopType": "bus"]))) == StopSheet.busJSON(stopID: "1106"))
+    }
+
+    /// The spliced sheets follow the snapshot, not only the data: a new alert set installed in
+    /// the same second with the same statuses is answered at once.
+    @Test func aNewSnapshotIsAnsweredWithinTheSameSecond() throws {
+        let rig = Rig()
+        rig.load(.stations, at: Self.t0)
+        rig.load(.alerts, at: Self.t0)
+        let before = try rig.sheet("40630")
+        #expect(before["alertGlyph"]?["count"]?.intValue ?? 0 > 0)
+        rig.store.install(alerts: [], at: Self.t0)
+        let after = try rig.sheet("40630")
+        #expect(after["alertGlyph"] == .null)
+        #expect(after["accessibilityButton"]?["advisories"] == [])
+        #expect(after["data"] == before["data"])
+    }
+
+    @Test func theShortcutSplicesTheSameData() throws {
+        let rig = Rig()
+        rig.load(.stations, at: Self.t0)
+        rig.load(.alerts, at: Self.t0)
+        rig.set(7)
+        var dispatcher = Dispatcher()
+        rig.service.register(in: &dispatcher)
+        let exact = try #require(dispatcher.exact)
+        let context = RPCContext(peer: PeerCredentials(pid: 1, uid: 0, gid: 0))
+        for stopID in ["40380", "30074", "40630"] {
+            let general = dispatcher.reply(to: RPCRequest(id: .number("1"), method: "stopSheet", params: ["stopId": .string(stopID)]), context: context)
+            guard case .result(let fast) = exact.handler(stopID, context), case .result(let slow) = general else {
+                Issue.record("no result for \(stopID)")
+                continue
+            }
+            #expect(fast == slow)
+            #expect(try JSONParser.parse(fast)["data"]?["alerts"]?["ageSeconds"] == 7)
+        }
+    }
+
+    @Test func healthTellsFourStatesApart() {
+        func state(_ alerts: (loaded: Bool, failures: Int), _ stations: (loaded: Bool, failures: Int)) -> HealthState {
+            func status(_ value: (loaded: Bool, failures: Int)) -> CacheStatus {
+                var status = CacheStatus(source: "test")
+                status.loaded = value.loaded
+                status.loadedAt = value.loaded ? Self.t0 : nil
+                status.consecutiveFailures = value.failures
+                return status
+            }
+            return HealthState([status(alerts), status(stations)])
+        }
+        #expect(state((false, 0), (false, 0)) == .starting)
+        #expect(state((true, 0), (false, 0)) == .starting)
+        #expect(state((false, 1), (false, 0)) == .unavailable)
+        #expect(state((false, 3), (true, 0)) == .unavailable)
+        #expect(state((true, 0), (false, 2)) == .unavailable)
+        #expect(state((false, 0), (true, 1)) == .starting, "a first load under way, the other serving its last good data")
+        #expect(state((true, 1), (true, 0)) == .degraded)
+        #expect(state((true, 0), (true, 5)) == .degraded)
+        #expect(state((true, 0), (true, 0)) == .ready)
+    }
+
+    @Test func healthReportsTheStateAndStaleness() throws {
+        let rig = Rig()
+        #expect(rig.service.health()["status"] == "starting")
+        rig.fail(.alerts)
+        #expect(rig.service.health()["status"] == "unavailable")
+        rig.load(.stations, at: Self.t0)
+        rig.load(.alerts, at: Self.t0)
+        #expect(rig.service.health()["status"] == "ready")
+        rig.fail(.alerts)
+        rig.set(601)
+        let health = rig.service.health()
+        #expect(health["status"] == "degraded")
+        #expect(health["alerts"]?["ageSeconds"] == 601)
+        #expect(health["alerts"]?["stale"] == true)
+        #expect(health["stations"]?["stale"] == false, "stations' limit is its own")
+    }
+
+    @Test func statusLineSaysNoDataYetOnlyWhenThereIsNone() {
+        let rig = Rig()
+        rig.fail(.alerts)
+        let never = rig.store.serviceStatus(now: Self.t0)
+        #expect(never.contains("alerts failing (1 in a row, no data yet): HTTP 503"), "\(never)")
+        rig.load(.alerts, at: Self.t0)
+        rig.fail(.alerts)
+        let kept = rig.store.serviceStatus(now: Self.t0)
+        #expect(kept.contains("alerts failing (1 in a row): HTTP 503") && !kept.contains("no data yet"), "\(kept)")
+        #expect(!kept.contains("(stale)"))
+        #expect(rig.store.serviceStatus(now: Self.t0.adding(seconds: 601)).contains("; alerts 601s old (stale); alerts failing"))
+    }
+
+    @Test func staleAfterSettings() throws {
+        func config(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Config {
+            guard case .run(let config) = try Config.parse(arguments: ["--demo"] + arguments, environment: environment) else { throw TestFailure("not a run") }
+            return config
+        }
+        let defaults = try config([])
+        #expect(Daemon.staleAfterSeconds(.alerts, defaults) == 600)
+        #expect(Daemon.staleAfterSeconds(.stations, defaults) == 10_800)
+        #expect(Daemon.staleAfterSeconds(.stations, try config(["--stations-interval", "60"])) == 180)
+        let set = try config(["--alerts-stale-after", "5", "--stations-stale-after=7"])
+        #expect(Daemon.staleAfterSeconds(.alerts, set) == 5 && Daemon.staleAfterSeconds(.stations, set) == 7)
+        #expect(Daemon.staleAfterSeconds(.alerts, try config([], ["STOPSHEETD_ALERTS_STALE_AFTER": "42"])) == 42)
+        #expect(throws: Config.Failure.self) { try config(["--alerts-stale-after", "0"]) }
+    }
+
+    /// A box that boots offline with an hourly station interval retries within minutes.
+    @Test func failureBackoffIsCappedAtAFewMinutes() {
+        #expect((1...6).map { Refresher.backoffSeconds(afterFailures: $0, interval: 3600) } == [1, 2, 4, 8, 16, 32])
+        #expect(Refresher.backoffSeconds(afterFailures: 9, interval: 3600) == 256)
+        #expect(Refresher.backoffSeconds(afterFailures: 10, interval: 3600) == 300)
+        #expect(Refresher.backoffSeconds(afterFailures: 1_000, interval: 3600) == 300)
+        #expect(Refresher.backoffSeconds(afterFailures: 10, interval: 60) == 60, "never slower than the interval")
+        #expect(Refresher.backoffSeconds(afterFailures: 3, interval: 1) == 1)
+    }
+
+    /// Advisories ride in the encoded sheets byte for byte as in the plain encoding, restored ones too.
+    @Test func handMadeAdvisoriesEncodeAsThePlainPath() throws {
+        let alerts = try AlertsDecoder.decode(Fixtures.bytes("alerts_elevators.HANDMADE.json"))
+        let now = ChicagoTime.instant(.init(year: 2026, month: 9, day: 30, hour: 8, minute: 0))
+        let snapshot = Snapshot.build(stations: Self.directory, alerts: alerts, now: now)
+        let encoded = EncodedSnapshot(snapshot)
+        for station in Self.directory.stations {
+            #expect(encoded.stopSheet(stopID: station.id) == snapshot.stopSheet(for: station).json.encoded, "\(station.id)")
+        }
+        let clarkLake = try JSONParser.parse(try #require(encoded.stopSheet(stopID: "40380")))
+        #expect(clarkLake["accessibilityButton"]?["advisories"] == [[
+            "alertId": "117611", "kind": "active", "headline": "Elevator at Clark/Lake Back in Service",
+            "description": "The elevator to the Blue Line platform at Clark/Lake is back in service.",
+            "start": "2026-09-30T07:30:00-05:00", "end": "2026-10-01T07:30:00-05:00", "restored": true,
+        ]])
+    }
+
+    @Test func stationDetailListsTheAdvisories() throws {
+        let rig = Rig()
+        rig.load(.stations, at: Self.t0)
+        let before = try JSONParser.parse(try rig.service.station(["stopId": "40630"]))
+        #expect(before["advisories"] == [])
+        rig.store.install(alerts: Self.alerts, at: ChicagoTime.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35)))
+        let after = try JSONParser.parse(try rig.service.station(["stopId": "40630"]))
+        #expect(after["advisories"]?.arrayValue?.map { $0["alertId"] } == ["23656"])
+        #expect(after["stepFree"] == "available")
+    }
+}
