@@ -152,52 +152,68 @@ import Testing
 
         Active train alert: UIC-Halsted Station Peoria Entrance Temporary Closure
           <time> – until further notice
-          Blue Line · alert 23322
+          Blue Line · Special Note · severity 12 · alert 23322
           The Peoria entrance to UIC-Halsted is temporarily closed. Enter/exit the
           UIC-Halsted station thru the Halsted or Morgan entrances.
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=233
+          22
 
         Active train alert: Brown and Red Line Delays
           <time> – until further notice
-          Red Line · Brown Line · alert 27068
+          Red Line · Brown Line · Significant Delays · severity 60 · alert 27068
           Some Brown and Red Line trains are operating with residual delays after an
           earlier minor fire at track level near Sedgwick.
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
+          68
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
-          Blue Line · alert 27037
+          Blue Line · Planned Work · severity 25 · alert 27037
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
+          37
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
-          Blue Line · alert 27038
+          Blue Line · Planned Work · severity 25 · alert 27038
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
+          38
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
-          Blue Line · alert 27039
+          Blue Line · Planned Work · severity 25 · alert 27039
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
+          39
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
-          Blue Line · alert 27040
+          Blue Line · Planned Work · severity 25 · alert 27040
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
+          40
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
-          Blue Line · alert 27041
+          Blue Line · Planned Work · severity 25 · alert 27041
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
+          41
 
         Planned train alert: Boarding Change, Delays Between Armitage and Merchandise
           Mart
           <time> – <time>
-          Brown Line · alert 27043
+          Brown Line · Planned Work · severity 25 · alert 27043
           Brown Line trains will operate on the same track between Armitage and
           Merchandise Mart, resulting in boarding changes and minor delays
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
+          43
 
         """)
         for output in [sheet, station, alerts] { Self.expectFits(output.stdout, columns: 80) }
