@@ -1,6 +1,5 @@
-/// libFuzzer target: an alerts upstream body (CTA Customer Alerts JSON or the app API), decoded
+/// Fuzz target (see Entry.swift): an alerts upstream body (CTA Customer Alerts JSON or the app API), decoded
 /// as the refresher does, then built into a snapshot with the real stations and rendered.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func alertsFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let body = Array(UnsafeBufferPointer(start: data, count: size))
     do {

@@ -1,7 +1,6 @@
-/// libFuzzer target: a body decoded as a GTFS-realtime FeedMessage (whether or not detection
+/// Fuzz target (see Entry.swift): a body decoded as a GTFS-realtime FeedMessage (whether or not detection
 /// would call it one), then built into a snapshot with the real stations and rendered. Beyond
 /// "no crash": a decoded alert has an id and a train scope, and its kind follows its periods.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func gtfsRealtimeFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let body = Array(UnsafeBufferPointer(start: data, count: size))
     _ = GTFSRealtimeAlertsDecoder.isFeedMessage(body)

@@ -1,4 +1,4 @@
-/// libFuzzer target: bytes a client sends, through the very `Session` the serving loop gives a
+/// Fuzz target (see Entry.swift): bytes a client sends, through the very `Session` the serving loop gives a
 /// connection (framer, the exact-bytes fast path, the general parser, batches, deferred answers)
 /// minus the socket, dispatching to the real methods over a store holding the real CTA fixtures.
 ///
@@ -8,7 +8,6 @@
 ///
 /// Input layout: byte 0 picks the peer (bit 0: root or nobody, for `refresh`) and the read size
 /// (bits 1–7); the rest is the byte stream.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func requestLineFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard size > 0, let data else { return 0 }
     let control = data[0]

@@ -1,6 +1,5 @@
-/// libFuzzer target: a stations upstream body ('L' stops CSV or JSON, or the app API), decoded
+/// Fuzz target (see Entry.swift): a stations upstream body ('L' stops CSV or JSON, or the app API), decoded
 /// as the refresher does, then built into a snapshot with the real alerts and rendered.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func stationsFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let body = Array(UnsafeBufferPointer(start: data, count: size))
     do {

@@ -1,0 +1,20 @@
+import Glibc
+
+/// The one fuzz target run, chosen by `STOPSHEET_FUZZ_TARGET` when the fuzzer starts.
+private let selectedTarget: @Sendable (UnsafePointer<UInt8>?, Int) -> Int32 = {
+    let name = getenv("STOPSHEET_FUZZ_TARGET").map { String(cString: $0) } ?? ""
+    switch name {
+    case "request-line": return requestLineFuzzTarget
+    case "alerts": return alertsFuzzTarget
+    case "stations": return stationsFuzzTarget
+    case "gtfs-realtime": return gtfsRealtimeFuzzTarget
+    default: fatalError("STOPSHEET_FUZZ_TARGET must be request-line, alerts, stations or gtfs-realtime, not '\(name)'")
+    }
+}()
+
+/// libFuzzer's entry point. One binary holds every target, so scripts/fuzz.sh compiles the
+/// sources under test (the whole daemon, with the fuzzer and ASan) once instead of once per target.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    selectedTarget(data, size)
+}
