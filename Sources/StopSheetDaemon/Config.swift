@@ -12,9 +12,11 @@ public struct Config: Sendable, Equatable {
     public var logLevel: LogLevel = .notice
     public var maxLineBytes = 1 << 20
     public var maxConnections = 1024
+    public var maxConnectionsPerUID = 64
     public var maxBatch = 64
     public var maxDepth = 64
-    public var maxOutputBytes = 8 << 20
+    public var maxOutputBytes = 256 << 10
+    public var maxBufferedBytes = 32 << 20
     public var idleTimeout: Double = 0
     public var stuckTimeout: Double = 30
     public var configFile: String?
@@ -55,9 +57,11 @@ public struct Config: Sendable, Equatable {
         },
         Option(flag: "--max-line-bytes", placeholder: "BYTES", help: "longest request line (default 1048576)") { $0.maxLineBytes = try count($1, "--max-line-bytes", min: 64) },
         Option(flag: "--max-connections", placeholder: "N", help: "concurrent clients; the next gets 'server busy' (default 1024)") { $0.maxConnections = try count($1, "--max-connections", min: 1) },
+        Option(flag: "--max-connections-per-uid", placeholder: "N", help: "concurrent clients of one uid other than root and the daemon's (default 64)") { $0.maxConnectionsPerUID = try count($1, "--max-connections-per-uid", min: 1) },
+        Option(flag: "--max-buffered-bytes", placeholder: "BYTES", help: "unsent answers and unanswered requests of all clients together (default 33554432)") { $0.maxBufferedBytes = try count($1, "--max-buffered-bytes", min: 65536) },
         Option(flag: "--max-batch", placeholder: "N", help: "requests in one batch (default 64)") { $0.maxBatch = try count($1, "--max-batch", min: 1) },
         Option(flag: "--max-depth", placeholder: "N", help: "JSON nesting depth of a request (default 64)") { $0.maxDepth = try count($1, "--max-depth", min: 4) },
-        Option(flag: "--max-output-bytes", placeholder: "BYTES", help: "unsent answers per client before it stops being read (default 8388608)") { $0.maxOutputBytes = try count($1, "--max-output-bytes", min: 4096) },
+        Option(flag: "--max-output-bytes", placeholder: "BYTES", help: "unsent answers per client before it stops being read (default 262144)") { $0.maxOutputBytes = try count($1, "--max-output-bytes", min: 4096) },
         Option(flag: "--idle-timeout", placeholder: "SECONDS", help: "close clients idle this long (default 0 = never)") { $0.idleTimeout = try seconds($1, "--idle-timeout", min: 0) },
         Option(flag: "--stuck-timeout", placeholder: "SECONDS", help: "close clients that read nothing of their answers this long (default 30)") { $0.stuckTimeout = try seconds($1, "--stuck-timeout", min: 0.1) },
     ]
@@ -65,11 +69,12 @@ public struct Config: Sendable, Equatable {
     public init() {}
 
     /// Parses flags over the config file's settings over the environment. `readFile` returns a
-    /// file's text, or nil when it cannot be read (a missing config file counts as empty).
-    public static func load(arguments: [String], environment: [String: String], readFile: (String) -> String?) throws(Failure) -> Action {
+    /// file's text, nil when there is none (a missing config file counts as empty), or throws
+    /// why it is not a config file at all.
+    public static func load(arguments: [String], environment: [String: String], readFile: (String) throws(Failure) -> String?) throws(Failure) -> Action {
         let path = configFileFlag(arguments) ?? environment["STOPSHEETD_CONFIG"]
         guard let path else { return try parse(arguments: arguments, environment: environment) }
-        let fileSettings = readFile(path).map(ConfigFile.parse) ?? [:]
+        let fileSettings = try readFile(path).map(ConfigFile.parse) ?? [:]
         return try parse(arguments: arguments, environment: environment.merging(fileSettings) { _, file in file })
     }
 

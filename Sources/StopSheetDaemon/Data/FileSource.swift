@@ -25,10 +25,13 @@ public struct FileSource: Source {
     }
 
     /// A local file's bytes, at most `maxBytes` of them (more is a failure, never a truncation).
-    static func read(_ path: String, maxBytes: Int) -> Result<[UInt8], FetchFailure> {
+    /// `regularOnly`: anything but a regular file is a failure, and opening never blocks (a FIFO
+    /// with no writer would otherwise hang the open, and one with a writer every read).
+    static func read(_ path: String, maxBytes: Int, regularOnly: Bool = false) -> Result<[UInt8], FetchFailure> {
         let tooLarge = FetchFailure("file \(path) is larger than \(maxBytes) bytes")
         var fd: Int32
-        repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) } while fd < 0 && errno == EINTR
+        let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (regularOnly ? O_NONBLOCK : 0)
+        repeat { fd = open(path, flags) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { return .failure(FetchFailure("cannot open \(path): \(errorText(errno))")) }
         defer { close(fd) }
 
@@ -37,6 +40,7 @@ public struct FileSource: Source {
         let type = info.st_mode & S_IFMT
         // open(2) succeeds on a directory; say so plainly instead of waiting for read's EISDIR.
         if type == S_IFDIR { return .failure(FetchFailure("cannot read \(path): \(errorText(EISDIR))")) }
+        if regularOnly, type != S_IFREG { return .failure(FetchFailure("\(path) is not a regular file (\(fileTypeName(type)))")) }
         if type == S_IFREG, info.st_size > maxBytes { return .failure(tooLarge) }
 
         var bytes: [UInt8] = []
@@ -118,6 +122,16 @@ private func hexValue(_ byte: UInt8) -> UInt8? {
     case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
     case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
     default: nil
+    }
+}
+
+private func fileTypeName(_ type: mode_t) -> String {
+    switch type {
+    case S_IFIFO: "a FIFO"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFSOCK: "a socket"
+    default: "not a plain file"
     }
 }
 

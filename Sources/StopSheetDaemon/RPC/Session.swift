@@ -46,6 +46,12 @@ final class Session {
     /// A line or partial line is held, received but not yet answered.
     var hasBufferedInput: Bool { framer.hasBufferedBytes }
 
+    /// Bytes received and not yet answered, counted in the server's memory budget.
+    var bufferedInputBytes: Int { framer.bufferedByteCount }
+
+    /// Whole lines taken so far (answered, refused or waiting): what the idle timeout counts.
+    private(set) var linesTaken = 0
+
     /// Nothing half-written in the output: a whole line of another kind may be appended.
     var atLineBoundary: Bool { waiting?.answer.isOpen != true }
 
@@ -58,6 +64,7 @@ final class Session {
         while waiting == nil {
             guard output.count <= outputLimit else { return true }
             guard let event = framer.next() ?? (inputEnded ? framer.finish() : nil) else { return false }
+            linesTaken &+= 1
             switch event {
             case .tooLarge:
                 host.counters.oversizedLines.increment()
