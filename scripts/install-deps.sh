@@ -2,7 +2,7 @@
 # Installs the Debian packages the build and tests need, only those missing; `apt-get update`
 # runs only when something is missing. Usage: scripts/install-deps.sh [extra packages...]
 set -eu
-packages="libsystemd-dev libcurl4-openssl-dev pkg-config socat python3 $*"
+packages="libsystemd-dev libcurl4-openssl-dev pkg-config socat python3 strace $*"
 missing=""
 for package in $packages; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing="$missing $package"
