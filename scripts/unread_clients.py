@@ -135,6 +135,21 @@ def run(binary, clients, seconds):
         subprocess.run(["rm", "-rf", work])
 
 
+def raise_descriptor_limit(clients):
+    """Each client is a descriptor here and in the daemon (which inherits this limit)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = clients + 256
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
+
+
+def describe(result):
+    return ("%4d never-reading clients (%.0f MB of requests taken): RSS %.1f MiB at start, %.1f MiB now, peak %.1f MiB; "
+            "a reading client meanwhile: p50 %.0f µs, p99 %.0f µs over %d requests"
+            % (result["clients"], result["offered_mb"], result["rss_start_kb"] / 1024, result["rss_kb"] / 1024,
+               result["rss_peak_kb"] / 1024, result["p50_us"], result["p99_us"], result["asked"]))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", default="1000")
@@ -144,11 +159,7 @@ def main():
     parser.add_argument("--json", action="store_true", help="one JSON object per line instead of text")
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",")]
-    # Each client is a descriptor here and in the daemon (which inherits this limit).
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = max(counts) + 256
-    if soft < want:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
+    raise_descriptor_limit(max(counts))
     failed = False
     for count in counts:
         result = run(args.binary, count, args.seconds)
@@ -157,11 +168,7 @@ def main():
         if args.json:
             print(json.dumps(result), flush=True)
         else:
-            print("unread: %4d never-reading clients (%.0f MB of requests taken): RSS %.1f MiB at start, %.1f MiB now, "
-                  "peak %.1f MiB%s; a reading client meanwhile: p50 %.0f µs, p99 %.0f µs over %d requests"
-                  % (count, result["offered_mb"], result["rss_start_kb"] / 1024, result["rss_kb"] / 1024,
-                     result["rss_peak_kb"] / 1024, " — OVER %.0f MiB" % args.max_rss_mib if over else "",
-                     result["p50_us"], result["p99_us"], result["asked"]), flush=True)
+            print("unread: " + describe(result) + (" — peak OVER %.0f MiB" % args.max_rss_mib if over else ""), flush=True)
     return 1 if failed else 0
 
 
