@@ -36,7 +36,7 @@ import Testing
         for index in 0..<clients {
             let client = try daemon.client()
             held.append(client)
-            // Until the socket takes no more: the daemon has stopped reading this client.
+            // Up to four blocks: past the first or second the socket takes no more (not read).
             for _ in 0..<4 where client.sendAvailable(index % 2 == 0 ? pipelined : partial) > 0 {}
             if index % 20 == 19 {
                 let answer = try good.request(#"{"jsonrpc":"2.0","id":\#(index),"method":"stopSheet","params":{"stopId":"40380"}}"#)
