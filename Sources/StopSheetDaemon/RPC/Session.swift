@@ -154,7 +154,7 @@ final class SessionHost {
     let limits: ServerLimits
     let counters: AtomicServerCounters
     /// Sent to a connection turned away at the connection limit, before it is closed.
-    let busyLine: [UInt8]
+    private let busyLine: [UInt8]
     let tooLargeLine: [UInt8]
     private var lastToken: UInt64 = 0
 
@@ -162,9 +162,16 @@ final class SessionHost {
         self.dispatcher = dispatcher
         self.limits = limits
         self.counters = counters
-        busyLine = RPCResponse.errorLine(.serverBusy("too many connections"))
+        busyLine = RPCResponse.errorLine(.serverBusy(Self.connectionLimitReason))
         tooLargeLine = RPCResponse.errorLine(.requestTooLarge(limit: limits.maxLineBytes))
     }
+
+    /// The -32004 line for a connection turned away for `reason` (the common one made once).
+    func busyLine(reason: String) -> [UInt8] {
+        reason == Self.connectionLimitReason ? busyLine : RPCResponse.errorLine(.serverBusy(reason))
+    }
+
+    static let connectionLimitReason = "too many connections"
 
     fileprivate func nextToken() -> UInt64 {
         lastToken &+= 1

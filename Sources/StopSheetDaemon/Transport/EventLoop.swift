@@ -321,7 +321,7 @@ final class EventLoop {
     /// daemon's own uid may use every slot; anyone else neither the reserved ones nor more than
     /// `maxConnectionsPerUID`, so one local user cannot lock the others (or the admin) out.
     private func refusal(of peer: PeerCredentials) -> String? {
-        if liveCount >= limits.maxConnections { return "too many connections" }
+        if liveCount >= limits.maxConnections { return SessionHost.connectionLimitReason }
         guard peer.uid != 0, peer.uid != ownUID else { return nil }
         if liveCount >= limits.maxConnections - limits.reserve {
             return "too many connections; the last \(limits.reserve) are reserved for root"
@@ -353,7 +353,7 @@ final class EventLoop {
     /// line whole.
     private func reject(_ fd: Int32, _ peer: PeerCredentials, _ reason: String) {
         server.liveCounters.rejectedBusy.increment()  // before the close, as in close(_:_:)
-        let line = reason == "too many connections" ? sessions.busyLine : RPCResponse.errorLine(.serverBusy(reason))
+        let line = sessions.busyLine(reason: reason)
         _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         Glibc.close(fd)
         if let skipped = busyThrottle.admit(now: now) {
