@@ -143,6 +143,13 @@ echo
 echo "== push fan-out (scripts/bench-fanout.sh)"
 scripts/bench-fanout.sh "$BIN"
 
+echo
+echo "== memory worst case: clients that pipeline stopSheet and never read (scripts/unread_clients.py)"
+echo "   fresh daemon per count; peak RSS (VmHWM) and a reading client's latency meanwhile"
+python3 scripts/unread_clients.py --binary "$BIN/stopsheetd" --clients 8,64,256,1000 --max-rss-mib 128 \
+    | tee "$WORK/unread.txt" | sed 's/^unread: /   /'
+UNREAD_PEAK=$(sed -n 's/.*1000 never-reading.*peak \([0-9.]*\) MiB.*/\1/p' "$WORK/unread.txt")
+
 LOAD_END=$(cut -d' ' -f1 /proc/loadavg)
 echo
 echo "== noise: load average $LOAD_START at start, $LOAD_END at end on $(nproc) cores (the bench itself adds ~2)."
@@ -158,6 +165,7 @@ echo "   stopSheet ≥ 1.0× Redis at C=16 P=16: ${R16:-?}× — $(verdict "$(aw
 P99=$(cat "$WORK/p99_64.txt" 2>/dev/null || echo "")
 echo "   p99 at C=64 P=1 ≤ 1 ms: ${P99:-?} µs — $(verdict "$(awk -v v="${P99:-99999}" 'BEGIN { print (v <= 1000) }')")"
 echo "   RSS idle ≤ 24 MiB: $(mib "$RSS_IDLE") — $(verdict "$(awk -v v="$RSS_IDLE" 'BEGIN { print (v <= 24576) }')"); no growth after 1M requests: $((RSS_AFTER - BEFORE)) KiB — $(verdict "$(awk -v a="$RSS_AFTER" -v b="$BEFORE" 'BEGIN { print (a - b <= 256) }')")"
+echo "   1,000 never-reading clients ≤ 128 MiB RSS: ${UNREAD_PEAK:-?} MiB — $(verdict "$(awk -v v="${UNREAD_PEAK:-9999}" 'BEGIN { print (v <= 128) }')")"
 READY=$(field "$LAUNCH" ready_ms)
 echo "   exec → READY=1 ≤ 50 ms: $READY ms — $(verdict "$(awk -v v="$READY" 'BEGIN { print (v <= 50) }')")"
 B100=$(sed -n 's/^scale=100 .*build_ms=\([0-9.]*\).*/\1/p' "$WORK/snapshot.txt")

@@ -13,7 +13,9 @@ never-reading clients flood and wait to be cut off.
 Checks: every answer is the exact one expected (byte for byte, for whichever good data set the
 daemon held: both are learnt before the load), in order; every never-reading client is closed;
 the daemon's RSS stays flat (end vs. warm) and it holds the same descriptors after as before
-(/proc/PID/fd); it still answers and exits 0 on SIGTERM. Exit status 0 when all held.
+(/proc/PID/fd); it still answers and exits 0 on SIGTERM. Then the memory worst case on a fresh
+daemon (scripts/unread_clients.py): 1,000 clients pipelining and never reading keep its peak RSS
+under 128 MiB while a reading client is served. Exit status 0 when all held.
 Standard library only.
 """
 
@@ -33,10 +35,15 @@ import tempfile
 import threading
 import time
 
+import unread_clients
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(REPO, "Tests", "Fixtures")
 MAX_LINE = 65536
 HEAD = b'{"jsonrpc":"2.0","id":'
+# The memory worst case (issue 10): this many never-reading clients, this peak RSS at most.
+UNREAD_CLIENTS = 1000
+UNREAD_RSS_LIMIT_KB = 128 * 1024
 
 
 def log(message):
@@ -534,6 +541,13 @@ def main():
                 daemon.kill()
         upstream.stop()
         stderr.close()
+
+    unread_clients.raise_descriptor_limit(UNREAD_CLIENTS)
+    worst = unread_clients.run(args.binary, UNREAD_CLIENTS, 4)
+    log("memory worst case: " + unread_clients.describe(worst))
+    if worst["rss_peak_kb"] > UNREAD_RSS_LIMIT_KB and not args.sanitized:
+        problems.append("%d never-reading clients took the daemon to %d kB RSS (bound %d kB)"
+                        % (UNREAD_CLIENTS, worst["rss_peak_kb"], UNREAD_RSS_LIMIT_KB))
 
     with open(os.path.join(work, "stderr.log"), "rb") as f:
         journal = f.read().split(b"\n")

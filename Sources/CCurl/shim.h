@@ -31,6 +31,10 @@ static inline CURLcode ccurl_setopt_data_callback(CURL *handle, CURLoption optio
     return curl_easy_setopt(handle, option, value);
 }
 
+static inline CURLcode ccurl_setopt_prereq_callback(CURL *handle, curl_prereq_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, value);
+}
+
 static inline CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

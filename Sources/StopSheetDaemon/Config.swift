@@ -8,6 +8,8 @@ public struct Config: Sendable, Equatable {
     public var alertsInterval: Double = 60
     public var stationsInterval: Double = 3600
     public var alertsStaleAfter: Double = 600
+    /// Least time between two fetches that `refresh` calls ask for (seconds; 0 = none).
+    public var refreshSpacing: Double = 1
     /// Nil: 3 × `stationsInterval`.
     public var stationsStaleAfter: Double?
     public var httpTimeout: Double = 10
@@ -17,9 +19,11 @@ public struct Config: Sendable, Equatable {
     public var logLevel: LogLevel = .notice
     public var maxLineBytes = 1 << 20
     public var maxConnections = 1024
+    public var maxConnectionsPerUID = 64
     public var maxBatch = 64
     public var maxDepth = 64
-    public var maxOutputBytes = 8 << 20
+    public var maxOutputBytes = 256 << 10
+    public var maxBufferedBytes = 32 << 20
     public var idleTimeout: Double = 0
     public var stuckTimeout: Double = 30
     public var maxSubscriptions = 16
@@ -55,6 +59,7 @@ public struct Config: Sendable, Equatable {
         Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON, app stops JSON, GTFS stops.txt or feed)") { $0.stationsURL = try nonEmpty($1, $2) },
         Option(flag: "--alerts-interval", placeholder: "SECONDS", help: "alert refresh interval (default 60, at least 1)") { $0.alertsInterval = try seconds($1, $2, min: 1) },
         Option(flag: "--stations-interval", placeholder: "SECONDS", help: "station refresh interval (default 3600, at least 1)") { $0.stationsInterval = try seconds($1, $2, min: 1) },
+        Option(flag: "--refresh-spacing", placeholder: "SECONDS", help: "least time between two fetches that refresh calls ask for (default 1)") { $0.refreshSpacing = try seconds($1, $2, min: 0) },
         Option(flag: "--alerts-stale-after", placeholder: "SECONDS", help: "alerts older than this are stale in sheets and health (default 600)") { $0.alertsStaleAfter = try seconds($1, $2, min: 1) },
         Option(flag: "--stations-stale-after", placeholder: "SECONDS", help: "stations older than this are stale (default 3 x --stations-interval)") { $0.stationsStaleAfter = try seconds($1, $2, min: 1) },
         Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch (default 10)") { $0.httpTimeout = try seconds($1, $2, min: 0.001) },
@@ -70,9 +75,11 @@ public struct Config: Sendable, Equatable {
         },
         Option(flag: "--max-line-bytes", placeholder: "BYTES", help: "longest request line (default 1048576)") { $0.maxLineBytes = try count($1, $2, min: 64) },
         Option(flag: "--max-connections", placeholder: "N", help: "concurrent clients; the next gets 'server busy' (default 1024)") { $0.maxConnections = try count($1, $2, min: 1) },
+        Option(flag: "--max-connections-per-uid", placeholder: "N", help: "concurrent clients of one uid other than root and the daemon's (default 64)") { $0.maxConnectionsPerUID = try count($1, $2, min: 1) },
+        Option(flag: "--max-buffered-bytes", placeholder: "BYTES", help: "unsent answers and unanswered requests of all clients together (default 33554432)") { $0.maxBufferedBytes = try count($1, $2, min: 65536) },
         Option(flag: "--max-batch", placeholder: "N", help: "requests in one batch (default 64)") { $0.maxBatch = try count($1, $2, min: 1) },
         Option(flag: "--max-depth", placeholder: "N", help: "JSON nesting depth of a request (default 64)") { $0.maxDepth = try count($1, $2, min: 4) },
-        Option(flag: "--max-output-bytes", placeholder: "BYTES", help: "unsent answers per client before it stops being read (default 8388608)") { $0.maxOutputBytes = try count($1, $2, min: 4096) },
+        Option(flag: "--max-output-bytes", placeholder: "BYTES", help: "unsent answers per client before it stops being read (default 262144)") { $0.maxOutputBytes = try count($1, $2, min: 4096) },
         Option(flag: "--idle-timeout", placeholder: "SECONDS", help: "close clients idle this long (default 0 = never)") { $0.idleTimeout = try seconds($1, $2, min: 0) },
         Option(flag: "--stuck-timeout", placeholder: "SECONDS", help: "close clients that read nothing of their answers this long (default 30)") { $0.stuckTimeout = try seconds($1, $2, min: 0.1) },
         Option(flag: "--max-subscriptions", placeholder: "N", help: "subscriptions per connection (default 16)") { $0.maxSubscriptions = try count($1, $2, min: 1) },
@@ -93,13 +100,13 @@ public struct Config: Sendable, Equatable {
 
     /// Parses flags over the config file's settings over the environment. `readFile` returns a
     /// file's text, or nil when it cannot be read. Throws the first error; warnings are dropped.
-    public static func load(arguments: [String], environment: [String: String], readFile: (String) -> String?) throws(Failure) -> Action {
+    public static func load(arguments: [String], environment: [String: String], readFile: (String) throws(Failure) -> String?) throws(Failure) -> Action {
         var ignored: [ConfigProblem] = []
         return try load(arguments: arguments, environment: environment, readFile: readFile, warnings: &ignored)
     }
 
     /// As above, appending the warnings (each once) for the caller to log.
-    public static func load(arguments: [String], environment: [String: String], readFile: (String) -> String?,
+    public static func load(arguments: [String], environment: [String: String], readFile: (String) throws(Failure) -> String?,
                             warnings: inout [ConfigProblem]) throws(Failure) -> Action {
         let checked = check(arguments: arguments, environment: environment, readFile: readFile)
         warnings += checked.warnings
@@ -110,7 +117,7 @@ public struct Config: Sendable, Equatable {
     /// The whole configuration checked, every problem collected (what `--check-config` prints).
     /// A `--config` path starting with `-` names an optional file, as in systemd's
     /// `EnvironmentFile=-…`: missing is then the same as empty; without it, missing is an error.
-    public static func check(arguments: [String], environment: [String: String], readFile: (String) -> String?) -> Checked {
+    public static func check(arguments: [String], environment: [String: String], readFile: (String) throws(Failure) -> String?) -> Checked {
         for argument in arguments {
             if argument == "--help" || argument == "-h" { return Checked(action: .help, problems: []) }
             if argument == "--version" { return Checked(action: .version, problems: []) }
@@ -125,10 +132,15 @@ public struct Config: Sendable, Equatable {
         if let given = configFileFlag(arguments) ?? environment["STOPSHEETD_CONFIG"], !given.isEmpty, given != "-" {
             let optional = given.hasPrefix("-")
             let path = optional ? String(given.dropFirst()) : given
-            if let text = readFile(path) {
-                problems += apply(ConfigFile(path: path, text: text), to: &config)
-            } else if !optional {
-                problems.append(.error("cannot read this config file (to make it optional, give it as --config -\(path))", file: path))
+            do {
+                if let text = try readFile(path) {
+                    problems += apply(ConfigFile(path: path, text: text), to: &config)
+                } else if !optional {
+                    problems.append(.error("cannot read this config file (to make it optional, give it as --config -\(path))", file: path))
+                }
+            } catch {
+                // The reader's text names the file already (`--config: PATH is not a regular file`).
+                problems.append(.error("\(error)"))
             }
         }
         problems += applyFlags(arguments, to: &config)

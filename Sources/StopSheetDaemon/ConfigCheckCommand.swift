@@ -3,7 +3,7 @@
 /// every problem as `file:line: …` on stderr and a verdict, serves nothing. Exit 0 when the daemon
 /// would start (warnings allowed), 1 when it would refuse. Runs on the calling thread.
 public enum ConfigCheckCommand {
-    public static func run(arguments: [String], environment: [String: String], readFile: (String) -> String?) -> Int32 {
+    public static func run(arguments: [String], environment: [String: String], readFile: (String) throws(Config.Failure) -> String?) -> Int32 {
         let checked = Config.check(arguments: arguments, environment: environment, readFile: readFile)
         for problem in checked.problems { printError(problem.description) }
         let counts = [(checked.errors.count, "error"), (checked.warnings.count, "warning")]

@@ -1,5 +1,5 @@
 /// Compact JSON encoding: no insignificant whitespace, members in their stored order,
-/// non-ASCII text as raw UTF-8, control characters escaped. One line, ready for the wire.
+/// non-ASCII text as raw UTF-8 except the characters `encodeString` escapes. One line, ready for the wire.
 extension JSON {
     public var encoded: [UInt8] {
         var bytes: [UInt8] = []
@@ -37,33 +37,56 @@ extension JSON {
 
     /// Copies runs of bytes that need no escape in bulk: sheets are mostly plain text, and a
     /// byte-at-a-time append was most of the cost of building a snapshot.
+    ///
+    /// Escaped besides what JSON requires (`"`, `\\`, U+0000–U+001F): DEL, the C1 controls
+    /// U+0080–U+009F and U+2028/U+2029. Valid JSON either way, but upstream text reaches clients
+    /// that print it or embed it in JavaScript, where those characters move the cursor, switch
+    /// terminal modes or end a line. Escapes are per code point, so a string's encoding is the
+    /// concatenation of its parts' encodings (the wire's spliced sheets rely on that).
     public static func encodeString(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
             var runStart = 0
-            for index in 0..<utf8.count {
+            var index = 0
+            while index < utf8.count {
                 let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                let escaped: (scalar: UInt32, length: Int)?
+                switch byte {
+                case 0..<0x20, UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x7F:
+                    escaped = (UInt32(byte), 1)
+                case 0xC2 where index + 1 < utf8.count && (0x80...0x9F).contains(utf8[index + 1]):
+                    escaped = (UInt32(utf8[index + 1]), 2)
+                case 0xE2 where index + 2 < utf8.count && utf8[index + 1] == 0x80 && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
+                    escaped = (0x2000 | UInt32(utf8[index + 2] - 0x80), 3)
+                default:
+                    escaped = nil
+                }
+                guard let escaped else {
+                    index += 1
+                    continue
+                }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                appendEscape(byte, into: &bytes)
-                runStart = index + 1
+                appendEscape(escaped.scalar, into: &bytes)
+                index += escaped.length
+                runStart = index
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private static func appendEscape(_ byte: UInt8, into bytes: inout [UInt8]) {
+    private static func appendEscape(_ scalar: UInt32, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        switch scalar {
+        case 0x22, 0x5C: bytes.append(UInt8(scalar))
         case 0x0A: bytes.append(UInt8(ascii: "n"))
         case 0x0D: bytes.append(UInt8(ascii: "r"))
         case 0x09: bytes.append(UInt8(ascii: "t"))
         default:
             let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            bytes.append(UInt8(ascii: "u"))
+            for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hex[Int(scalar >> UInt32(shift) & 0x0F)]) }
         }
     }
 }

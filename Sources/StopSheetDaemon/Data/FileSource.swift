@@ -25,12 +25,18 @@ public struct FileSource: Source {
     }
 
     /// A local file's bytes, at most `maxBytes` of them (more is a failure, never a truncation).
-    static func read(_ path: String, maxBytes: Int) -> Result<[UInt8], FetchFailure> {
+    /// `regularOnly`: anything but a regular file is a failure, and opening never blocks (a FIFO
+    /// with no writer would otherwise hang the open, and one with a writer every read).
+    static func read(_ path: String, maxBytes: Int, regularOnly: Bool = false) -> Result<[UInt8], FetchFailure> {
         let tooLarge = FetchFailure("file \(path) is larger than \(maxBytes) bytes")
         var bytes: [UInt8] = []
         do {
-            try stream(path, opened: { (info) throws(FetchFailure) in
-                guard info.st_mode & S_IFMT == S_IFREG else { return }
+            try stream(path, nonBlocking: regularOnly, opened: { (info) throws(FetchFailure) in
+                let type = info.st_mode & S_IFMT
+                if regularOnly, type != S_IFREG, type != S_IFDIR {
+                    throw FetchFailure("\(path) is not a regular file (\(fileTypeName(type)))")
+                }
+                guard type == S_IFREG else { return }
                 if info.st_size > maxBytes { throw tooLarge }
                 bytes.reserveCapacity(Int(info.st_size))
             }) { (chunk) throws(FetchFailure) in
@@ -49,10 +55,13 @@ public struct FileSource: Source {
     /// A local file in 64 KiB chunks: `opened` sees its status first (and may refuse it), then
     /// `chunk` each piece, so a large file (a GTFS table) passes through without being held.
     /// Failures opening or reading are `FetchFailure`s; whatever `chunk` throws passes through.
-    static func stream(_ path: String, opened: (stat) throws -> Void = { _ in },
+    static func stream(_ path: String, nonBlocking: Bool = false, opened: (stat) throws -> Void = { _ in },
                        _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
         var fd: Int32
-        repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) } while fd < 0 && errno == EINTR
+        // Non-blocking when asked: a FIFO with no writer would otherwise hang the open (and one with
+        // a writer every read); a regular file reads the same either way.
+        let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (nonBlocking ? O_NONBLOCK : 0)
+        repeat { fd = open(path, flags) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw FetchFailure("cannot open \(path): \(errorText(errno))") }
         defer { close(fd) }
 
@@ -136,6 +145,16 @@ private func hexValue(_ byte: UInt8) -> UInt8? {
     case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
     case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
     default: nil
+    }
+}
+
+private func fileTypeName(_ type: mode_t) -> String {
+    switch type {
+    case S_IFIFO: "a FIFO"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFSOCK: "a socket"
+    default: "not a plain file"
     }
 }
 

@@ -82,12 +82,21 @@ public final class HTTPSource: Source {
                     .receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
             }),
             ("HEADERDATA", ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)),
+            // Before each request of the chain, once connected: the redirect policy.
+            ("PREREQFUNCTION", ccurl_setopt_prereq_callback(handle) { context, address, _, port, _ in
+                let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+                return transfer.admitRequest(to: address.map { String(cString: $0) } ?? "", port: Int(port)) ? 0 : 1
+            }),
+            ("PREREQDATA", ccurl_setopt_pointer(handle, CURLOPT_PREREQDATA, context)),
         ]
         for (name, code) in settings where code != CURLE_OK {
             return .failure(FetchFailure("libcurl rejected CURLOPT_\(name): \(curlText(code))"))
         }
 
         let code = curl_easy_perform(handle)
+        if let refusal = transfer.redirectRefusal {
+            return .failure(FetchFailure("redirect refused: \(refusal)", httpStatus: transfer.status))
+        }
 
         // The header callback saw every status line; the last one is the response that counts.
         let status = transfer.status
@@ -189,6 +198,9 @@ private final class Transfer {
     let errorBuffer: UnsafeMutablePointer<CChar>
 
     private(set) var tooLarge = false
+    /// The first request's server address and port; redirects are judged against it.
+    private var origin: (address: String, port: Int)?
+    private(set) var redirectRefusal: String?
     private(set) var status = 0
     private(set) var reason = ""
     private(set) var etag: String?
@@ -208,8 +220,35 @@ private final class Transfer {
 
     func begin(maxBodyBytes: Int) {
         self.maxBodyBytes = maxBodyBytes
+        origin = nil
+        redirectRefusal = nil
         errorBuffer[0] = 0
         startResponse()
+    }
+
+    /// The redirect policy, asked before every request of a fetch (the first one included): a
+    /// redirect may lead to another host, but not to another port of the address it came from,
+    /// nor to a loopback address unless that is the configured server's own address and port.
+    /// A compromised or confused upstream must not make the daemon probe the machine's local
+    /// services and serve what they answer (even as a few JSON key names in `health`).
+    func admitRequest(to address: String, port: Int) -> Bool {
+        guard let origin else {
+            origin = (address, port)
+            return true
+        }
+        if address == origin.address, port == origin.port { return true }
+        if address == origin.address {
+            redirectRefusal = "it leads to another port (\(port)) of the upstream's address"
+        } else if Self.isLoopback(address) {
+            redirectRefusal = "it leads to a loopback address"
+        } else {
+            return true
+        }
+        return false
+    }
+
+    private static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address.lowercased().hasPrefix("::ffff:127.")
     }
 
     /// Drops whatever a failed fetch left behind, so an idle source holds no body memory.

@@ -40,8 +40,9 @@ public final class Refresher: Sendable {
     private let onRefreshed: @Sendable () -> Void
 
     public init(cache: CacheName, source: any Source, interval: Double, store: Store, language: String = "en",
-                onRefreshed: @escaping @Sendable () -> Void = {}) {
+                spacingMilliseconds: Int64 = 1000, onRefreshed: @escaping @Sendable () -> Void = {}) {
         self.cache = cache
+        self.spacingMilliseconds = spacingMilliseconds
         self.loader = CacheLoader(cache, into: store)
         self.store = store
         self.onRefreshed = onRefreshed
@@ -53,7 +54,11 @@ public final class Refresher: Sendable {
     }
 
     /// Refreshes as soon as the refresher thread is free, then calls `completion` with the
-    /// outcome. Once stopped, answers at once with the status as it is.
+    /// outcome of a fetch that started after this call. Once stopped, answers at once with the
+    /// status as it is. Calls are coalesced: all that arrive before a fetch starts share it, and
+    /// a fetch asked for starts no sooner than `spacingMilliseconds` (`--refresh-spacing`, 1 s by
+    /// default) after the previous one started, so no number of callers makes more than one
+    /// upstream fetch a second.
     public func refreshNow(_ completion: @escaping Completion) {
         let accepted = callers.withLock { callers in
             if !callers.stopped { callers.waiting.append(completion) }
@@ -82,20 +87,29 @@ public final class Refresher: Sendable {
         for completion in unanswered { completion(status) }
     }
 
+    /// The least time between the starts of two fetches that callers asked for.
+    private let spacingMilliseconds: Int64
+
     private func run() {
         var due = SystemClock.monotonicMilliseconds()
+        var lastStarted = Int64.min / 2
         while true {
-            let round: Bool? = callers.withLock { callers in
+            // nil: stopped; 0: fetch now; otherwise how long to sleep first.
+            let sleep: Int64? = callers.withLock { callers in
                 guard !callers.stopped else { return nil }
+                let now = SystemClock.monotonicMilliseconds()
+                let askedAt = callers.waiting.isEmpty ? Int64.max : lastStarted + spacingMilliseconds
+                guard min(due, askedAt) <= now else { return min(due, askedAt) - now }
                 callers.inRound = callers.waiting
                 callers.waiting = []
-                return !callers.inRound.isEmpty || due <= SystemClock.monotonicMilliseconds()
+                return 0
             }
-            guard let round else { return }
-            guard round else {
-                wake.wait(milliseconds: max(0, due - SystemClock.monotonicMilliseconds()))
+            guard let sleep else { return }
+            guard sleep == 0 else {
+                wake.wait(milliseconds: sleep)
                 continue
             }
+            lastStarted = SystemClock.monotonicMilliseconds()
             let status = refreshOnce()
             // A refresh frees a whole decoded body and often a whole snapshot; hand the pages back
             // so the daemon's size follows its data, not the largest body an upstream ever sent.

@@ -32,8 +32,9 @@ public final class Daemon: Sendable {
     private let subscriptions: SubscriptionRegistry
     private let reloads = ReloadThread()
     private let startedAt = SystemClock.monotonicMilliseconds()
-    /// The socket path this process bound (and so removes at exit); nil under socket activation.
-    private let boundPath: String?
+    /// The socket file this process bound (and so removes at exit, if it is still that file); nil
+    /// under socket activation.
+    private let boundSocket: BoundSocketFile?
     /// When the watchdog was last fed (monotonic ms); the serving loop alone reads and writes it.
     private let lastPing = Atomic<Int64>(0)
 
@@ -86,7 +87,8 @@ public final class Daemon: Sendable {
         var listeners = try ListenFDs.take()
         let activated = !listeners.isEmpty
         if listeners.isEmpty { listeners = [try bindUnixListener(path: config.socketPath)] }
-        boundPath = activated ? nil : config.socketPath
+        // Right after bind, in a directory nobody else can write to: this is the file just made.
+        boundSocket = activated ? nil : BoundSocketFile(path: config.socketPath)
 
         // 2. The store, empty until the first loads.
         let store = Store(alertsSource: sources[0].source.url, stationsSource: sources[1].source.url, now: now)
@@ -97,6 +99,7 @@ public final class Daemon: Sendable {
         let announce: @Sendable () -> Void = { notifier.status(store.serviceStatus(now: SystemClock.now())) }
         refreshers = zip(CacheName.allCases, sources).map { cache, settings in
             Refresher(cache: cache, source: settings.source, interval: settings.interval, store: store, language: config.language,
+                      spacingMilliseconds: Int64(config.refreshSpacing * 1000),
                       onRefreshed: announce)
         }
 
@@ -144,7 +147,9 @@ public final class Daemon: Sendable {
         }
         // The loop has drained and closed the listeners: the last part to stop.
         stop(reason: "because serving failed")
-        if let boundPath { unlink(boundPath) }
+        if let boundSocket, !boundSocket.removeIfUnchanged() {
+            Log.notice("left \(boundSocket.path) alone: it is no longer the socket this daemon bound", [("STOPSHEET_EVENT", "socket_replaced")])
+        }
         state.withLock { $0 = .stopped }
         Log.notice("stopped", [("STOPSHEET_EVENT", "stop")])
         return served
@@ -210,8 +215,9 @@ public final class Daemon: Sendable {
     func statusLine() -> String { store.serviceStatus(now: SystemClock.now()) }
 
     private static func limits(_ config: Config) -> ServerLimits {
-        ServerLimits(maxLineBytes: config.maxLineBytes, maxConnections: config.maxConnections, maxBatch: config.maxBatch,
-                     maxDepth: config.maxDepth, maxPendingOutputBytes: config.maxOutputBytes,
+        ServerLimits(maxLineBytes: config.maxLineBytes, maxConnections: config.maxConnections, maxConnectionsPerUID: config.maxConnectionsPerUID,
+                     maxBatch: config.maxBatch, maxDepth: config.maxDepth, maxPendingOutputBytes: config.maxOutputBytes,
+                     maxBufferedBytes: config.maxBufferedBytes,
                      stuckTimeout: .milliseconds(Int64(config.stuckTimeout * 1000)), idleTimeout: .milliseconds(Int64(config.idleTimeout * 1000)))
     }
 
@@ -240,10 +246,22 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// A config file's text, or nil when it cannot be read (or is over 1 MiB: a config that
-    /// large is a mistake, and half of one would be worse).
-    static func readConfigFile(_ path: String) -> String? {
-        guard case .success(let bytes) = FileSource.read(path, maxBytes: 1 << 20) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+    /// A config file's text, or nil when there is no file at `path` (an absent config is an
+    /// empty one). Anything else that is not a readable regular file of at most 1 MiB without NUL
+    /// bytes is an error naming why: a FIFO must not hang start-up or a reload, a directory or
+    /// /dev/zero must not pass for an empty config, and a NUL would cut a value short at the C
+    /// boundary while `health` showed the whole string.
+    static func readConfigFile(_ path: String) throws(Config.Failure) -> String? {
+        switch FileSource.read(path, maxBytes: 1 << 20, regularOnly: true) {
+        case .success(let bytes):
+            if let nul = bytes.firstIndex(of: 0) {
+                throw Config.Failure(description: "--config: \(path) contains a NUL byte (at byte \(nul))")
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        case .failure(let failure):
+            var info = stat()
+            if lstat(path, &info) != 0, errno == ENOENT { return nil }
+            throw Config.Failure(description: "--config: \(failure.message)")
+        }
     }
 }

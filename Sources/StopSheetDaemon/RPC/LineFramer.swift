@@ -36,6 +36,9 @@ public struct LineFramer {
     /// Whether any unframed input is held (a partial line, or complete lines not yet taken).
     public var hasBufferedBytes: Bool { start < buffer.count }
 
+    /// How many unframed bytes are held.
+    public var bufferedByteCount: Int { buffer.count - start }
+
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
         var bytes = bytes
@@ -93,10 +96,12 @@ public struct LineFramer {
     private mutating func compact() {
         if start == buffer.count {
             // Keep the allocation for the next read unless one huge line inflated it.
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 256 << 10)
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 16 << 10)
             start = 0
         } else if start > 0, start >= buffer.count / 2 {
-            buffer.removeSubrange(0..<start)
+            // A big read leaves a partial line in a big allocation: move it to one its size, so
+            // a thousand connections each holding a few bytes do not each hold a read's worth.
+            if buffer.capacity > 16 << 10 { buffer = Array(buffer[start...]) } else { buffer.removeSubrange(0..<start) }
             start = 0
         }
     }

@@ -51,6 +51,12 @@ final class Session {
     /// A line or partial line is held, received but not yet answered.
     var hasBufferedInput: Bool { framer.hasBufferedBytes }
 
+    /// Bytes received and not yet answered, counted in the server's memory budget.
+    var bufferedInputBytes: Int { framer.bufferedByteCount }
+
+    /// Whole lines taken so far (answered, refused or waiting): what the idle timeout counts.
+    private(set) var linesTaken = 0
+
     /// Nothing half-written in the output: a whole line of another kind may be appended.
     var atLineBoundary: Bool { waiting?.answer.isOpen != true }
 
@@ -68,6 +74,7 @@ final class Session {
         while waiting == nil {
             guard output.count <= outputLimit else { return true }
             guard let event = framer.next() ?? (inputEnded ? framer.finish() : nil) else { return false }
+            linesTaken &+= 1
             // Counted per line, not when sent: a `stats` answer then counts exactly the lines
             // before it, however the client's bytes were split into reads.
             let start = output.count
@@ -177,7 +184,7 @@ final class SessionHost {
     let counters: AtomicServerCounters
     let requests: RequestCounters
     /// Sent to a connection turned away at the connection limit, before it is closed.
-    let busyLine: [UInt8]
+    private let busyLine: [UInt8]
     let tooLargeLine: [UInt8]
     private let busyCode: Int
     private let tooLargeCode: Int
@@ -188,13 +195,19 @@ final class SessionHost {
         self.limits = limits
         self.counters = counters
         self.requests = requests ?? RequestCounters(dispatcher)
-        let busy = RPCError.serverBusy("too many connections"), tooLarge = RPCError.requestTooLarge(limit: limits.maxLineBytes)
+        let busy = RPCError.serverBusy(Self.connectionLimitReason), tooLarge = RPCError.requestTooLarge(limit: limits.maxLineBytes)
         (busyLine, busyCode) = (RPCResponse.errorLine(busy), busy.code)
         (tooLargeLine, tooLargeCode) = (RPCResponse.errorLine(tooLarge), tooLarge.code)
     }
 
-    /// The busy line went to a connection turned away: it counts among the error answers.
-    func countBusyLine() { requests.countError(code: busyCode) }
+    /// The -32004 line for a connection turned away for `reason` (the common one made once),
+    /// counted among the error answers.
+    func busyLine(reason: String) -> [UInt8] {
+        requests.countError(code: busyCode)
+        return reason == Self.connectionLimitReason ? busyLine : RPCResponse.errorLine(.serverBusy(reason))
+    }
+
+    static let connectionLimitReason = "too many connections"
 
     /// The too-large line answered a line over the limit.
     fileprivate func countTooLargeLine() { requests.countError(code: tooLargeCode) }

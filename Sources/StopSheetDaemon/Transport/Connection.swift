@@ -34,12 +34,20 @@ final class Connection {
     var readClosed = false
     /// Epoll events currently registered, so `epoll_ctl` runs only when they change.
     var registeredEvents: UInt32
-    /// Monotonic nanoseconds of the last byte read or written.
+    /// Monotonic nanoseconds of the last whole request taken or answer bytes sent: what the idle
+    /// timeout measures. A byte that completes no request is not activity.
     var lastActivity: Int64
-    /// Since when unsent output has been over the limit.
-    var stuckSince: Int64?
+    /// Since when answers have been owed without the client taking any: set when output is left
+    /// unsent, moved on whenever the socket takes some, cleared once all is sent.
+    private(set) var owedSince: Int64?
     /// Listed in the loop's connections to service at the end of this round.
     var deferred = false
+    /// What this connection adds to the loop's buffered total, as last counted.
+    var accountedBytes = 0
+    /// Not read from nor answered because the loop's buffered total is over its budget.
+    var pausedForBudget = false
+    /// The session's count of lines taken, when last looked at.
+    var linesSeen = 0
 
     init(fd: Int32, generation: UInt32, peer: PeerCredentials, session: Session, registeredEvents: UInt32, now: Int64) {
         self.fd = fd
@@ -52,6 +60,9 @@ final class Connection {
 
     var unsent: Int { output.count - sent }
 
+    /// What this connection holds in memory for its client: answers not sent, requests not answered.
+    var bufferedBytes: Int { unsent + session.bufferedInputBytes }
+
     /// Nothing owed in either direction: no line or partial line held, no job, nothing unsent.
     var isQuiet: Bool { !session.isWaiting && unsent == 0 && !session.hasBufferedInput }
 
@@ -61,7 +72,6 @@ final class Connection {
         let count = Glibc.read(fd, scratch.baseAddress, scratch.count)
         if count > 0 {
             session.receive(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
-            lastActivity = now
             return .data
         }
         if count == 0 {
@@ -75,12 +85,17 @@ final class Connection {
     }
 
     func flush(now: Int64) -> FlushOutcome {
+        var progressed = false
+        defer {
+            if unsent == 0 { owedSince = nil } else if progressed || owedSince == nil { owedSince = now }
+        }
         while sent < output.count {
             let count = output.withUnsafeBytes { all in
                 send(fd, all.baseAddress! + sent, all.count - sent, Int32(MSG_NOSIGNAL))
             }
             if count > 0 {
                 sent += count
+                progressed = true
                 lastActivity = now
                 continue
             }
@@ -90,8 +105,9 @@ final class Connection {
             return .failed(count == 0 ? EPIPE : code)
         }
         if sent == output.count {
-            // Keep a reused buffer for the next answers, unless a burst inflated it.
-            output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
+            // Keep a reused buffer for the next answers, unless a burst inflated it: a thousand
+            // idle connections must not each keep a burst's worth.
+            output.removeAll(keepingCapacity: output.capacity <= 64 << 10)
             sent = 0
         } else if sent >= output.count / 2 {
             output.removeSubrange(..<sent)

@@ -30,6 +30,14 @@ final class EventLoop {
     /// Indexed by fd, as Redis does: descriptors are small and dense.
     private var connections: [Connection?] = []
     private var liveCount = 0
+    /// Open connections per peer uid, for `maxConnectionsPerUID`.
+    private var connectionsByUID: [UInt32: Int] = [:]
+    /// The daemon's own uid, which like root may use the reserved slots.
+    private let ownUID = geteuid()
+    /// Unsent answers and unanswered requests of all connections (`Connection.bufferedBytes`).
+    private var bufferedTotal = 0
+    /// Connections with `pausedForBudget` set: serviced again once the total is under budget.
+    private var pausedForBudget = 0
     /// Tags each connection's epoll events: an event read in the same round in which its
     /// connection closed and a new one got the same fd must not reach the new one.
     private var nextGeneration: UInt32 = 0
@@ -122,6 +130,7 @@ final class EventLoop {
                 handle(key: event.data.u64, events: event.events)
             }
             serviceDeferred()
+            if pausedForBudget > 0, !overBudget { resumePausedForBudget() }
         }
     }
 
@@ -174,9 +183,11 @@ final class EventLoop {
         fd >= 0 && Int(fd) < connections.count ? connections[Int(fd)] : nil
     }
 
-    /// Reads once; nil when the read failed and the connection is closed.
+    /// Reads once; nil when the read failed and the connection is closed. Over budget, only a
+    /// little: a connection read then held nothing, and one read must not undo the budget.
     private func read(_ connection: Connection) -> Connection.ReadOutcome? {
-        let outcome = scratch.withUnsafeMutableBytes { connection.read(into: $0, now: now) }
+        let size = overBudget ? Self.readSizeOverBudget : scratch.count
+        let outcome = scratch.withUnsafeMutableBytes { connection.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<size]), now: now) }
         if case .failed(let code) = outcome {
             close(connection, .vanished(code))
             return nil
@@ -187,21 +198,25 @@ final class EventLoop {
     /// Brings a connection up to date after anything happened to it: answers what can be
     /// answered, writes, closes it when it is done, and sets what epoll watches for it.
     private func service(_ connection: Connection) {
+        defer { account(connection) }
         while true {
+            // Over budget, a connection owed answers gets no more (limit: what it holds now); one
+            // owed none still gets one, so clients that read what they are sent are served.
+            let allowance = overBudget ? 0 : limits.maxPendingOutputBytes
             let outputFull = connection.session.answer(
-                into: &connection.output, outputLimit: connection.sent + limits.maxPendingOutputBytes, inputEnded: connection.readClosed)
+                into: &connection.output, outputLimit: connection.sent + allowance, inputEnded: connection.readClosed)
+            if connection.session.linesTaken != connection.linesSeen {
+                connection.linesSeen = connection.session.linesTaken
+                connection.lastActivity = now
+            }
             if case .failed(let code) = connection.flush(now: now) {
                 close(connection, .vanished(code))
                 return
             }
-            if connection.unsent > limits.maxPendingOutputBytes {
-                if connection.stuckSince == nil { connection.stuckSince = now }
-            } else {
-                connection.stuckSince = nil
-                // The socket took enough: go on with lines already read, which no event would
-                // bring back (their bytes are out of the kernel's buffer and in ours).
-                if outputFull { continue }
-            }
+            account(connection)
+            // The socket took enough (over budget: all of it): go on with lines already read,
+            // which no event would bring back (their bytes are out of the kernel's buffer and in ours).
+            if outputFull, connection.unsent <= allowance { continue }
             guard connection.isQuiet else { break }
             if connection.readClosed {
                 close(connection, .finished)
@@ -217,8 +232,10 @@ final class EventLoop {
             default: continue
             }
         }
+        let heldBack = overBudget && connection.bufferedBytes > 0
+        setPausedForBudget(connection, heldBack)
         var wanted: UInt32 = 0
-        if !connection.readClosed, !connection.session.isWaiting, connection.unsent <= limits.maxPendingOutputBytes {
+        if !connection.readClosed, !connection.session.isWaiting, connection.unsent <= limits.maxPendingOutputBytes, !heldBack {
             wanted |= Self.readable
         }
         if connection.unsent > 0 { wanted |= Self.writable }
@@ -246,6 +263,35 @@ final class EventLoop {
         service(connection)
     }
 
+    // MARK: - The memory budget
+
+    private static let readSizeOverBudget = 4096
+
+    private var overBudget: Bool { bufferedTotal >= limits.maxBufferedBytes }
+
+    /// Brings `bufferedTotal` up to date with what `connection` holds now.
+    private func account(_ connection: Connection) {
+        guard connection === self.connection(connection.fd) else { return }  // closed: counted out
+        let held = connection.bufferedBytes
+        bufferedTotal += held - connection.accountedBytes
+        connection.accountedBytes = held
+    }
+
+    private func setPausedForBudget(_ connection: Connection, _ paused: Bool) {
+        guard connection.pausedForBudget != paused else { return }
+        connection.pausedForBudget = paused
+        pausedForBudget += paused ? 1 : -1
+    }
+
+    /// The total fell under budget: connections held back get their turn, in fd order, until it
+    /// is over again (the rest wait for the next chance).
+    private func resumePausedForBudget() {
+        for case let connection? in connections where connection.pausedForBudget {
+            guard !overBudget else { return }
+            service(connection)
+        }
+    }
+
     // MARK: - Accepting
 
     private func acceptConnections(from listener: Int32) {
@@ -263,22 +309,38 @@ final class EventLoop {
                     return
                 }
             }
-            if liveCount >= limits.maxConnections {
-                reject(fd)
+            var pid: Int32 = 0
+            var uid: UInt32 = 0
+            var gid: UInt32 = 0
+            if clinux_peercred(fd, &pid, &uid, &gid) != 0 {
+                // Unknown peer: an id no privilege check matches.
+                (pid, uid, gid) = (0, UInt32.max, UInt32.max)
+            }
+            let peer = PeerCredentials(pid: pid, uid: uid, gid: gid)
+            if let refusal = refusal(of: peer) {
+                reject(fd, peer, refusal)
                 continue
             }
-            open(fd)
+            open(fd, peer)
         }
     }
 
-    private func open(_ fd: Int32) {
-        var pid: Int32 = 0
-        var uid: UInt32 = 0
-        var gid: UInt32 = 0
-        if clinux_peercred(fd, &pid, &uid, &gid) != 0 {
-            // Unknown peer: an id no privilege check matches.
-            (pid, uid, gid) = (0, UInt32.max, UInt32.max)
+    /// Why a new connection from `peer` is turned away, or nil when it may come in. Root and the
+    /// daemon's own uid may use every slot; anyone else neither the reserved ones nor more than
+    /// `maxConnectionsPerUID`, so one local user cannot lock the others (or the admin) out.
+    private func refusal(of peer: PeerCredentials) -> String? {
+        if liveCount >= limits.maxConnections { return SessionHost.connectionLimitReason }
+        guard peer.uid != 0, peer.uid != ownUID else { return nil }
+        if liveCount >= limits.maxConnections - limits.reserve {
+            return "too many connections; the last \(limits.reserve) are reserved for root"
         }
+        if connectionsByUID[peer.uid, default: 0] >= limits.maxConnectionsPerUID {
+            return "too many connections from uid \(peer.uid) (limit \(limits.maxConnectionsPerUID))"
+        }
+        return nil
+    }
+
+    private func open(_ fd: Int32, _ peer: PeerCredentials) {
         nextGeneration = nextGeneration == UInt32.max ? 1 : nextGeneration + 1
         guard register(fd, generation: nextGeneration, events: Self.readable) else {
             Glibc.close(fd)
@@ -286,26 +348,27 @@ final class EventLoop {
         }
         let index = Int(fd)
         if index >= connections.count { connections.append(contentsOf: repeatElement(nil, count: index + 1 - connections.count)) }
-        let peer = PeerCredentials(pid: pid, uid: uid, gid: gid)
         let inbox = server.inbox
         let generation = nextGeneration
         let session = Session(peer: peer, host: sessions, resume: { inbox.complete(LoopInbox.Completion(fd: fd, resumption: $0)) },
                               wake: { [weak self] in self?.wake(fd, generation) })
         connections[index] = Connection(fd: fd, generation: nextGeneration, peer: peer, session: session, registeredEvents: Self.readable, now: now)
         liveCount += 1
+        connectionsByUID[peer.uid, default: 0] += 1
         server.openConnections.store(liveCount, ordering: .relaxed)
         server.liveCounters.accepted.increment()
     }
 
-    /// One busy line, then close. The socket is fresh, so its send buffer takes the line whole.
-    private func reject(_ fd: Int32) {
+    /// One busy line saying why, then close. The socket is fresh, so its send buffer takes the
+    /// line whole.
+    private func reject(_ fd: Int32, _ peer: PeerCredentials, _ reason: String) {
         server.liveCounters.rejectedBusy.increment()  // before the close, as in close(_:_:)
-        sessions.countBusyLine()
-        _ = sessions.busyLine.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        let line = sessions.busyLine(reason: reason)
+        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         Glibc.close(fd)
         if let skipped = busyThrottle.admit(now: now) {
-            Log.notice("connection limit of \(limits.maxConnections) reached; turning clients away",
-                       [("STOPSHEET_EVENT", "server_busy"), ("SUPPRESSED", String(skipped))])
+            Log.notice("turning clients away: \(reason) (uid \(peer.uid), \(liveCount) of \(limits.maxConnections) open)",
+                       [("STOPSHEET_EVENT", "server_busy"), ("PEER_UID", String(peer.uid)), ("SUPPRESSED", String(skipped))])
         }
     }
 
@@ -337,10 +400,11 @@ final class EventLoop {
         nextTick = now + tickNanos
         server.tickHandler?()
         for case let connection? in connections {
-            if let since = connection.stuckSince, now - since >= stuckNanos {
+            if let since = connection.owedSince, now - since >= stuckNanos {
                 close(connection, .stuck)
-            } else if idleNanos > 0, !connection.session.isWaiting, now - connection.lastActivity >= idleNanos {
-                // A `.later` outstanding is our wait, not the client's silence.
+            } else if idleNanos > 0, !connection.session.isWaiting, connection.unsent == 0, now - connection.lastActivity >= idleNanos {
+                // A `.later` outstanding is our wait, not the client's silence; answers owed are
+                // the stuck timeout's business.
                 close(connection, .idle)
             }
         }
@@ -372,6 +436,13 @@ final class EventLoop {
         connections[Int(fd)] = nil
         connection.session.end()
         liveCount -= 1
+        bufferedTotal -= connection.accountedBytes
+        setPausedForBudget(connection, false)
+        if let count = connectionsByUID[connection.peer.uid], count > 1 {
+            connectionsByUID[connection.peer.uid] = count - 1
+        } else {
+            connectionsByUID[connection.peer.uid] = nil
+        }
         server.openConnections.store(liveCount, ordering: .relaxed)
         // Counted before the close, so a client that sees its end of stream sees the count too.
         defer { Glibc.close(fd) }

@@ -10,6 +10,8 @@ public enum ListenerError: Error, Equatable, CustomStringConvertible {
     case inUse(path: String)
     /// The path holds a file that is not a socket; it is left alone.
     case notASocket(path: String)
+    /// The socket's directory could let another user replace the socket with their own server.
+    case untrustedDirectory(path: String, reason: String)
     case system(call: String, path: String, errno: Int32)
 
     public var description: String {
@@ -18,6 +20,8 @@ public enum ListenerError: Error, Equatable, CustomStringConvertible {
         case .pathTooLong(let path, let limit): return "socket path \"\(path)\" is longer than \(limit) bytes"
         case .inUse(let path): return "socket \(path) is already in use by a running server"
         case .notASocket(let path): return "\(path) exists and is not a socket; not removing it"
+        case .untrustedDirectory(let path, let reason):
+            return "socket directory \(path) \(reason); refusing to bind there (use a directory owned by this user or root, not writable by others)"
         case .system(let call, let path, let code): return "\(call)(\(path)): \(Errno(code))"
         }
     }
@@ -28,6 +32,11 @@ public enum ListenerError: Error, Equatable, CustomStringConvertible {
 /// A socket file left by a crashed run is removed, but only when connecting to it is refused:
 /// if something answers, a live server owns it and this fails with `.inUse`; a file that is not
 /// a socket is never deleted.
+///
+/// No step goes by name after the checks: the directory is checked through an open descriptor
+/// (owned by this uid or root, not writable by group or others unless sticky, so nobody else can
+/// swap the socket for their own), and the socket gets its mode before `bind` creates it (the
+/// mode of an unbound socket, under a umask that keeps 0660), not by a `chmod` of the path.
 public func bindUnixListener(path: String, backlog: Int32 = 512) throws(ListenerError) -> Int32 {
     let address: UnixSocketAddress
     do throws(UnixSocketPathError) { address = try UnixSocketAddress(path: path) } catch {
@@ -38,6 +47,7 @@ public func bindUnixListener(path: String, backlog: Int32 = 512) throws(Listener
     }
 
     try createParentDirectories(of: path)
+    try checkSocketDirectory(of: path)
     try removeStaleSocket(at: address, path: path)
 
     let fd: Int32
@@ -48,18 +58,21 @@ public func bindUnixListener(path: String, backlog: Int32 = 512) throws(Listener
         close(fd)
         return .system(call: call, path: path, errno: error.code)
     }
-    do throws(Errno) { try UnixSocket.bind(fd, to: address) } catch {
+    // Linux creates the socket file with the unbound socket's mode less the umask; the umask is
+    // narrowed for the bind only, and only by the bits 0660 needs (other threads that create
+    // files meanwhile get at most group write they asked for).
+    guard fchmod(fd, 0o660) == 0 else { throw fail("fchmod", .current) }
+    let umaskBefore = umask(0o777)
+    umask(umaskBefore & ~0o660)
+    var bound: Errno?
+    do throws(Errno) { try UnixSocket.bind(fd, to: address) } catch { bound = error }
+    umask(umaskBefore)
+    if let error = bound {
         if error.code == EADDRINUSE {
             close(fd)
             throw .inUse(path: path)  // another server bound it since the check above
         }
         throw fail("bind", error)
-    }
-    // No client can connect before listen(), so the umask's mode between bind and chmod is harmless.
-    guard chmod(path, 0o660) == 0 else {
-        let error = fail("chmod", .current)
-        unlink(path)
-        throw error
     }
     guard listen(fd, backlog) == 0 else {
         let error = fail("listen", .current)
@@ -77,7 +90,33 @@ public func prepareListener(_ fd: Int32) throws(ListenerError) {
     }
 }
 
-/// `mkdir -p` of the socket's directory; directories made here get 0755 whatever the umask.
+/// The socket file at a path as this process bound it: removed at exit only if it is still that
+/// file (same device and inode), so a daemon that took the path over since keeps it.
+public struct BoundSocketFile: Sendable, Equatable {
+    public let path: String
+    let device: UInt64
+    let inode: UInt64
+
+    /// What is at `path` now, if it is a socket.
+    public init?(path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
+        self.path = path
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+
+    /// Unlinks the path if it still holds this socket; true when it did.
+    @discardableResult
+    public func removeIfUnchanged() -> Bool {
+        guard BoundSocketFile(path: path) == self else { return false }
+        return unlink(path) == 0
+    }
+}
+
+/// `mkdir -p` of the socket's directory; directories made here get 0755 whatever the umask, set
+/// through a descriptor of the directory just made (never followed through a symlink), so a
+/// directory swapped in meanwhile is never the one changed.
 private func createParentDirectories(of path: String) throws(ListenerError) {
     let bytes = Array(path.utf8)
     guard let lastSlash = bytes.lastIndex(of: UInt8(ascii: "/")), lastSlash > 0 else { return }
@@ -85,13 +124,43 @@ private func createParentDirectories(of path: String) throws(ListenerError) {
     while index <= lastSlash {
         if index == lastSlash || bytes[index] == UInt8(ascii: "/") {
             let directory = String(decoding: bytes[..<index], as: UTF8.self)
-            if mkdir(directory, 0o755) == 0 {
-                chmod(directory, 0o755)
+            if mkdir(directory, 0o700) == 0 {
+                let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard fd >= 0 else { throw .system(call: "open", path: directory, errno: errno) }
+                defer { close(fd) }
+                var info = stat()
+                guard fstat(fd, &info) == 0 else { throw .system(call: "fstat", path: directory, errno: errno) }
+                guard info.st_uid == geteuid() else {
+                    throw .untrustedDirectory(path: directory, reason: "was replaced by another user's directory")
+                }
+                guard fchmod(fd, 0o755) == 0 else { throw .system(call: "fchmod", path: directory, errno: errno) }
             } else if errno != EEXIST {
                 throw .system(call: "mkdir", path: directory, errno: errno)
             }
         }
         index += 1
+    }
+}
+
+/// The socket's own directory must be one nobody else can replace the socket in: owned by this
+/// uid or root, and not writable by group or others unless sticky (as /tmp is).
+private func checkSocketDirectory(of path: String) throws(ListenerError) {
+    let bytes = Array(path.utf8)
+    let directory = switch bytes.lastIndex(of: UInt8(ascii: "/")) {
+    case nil: "."
+    case 0?: "/"
+    case let slash?: String(decoding: bytes[..<slash], as: UTF8.self)
+    }
+    let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { throw .system(call: "open", path: directory, errno: errno) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw .system(call: "fstat", path: directory, errno: errno) }
+    guard info.st_uid == geteuid() || info.st_uid == 0 else {
+        throw .untrustedDirectory(path: directory, reason: "is owned by uid \(info.st_uid), not by this user (uid \(geteuid())) or root")
+    }
+    if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
+        throw .untrustedDirectory(path: directory, reason: "is writable by \(info.st_mode & 0o002 != 0 ? "others" : "its group") (mode \(String(info.st_mode & 0o7777, radix: 8))) and not sticky")
     }
 }
 

@@ -6,16 +6,30 @@ public struct ServerLimits: Sendable, Equatable {
     public var maxLineBytes: Int
     /// Open connections. One more gets a single -32004 "server busy" line and is closed.
     public var maxConnections: Int
+    /// Open connections of one peer uid other than root and the daemon's own (those two have no
+    /// cap of their own), so one local user cannot take every slot.
+    public var maxConnectionsPerUID: Int
+    /// The last slots under `maxConnections` that only root and the daemon's own uid may take, so
+    /// an administrator can always get in. At most half of `maxConnections` (see `reserve`).
+    public var reservedConnections: Int
     /// Most requests in one batch. More: one -32600 error for the whole line.
     public var maxBatch: Int
     /// Deepest JSON nesting in a request. Deeper: -32700 (the parser stops before recursing).
     public var maxDepth: Int
     /// Unsent answer bytes a connection may hold. Past it the connection is no longer read from
-    /// until the client catches up (back-pressure through the socket buffers).
+    /// or answered until the client catches up (back-pressure through the socket buffers). The
+    /// answer in progress is finished first, so a connection holds at most this plus one answer.
     public var maxPendingOutputBytes: Int
-    /// How long a connection may stay past `maxPendingOutputBytes` before it is closed.
+    /// Unsent answer bytes and unanswered request bytes of all connections together. Past it a
+    /// connection holding any is neither read from nor answered (those still reading everything
+    /// they are sent go on), until the total falls back under: memory stays near this plus one
+    /// answer and one small read per connection, whatever the clients do.
+    public var maxBufferedBytes: Int
+    /// How long a connection may owe answers without taking any of them before it is closed,
+    /// whether or not it is past `maxPendingOutputBytes`.
     public var stuckTimeout: Duration
-    /// How long a connection with nothing in flight may stay silent; `.zero` means forever.
+    /// How long a connection with nothing in flight may go without sending a whole request;
+    /// `.zero` means forever. Bytes that complete no request (a drip) do not count.
     public var idleTimeout: Duration
     /// After `stop()`, how long in-flight requests get to finish before connections are cut.
     public var drainTimeout: Duration
@@ -25,9 +39,12 @@ public struct ServerLimits: Sendable, Equatable {
     public init(
         maxLineBytes: Int = 1 << 20,
         maxConnections: Int = 1024,
+        maxConnectionsPerUID: Int = 64,
+        reservedConnections: Int = 8,
         maxBatch: Int = 64,
         maxDepth: Int = 64,
-        maxPendingOutputBytes: Int = 8 << 20,
+        maxPendingOutputBytes: Int = 256 << 10,
+        maxBufferedBytes: Int = 32 << 20,
         stuckTimeout: Duration = .seconds(30),
         idleTimeout: Duration = .zero,
         drainTimeout: Duration = .seconds(5),
@@ -35,12 +52,19 @@ public struct ServerLimits: Sendable, Equatable {
     ) {
         self.maxLineBytes = maxLineBytes
         self.maxConnections = maxConnections
+        self.maxConnectionsPerUID = maxConnectionsPerUID
+        self.reservedConnections = reservedConnections
         self.maxBatch = maxBatch
         self.maxDepth = maxDepth
         self.maxPendingOutputBytes = maxPendingOutputBytes
+        self.maxBufferedBytes = maxBufferedBytes
         self.stuckTimeout = stuckTimeout
         self.idleTimeout = idleTimeout
         self.drainTimeout = drainTimeout
         self.tickInterval = tickInterval
     }
+
+    /// The reserved slots in force: never more than half of all, so a small `maxConnections`
+    /// still serves other users.
+    var reserve: Int { min(max(0, reservedConnections), maxConnections / 2) }
 }

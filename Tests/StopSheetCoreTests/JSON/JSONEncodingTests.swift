@@ -6,7 +6,23 @@ import Testing
         #expect(JSON.string("plain").encodedString == #""plain""#)
         #expect(JSON.string("").encodedString == #""""#)
         #expect(JSON.string("a\"b\\c\nd\re\tf\u{0}g\u{1f}h").encodedString == #""a\"b\\c\nd\re\tf\u0000g\u001fh""#)
-        #expect(JSON.string("é ✓ \u{7f} 🚇").encodedString == "\"é ✓ \u{7f} 🚇\"")
+        #expect(JSON.string("é ✓ ¡ \u{a0} 🚇 \u{2027}\u{202a}").encodedString == "\"é ✓ ¡ \u{a0} 🚇 \u{2027}\u{202a}\"")
         #expect(JSON.string("\"\"").encodedString == #""\"\"""#)
+    }
+
+    /// Valid JSON raw, but terminals act on DEL and C1 controls and JavaScript ends a line at
+    /// U+2028/U+2029: the encoder escapes them, and the parser reads the escapes back.
+    @Test func escapesDELC1ControlsAndLineSeparators() throws {
+        let text = "a\u{7f}b\u{80}c\u{9b}[2Jd\u{9f}e\u{2028}f\u{2029}g"
+        #expect(JSON.string(text).encodedString == #""a\u007fb\u0080c\u009b[2Jd\u009fe\u2028f\u2029g""#)
+        #expect(try JSONParser.parse(JSON.string(text).encodedString) == .string(text))
+        // At the very end, and alone.
+        #expect(JSON.string("\u{85}").encodedString == #""\u0085""#)
+        #expect(JSON.string("x\u{2029}").encodedString == #""x\u2029""#)
+        // The escape of a concatenation is the concatenation of the escapes.
+        let parts = ["St\u{9b}a", "\u{2028}", "tion\u{7f}"]
+        let whole = JSON.string(parts.joined()).encoded
+        let pieces = parts.flatMap { JSON.string($0).encoded.dropFirst().dropLast() }
+        #expect(Array(whole.dropFirst().dropLast()) == pieces)
     }
 }
