@@ -31,8 +31,8 @@ expect() {
 }
 
 export STOPSHEETD_SOCKET=$tmp/absent.sock
-expect "commands, from stopsheetctl --help" "alerts call health refresh sheet station version" "$(complete_line "")"
-expect "a command prefix" "sheet station" "$(complete_line s)"
+expect "commands, from stopsheetctl --help" "alerts call health help refresh sheet station stats version watch" "$(complete_line "")"
+expect "a command prefix" "sheet station stats" "$(complete_line s)"
 expect "options" "--json" "$(complete_line --j)"
 expect "options after a command" "--bus" "$(complete_line sheet --b)"
 expect "refresh targets" "alerts all" "$(complete_line refresh a)"

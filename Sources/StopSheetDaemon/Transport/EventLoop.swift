@@ -397,9 +397,11 @@ final class EventLoop {
     }
 
     private func tick() {
+        let previousTick = nextTick - tickNanos
         nextTick = now + tickNanos
         server.tickHandler?()
         for case let connection? in connections {
+            connection.releaseIdleBuffer(quietSince: previousTick)
             if let since = connection.owedSince, now - since >= stuckNanos {
                 close(connection, .stuck)
             } else if idleNanos > 0, !connection.session.isWaiting, connection.unsent == 0, now - connection.lastActivity >= idleNanos {
