@@ -164,7 +164,11 @@ import Testing
         // (4 KiB here) and the socket's buffer, both full after the first hundred changes; 900
         // more unread changes kept as they came would be about 8 MiB.
         let growth = try Self.rssKiB(daemon.pid) - rssAfterWarmUp
-        #expect(growth < 4096, "RSS grew \(growth) KiB over 900 unread changes")
+        // Under AddressSanitizer freed memory sits in its quarantine (up to 256 MiB): RSS then says
+        // nothing about the design, and the queue counters above are the bound that holds.
+        if ProcessInfo.processInfo.environment["STOPSHEET_SANITIZER"] == nil {
+            #expect(growth < 4096, "RSS grew \(growth) KiB over 900 unread changes")
+        }
 
         var seqs: [Int] = []
         var last = JSON.null
