@@ -427,6 +427,10 @@ def main():
     daemon = subprocess.Popen(
         [args.binary, "--socket", path, "--alerts-url", upstream.url("alerts"), "--stations-url", upstream.url("stations"),
          "--alerts-interval", "1", "--stations-interval", "1", "--http-timeout", "1", "--max-line-bytes", str(MAX_LINE),
+         # The flapping upstream fails refreshes on purpose; with 1 s intervals the default
+         # stale-after (3 × the interval) would turn `data.stale` true whenever a sanitized daemon
+         # is slow, and the answers are compared with the fresh ones: staleness is tested elsewhere.
+         "--alerts-stale-after", "3600", "--stations-stale-after", "3600",
          "--max-output-bytes", "262144", "--stuck-timeout", str(stuck_timeout), "--max-connections", "256"],
         env=env, stderr=stderr, stdout=subprocess.DEVNULL)
     problems = []
