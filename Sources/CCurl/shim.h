@@ -35,6 +35,10 @@ static inline CURLcode ccurl_setopt_prereq_callback(CURL *handle, curl_prereq_ca
     return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, value);
 }
 
+static inline CURLcode ccurl_setopt_xferinfo_callback(CURL *handle, curl_xferinfo_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
+}
+
 static inline CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CLinux.h"
+#include <time.h>
 
 int clinux_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
@@ -16,3 +17,17 @@ int clinux_peercred(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid) {
     *gid = cred.gid;
     return 0;
 }
+
+int clinux_join_thread(pthread_t thread, int64_t milliseconds) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += milliseconds / 1000;
+    deadline.tv_nsec += (milliseconds % 1000) * 1000000;
+    if (deadline.tv_nsec >= 1000000000) {
+        deadline.tv_sec += 1;
+        deadline.tv_nsec -= 1000000000;
+    }
+    return pthread_timedjoin_np(thread, NULL, &deadline);
+}
+
+void clinux_set_thread_name(const char *name) { pthread_setname_np(pthread_self(), name); }

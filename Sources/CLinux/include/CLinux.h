@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <malloc.h>
+#include <pthread.h>
 
 // Wrappers, defined in CLinux.c, for what needs _GNU_SOURCE (`accept4`, `struct ucred`) or
 // would need C enum casts in Swift. Each returns -1 with errno set on failure, like the call.
@@ -21,4 +22,9 @@ int clinux_eventfd(void);
 int clinux_accept4(int fd);
 /// `getsockopt(fd, SOL_SOCKET, SO_PEERCRED)`, unpacked.
 int clinux_peercred(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
+/// `pthread_timedjoin_np` with a deadline `milliseconds` from now: 0 when joined, else the error
+/// (ETIMEDOUT when the thread is still running). Unlike the others, it returns the error number.
+int clinux_join_thread(pthread_t thread, int64_t milliseconds);
+/// `pthread_setname_np` for the calling thread (`name` at most 15 bytes).
+void clinux_set_thread_name(const char *name);
 #endif

@@ -20,7 +20,7 @@ public struct DemoSource: Source {
         }
     }
 
-    public func fetch(validators: CacheValidators?) -> Result<Fetched, FetchFailure> {
+    public func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> {
         .success(.body(bytes, validators: CacheValidators(), httpStatus: nil))
     }
 

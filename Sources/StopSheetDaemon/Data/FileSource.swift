@@ -20,7 +20,7 @@ public struct FileSource: Source {
         self.maxBodyBytes = maxBodyBytes
     }
 
-    public func fetch(validators: CacheValidators?) -> Result<Fetched, FetchFailure> {
+    public func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> {
         FileSource.read(path, maxBytes: maxBodyBytes).map { .body($0, validators: CacheValidators(), httpStatus: nil) }
     }
 

@@ -58,7 +58,7 @@ public struct GTFSDirectorySource: Source {
         return GTFSDirectorySource(url: file.url, directory: GTFSDirectory(path: file.path), maxBodyBytes: file.maxBodyBytes)
     }
 
-    public func fetch(validators: CacheValidators?) -> Result<Fetched, FetchFailure> {
+    public func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> {
         FileSource.read(directory.path + "/stops.txt", maxBytes: maxBodyBytes).map { .body($0, validators: CacheValidators(), httpStatus: nil) }
     }
 }

@@ -24,17 +24,17 @@ public final class HTTPSource: Source {
         self.options = options
     }
 
-    public func fetch(validators: CacheValidators?) -> Result<Fetched, FetchFailure> {
+    public func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> {
         guard curlGlobalInitResult == CURLE_OK.rawValue else {
             return .failure(FetchFailure("libcurl global initialisation failed: \(curlText(CURLcode(rawValue: curlGlobalInitResult)))"))
         }
         return transfer.withLock { transfer in
             defer { transfer.finish() }
-            return perform(transfer, validators: validators)
+            return perform(transfer, validators: validators, stop: stop)
         }
     }
 
-    private func perform(_ transfer: Transfer, validators: CacheValidators?) -> Result<Fetched, FetchFailure> {
+    private func perform(_ transfer: Transfer, validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> {
         if transfer.handle == nil { transfer.handle = curl_easy_init() }
         guard let handle = transfer.handle else {
             return .failure(FetchFailure("cannot create a libcurl handle"))
@@ -42,7 +42,7 @@ public final class HTTPSource: Source {
         // Reset rather than patch: no option from an earlier fetch (a stale If-None-Match) can
         // leak into this one, and reset keeps the connection, TLS session and DNS caches.
         curl_easy_reset(handle)
-        transfer.begin(maxBodyBytes: options.maxBodyBytes)
+        transfer.begin(maxBodyBytes: options.maxBodyBytes, stop: stop)
 
         var requestHeaders: UnsafeMutablePointer<curl_slist>? = nil
         defer { curl_slist_free_all(requestHeaders) }
@@ -88,12 +88,22 @@ public final class HTTPSource: Source {
                 return transfer.admitRequest(to: address.map { String(cString: $0) } ?? "", port: Int(port)) ? 0 : 1
             }),
             ("PREREQDATA", ccurl_setopt_pointer(handle, CURLOPT_PREREQDATA, context)),
+            // Called at least once a second, even while nothing arrives: a stop ends a fetch that
+            // an upstream holds open, instead of leaving it running until `--http-timeout`.
+            ("NOPROGRESS", ccurl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)),
+            ("XFERINFOFUNCTION", ccurl_setopt_xferinfo_callback(handle) { context, _, _, _, _ in
+                Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().stop.isRaised ? 1 : 0
+            }),
+            ("XFERINFODATA", ccurl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)),
         ]
         for (name, code) in settings where code != CURLE_OK {
             return .failure(FetchFailure("libcurl rejected CURLOPT_\(name): \(curlText(code))"))
         }
 
         let code = curl_easy_perform(handle)
+        if code == CURLE_ABORTED_BY_CALLBACK, stop.isRaised {
+            return .failure(FetchFailure("abandoned: the daemon is stopping"))
+        }
         if let refusal = transfer.redirectRefusal {
             return .failure(FetchFailure("redirect refused: \(refusal)", httpStatus: transfer.status))
         }
@@ -207,6 +217,8 @@ private final class Transfer {
     private(set) var lastModified: String?
     private var body: [UInt8] = []
     private var maxBodyBytes = 0
+    /// The fetch's own: raised, the progress callback aborts the transfer.
+    private(set) var stop = StopFlag()
 
     init() {
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -218,8 +230,9 @@ private final class Transfer {
         errorBuffer.deallocate()
     }
 
-    func begin(maxBodyBytes: Int) {
+    func begin(maxBodyBytes: Int, stop: StopFlag) {
         self.maxBodyBytes = maxBodyBytes
+        self.stop = stop
         origin = nil
         redirectRefusal = nil
         errorBuffer[0] = 0

@@ -36,6 +36,8 @@ public final class Refresher: Sendable {
     }
     private let callers = Locked(Callers())
     private let wake = WakeSignal()
+    /// Raised by `stop()`: a fetch in progress gives up within about a second.
+    private let stopFlag = StopFlag()
     /// Called after every refresh round, on the refresher's thread (the daemon updates STATUS=).
     private let onRefreshed: @Sendable () -> Void
 
@@ -49,8 +51,9 @@ public final class Refresher: Sendable {
         settings = Locked(Settings(source: source, interval: interval, validators: nil, language: language))
     }
 
-    public func start() {
-        startThread(name: "refresh-\(cache.rawValue)") { [self] in run() }
+    /// Starts the refresher's thread; it ends soon after `stop()` (a fetch in progress is abandoned).
+    public func start() -> PosixThread {
+        PosixThread(name: "refresh-\(cache.rawValue)") { [self] in run() }
     }
 
     /// Refreshes as soon as the refresher thread is free, then calls `completion` with the
@@ -75,8 +78,10 @@ public final class Refresher: Sendable {
 
     /// Ends the refresher's loop and answers everyone waiting for a refresh with the status as it
     /// is, at once: a fetch in progress (an upstream that hangs until `--http-timeout`) must not
-    /// hold up the daemon's drain. That fetch finishes or times out on its own thread, unwaited.
+    /// hold up the daemon's drain. That fetch is abandoned (an HTTP transfer within about a
+    /// second), and nothing it brought is installed.
     public func stop() {
+        stopFlag.raise()
         let unanswered = callers.withLock { callers in
             callers.stopped = true
             defer { (callers.waiting, callers.inRound) = ([], []) }
@@ -151,7 +156,9 @@ public final class Refresher: Sendable {
         let (source, validators) = settings.withLock { ($0.source, $0.validators) }
         let startedAt = SystemClock.now()
         let started = SystemClock.monotonicMilliseconds()
-        let outcome = source.fetch(validators: validators)
+        let outcome = source.fetch(validators: validators, stop: stopFlag)
+        // Stopping: whatever the fetch brought (or its abandonment) is not news to record.
+        if stopFlag.isRaised { return store.status(cache) }
         let duration = Int(SystemClock.monotonicMilliseconds() - started)
         let now = SystemClock.now()
         var fields: [(String, String)] = [("UPSTREAM", cache.rawValue), ("UPSTREAM_URL", source.url), ("DURATION_MS", String(duration))]

@@ -33,5 +33,13 @@ public struct FetchFailure: Error, Sendable, Equatable, CustomStringConvertible 
 public protocol Source: Sendable {
     /// The URL as configured, for `health.source` and `UPSTREAM_URL`.
     var url: String { get }
-    func fetch(validators: CacheValidators?) -> Result<Fetched, FetchFailure>
+    /// Gives up early, with a failure, once `stop` is raised: the daemon is stopping.
+    func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure>
+}
+
+extension Source {
+    /// A fetch nothing stops early.
+    public func fetch(validators: CacheValidators?) -> Result<Fetched, FetchFailure> {
+        fetch(validators: validators, stop: StopFlag())
+    }
 }

@@ -132,9 +132,11 @@ public final class Daemon: Sendable {
     /// serving failed.
     private func run() -> Bool {
         state.withLock { $0 = .starting }
-        for refresher in refreshers { refresher.start() }
-        reloads.start { [self] in reload() }
-        Signals.startWaiting(reload: { [reloads] in reloads.request() }, stop: { [self] signal in stop(reason: "on signal \(signal)") })
+        // In start order; joined in reverse once the loop has drained.
+        var threads = refreshers.map { ("refresh-\($0.cache.rawValue)", $0.start()) }
+        threads.append(("reload", reloads.start { [self] in reload() }))
+        let signals = Signals.startWaiting(reload: { [reloads] in reloads.request() }, stop: { [self] signal in stop(reason: "on signal \(signal)") })
+        threads.append(("signals", signals))
         server.onTick = { [self] in tick() }
         // Posted work runs once the loop is up, so READY=1 means "serving", not "about to".
         server.post { [self] in becomeReady() }
@@ -147,6 +149,9 @@ public final class Daemon: Sendable {
         }
         // The loop has drained and closed the listeners: the last part to stop.
         stop(reason: "because serving failed")
+        // A stop that did not come by signal leaves the signals thread waiting for one.
+        signals.send(SIGTERM)
+        Daemon.join(threads.reversed())
         if let boundSocket, !boundSocket.removeIfUnchanged() {
             Log.notice("left \(boundSocket.path) alone: it is no longer the socket this daemon bound", [("STOPSHEET_EVENT", "socket_replaced")])
         }
@@ -168,6 +173,20 @@ public final class Daemon: Sendable {
         // A `refresh` caller still waiting is answered now, so the drain does not wait for it.
         for refresher in refreshers.reversed() { refresher.stop() }
         server.stop()
+    }
+
+    /// How long the threads, all told them to stop, have to end: a refresher abandons its fetch
+    /// within about a second; decoding a large body it had already fetched can take longer.
+    static let threadStopMilliseconds: Int64 = 3000
+
+    /// Joins each thread before the process exits, within `threadStopMilliseconds` in all. One
+    /// still busy is named in the log and left: the exit must not wait on it past the unit's
+    /// TimeoutStopSec=.
+    private static func join(_ threads: [(name: String, thread: PosixThread)]) {
+        let deadline = SystemClock.monotonicMilliseconds() + threadStopMilliseconds
+        for (name, thread) in threads where !thread.join(milliseconds: deadline - SystemClock.monotonicMilliseconds()) {
+            Log.warning("exiting while thread \(name) is still busy", [("STOPSHEET_EVENT", "thread_busy_at_exit")])
+        }
     }
 
     /// On the serving loop, once it serves: READY=1, unless a stop came first (then systemd has

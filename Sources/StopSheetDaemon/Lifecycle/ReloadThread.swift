@@ -11,8 +11,8 @@ final class ReloadThread: Sendable {
     private let stopped = Atomic<Bool>(false)
 
     /// Starts the thread; `work` runs once per (coalesced) request until `stop()`.
-    func start(_ work: @escaping @Sendable () -> Void) {
-        startThread(name: "reload") { [self] in
+    func start(_ work: @escaping @Sendable () -> Void) -> PosixThread {
+        PosixThread(name: "reload") { [self] in
             // The eventfd counts the requests made meanwhile; one wait-and-read takes them all.
             while true {
                 wake.wait(milliseconds: -1)

@@ -30,8 +30,9 @@ enum Signals {
     /// Starts the `signals` thread. SIGHUP calls `reload`, which must only hand the work over
     /// (the thread must stay free for a SIGTERM); SIGTERM or SIGINT calls `stop` and ends the
     /// thread. Later signals stay blocked and pending: the first stop is the one that counts.
-    static func startWaiting(reload: @escaping @Sendable () -> Void, stop: @escaping @Sendable (_ signal: Int32) -> Void) {
-        startThread(name: "signals") {
+    /// A stop that came another way ends the thread with `send(SIGTERM)` to it.
+    static func startWaiting(reload: @escaping @Sendable () -> Void, stop: @escaping @Sendable (_ signal: Int32) -> Void) -> PosixThread {
+        PosixThread(name: "signals") {
             var set = handled
             while true {
                 var signal: Int32 = 0
