@@ -3,8 +3,9 @@
 #
 # Commands and options come from `stopsheetctl --help` itself (read once per shell), so they
 # cannot drift from the program. Station ids and names come from the running daemon, when it
-# answers a `stations` request within a second; with no daemon (no socket, refused, no such
-# method) nothing is offered and nothing is printed. Answers are kept for 60 seconds.
+# answers a `stations` request within a second; with no daemon (no socket, refused, stations not
+# loaded, an older daemon without the method) nothing is offered and nothing is printed. Answers
+# are kept for 60 seconds.
 
 _stopsheetctl_help_words() {
     # $1: commands | options
@@ -38,6 +39,11 @@ _stopsheetctl_stations() {
     printf '%s' "$_stopsheetctl_stations_cache"
 }
 
+# COMPREPLY: the station names containing $2, quoted for the shell.
+_stopsheetctl_names() {
+    mapfile -t COMPREPLY < <(_stopsheetctl_stations "$1" | cut -f2 | grep -i -F -- "$2" | sort -u | sed "s/'/'\\\\''/g; s/.*/'&'/")
+}
+
 _stopsheetctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local socket=${STOPSHEETD_SOCKET:-/run/stopsheetd/stopsheetd.sock} command="" i word
@@ -59,8 +65,7 @@ _stopsheetctl() {
             return ;;
         --timeout) return ;;
         --name)
-            local IFS=$'\n'
-            mapfile -t COMPREPLY < <(_stopsheetctl_stations "$socket" | cut -f2 | grep -i -F -- "$cur" | sort -u | sed "s/'/'\\\\''/g; s/.*/'&'/")
+            _stopsheetctl_names "$socket" "$cur"
             return ;;
     esac
     if [[ $cur == -* ]]; then
@@ -82,6 +87,8 @@ _stopsheetctl() {
                 # A name typed where an id goes: offer the ids of the stations it names.
                 mapfile -t COMPREPLY < <(awk -F '\t' -v name="${cur,,}" 'index(tolower($2), name) == 1 { print $1 }' <<<"$stations")
             fi ;;
+        stations)
+            _stopsheetctl_names "$socket" "$cur" ;;
         refresh)
             mapfile -t COMPREPLY < <(compgen -W "alerts stations all" -- "$cur") ;;
         call)

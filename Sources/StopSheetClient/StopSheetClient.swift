@@ -62,6 +62,11 @@ public final class StopSheetClient {
         try call(method: "station", params: ["stopId": .string(stopId)])
     }
 
+    /// Every station: `{count, stations: [{stationId, stationName, routes, stepFree, partial}]}`.
+    public func stations() throws(ClientError) -> JSON {
+        try call(method: "stations")
+    }
+
     /// Live train alerts: all of them, or those applying to `stopId` in dialog order.
     public func alerts(stopId: String? = nil) throws(ClientError) -> JSON {
         try call(method: "alerts", params: stopId.map { ["stopId": .string($0)] })

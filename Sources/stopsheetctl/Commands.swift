@@ -4,7 +4,7 @@ import StopSheetCore
 /// The command table. A new command is one entry here (its definition may live in a file of its
 /// own, as an `extension Command { static let … }`).
 extension Command {
-    static let all: [Command] = [.sheet, .station, .alerts, .health, .stats, .watch, .version, .refresh, .call, .help]
+    static let all: [Command] = [.sheet, .station, .stations, .alerts, .health, .stats, .watch, .version, .refresh, .call, .help]
 
     static let globalOptions: [Option] = [
         Option(name: "--socket", value: "PATH", summary: "the daemon's socket (default $STOPSHEETD_SOCKET, else /run/stopsheetd/stopsheetd.sock)"),
@@ -44,6 +44,15 @@ extension Command {
         let client = try invocation.connect()
         let station = try invocation.call(client) { (client) throws(ClientError) in try client.station(stopId: stopID) }
         invocation.output(station) { Rendering.station(station, into: &$0) }
+        return ExitStatus.success
+    }
+
+    static let stations = Command(
+        name: "stations", operands: "[NAME]", summary: "every station, or those whose name contains NAME", operandCount: 0...1
+    ) { invocation throws(Failure) in
+        let list = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.stations() }
+        let name = invocation.operands.first
+        invocation.output(list) { Rendering.stations(list, named: name, into: &$0) }
         return ExitStatus.success
     }
 

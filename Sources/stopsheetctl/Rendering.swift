@@ -150,6 +150,33 @@ enum Rendering {
         }
     }
 
+    // MARK: stations
+
+    /// One station a line, by name (same-named ones together, told apart by their lines), then id.
+    static func stations(_ result: JSON, named name: String?, into page: inout Page) {
+        var stations = result["stations"]?.arrayValue ?? []
+        if let name {
+            let wanted = name.lowercased()
+            stations = stations.filter { $0["stationName"]?.stringValue?.lowercased().contains(wanted) == true }
+            if stations.isEmpty { page.paragraph("No station's name contains \u{201C}\(TerminalText(name))\u{201D}.") }
+        }
+        let sorted = stations.sorted { a, b in
+            let (nameA, nameB) = ((a["stationName"]?.stringValue ?? "").lowercased(), (b["stationName"]?.stringValue ?? "").lowercased())
+            if nameA != nameB { return nameA < nameB }
+            return (a["stationId"]?.stringValue ?? "") < (b["stationId"]?.stringValue ?? "")
+        }
+        for station in sorted {
+            let id = TerminalText(station["stationId"]?.stringValue ?? "?")
+            var words = [TerminalText(id.description.padding(to: 5))] + Page.words(TerminalText(station["stationName"]?.stringValue ?? "?"))
+            let lines = LineNames.names(station["routes"])
+            words += lines.enumerated().map { index, line in
+                (index == 0 ? "(" : "") + line + (index == lines.count - 1 ? ")" : ",")
+            }
+            words += ["·"] + Page.words(stepFreeWords(station["stepFree"]?.stringValue, partial: station["partial"] == .bool(true)))
+            page.words(words, hangingIndent: 6)
+        }
+    }
+
     // MARK: station
 
     /// `Western (Blue Line) 40220`: the name, the lines that tell same-named stations apart, the id.

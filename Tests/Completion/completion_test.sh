@@ -31,25 +31,42 @@ expect() {
 }
 
 export STOPSHEETD_SOCKET=$tmp/absent.sock
-expect "commands, from stopsheetctl --help" "alerts call health help refresh sheet station stats version watch" "$(complete_line "")"
-expect "a command prefix" "sheet station stats" "$(complete_line s)"
+expect "commands, from stopsheetctl --help" "alerts call health help refresh sheet station stations stats version watch" "$(complete_line "")"
+expect "a command prefix" "sheet station stations stats" "$(complete_line s)"
 expect "options" "--json" "$(complete_line --j)"
 expect "options after a command" "--bus" "$(complete_line sheet --b)"
 expect "refresh targets" "alerts all" "$(complete_line refresh a)"
 expect "no daemon: no station ids, silently" "" "$(complete_line sheet "")"
 expect "no daemon: no names, silently" "" "$(complete_line sheet --name Cl)"
 
-# A daemon that answers but has no `stations` method yet: still nothing printed, nothing offered.
+# Waits for a daemon started without NOTIFY_SOCKET to answer (it has no other readiness signal).
+wait_for() {
+    for _ in $(seq 200); do
+        "$bin/stopsheetctl" --socket "$1" --timeout 1 version >/dev/null 2>&1 && return
+        kill -0 "$daemon" 2>/dev/null || return
+        sleep 0.05
+    done
+}
+
+# A daemon whose stations never load answers `stations` with an error: nothing, silently.
+"$bin/stopsheetd" --demo --stations-url file:///nonexistent/stops.csv --socket "$tmp/empty.sock" 2>"$tmp/empty.log" &
+daemon=$!
+wait_for "$tmp/empty.sock"
+_stopsheetctl_stations_at=0
+expect "stations not loaded: nothing, silently" "" "$(complete_line --socket "$tmp/empty.sock" station "")"
+kill "$daemon"; wait "$daemon" 2>/dev/null
+
 "$bin/stopsheetd" --demo --socket "$tmp/stopsheetd.sock" 2>"$tmp/daemon.log" &
 daemon=$!
-for _ in $(seq 200); do
-    "$bin/stopsheetctl" --socket "$tmp/stopsheetd.sock" --timeout 1 version >/dev/null 2>&1 && break
-    kill -0 "$daemon" 2>/dev/null || break
-    sleep 0.05  # polling the daemon's own answer: it has no readiness signal without NOTIFY_SOCKET
-done
+wait_for "$tmp/stopsheetd.sock"
 _stopsheetctl_stations_at=0
-expect "--socket is honoured, a daemon without the stations method: nothing, silently" "" \
-    "$(complete_line --socket "$tmp/stopsheetd.sock" station "")"
+expect "--socket is honoured: a station id" "40380" "$(complete_line --socket "$tmp/stopsheetd.sock" station 4038)"
+expect "every id of the daemon" "143" "$(complete_line --socket "$tmp/stopsheetd.sock" sheet "" | wc -w)"
+expect "a name where an id goes: the ids it names" "40220 40310 40670 40740 41480" "$(complete_line --socket "$tmp/stopsheetd.sock" sheet Western)"
+export STOPSHEETD_SOCKET=$tmp/stopsheetd.sock
+expect "names after --name, quoted" "'Clark/Division' 'Clark/Lake'" "$(complete_line sheet --name Clark)"
+expect "names for stations, each once" "'Harlem' 'Harlem/Lake'" "$(complete_line stations harlem)"
+expect "a quote in a name, quoted" "'O'\\''Hare'" "$(complete_line stations "o'h")"
 
 echo "$failures failed"
 [[ $failures -eq 0 ]]

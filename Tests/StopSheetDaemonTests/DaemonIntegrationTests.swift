@@ -73,6 +73,25 @@ import Testing
         }
     }
 
+    /// `stations`: each station's detail without platforms, in map-id order, one per station.
+    @Test func stationsListsEveryStationAsItsDetailBegins() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        let result = try daemon.result("stations")
+        let stations = try #require(result["stations"]?.arrayValue)
+        #expect(result["count"]?.intValue == stations.count)
+        #expect(stations.count == 143)
+        let ids = stations.compactMap { $0["stationId"]?.stringValue }
+        #expect(ids == ids.sorted() && Set(ids).count == ids.count)
+        let clarkLake = try #require(stations.first { $0["stationId"] == "40380" })
+        guard case .object(let detail) = try daemon.result("station", ["stopId": "40380"]) else { throw TestFailure("station is no object") }
+        // The same members, in the same order, as the station's own detail.
+        let summaryKeys = ["stationId", "stationName", "routes", "stepFree", "partial"]
+        #expect(clarkLake == .object(JSONObject(summaryKeys.map { (key: $0, value: detail[$0]!) })))
+        expectError(try daemon.call("stations", ["stopId": "40380"]), -32602)
+        let noStations = try DaemonProcess(["--demo", "--stations-url", "file:///nonexistent/stops.csv"]) { $0.contains("stations failing") }
+        expectError(try noStations.call("stations"), -32005)
+    }
+
     @Test func hostileLinesGetErrorsAndTheConnectionStaysUsable() throws {
         let daemon = try DaemonProcess(["--demo"])
         let client = try daemon.client()

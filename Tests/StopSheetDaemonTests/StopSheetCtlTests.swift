@@ -238,6 +238,22 @@ import Testing
         }
         #expect(Set(westerns).count == 5, "\(westerns)")
         #expect(westerns.contains("Western (Blue Line) 40220"), "\(westerns)")
+        // `stations NAME` lists them together, by name then id, with lines and step-free access.
+        let listed = try Self.ctl(["--socket", daemon.socketPath, "stations", "western"])
+        #expect(listed.status == 0)
+        #expect(listed.stdout == """
+            40220 Western (Blue Line) · no step-free access
+            40310 Western (Orange Line) · step-free access
+            40670 Western (Blue Line) · step-free access
+            40740 Western (Pink Line) · step-free access
+            41480 Western (Brown Line) · step-free access
+
+            """)
+        let all = try Self.ctl(["--socket", daemon.socketPath, "stations"], columns: 40)
+        #expect(all.stdout.hasPrefix("40830 18th (Pink Line) · step-free\n      access\n"), "\(all.stdout.prefix(200))")
+        Self.expectFits(all.stdout, columns: 40)
+        let none = try Self.ctl(["--socket", daemon.socketPath, "stations", "Atlantis"])
+        #expect(none.status == 0 && none.stdout == "No station's name contains \u{201C}Atlantis\u{201D}.\n")
     }
 
     // MARK: scripts

@@ -11,7 +11,8 @@ struct Params {
         default: throw .invalidParams("params must be an object")
         }
         if let unknown = object.keys.first(where: { !allowed.contains($0) }) {
-            throw .invalidParams("unknown param '\(unknown)' (expected \(allowed.sorted().joined(separator: ", ")))")
+            throw .invalidParams(allowed.isEmpty ? "unknown param '\(unknown)' (this method takes none)"
+                                                 : "unknown param '\(unknown)' (expected \(allowed.sorted().joined(separator: ", ")))")
         }
     }
 

@@ -27,6 +27,7 @@ public struct StopSheetService: Sendable {
         dispatcher.register("stopSheet") { params, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(params)) } }
         dispatcher.registerExact("stopSheet", param: "stopId") { stopID, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) } }
         dispatcher.register("station") { params, _ in reply { () throws(RPCError) in try station(params) } }
+        dispatcher.register("stations") { params, _ in reply { () throws(RPCError) in try noParams(params); return try stations() } }
         dispatcher.register("alerts") { params, _ in reply { () throws(RPCError) in try alerts(params) } }
         dispatcher.register("health") { params, _ in reply { () throws(RPCError) in try noParams(params); return health().encoded } }
         dispatcher.register("version") { params, _ in reply { () throws(RPCError) in try noParams(params); return version.encoded } }
@@ -85,6 +86,14 @@ public struct StopSheetService: Sendable {
         guard case .object(var detail) = station.json else { return station.json.encoded }
         detail.append("advisories", .array(snapshot.stopSheet(for: station).accessibilityButton.advisories.map(\.json)))
         return JSON.object(detail).encoded
+    }
+
+    /// Every station, in map-id order, without platforms: what a picker or a shell completion needs.
+    func stations() throws(RPCError) -> [UInt8] {
+        guard let stations = store.snapshot.stations else { throw .notLoaded("stations") }
+        let list = stations.stations.map(\.summaryJSON)
+        let result: JSON = ["count": .int(list.count), "stations": .array(list)]
+        return result.encoded
     }
 
     func alerts(_ params: JSON?) throws(RPCError) -> [UInt8] {

@@ -107,6 +107,19 @@ extension Station {
     }
 }
 
+extension Station {
+    /// One entry of `stations`: the detail's first members, no platforms or entrances.
+    public var summaryJSON: JSON {
+        [
+            "stationId": .string(id),
+            "stationName": .string(name),
+            "routes": .array(routes.map { .string($0.rawValue) }),
+            "stepFree": .string(stepFree.rawValue),
+            "partial": .bool(partial),
+        ]
+    }
+}
+
 extension Entrance {
     public var json: JSON {
         ["id": .string(id), "name": .string(name), "stepFree": stepFree.map(JSON.bool) ?? .null]
