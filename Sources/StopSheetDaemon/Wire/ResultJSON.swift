@@ -94,29 +94,25 @@ extension AlertScope {
 }
 
 extension Station {
+    /// The `station` detail: the summary's members, then platforms and entrances.
     public var json: JSON {
-        [
-            "stationId": .string(id),
-            "stationName": .string(name),
-            "routes": .array(routes.map { .string($0.rawValue) }),
-            "stepFree": .string(stepFree.rawValue),
-            "partial": .bool(partial),
-            "platforms": .array(platforms.map(\.json)),
-            "entrances": .array(entrances.map(\.json)),
-        ]
+        var detail = summaryMembers
+        detail.append("platforms", .array(platforms.map(\.json)))
+        detail.append("entrances", .array(entrances.map(\.json)))
+        return .object(detail)
     }
-}
 
-extension Station {
     /// One entry of `stations`: the detail's first members, no platforms or entrances.
-    public var summaryJSON: JSON {
-        [
-            "stationId": .string(id),
-            "stationName": .string(name),
-            "routes": .array(routes.map { .string($0.rawValue) }),
-            "stepFree": .string(stepFree.rawValue),
-            "partial": .bool(partial),
-        ]
+    public var summaryJSON: JSON { .object(summaryMembers) }
+
+    private var summaryMembers: JSONObject {
+        JSONObject([
+            ("stationId", .string(id)),
+            ("stationName", .string(name)),
+            ("routes", .array(routes.map { .string($0.rawValue) })),
+            ("stepFree", .string(stepFree.rawValue)),
+            ("partial", .bool(partial)),
+        ])
     }
 }
 
