@@ -19,6 +19,12 @@ struct Page {
         words((lead.map { [$0] } ?? []) + Page.words(text), indent: indent, hangingIndent: hangingIndent)
     }
 
+    /// A link on a line of its own, never cut: a link cut in two is no link. A terminal
+    /// narrower than it wraps it, and still finds the whole of it when clicked or copied.
+    mutating func link(_ url: TerminalText, indent: Int = 0) {
+        lines.append(String(repeating: " ", count: indent) + url.description)
+    }
+
     static func words(_ text: TerminalText) -> [TerminalText] {
         text.description.split(separator: " ").map { TerminalText(String($0)) }
     }

@@ -119,7 +119,7 @@ enum Rendering {
             page.words(list(facts, comma: false), indent: indent + 2)
         }
         page.paragraphs(alert["description"]?.stringValue ?? "", indent: indent + 2)
-        if details, let url = alert["url"]?.stringValue { page.paragraph("\(url)", indent: indent + 2) }
+        if details, let url = alert["url"]?.stringValue { page.link(TerminalText(url), indent: indent + 2) }
     }
 
     /// `Blue Line`, `all lines`, `station 40380`: where an alert applies.

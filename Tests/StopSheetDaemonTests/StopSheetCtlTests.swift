@@ -22,8 +22,11 @@ import Testing
             .replacingOccurrences(of: "– [0-9]{2}:[0-9]{2}", with: "– <time>", options: .regularExpression)
     }
 
+    /// Every line fits, but a link, which is never cut (`Page.link`).
     static func expectFits(_ text: String, columns: Int, sourceLocation: SourceLocation = #_sourceLocation) {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop(while: { $0 == " " })
+            if trimmed.hasPrefix("http"), !trimmed.contains(" ") { continue }
             #expect(line.count <= columns, "\(line.count) columns: \(line)", sourceLocation: sourceLocation)
         }
     }
@@ -155,56 +158,49 @@ import Testing
           Blue Line · Special Note · severity 12 · alert 23322
           The Peoria entrance to UIC-Halsted is temporarily closed. Enter/exit the
           UIC-Halsted station thru the Halsted or Morgan entrances.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=233
-          22
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=23322
 
         Active train alert: Brown and Red Line Delays
           <time> – until further notice
           Red Line · Brown Line · Significant Delays · severity 60 · alert 27068
           Some Brown and Red Line trains are operating with residual delays after an
           earlier minor fire at track level near Sedgwick.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
-          68
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27068
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
           Blue Line · Planned Work · severity 25 · alert 27037
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
-          37
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27037
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
           Blue Line · Planned Work · severity 25 · alert 27038
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
-          38
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27038
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
           Blue Line · Planned Work · severity 25 · alert 27039
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
-          39
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27039
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
           Blue Line · Planned Work · severity 25 · alert 27040
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
-          40
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27040
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
           Blue Line · Planned Work · severity 25 · alert 27041
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
-          41
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27041
 
         Planned train alert: Boarding Change, Delays Between Armitage and Merchandise
           Mart
@@ -212,8 +208,7 @@ import Testing
           Brown Line · Planned Work · severity 25 · alert 27043
           Brown Line trains will operate on the same track between Armitage and
           Merchandise Mart, resulting in boarding changes and minor delays
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=270
-          43
+          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27043
 
         """)
         for output in [sheet, station, alerts] { Self.expectFits(output.stdout, columns: 80) }
