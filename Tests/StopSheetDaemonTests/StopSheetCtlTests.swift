@@ -251,6 +251,29 @@ import Testing
         #expect(none.status == 0 && none.stdout == "No station's name contains \u{201C}Atlantis\u{201D}.\n")
     }
 
+    /// What the accessibility issue added beside the spec's strings reaches people too: the
+    /// advisory under its own heading, and data that never loaded or is old said in words.
+    @Test func advisoriesAndDataThatIsMissingOrOld() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        let sheet = try Self.ctl(["--socket", daemon.socketPath, "sheet", "40630"]).stdout
+        let advisories = try #require(sheet.range(of: "\nAccessibility advisories\n"), "\(sheet)")
+        #expect(sheet[advisories.upperBound...].hasPrefix("  Active: Clark/Division Station Platform Access\n"), "\(sheet)")
+        #expect(sheet.contains("Step-free access is available at Clark/Division."), "the spec's sentence stays")
+        #expect(!sheet.contains("has not loaded") && !sheet.contains("out of date"), "\(sheet)")
+
+        let noStations = try DaemonProcess(["--demo", "--stations-url", "file:///nonexistent/stops.csv"]) { $0.contains("stations failing") }
+        #expect(eventually(timeout: 20) { (try? noStations.result("health"))?["alerts"]?["loaded"] == true })
+        let early = try Self.ctl(["--socket", noStations.socketPath, "sheet", "40380", "--name", "Clark/Lake"]).stdout
+        #expect(early.contains("Station data has not loaded yet."), "\(early)")
+        #expect(!early.contains("Train alert data"), "\(early)")
+
+        let stale = try DaemonProcess(["--demo", "--alerts-stale-after", "1"])
+        // The daemon's own word that the alerts turned stale, not a sleep.
+        #expect(eventually(timeout: 20) { (try? stale.result("stopSheet", ["stopId": "40380"]))?["data"]?["alerts"]?["stale"] == true })
+        let old = try Self.ctl(["--socket", stale.socketPath, "sheet", "40380"]).stdout
+        #expect(old.range(of: #"Train alert data is out of date \(loaded [0-9]+ s ago\)\."#, options: .regularExpression) != nil, "\(old)")
+    }
+
     // MARK: scripts
 
     @Test func jsonIsTheBareResultOrAJSONErrorObject() throws {
