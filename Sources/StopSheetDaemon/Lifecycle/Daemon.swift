@@ -176,8 +176,9 @@ public final class Daemon: Sendable {
     }
 
     /// How long the threads, all told them to stop, have to end: a refresher abandons its fetch
-    /// within about a second; decoding a large body it had already fetched can take longer.
-    static let threadStopMilliseconds: Int64 = 3000
+    /// within about a second; decoding a large body it had already fetched can take longer. A
+    /// stop with nothing left to drain stays within 2 s.
+    static let threadStopMilliseconds: Int64 = 1500
 
     /// Joins each thread before the process exits, within `threadStopMilliseconds` in all. One
     /// still busy is named in the log and left: the exit must not wait on it past the unit's
