@@ -31,9 +31,12 @@ _stopsheetctl_stations() {
     if [[ -S $socket ]]; then
         answer=$("${COMP_WORDS[0]}" --socket "$socket" --timeout 1 --json call stations 2>/dev/null </dev/null)
     fi
-    _stopsheetctl_stations_cache=$(grep -o '"stationId":"[0-9]*","stationName":"[^"]*"' <<<"$answer" |
+    local stations
+    stations=$(grep -o '"stationId":"[0-9]*","stationName":"[^"]*"' <<<"$answer" |
         sed 's/"stationId":"\([0-9]*\)","stationName":"\([^"]*\)"/\1\t\2/')
-    [[ -n $_stopsheetctl_stations_cache ]] && _stopsheetctl_stations_cache+=$'\n'
+    # Only a real list is kept: a daemon still loading its stations is asked again next time.
+    [[ -z $stations ]] && return
+    _stopsheetctl_stations_cache=$stations$'\n'
     _stopsheetctl_stations_socket=$socket
     _stopsheetctl_stations_at=$now
     printf '%s' "$_stopsheetctl_stations_cache"
