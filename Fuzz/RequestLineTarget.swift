@@ -76,7 +76,7 @@ final class FuzzInbox: @unchecked Sendable {
 enum FuzzService {
     struct NoSource: Source {
         var url: String { "fuzz:none" }
-        func fetch(validators: CacheValidators?) -> Result<Fetched, FetchFailure> { .failure(FetchFailure("fuzzing")) }
+        func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> { .failure(FetchFailure("fuzzing")) }
     }
 
     static let store: Store = {
