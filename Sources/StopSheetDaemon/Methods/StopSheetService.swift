@@ -46,8 +46,8 @@ public struct StopSheetService: Sendable {
         case .sheet(let sheet):
             return sheet
         case .noStation(let current, let data):
-            guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
-            return SheetData.appending(data, to: StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json.encoded)
+            // An unknown stop, or stations not loaded yet: the rule is `stopSheet(_:in:)`'s.
+            return SheetData.appending(data, to: try stopSheet(query, in: current))
         }
     }
 
