@@ -30,9 +30,11 @@ rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f MiB", k / 1024 }'; }
 
 printf '{"alerts":[]}' > "$WORK/alerts.json"
+# --refresh-spacing 0: what is timed is the fan-out, not the second the daemon would otherwise
+# leave between two asked-for fetches (issue 10's coalescing), which back-to-back refreshes hit.
 LAUNCH=$($BENCH launch --samples 1 --log "$WORK/daemon.log" -- "$(pwd)/$BIN/stopsheetd" --socket "$WORK/fanout.sock" \
     --alerts-url "file://$WORK/alerts.json" --stations-url "file://$FIXTURES/L_stops_2021.csv" \
-    --max-connections $((CONNECTIONS + 64)) --alerts-interval 3600 --log-level notice)
+    --max-connections $((CONNECTIONS + 64)) --alerts-interval 3600 --refresh-spacing 0 --log-level notice)
 DAEMON_PID=$(field "$LAUNCH" pid)
 sleep 0.5
 RSS_BEFORE=$(rss "$DAEMON_PID")

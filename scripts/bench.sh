@@ -61,7 +61,8 @@ $BENCH gtfs-feed --out "$WORK/gtfs" | sed 's/^/   /'
 python3 -c 'import os, sys, zipfile
 with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
     [z.write(os.path.join(sys.argv[2], n), n) for n in sorted(os.listdir(sys.argv[2]))]' "$WORK/gtfs.zip" "$WORK/gtfs"
-echo "   zip: $(mib $(($(stat -c %s "$WORK/gtfs.zip") / 1024))) (decoding reads it into memory; a directory streams from disk)"
+# wc, not stat: this script's stat() reads key=value figures.
+echo "   zip: $(mib $(($(wc -c <"$WORK/gtfs.zip") / 1024))) (decoding reads it into memory; a directory streams from disk)"
 $BENCH gtfs-decode --feed "$WORK/gtfs.zip" | sed 's/^/   /'
 $BENCH gtfs-decode --feed "$WORK/gtfs" | sed 's/^/   /'
 rm -rf "$WORK/gtfs" "$WORK/gtfs.zip"
