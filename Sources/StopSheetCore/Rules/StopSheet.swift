@@ -72,8 +72,15 @@ public struct StopSheet: Sendable, Equatable {
 
     /// Active, then planned, then unknown; upstream order (the order given) within each group.
     /// Generic so that alerts and positions of alerts are ordered by this one rule.
+    /// One stable pass per kind, not a sort: every sheet of every rebuild comes through here.
     public static func dialogOrder<Item>(_ items: [Item], kind: (Item) -> AlertKind) -> [Item] {
-        items.enumerated().sorted { (kind($0.element), $0.offset) < (kind($1.element), $1.offset) }.map(\.element)
+        guard items.count > 1 else { return items }
+        var ordered: [Item] = []
+        ordered.reserveCapacity(items.count)
+        for wanted in AlertKind.allCases {
+            for item in items where kind(item) == wanted { ordered.append(item) }
+        }
+        return ordered
     }
 
     public static func glyphLabel(count: Int) -> String {
