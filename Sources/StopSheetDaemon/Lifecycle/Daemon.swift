@@ -133,10 +133,10 @@ public final class Daemon: Sendable {
     private func run() -> Bool {
         state.withLock { $0 = .starting }
         // In start order; joined in reverse once the loop has drained.
-        var threads = refreshers.map { ("refresh-\($0.cache.rawValue)", $0.start()) }
-        threads.append(("reload", reloads.start { [self] in reload() }))
+        var threads = refreshers.map { $0.start() }
+        threads.append(reloads.start { [self] in reload() })
         let signals = Signals.startWaiting(reload: { [reloads] in reloads.request() }, stop: { [self] signal in stop(reason: "on signal \(signal)") })
-        threads.append(("signals", signals))
+        threads.append(signals)
         server.onTick = { [self] in tick() }
         // Posted work runs once the loop is up, so READY=1 means "serving", not "about to".
         server.post { [self] in becomeReady() }
@@ -183,10 +183,10 @@ public final class Daemon: Sendable {
     /// Joins each thread before the process exits, within `threadStopMilliseconds` in all. One
     /// still busy is named in the log and left: the exit must not wait on it past the unit's
     /// TimeoutStopSec=.
-    private static func join(_ threads: [(name: String, thread: PosixThread)]) {
+    private static func join(_ threads: [PosixThread]) {
         let deadline = SystemClock.monotonicMilliseconds() + threadStopMilliseconds
-        for (name, thread) in threads where !thread.join(milliseconds: deadline - SystemClock.monotonicMilliseconds()) {
-            Log.warning("exiting while thread \(name) is still busy", [("STOPSHEET_EVENT", "thread_busy_at_exit")])
+        for thread in threads where !thread.join(milliseconds: deadline - SystemClock.monotonicMilliseconds()) {
+            Log.warning("exiting while thread \(thread.name) is still busy", [("STOPSHEET_EVENT", "thread_busy_at_exit")])
         }
     }
 

@@ -9,6 +9,8 @@ import Glibc
 /// Threads: a handle may be used from any thread, but joined by one thread only.
 public struct PosixThread: @unchecked Sendable {
     private let thread: pthread_t
+    /// As given; the kernel's copy is cut to 15 bytes.
+    public let name: String
 
     /// Starts `body` on a new thread named `name` (as `top -H` and `/proc` show it, at most 15 bytes).
     public init(name: String, _ body: @escaping @Sendable () -> Void) {
@@ -27,6 +29,7 @@ public struct PosixThread: @unchecked Sendable {
         }, box)
         precondition(result == 0, "pthread_create failed: \(result)")
         self.thread = thread
+        self.name = name
     }
 
     /// Waits up to `milliseconds` for the thread to end; true once it has (then the handle is spent).
