@@ -123,24 +123,28 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     }
 
     private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: [UInt8]?) {
-        subscription.seq += 1
-        var head: [UInt8] = []
-        JSON.object(JSONObject([("subscription", .string(subscription.id)), ("seq", .int(subscription.seq)), ("stopId", .string(stopID))])).encode(into: &head)
-        head.removeLast()  // the `}`: the sheet follows
-        head.append(contentsOf: #","sheet":"#.utf8)
         let sheet = answer.map { StopSheetService.withData(data, $0) } ?? Array("null".utf8)
-        let notification = NotificationQueue.Notification(method: "stopSheetChanged", params: [head, sheet, Array("}".utf8)])
-        subscription.queue.post(notification, key: .init(group: subscription.id, item: stopID))
+        queue(subscription, "stopSheetChanged", stopID: stopID, "sheet", sheet)
     }
 
     private func queueHealth(_ subscription: Subscription, _ health: [UInt8]) {
+        queue(subscription, "healthChanged", stopID: nil, "health", health)
+    }
+
+    /// The next notification of `subscription`: `{subscription, seq, stopId?, <member>: encoded}`,
+    /// replacing an unsent one about the same stop (or the health).
+    private func queue(_ subscription: Subscription, _ method: String, stopID: String?, _ member: String, _ encoded: [UInt8]) {
         subscription.seq += 1
+        var members: [(key: String, value: JSON)] = [("subscription", .string(subscription.id)), ("seq", .int(subscription.seq))]
+        if let stopID { members.append(("stopId", .string(stopID))) }
         var head: [UInt8] = []
-        JSON.object(JSONObject([("subscription", .string(subscription.id)), ("seq", .int(subscription.seq))])).encode(into: &head)
-        head.removeLast()
-        head.append(contentsOf: #","health":"#.utf8)
-        let notification = NotificationQueue.Notification(method: "healthChanged", params: [head, health, Array("}".utf8)])
-        subscription.queue.post(notification, key: .init(group: subscription.id, item: ""))
+        JSON.object(JSONObject(members)).encode(into: &head)
+        head.removeLast()  // the `}`: the member follows
+        head.append(UInt8(ascii: ","))
+        JSON.encodeString(member, into: &head)
+        head.append(UInt8(ascii: ":"))
+        let notification = NotificationQueue.Notification(method: method, params: [head, encoded, Array("}".utf8)])
+        subscription.queue.post(notification, key: .init(group: subscription.id, item: stopID ?? ""))
     }
 
     /// `stopSheet {stopId}`'s result bytes, nil when it would be -32001 (the stop is unknown).
@@ -184,17 +188,18 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         }
         // Every answer first, from the snapshot the registry last compared: a change after it is
         // then a notification, and an unknown id fails the call before anything is subscribed.
-        var sheets: [[UInt8]] = []
+        // Kept without `data` too: the watched answers they start from.
+        var answers: [[UInt8]] = []
         for stopID in stopIDs {
             do {
                 var query = try StopSheetQuery(stopID: stopID)
                 query.stopType = stopType
-                let sheet = try service.stopSheet(query, in: snapshot)
-                sheets.append(stopType == .train ? StopSheetService.withData(data, sheet) : sheet)
+                answers.append(try service.stopSheet(query, in: snapshot))
             } catch {
                 return .error(error)
             }
         }
+        let sheets = stopType == .train ? answers.map { StopSheetService.withData(data, $0) } : answers
         lastID += 1
         let subscription = Subscription(id: "s\(lastID)", queue: queue, stopIDs: stopIDs, watchesSheets: stopType == .train, health: health)
         subscriptions[subscription.id] = subscription
@@ -204,8 +209,8 @@ public final class SubscriptionRegistry: @unchecked Sendable {
             queue.onEnd = { [unowned self, unowned queue] in endAll(of: queue) }
         }
         if subscription.watchesSheets {
-            for stopID in stopIDs {
-                if watched[stopID] == nil { watched[stopID] = WatchedStop(answer: Self.answer(service, stopID, in: snapshot), subscriptions: []) }
+            for (stopID, answer) in zip(stopIDs, answers) {
+                if watched[stopID] == nil { watched[stopID] = WatchedStop(answer: answer, subscriptions: []) }
                 watched[stopID]!.subscriptions.append(subscription.id)
             }
         }
