@@ -164,10 +164,7 @@ import Testing
     /// a symlink swapped in for the socket right after bind (held there by strace's delay) never
     /// has its target's mode changed.
     @Test func aSymlinkSwappedInAfterBindIsNeverChmodded() throws {
-        guard let strace = ([String](["/usr/bin/strace", "/bin/strace"])).first(where: { access($0, X_OK) == 0 }) else {
-            Issue.record("strace is not installed (scripts/install-deps.sh installs it)")
-            return
-        }
+        guard let strace = installedStrace() else { return }
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let target = directory + "/precious"
@@ -337,10 +334,7 @@ import Testing
 
     /// SIGTERM while start-up is held in bind (strace's delay): the daemon exits 0 once it can.
     @Test func sigtermDuringStartUpExitsZero() throws {
-        guard let strace = ([String](["/usr/bin/strace", "/bin/strace"])).first(where: { access($0, X_OK) == 0 }) else {
-            Issue.record("strace is not installed (scripts/install-deps.sh installs it)")
-            return
-        }
+        guard let strace = installedStrace() else { return }
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let trace = directory + "/trace"
@@ -353,6 +347,14 @@ import Testing
         kill(daemonPID, SIGTERM)
         #expect(child.wait(seconds: 20) == 0, "strace reports the daemon's own exit status")
     }
+}
+
+/// strace's path; nil, with the test failed, when it is missing (scripts/install-deps.sh installs it).
+func installedStrace() -> String? {
+    let candidates: [String] = ["/usr/bin/strace", "/bin/strace"]
+    if let path = candidates.first(where: { access($0, X_OK) == 0 }) { return path }
+    Issue.record("strace is not installed (scripts/install-deps.sh installs it)")
+    return nil
 }
 
 /// The stopsheetd that strace (`pid`) runs, once it has exec'ed.
