@@ -1,4 +1,3 @@
-import CLinux
 import StopSheetCore
 
 /// Keeps one cache fresh: first load at start-up, then every interval with a little jitter; after
@@ -118,7 +117,7 @@ public final class Refresher: Sendable {
             let status = refreshOnce()
             // A refresh frees a whole decoded body and often a whole snapshot; hand the pages back
             // so the daemon's size follows its data, not the largest body an upstream ever sent.
-            malloc_trim(0)
+            HeapTrim.releaseFreePages()
             due = SystemClock.monotonicMilliseconds() + delayAfter(status)
             store.updateStatus(cache) { $0.nextRefreshAt = SystemClock.now().adding(seconds: (due - SystemClock.monotonicMilliseconds() + 999) / 1000) }
             let final = store.status(cache)
