@@ -187,6 +187,7 @@ public final class Daemon: Sendable {
         let deadline = SystemClock.monotonicMilliseconds() + threadStopMilliseconds
         for thread in threads where !thread.join(milliseconds: deadline - SystemClock.monotonicMilliseconds()) {
             Log.warning("exiting while thread \(thread.name) is still busy", [("STOPSHEET_EVENT", "thread_busy_at_exit")])
+            thread.detach()
         }
     }
 

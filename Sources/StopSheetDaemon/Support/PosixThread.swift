@@ -37,6 +37,12 @@ public struct PosixThread: @unchecked Sendable {
         clinux_join_thread(thread, max(0, milliseconds)) == 0
     }
 
+    /// Lets the thread end on its own, unjoined (one still busy when the daemon exits): the
+    /// process does not keep it as a leak.
+    public func detach() {
+        _ = pthread_detach(thread)
+    }
+
     /// Sends `signal` to this thread alone (the signals thread takes a SIGTERM this way).
     public func send(_ signal: Int32) {
         _ = pthread_kill(thread, signal)
