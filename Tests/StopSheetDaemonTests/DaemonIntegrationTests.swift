@@ -284,7 +284,7 @@ import Testing
         let refused = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", ctl,
                                                           "--socket", daemon.socketPath, "--json", "refresh"])
         #expect(refused.status == 1)
-        // stopsheetctl --json prints the error object itself (StopSheetCtlTests).
+        // stopsheetctl --json prints the error object itself (StopSheetCtlIntegrationTests).
         #expect(try JSONParser.parse(refused.stdout.trimmingCharacters(in: .newlines))["code"] == -32002)
     }
 }

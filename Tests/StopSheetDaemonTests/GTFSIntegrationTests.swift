@@ -126,11 +126,11 @@ extension GTFSIntegrationTests {
     }
 }
 
-/// Every upstream-abuse case of UpstreamAbuseTests, for a GTFS-realtime alerts source: each bad
+/// Every upstream-abuse case of UpstreamAbuseIntegrationTests, for a GTFS-realtime alerts source: each bad
 /// body is a failed refresh that keeps the last good (protobuf) alerts.
-@Suite(.serialized) struct GTFSRealtimeAbuseTests {
+@Suite(.serialized) struct GTFSRealtimeAbuseIntegrationTests {
     @Test func badProtobufBodiesAreFailedRefreshesThatKeepTheLastGoodAlerts() throws {
-        let rig = try UpstreamAbuseTests.Rig()
+        let rig = try UpstreamAbuseIntegrationTests.Rig()
         let feeds = try GTFSFeeds.realtime(now: Int64(Date().timeIntervalSince1970))
         defer { try? FileManager.default.removeItem(atPath: feeds) }
         let names = try FileManager.default.contentsOfDirectory(atPath: feeds).filter { $0.hasSuffix(".pb") }

@@ -29,7 +29,7 @@ final class TestClient {
 
     /// A server that stops reading makes `send` fail after `sendTimeout` seconds instead of
     /// blocking forever.
-    init(path: String, sendTimeout: Double = 10) throws {
+    init(path: String, sendTimeout: Double = patience) throws {
         do { connection = try LineConnection(socketPath: path, sendTimeout: .seconds(sendTimeout)) } catch {
             throw Failure.connect(error)
         }
@@ -55,12 +55,12 @@ final class TestClient {
     }
 
     /// The next line without its newline; nil on end of stream, error, or after `timeout` seconds.
-    func readLine(timeout: Double = 10) -> String? {
+    func readLine(timeout: Double = patience) -> String? {
         (try? connection.readLine(timeout: .seconds(timeout))).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Sends one request line and parses the answer line.
-    func request(_ json: String, timeout: Double = 10) throws -> JSON {
+    func request(_ json: String, timeout: Double = patience) throws -> JSON {
         guard send(line: json) else { throw Failure.send }
         guard let line = readLine(timeout: timeout) else { throw Failure.noAnswer(to: json) }
         do { return try JSONParser.parse(line) } catch { throw Failure.badAnswer(line, error) }
@@ -68,7 +68,7 @@ final class TestClient {
 
     /// Reads and discards until the server closes the connection; false if it is still open
     /// after `timeout` seconds.
-    func waitForClose(timeout: Double = 10) -> Bool { connection.waitForClose(timeout: .seconds(timeout)) }
+    func waitForClose(timeout: Double = patience) -> Bool { connection.waitForClose(timeout: .seconds(timeout)) }
 
     func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 

@@ -6,11 +6,11 @@ import Testing
 /// The configuration checker (`Config.check`, `--check-config`, warnings at start and reload):
 /// every mistake located as file:line, unknown keys warned with a likely intent, a missing
 /// config file an error unless marked optional with `-`.
-@Suite struct ConfigCheckTests {
+@Suite struct ConfigCheckIntegrationTests {
     static let path = "/etc/stopsheetd/stopsheetd.conf"
 
-    func check(_ text: String?, _ arguments: [String] = ["--config", ConfigCheckTests.path], environment: [String: String] = [:]) -> Config.Checked {
-        Config.check(arguments: arguments, environment: environment, readFile: { $0 == ConfigCheckTests.path ? text : nil })
+    func check(_ text: String?, _ arguments: [String] = ["--config", ConfigCheckIntegrationTests.path], environment: [String: String] = [:]) -> Config.Checked {
+        Config.check(arguments: arguments, environment: environment, readFile: { $0 == ConfigCheckIntegrationTests.path ? text : nil })
     }
 
     @Test func aCleanFileHasNoProblems() {
@@ -132,7 +132,7 @@ import Testing
         #expect(daemon.stderrText().components(separatedBy: warning).count - 1 == 1)
         #expect(try daemon.result("version")["name"] == "stopsheetd")
         kill(daemon.pid, SIGHUP)
-        #expect(daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: 30) != nil)
+        #expect(daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: patience) != nil)
         #expect(daemon.stderrText().components(separatedBy: warning).count - 1 == 2)
 
         try "STOPSHEETD_DEMO=true\nSTOPSHEETD_MAX_BATCH=lots\n".write(toFile: path, atomically: true, encoding: .utf8)

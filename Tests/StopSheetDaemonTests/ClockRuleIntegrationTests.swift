@@ -5,7 +5,7 @@ import Testing
 
 /// Kinds follow the clock: a CTA alert turns Active when its start passes and disappears when its
 /// end passes, without a refresh. The daemon's STATUS= is the signal that the moment came.
-@Suite struct ClockRuleTests {
+@Suite struct ClockRuleIntegrationTests {
     static func ctaAlert(_ id: String, _ headline: String, start: Instant, end: Instant?, service: String) -> String {
         let endText = end.map { "\"\(DemoSource.wallClockText($0))\"" } ?? "null"
         return """
