@@ -79,4 +79,31 @@ import Testing
         let good = try runProcess(DaemonProcess.binary, ["--demo", "--check-config", "--time-zone", "Europe/London"])
         #expect(good.status == 0, "stderr: \(good.stderr)")
     }
+
+    @Test func aReloadShowsTheSameAnswersInTheNewZone() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.alerts.write(toFile: directory + "/alerts.json", atomically: true, encoding: .utf8)
+        let config = directory + "/stopsheetd.conf"
+        func configure(_ extra: String) throws {
+            try """
+                STOPSHEETD_ALERTS_URL=file://\(directory)/alerts.json
+                STOPSHEETD_STATIONS_URL=file://\(Fixtures.directory)/L_stops_2021.csv
+                \(extra)
+                """.write(toFile: config, atomically: true, encoding: .utf8)
+        }
+        try configure("")
+        let daemon = try DaemonProcess(["--config", config], environment: ["TZ": "UTC"])
+        #expect(try starts(daemon)["1"] == "2036-01-15T09:00:00-06:00")
+        for (zone, expected) in [("Europe/London", "2036-01-15T15:00:00+00:00"), ("Australia/Sydney", "2036-01-16T02:00:00+11:00")] {
+            try configure("STOPSHEETD_TIME_ZONE=\(zone)")
+            daemon.process.signal(SIGHUP)
+            let reloaded = daemon.notifications.waitFor({ $0.contains("RELOADING=1") }, timeout: 60) != nil
+                && daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: 60) != nil
+            #expect(reloaded, "no RELOADING=1 then READY=1 within 60 s; stderr: \(daemon.stderrText())")
+            #expect(try starts(daemon)["1"] == expected, "\(zone); stderr: \(daemon.stderrText())")
+            let sheet = try daemon.result("stopSheet", ["stopId": "40380"])
+            #expect(sheet["alerts"]?.arrayValue?.first { $0["id"] == "1" }?["start"]?.stringValue == expected, "the encoded sheets follow the zone")
+        }
+    }
 }

@@ -14,6 +14,12 @@ import Testing
         ("  2015-02-14T14:35:00\r\n", 1_423_946_100),
         ("2015-03-08T02:30:00", 1_425_803_400),  // skipped hour, read as CST
         ("2015-11-01T01:30:00", 1_446_359_400),  // repeated hour, first (CDT) occurrence
+        ("2026-03-08T02:30:00", 1_772_958_600),  // 2026's skipped hour: 03:30 CDT
+        ("20260308 03:00", 1_772_956_800),  // the first daylight second
+        ("20260308 01:59:59", 1_772_956_799),
+        ("20261101 01:30", 1_793_514_600),  // 2026's repeated hour: CDT
+        ("2026-11-01T02:00:00", 1_793_520_000),
+        ("2006-04-02T02:30:00", 1_143_966_600),  // the pre-2007 rule's skipped hour
     ])
     func parsesEveryCTAForm(text: String, seconds: Int64) {
         #expect(CTATime.instant(text, in: TestZones.chicago) == Instant(seconds))
@@ -50,6 +56,9 @@ import Testing
         ("2015-02-14T14:35:00.5", 1_423_946_100),
         ("2015-02-14", 1_423_893_600),
         ("2014-06-09T04:00:00", 1_402_304_400),
+        ("2026-03-08T02:30:00", 1_772_958_600),  // no offset, in the skipped hour: 03:30 CDT
+        ("2026-11-01T01:30:00", 1_793_514_600),  // no offset, in the repeated hour: CDT
+        ("2026-11-01T01:30:00-06:00", 1_793_518_200),  // the offset says which
     ])
     func parses(text: String, seconds: Int64) {
         #expect(ISO8601Time.instant(text, localTime: TestZones.chicago) == Instant(seconds))
