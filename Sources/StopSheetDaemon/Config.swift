@@ -2,7 +2,9 @@ import StopSheetCore
 
 /// The daemon's configuration from flags and `STOPSHEETD_*` environment variables (flags win),
 /// so the unit can use `EnvironmentFile=`. Parsing is pure: argv and environment are parameters,
-/// and every bad value is a one-line reason.
+/// and every bad value is a one-line reason. The one exception is `--time-zone`, whose name is
+/// looked up in the system's time-zone database, so that a start and `--check-config` refuse a
+/// zone the daemon could not show.
 public struct Config: Sendable, Equatable {
     public var socketPath = "/run/stopsheetd/stopsheetd.sock"
     public var alertsURL: String?
@@ -69,7 +71,6 @@ public struct Config: Sendable, Equatable {
         Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch (default 10)") { $0.httpTimeout = try seconds($1, $2, min: 0.001) },
         Option(flag: "--language", placeholder: "TAG", help: "GTFS-realtime translation to pick, then the untagged one, then the first (default en)") { $0.language = try nonEmpty($1, $2) },
         Option(flag: "--time-zone", placeholder: "ZONE", help: "zone of every time shown, e.g. America/New_York (default: the feed's agency_timezone, else \(CTATime.zoneIdentifier))") {
-            // The one setting checked against the system: the zone must be in its time-zone database.
             do { $0.timeZone = try TimeZoneDatabase.rules(try nonEmpty($1, $2)) } catch let failure as TimeZoneDatabase.Failure { throw Failure(description: "\($2): \(failure)") }
         },
         Option(flag: "--config", placeholder: "PATH", help: "environment file of STOPSHEETD_* settings, re-read on SIGHUP; -PATH: optional") {

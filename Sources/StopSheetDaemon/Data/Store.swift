@@ -26,6 +26,7 @@ public final class Store: Sendable {
 
     public init(alertsSource: String, stationsSource: String, now: Instant, zones: TimeZones) {
         let empty = Snapshot.build(stations: nil, alerts: nil, now: now)
+        // No station feed yet, so no agency_timezone.
         state = Locked(State(current: EncodedSnapshot(empty, zone: zones.shown(feed: nil, current: nil)),
                             alerts: CacheStatus(source: alertsSource), stations: CacheStatus(source: stationsSource), zones: zones))
     }
