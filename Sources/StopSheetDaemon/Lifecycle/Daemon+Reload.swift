@@ -22,7 +22,8 @@ extension Daemon {
         }
         refreshAllAndWait()
         advance(from: [.running]) {
-            Log.notice("reloaded", [("STOPSHEET_EVENT", "reload"), ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - started))])
+            Log.notice("reloaded", [("STOPSHEET_EVENT", "reload"), ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - started)),
+                                    ("TIME_ZONE", store.zone.identifier)])
             notifier.ready(status: statusLine())
         }
     }
