@@ -21,12 +21,12 @@ import Testing
     /// Whether the daemon logs to stderr, where the test reads it (not to a journald it found).
     static var logsToStderr: Bool { access("/run/systemd/journal/socket", F_OK) != 0 }
 
-    func daemon(_ extra: [String], tz: String) throws -> (DaemonProcess, String) {
+    func daemon(_ extra: [String], tz: String, extraEnvironment: [String: String] = [:]) throws -> (DaemonProcess, String) {
         let directory = try makeTemporaryDirectory()
         let file = directory + "/alerts.json"
         try Self.alerts.write(toFile: file, atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(["--alerts-url", "file://\(file)", "--stations-url", "file://\(Fixtures.directory)/L_stops_2021.csv"] + extra,
-                                       environment: ["TZ": tz])
+                                       environment: extraEnvironment.merging(["TZ": tz]) { $1 })
         return (daemon, directory)
     }
 
@@ -114,5 +114,22 @@ import Testing
             let sheet = try daemon.result("stopSheet", ["stopId": "40380"])
             #expect(sheet["alerts"]?.arrayValue?.first { $0["id"] == "1" }?["start"]?.stringValue == expected, "the encoded sheets follow the zone")
         }
+    }
+
+    /// The zones are the database's on this machine, read at start: a zone that only a private
+    /// `TZDIR` has (here Tokyo's file under a made-up name) is shown with its offsets.
+    @Test func theDatabaseIsReadAtRunTimeFromTZDIR() throws {
+        let database = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: database) }
+        try FileManager.default.createDirectory(atPath: database + "/America", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: database + "/Test", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestZones.directory + "/America/Chicago", toPath: database + "/America/Chicago")
+        try FileManager.default.copyItem(atPath: TestZones.directory + "/Asia/Tokyo", toPath: database + "/Test/Elsewhere")
+        let (daemon, directory) = try daemon(["--time-zone", "Test/Elsewhere"], tz: "UTC", extraEnvironment: ["TZDIR": database])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try starts(daemon) == ["1": "2036-01-16T00:00:00+09:00", "2": "2036-07-15T23:00:00+09:00"], "log: \(daemon.stderrText())")
+        let missing = try runProcess(DaemonProcess.binary, ["--demo", "--check-config", "--time-zone", "America/New_York"],
+                                     environment: ProcessInfo.processInfo.environment.merging(["TZDIR": database]) { $1 })
+        #expect(missing.status == 1 && missing.stderr.contains("in \(database)"), "a zone missing from TZDIR: \(missing.stderr)")
     }
 }
