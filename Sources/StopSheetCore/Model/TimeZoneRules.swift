@@ -44,7 +44,8 @@ public struct TimeZoneRules: Sendable, Equatable {
     /// instant. Both as a person who wrote the time before the change most likely meant it.
     public func instant(_ wall: WallClock) -> Instant {
         let local = wall.secondsSince1970
-        // No zone's offset changes twice within a day, so these are the offsets on either side.
+        // The offsets a day before and after: a zone changes at most once within a day (tzdata
+        // lists no two changes closer), so these are the two a wall-clock time can be read with.
         let before = utcOffset(at: Instant(secondsSince1970: local - 86_400))
         let after = utcOffset(at: Instant(secondsSince1970: local + 86_400))
         let candidates = [before, after].map { Instant(secondsSince1970: local - Int64($0)) }
