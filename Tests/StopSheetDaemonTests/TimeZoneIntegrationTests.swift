@@ -10,11 +10,11 @@ import Testing
 /// the daemon and of the client.
 @Suite struct TimeZoneIntegrationTests {
     /// 09:00 Chicago on a January and a July day (years ahead, so the alerts are live): 10:00 in New York, at −05:00 and −04:00.
-    static let alerts = ClockRuleTests.document([
-        ClockRuleTests.ctaAlert("1", "Winter work", start: TestZones.chicago.instant(WallClock(year: 2036, month: 1, day: 15, hour: 9)),
+    static let alerts = ClockRuleIntegrationTests.document([
+        ClockRuleIntegrationTests.ctaAlert("1", "Winter work", start: TestZones.chicago.instant(WallClock(year: 2036, month: 1, day: 15, hour: 9)),
                                 end: TestZones.chicago.instant(WallClock(year: 2036, month: 1, day: 15, hour: 17)),
                                 service: #"{"ServiceType":"T","ServiceId":"40380"}"#),
-        ClockRuleTests.ctaAlert("2", "Summer work", start: TestZones.chicago.instant(WallClock(year: 2036, month: 7, day: 15, hour: 9)),
+        ClockRuleIntegrationTests.ctaAlert("2", "Summer work", start: TestZones.chicago.instant(WallClock(year: 2036, month: 7, day: 15, hour: 9)),
                                 end: nil, service: #"{"ServiceType":"T","ServiceId":"40380"}"#),
     ])
 
