@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import StopSheetCore
 import Testing
 @testable import StopSheetDaemon
 
@@ -18,6 +19,19 @@ import Testing
         #expect(checked.problems.isEmpty)
         guard case .run(let config)? = checked.action else { Issue.record("no config: \(checked.problems)"); return }
         #expect(config.demo && config.configFile == Self.path)
+    }
+
+    @Test func aTimeZoneIsReadFromTheDatabaseAndAnUnknownOneIsAnErrorAtItsLine() {
+        let good = check("STOPSHEETD_DEMO=true\nSTOPSHEETD_TIME_ZONE=America/New_York\n")
+        guard case .run(let config)? = good.action else { Issue.record("no config: \(good.problems)"); return }
+        #expect(config.timeZone?.identifier == "America/New_York")
+        #expect(config.timeZone?.utcOffset(at: Instant(secondsSince1970: 1_772_953_200)) == -14_400)
+        #expect(check("STOPSHEETD_DEMO=true\n").action.flatMap { if case .run(let config) = $0 { config.timeZone } else { nil } } == nil)
+        let bad = check("STOPSHEETD_DEMO=true\nSTOPSHEETD_TIME_ZONE=Mars/Olympus_Mons\n")
+        #expect(bad.action == nil)
+        #expect(bad.errors.map(\.description) == [
+            "\(Self.path):2: STOPSHEETD_TIME_ZONE: 'Mars/Olympus_Mons' is not a zone of the time-zone database in \(TimeZoneDatabase.directory) (is tzdata installed?)",
+        ])
     }
 
     @Test func anUnknownKeyIsAWarningWithTheLikelyIntent() {

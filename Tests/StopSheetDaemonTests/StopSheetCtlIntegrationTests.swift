@@ -376,7 +376,7 @@ import Testing
         #expect(try JSONParser.parse(json.trimmingCharacters(in: .newlines)).comparableSheet == served.comparableSheet)
         #expect(json.contains(#"\u001b"#) && json.contains(#"\u009b"#) && json.contains(#"\u202e"#) && json.contains(#"\u2028"#))
 
-        // Dates in Chicago time, from the ISO strings with their offsets.
+        // Dates in the agency's zone (Chicago's, for CTA): the wall clock of the ISO strings, before their offsets.
         let all = try Self.ctl(["--socket", daemon.socketPath, "alerts"]).stdout
         #expect(all.contains("\n  Sat 14 Feb 2015 14:35 – until further notice\n"), "\(all)")
         #expect(all.contains("\n  Sat 4 Jul 2099 10:00 – 16:30\n"), "\(all)")
