@@ -21,8 +21,10 @@ struct Page {
 
     /// A link on a line of its own, never cut: a link cut in two is no link. A terminal
     /// narrower than it wraps it, and still finds the whole of it when clicked or copied.
+    /// One that fits only unindented goes to the margin (CTA's alert links are 80 columns).
     mutating func link(_ url: TerminalText, indent: Int = 0) {
-        lines.append(String(repeating: " ", count: indent) + url.description)
+        let fits = indent + Page.displayWidth(url.description) <= width
+        lines.append(String(repeating: " ", count: fits ? indent : 0) + url.description)
     }
 
     static func words(_ text: TerminalText) -> [TerminalText] {

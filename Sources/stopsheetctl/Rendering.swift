@@ -152,14 +152,11 @@ enum Rendering {
 
     // MARK: stations
 
-    /// One station a line, by name (same-named ones together, told apart by their lines), then id.
+    /// One station a line, by name (same-named ones together, told apart by their lines), then id;
+    /// `named`: the NAME the list was cut to (`StationLookup.filtered`), for when none is left.
     static func stations(_ result: JSON, named name: String?, into page: inout Page) {
-        var stations = result["stations"]?.arrayValue ?? []
-        if let name {
-            let wanted = name.lowercased()
-            stations = stations.filter { $0["stationName"]?.stringValue?.lowercased().contains(wanted) == true }
-            if stations.isEmpty { page.paragraph("No station's name contains \u{201C}\(TerminalText(name))\u{201D}.") }
-        }
+        let stations = result["stations"]?.arrayValue ?? []
+        if let name, stations.isEmpty { page.paragraph("No station's name contains \u{201C}\(TerminalText(name))\u{201D}.") }
         let sorted = stations.sorted { a, b in
             let (nameA, nameB) = ((a["stationName"]?.stringValue ?? "").lowercased(), (b["stationName"]?.stringValue ?? "").lowercased())
             if nameA != nameB { return nameA < nameB }
