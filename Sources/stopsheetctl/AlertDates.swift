@@ -29,6 +29,12 @@ enum AlertDates {
         return "\(weekday) \(wall.day) \(months[wall.month - 1]) \(wall.year) \(clock(wall))"
     }
 
+    /// `14:35` (`14:35:07` with `seconds`) in Chicago time.
+    static func clock(_ instant: Instant, seconds: Bool = false) -> TerminalText {
+        let wall = ChicagoTime.wallClock(instant)
+        return seconds ? clock(wall) + ":\(two(wall.second))" : clock(wall)
+    }
+
     private static func clock(_ wall: ChicagoTime.WallClock) -> TerminalText {
         "\(two(wall.hour)):\(two(wall.minute))"
     }

@@ -39,8 +39,8 @@ enum Hints {
             guard StationLookup.isStopIDShaped(stopID) else { return StationLookup.didYouMean(stopID, client: client, command: command) }
             // CTA train ids are 5 digits: 3xxxx platforms, 4xxxx stations; bus stop ids are not.
             guard !isTrainStopID(stopID) else { return nil }
-            return command == "sheet"
-                ? "is this a bus stop? try --bus: stopsheetctl sheet --bus \(stopID)"
+            return command == "sheet" || command == "watch"
+                ? "is this a bus stop? try --bus: stopsheetctl \(command) --bus \(stopID)"
                 : "is this a bus stop? Bus stops have no \(command == "station" ? "station detail" : "train alerts"); try stopsheetctl sheet --bus \(stopID)"
         case -32005:
             return "the daemon has not loaded that data yet; stopsheetctl health says what it is waiting for"

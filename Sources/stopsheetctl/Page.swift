@@ -27,6 +27,15 @@ struct Page {
         lines.append(String(repeating: " ", count: fits ? indent : 0) + url.description)
     }
 
+    /// One line, never wrapped: cut with `…` where it would run past the width (a list of
+    /// what changed, each item a line, reads better cut than wrapped).
+    mutating func line(_ text: TerminalText, indent: Int = 0) {
+        let room = max(width - indent, 2)
+        var body = text.description
+        if Page.displayWidth(body) > room { body = Page.split(body, columns: room - 1).0 + "…" }
+        lines.append(String(repeating: " ", count: indent) + body)
+    }
+
     static func words(_ text: TerminalText) -> [TerminalText] {
         text.description.split(separator: " ").map { TerminalText(String($0)) }
     }
