@@ -60,4 +60,46 @@ import Testing
         let manualCommands = try matches(#"^\.It Cm ([a-z]+)"#, in: manual)
         #expect(!helpCommands.isEmpty && helpCommands == manualCommands, "--help: \(helpCommands.sorted()), stopsheetctl(1): \(manualCommands.sorted())")
     }
+
+    /// stopsheetctl(1)'s `.It Cm` line of each command reads as `help COMMAND`'s synopsis: the
+    /// man page once nested `--name` inside `--bus` (`[--bus [--name NAME]]`).
+    @Test func eachCommandsManPageSynopsisIsItsHelpSynopsis() throws {
+        let manual = try file("man/stopsheetctl.1")
+        let items = manual.split(separator: "\n").filter { $0.hasPrefix(".It Cm ") }
+        #expect(items.count >= 10)
+        for item in items {
+            let rendered = Self.mdoc(String(item.dropFirst(4)))
+            let name = String(rendered.prefix { $0 != " " })
+            let help = try runProcess(DaemonProcess.ctlBinary, ["help", name]).stdout.split(separator: "\n")
+            let usage = ([help.first ?? ""] + help.dropFirst().prefix { $0.hasPrefix("       ") })
+                .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            let synopsis = usage.replacingOccurrences(of: "Usage: stopsheetctl [OPTIONS] ", with: "")
+            #expect(Self.normalised(synopsis) == Self.normalised(rendered), "help \(name): \(synopsis); stopsheetctl(1): \(rendered)")
+        }
+    }
+
+    /// The few mdoc macros the command items use, as man renders them: `Op` brackets the rest of
+    /// the line, `Oo`/`Oc` what is between them, `Fl` prefixes a dash, `Cm`/`Ar` print as they are.
+    static func mdoc(_ line: String) -> String {
+        var words: [String] = []
+        var open = 0
+        var dash = false
+        for token in line.split(separator: " ").map(String.init) {
+            switch token {
+            case "Cm", "Ar": continue
+            case "Fl": dash = true; continue
+            case "Op", "Oo": open += token == "Op" ? 1 : 0; words.append("["); continue
+            case "Oc": words.append("]"); continue
+            default: break
+            }
+            words.append((dash ? "-" : "") + token)
+            dash = false
+        }
+        words += Array(repeating: "]", count: open)
+        return words.joined(separator: " ").replacingOccurrences(of: "[ ", with: "[").replacingOccurrences(of: " ]", with: "]")
+    }
+
+    static func normalised(_ synopsis: String) -> String {
+        synopsis.replacingOccurrences(of: "…", with: "...").replacingOccurrences(of: " | ", with: "|")
+    }
 }
