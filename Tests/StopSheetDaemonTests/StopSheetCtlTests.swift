@@ -403,8 +403,8 @@ import Testing
         Self.expectFits(piped.stdout, columns: 80)
     }
 
-    /// `make run` on a terminal: log lines without `<N>` priority prefixes (a pipe or a file still
-    /// gets them: LifecycleIntegrationTests reads `<3>`).
+    /// `make run` on a terminal: log lines without `<N>` priority prefixes (only the journal's
+    /// stream gets them: DaemonStartupTests).
     @Test func theDaemonLogsWithoutPriorityPrefixesToATerminal() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
