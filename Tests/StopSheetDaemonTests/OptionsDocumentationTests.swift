@@ -102,4 +102,22 @@ import Testing
     static func normalised(_ synopsis: String) -> String {
         synopsis.replacingOccurrences(of: "…", with: "...").replacingOccurrences(of: " | ", with: "|")
     }
+
+    /// README's install section as a new user follows it: every systemctl that changes something
+    /// under sudo, "log in again" after usermod, and every source the sample config sets (so the
+    /// installed service contacts at once) named with its URL.
+    @Test func theInstallSectionSaysWhatTheServiceContacts() throws {
+        let readme = try file("README.md")
+        let section = try #require(readme.range(of: "## As a systemd service").map { readme[$0.upperBound...] })
+        let block = String(section).components(separatedBy: "```")[1]
+        for line in block.split(separator: "\n") where line.contains("systemctl ") && !line.contains("systemctl edit") {
+            #expect(line.hasPrefix("sudo "), "\(line)")
+        }
+        let usermod = try #require(block.split(separator: "\n").first { $0.contains("usermod") })
+        #expect(usermod.contains("log in again"), "\(usermod)")
+        let sample = try file("systemd/stopsheetd.conf")
+        let live = try matches(#"^STOPSHEETD_[A-Z_]+_URL=(.+)$"#, in: sample)
+        #expect(!live.isEmpty)
+        for url in live { #expect(section.contains("`\(url)`"), "README's install section does not name \(url)") }
+    }
 }
