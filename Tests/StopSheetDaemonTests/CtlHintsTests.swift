@@ -140,4 +140,14 @@ import Testing
         #expect(try ctl(["--socket", daemon.socketPath, "alerts", "40380"], columns: 100).stdout
             .contains("\n  http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=23322\n"))
     }
+
+    @Test func helpWrapsToANarrowerColumns() throws {
+        for arguments in [["--help"], ["help", "watch"]] {
+            let help = try ctl(arguments, columns: 60)
+            #expect(help.status == 0)
+            StopSheetCtlTests.expectFits(help.stdout, columns: 60)
+            #expect(help.stdout.split(separator: "\n").contains { $0.count > 50 }, "it uses the width: \(help.stdout)")
+        }
+        StopSheetCtlTests.expectFits(try ctl(["--help"], columns: 132).stdout, columns: 80)
+    }
 }
