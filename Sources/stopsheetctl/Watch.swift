@@ -166,7 +166,7 @@ struct Watch {
 
 extension Command {
     static let watch = Command(
-        name: "watch", operands: "STOP_ID…", summary: "each stop's sheet, then what changes in it (until Ctrl-C)",
+        name: "watch", operands: "STOP_ID…", summary: "each stop in a line, then what changes (until Ctrl-C)",
         options: [
             Option(name: "--health", value: nil, summary: "also follow the daemon's health"),
             Option(name: "--bus", value: nil, summary: "the STOP_IDs are bus stops"),
