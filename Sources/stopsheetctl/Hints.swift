@@ -35,7 +35,8 @@ enum Hints {
                   let methods = stats["requests"]?.objectValue?.keys.filter({ $0 != "unknown" }) else { return nil }
             return closest(to: method, among: methods).map { "did you mean '\($0)'? (method names are case-sensitive)" }
         case -32001:
-            guard let stopID = invocation.operands.first else { return nil }
+            // `call`'s operands are a method and JSON, not a stop id.
+            guard command != "call", let stopID = invocation.operands.first else { return nil }
             guard StationLookup.isStopIDShaped(stopID) else { return StationLookup.didYouMean(stopID, client: client, command: command) }
             // CTA train ids are 5 digits: 3xxxx platforms, 4xxxx stations; bus stop ids are not.
             guard !isTrainStopID(stopID) else { return nil }
