@@ -55,16 +55,24 @@ import Testing
             """)
     }
 
-    /// Run as root, `--socket /nonexistent/x.sock` once made `/nonexistent` and served.
+    /// Run as root, `--socket /nonexistent/x.sock` once made `/nonexistent` and served. A daemon
+    /// that serves instead of refusing is stopped after 60 s, and the test says so.
     @Test func aSocketInAMissingDirectoryIsRefusedAndNothingIsMade() throws {
         let temporary = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         for directory in ["/nonexistent-ssd-\(getpid())-\(UInt32.random(in: 0...UInt32.max))", temporary + "/a/b"] {
-            defer { rmdir(directory) }
-            let result = try run(["--demo", "--socket", directory + "/x.sock"])
-            #expect(result.status == 1, "\(result.stderr)")
-            #expect(result.stderr.contains("socket directory \(directory) does not exist; stopsheetd makes only a runtime directory directly in /run"),
-                    "\(result.stderr)")
+            defer { unlink(directory + "/x.sock"); rmdir(directory) }
+            let logPath = temporary + "/log"
+            let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            try #require(log >= 0)
+            let daemon = try ChildProcess(DaemonProcess.binary, ["--demo", "--socket", directory + "/x.sock"], environment: Self.environment, stderr: log)
+            close(log)
+            let status = daemon.wait(seconds: 60)
+            if status == nil { daemon.signal(SIGKILL); daemon.wait() }
+            let stderr = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            #expect(status == 1, "still serving after 60 s, or another status: \(status.map(String.init) ?? "running"); \(stderr)")
+            #expect(stderr.contains("socket directory \(directory) does not exist; stopsheetd makes only a runtime directory directly in /run"),
+                    "\(stderr)")
             #expect(access(directory, F_OK) != 0, "\(directory) was made")
         }
         #expect(access(temporary + "/a", F_OK) != 0)
