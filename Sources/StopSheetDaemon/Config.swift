@@ -1,6 +1,10 @@
+import StopSheetCore
+
 /// The daemon's configuration from flags and `STOPSHEETD_*` environment variables (flags win),
 /// so the unit can use `EnvironmentFile=`. Parsing is pure: argv and environment are parameters,
-/// and every bad value is a one-line reason.
+/// and every bad value is a one-line reason. The one exception is `--time-zone`, whose name is
+/// looked up in the system's time-zone database, so that a start and `--check-config` refuse a
+/// zone the daemon could not show.
 public struct Config: Sendable, Equatable {
     public var socketPath = "/run/stopsheetd/stopsheetd.sock"
     public var alertsURL: String?
@@ -15,6 +19,8 @@ public struct Config: Sendable, Equatable {
     public var httpTimeout: Double = 10
     /// GTFS-realtime translations: this language first (BCP 47, e.g. `en`, `es`).
     public var language = "en"
+    /// `--time-zone`, read from the time-zone database when given; nil: `TimeZones.shown` chooses.
+    public var timeZone: TimeZoneRules?
     public var demo = false
     public var logLevel: LogLevel = .notice
     public var maxLineBytes = 1 << 20
@@ -64,6 +70,9 @@ public struct Config: Sendable, Equatable {
         Option(flag: "--stations-stale-after", placeholder: "SECONDS", help: "stations older than this are stale (default 3 x --stations-interval)") { $0.stationsStaleAfter = try seconds($1, $2, min: 1) },
         Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch (default 10)") { $0.httpTimeout = try seconds($1, $2, min: 0.001) },
         Option(flag: "--language", placeholder: "TAG", help: "GTFS-realtime translation to pick, then the untagged one, then the first (default en)") { $0.language = try nonEmpty($1, $2) },
+        Option(flag: "--time-zone", placeholder: "ZONE", help: "zone of every time shown, e.g. America/New_York (default: the feed's agency_timezone, else \(CTATime.zoneIdentifier))") {
+            do { $0.timeZone = try TimeZoneDatabase.rules(try nonEmpty($1, $2)) } catch let failure as TimeZoneDatabase.Failure { throw Failure(description: "\($2): \(failure)") }
+        },
         Option(flag: "--config", placeholder: "PATH", help: "environment file of STOPSHEETD_* settings, re-read on SIGHUP; -PATH: optional") {
             let path = try nonEmpty($1, $2)
             $0.configFile = path.hasPrefix("-") ? String(path.dropFirst()) : path

@@ -7,8 +7,8 @@ import StopSheetCore
 /// (and health) saying where it stands, then, as changes come, what changed (`WatchLines`),
 /// until interrupted. A lost connection (a daemon restart ends every subscription) is retried
 /// with backoff, subscribed again, and said so; the new subscription's answers are compared with
-/// what was shown, so a reconnect that changed nothing prints nothing more. Lines fit the width,
-/// times are the agency's (Chicago). With `--json`: each subscribe result as one line (again
+/// what was shown, so a reconnect that changed nothing prints nothing more. Lines fit the width.
+/// With `--json`: each subscribe result as one line (again
 /// after a reconnect: a fresh baseline), then one line per notification, as the daemon sent them.
 /// Output that nobody reads any more (`| head -2`) ends the command quietly with status 0.
 /// Runs on the main thread.
@@ -138,8 +138,15 @@ struct Watch {
         if json { printError("stopsheetctl: \(TerminalText(message))") } else { print(WatchLines.Event(headline: TerminalText(message))) }
     }
 
-    /// `14:35:07`, the agency's time, as every other time stopsheetctl prints.
-    private func stamp() -> String { AlertDates.clock(Instant(secondsSince1970: Int64(time(nil))), seconds: true).description }
+    /// `14:35:07`: when the line arrived, in this machine's time, as a log line's (protocol.md,
+    /// "Time zone"); the dates inside the lines are the agency's.
+    private func stamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+    }
 
     /// Unbuffered, so each line is out when it is printed; any failure means no reader.
     private func emit(_ text: String) {

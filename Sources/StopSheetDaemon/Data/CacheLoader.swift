@@ -20,7 +20,7 @@ public struct CacheLoader: Sendable {
         switch cache {
         case .alerts:
             self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, language, now in
-                store.install(alerts: try AlertsDecoder.decode(body, language: language), at: now)
+                store.install(alerts: try AlertsDecoder.decode(body, language: language, chicago: store.zones.chicago), at: now)
                 return store.snapshot.liveAlerts.count
             }
         case .stations:

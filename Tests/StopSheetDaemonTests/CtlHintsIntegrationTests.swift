@@ -5,10 +5,10 @@ import Testing
 
 /// Issue 18's hints and errors, each as a person met it: the real stopsheetctl against a real
 /// demo daemon (or none, where the point is that it never asks one).
-@Suite struct CtlHintsTests {
+@Suite struct CtlHintsIntegrationTests {
     static let nowhere = ["--socket", "/nonexistent/stopsheetd.sock"]
 
-    func ctl(_ arguments: [String], columns: Int? = 80) throws -> ProcessResult { try StopSheetCtlTests.ctl(arguments, columns: columns) }
+    func ctl(_ arguments: [String], columns: Int? = 80) throws -> ProcessResult { try StopSheetCtlIntegrationTests.ctl(arguments, columns: columns) }
 
     @Test func aStationNameWhereAStopIDGoesGetsTheStationsIDNotABusHint() throws {
         let daemon = try DaemonProcess(["--demo"])
@@ -145,9 +145,9 @@ import Testing
         for arguments in [["--help"], ["help", "watch"]] {
             let help = try ctl(arguments, columns: 60)
             #expect(help.status == 0)
-            StopSheetCtlTests.expectFits(help.stdout, columns: 60)
+            StopSheetCtlIntegrationTests.expectFits(help.stdout, columns: 60)
             #expect(help.stdout.split(separator: "\n").contains { $0.count > 50 }, "it uses the width: \(help.stdout)")
         }
-        StopSheetCtlTests.expectFits(try ctl(["--help"], columns: 132).stdout, columns: 80)
+        StopSheetCtlIntegrationTests.expectFits(try ctl(["--help"], columns: 132).stdout, columns: 80)
     }
 }

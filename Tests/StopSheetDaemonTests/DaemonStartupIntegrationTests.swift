@@ -6,7 +6,7 @@ import Testing
 /// the start refuses, in the same words, with stopsheetd(8)'s exit codes; a socket directory is
 /// never made outside `/run`; the log has journald's `<N>` prefixes only on the journal's stream,
 /// and one value per field.
-@Suite struct DaemonStartupTests {
+@Suite struct DaemonStartupIntegrationTests {
     static var environment: [String: String] {
         ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STOPSHEETD_") && !["NOTIFY_SOCKET", "LISTEN_FDS", "JOURNAL_STREAM"].contains($0.key) }
     }

@@ -6,9 +6,9 @@ import Testing
 
 /// `stopsheetctl watch` as a person reads it (issue 18): what changed, named; data that never
 /// loaded or went stale said as `sheet` says it; nothing for a reconnect that changed nothing;
-/// lines that fit `COLUMNS`; the agency's time; bus stops. The real binaries, alerts and stations
+/// lines that fit `COLUMNS`; bus stops. The real binaries, alerts and stations
 /// from files the test edits, each change made visible with a `refresh` that answers when done.
-@Suite struct WatchTests {
+@Suite struct WatchIntegrationTests {
     static let stopsFile = Fixtures.path("L_stops_2021.csv")
     /// `HH:MM:SS  ` before each headline.
     static let stamp = #"^[0-9]{2}:[0-9]{2}:[0-9]{2}  "#
@@ -30,7 +30,7 @@ import Testing
 
     /// A headline line: the time, then `text` exactly.
     func expectHeadline(_ line: String?, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let line = line ?? "nothing after 20 s"
+        let line = line ?? "nothing after \(patience) s"
         #expect(line.range(of: Self.stamp, options: .regularExpression) != nil && line.dropFirst(10) == text, "\(line)", sourceLocation: sourceLocation)
     }
 
@@ -40,7 +40,7 @@ import Testing
         var stops: String { directory + "/stops.csv" }
         init() throws {
             directory = try makeTemporaryDirectory()
-            try String(contentsOfFile: WatchTests.stopsFile, encoding: .utf8).write(toFile: stops, atomically: true, encoding: .utf8)
+            try String(contentsOfFile: WatchIntegrationTests.stopsFile, encoding: .utf8).write(toFile: stops, atomically: true, encoding: .utf8)
         }
         deinit { try? FileManager.default.removeItem(atPath: directory) }
         func write(alerts text: String) throws { try text.write(toFile: alerts, atomically: true, encoding: .utf8) }
@@ -54,7 +54,7 @@ import Testing
         let watch = try WatchProcess(socket: daemon.socketPath, ["40380"], environment: ["COLUMNS": "80"])
         var seen: [String] = []
         func next() -> String? {
-            let line = watch.output.next(timeout: 20)
+            let line = watch.output.next(timeout: patience)
             if let line { seen.append(line) }
             return line
         }
@@ -100,11 +100,11 @@ import Testing
     @Test func alertsThatNeverLoadedOrWentStaleAreSaidAsSheetSaysThem() throws {
         let files = try Files()
         let daemon = try DaemonProcess(files.daemonArguments) { $0.contains("alerts failing") }
-        let sheet = try StopSheetCtlTests.ctl(["--socket", daemon.socketPath, "sheet", "40380"]).stdout
+        let sheet = try StopSheetCtlIntegrationTests.ctl(["--socket", daemon.socketPath, "sheet", "40380"]).stdout
         #expect(sheet.contains("\ntrain alerts not loaded yet · step-free access\nTrain alert data has not loaded yet.\n"), "\(sheet)")
         let watch = try WatchProcess(socket: daemon.socketPath, ["40380"], environment: ["COLUMNS": "80"])
-        expectHeadline(watch.output.next(timeout: 20), "Clark/Lake (40380): train alerts not loaded yet · step-free access")
-        #expect(watch.output.next(timeout: 20) == Self.pad + "Train alert data has not loaded yet.")
+        expectHeadline(watch.output.next(timeout: patience), "Clark/Lake (40380): train alerts not loaded yet · step-free access")
+        #expect(watch.output.next(timeout: patience) == Self.pad + "Train alert data has not loaded yet.")
 
         let staleFiles = try Files()
         try staleFiles.write(alerts: Self.alerts([Self.blue]))
@@ -113,9 +113,9 @@ import Testing
         // Stale already when watch subscribes (then the note follows the first headline), or a
         // notification soon after, whose headline the note follows: either way within 3 lines.
         var lines: [String] = []
-        while lines.count < 3, !(lines.last ?? "").contains("out of date"), let line = staleWatch.output.next(timeout: 20) { lines.append(line) }
+        while lines.count < 3, !(lines.last ?? "").contains("out of date"), let line = staleWatch.output.next(timeout: patience) { lines.append(line) }
         let note = lines.last
-        let staleSheet = try StopSheetCtlTests.ctl(["--socket", stale.socketPath, "sheet", "40380"]).stdout
+        let staleSheet = try StopSheetCtlIntegrationTests.ctl(["--socket", stale.socketPath, "sheet", "40380"]).stdout
         let pattern = #"Train alert data is out of date \(loaded [0-9]+ s ago\)\."#
         #expect(note?.range(of: "^" + Self.pad + pattern + "$", options: .regularExpression) != nil, "\(lines)")
         #expect(staleSheet.range(of: "\n" + pattern + "\n", options: .regularExpression) != nil, "\(staleSheet)")
@@ -130,12 +130,12 @@ import Testing
         var daemon: DaemonProcess? = try DaemonProcess(files.daemonArguments + ["--socket", socket])
         let watch = try WatchProcess(socket: socket, ["40380", "--health"], environment: ["COLUMNS": "80"])
         let json = try WatchProcess(socket: socket, ["--json", "40380"])
-        expectHeadline(watch.output.next(timeout: 20), "Clark/Lake (40380): 1 train service alert · step-free access")
-        expectHeadline(watch.output.next(timeout: 20), "health: ready")
-        let firstReply = try JSONParser.parse(try #require(json.output.next(timeout: 20)))
+        expectHeadline(watch.output.next(timeout: patience), "Clark/Lake (40380): 1 train service alert · step-free access")
+        expectHeadline(watch.output.next(timeout: patience), "health: ready")
+        let firstReply = try JSONParser.parse(try #require(json.output.next(timeout: patience)))
         #expect(daemon?.stop() == 0)
         daemon = nil
-        #expect(watch.output.next(timeout: 20)?.contains("connection lost") == true)
+        #expect(watch.output.next(timeout: patience)?.contains("connection lost") == true)
         // The new daemon is put in place once it has loaded (its socket renamed to the watched
         // path), so the reconnect meets the same data, not a daemon still loading.
         let loaded = try DaemonProcess(files.daemonArguments)
@@ -148,13 +148,13 @@ import Testing
         // Ordered, not timed: the next thing watch prints is this change, nothing before it.
         try files.write(alerts: Self.alerts([Self.blue, Self.brown]))
         _ = try StopSheetClient(socketPath: socket, timeout: .seconds(60)).refresh(.all)
-        let changed = watch.output.next(timeout: 20)
+        let changed = watch.output.next(timeout: patience)
         expectHeadline(changed, "Clark/Lake (40380): 2 train service alerts · step-free access")
-        let added = watch.output.next(timeout: 20)
+        let added = watch.output.next(timeout: patience)
         #expect(added == Self.pad + "added: Active train alert: Brown and Red Line Delays", "after \(lines): \(changed ?? "nothing"), \(added ?? "nothing")")
         _ = daemon
         // Under --json, a reconnect prints the new subscribe result, as documented: a fresh baseline.
-        let second = try JSONParser.parse(try #require(json.output.next(timeout: 20)))
+        let second = try JSONParser.parse(try #require(json.output.next(timeout: patience)))
         #expect(second["subscription"] != nil && second["sheets"]?["40380"] != nil && firstReply["subscription"] != nil, "\(second)")
     }
 
@@ -164,39 +164,25 @@ import Testing
         let daemon = try DaemonProcess(files.daemonArguments)
         for columns in [60, 80] {
             let watch = try WatchProcess(socket: daemon.socketPath, ["--health"], environment: ["COLUMNS": String(columns)])
-            expectHeadline(watch.output.next(timeout: 20), "health: ready")
+            expectHeadline(watch.output.next(timeout: patience), "health: ready")
             try "not json, but long enough to make the error run past any line: \(String(repeating: "x", count: 100))".write(toFile: files.alerts, atomically: true, encoding: .utf8)
             _ = try? daemon.refreshAll()
-            expectHeadline(watch.output.next(timeout: 20), "health: ready → degraded")
-            let error = watch.output.next(timeout: 20) ?? "nothing after 20 s"
+            expectHeadline(watch.output.next(timeout: patience), "health: ready → degraded")
+            let error = watch.output.next(timeout: patience) ?? "nothing after \(patience) s"
             #expect(error.hasPrefix(Self.pad + "alerts: last error: ") && error.count == columns && error.hasSuffix("…"), "\(error.count) columns: \(error)")
             try files.write(alerts: Self.alerts([Self.blue]))
             try daemon.refreshAll()
-            expectHeadline(watch.output.next(timeout: 20), "health: degraded → ready")
-            #expect(watch.output.next(timeout: 20) == Self.pad + "alerts: refreshing fine again")
+            expectHeadline(watch.output.next(timeout: patience), "health: degraded → ready")
+            #expect(watch.output.next(timeout: patience) == Self.pad + "alerts: refreshing fine again")
         }
-    }
-
-    /// Under TZ=UTC, the watch's times are still Chicago's, as every other time stopsheetctl prints.
-    @Test func theTimesAreTheAgencysLocalTime() throws {
-        let daemon = try DaemonProcess(["--demo"])
-        func chicago() -> String {
-            let wall = ChicagoTime.wallClock(Instant(secondsSince1970: Int64(Date().timeIntervalSince1970)))
-            return String(format: "%02d:%02d", wall.hour, wall.minute)
-        }
-        let before = chicago()
-        let watch = try WatchProcess(socket: daemon.socketPath, ["--health"], environment: ["TZ": "UTC"])
-        let line = watch.output.next(timeout: 20) ?? "nothing after 20 s"
-        let after = chicago()
-        #expect([before, after].contains(String(line.prefix(5))), "\(line) (Chicago: \(before)–\(after))")
     }
 
     @Test func aBusStopIsWatchedWithBusAndHintedWithout() throws {
         let daemon = try DaemonProcess(["--demo"])
-        let hinted = try StopSheetCtlTests.ctl(["--socket", daemon.socketPath, "watch", "1106"])
+        let hinted = try StopSheetCtlIntegrationTests.ctl(["--socket", daemon.socketPath, "watch", "1106"])
         #expect(hinted.status == 1)
         #expect(hinted.stderr.contains("hint: is this a bus stop? try --bus: stopsheetctl watch --bus 1106"), "\(hinted.stderr)")
         let watch = try WatchProcess(socket: daemon.socketPath, ["--bus", "1106"], environment: ["COLUMNS": "100"])
-        expectHeadline(watch.output.next(timeout: 20), "Bus stop 1106: bus stops have no train alerts and no accessibility button.")
+        expectHeadline(watch.output.next(timeout: patience), "Bus stop 1106: bus stops have no train alerts and no accessibility button.")
     }
 }
