@@ -96,6 +96,6 @@ public enum StopType: String, Sendable {
     case train, bus
 }
 
-public enum RefreshTarget: String, Sendable {
+public enum RefreshTarget: String, Sendable, CaseIterable {
     case alerts, stations, all
 }

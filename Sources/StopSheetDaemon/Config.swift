@@ -61,8 +61,8 @@ public struct Config: Sendable, Equatable {
 
     private static let options: [Option] = [
         Option(flag: "--socket", placeholder: "PATH", help: "Unix socket to serve (default /run/stopsheetd/stopsheetd.sock)") { $0.socketPath = try nonEmpty($1, $2) },
-        Option(flag: "--alerts-url", placeholder: "URL", help: "train alerts: http(s):// or file:// (app API, CTA alerts.aspx JSON or GTFS-realtime)") { $0.alertsURL = try nonEmpty($1, $2) },
-        Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON, app stops JSON, GTFS stops.txt or feed)") { $0.stationsURL = try nonEmpty($1, $2) },
+        Option(flag: "--alerts-url", placeholder: "URL", help: "train alerts: http(s):// or file:// (app API, CTA alerts.aspx JSON or GTFS-realtime)") { $0.alertsURL = try sourceURL($1, $2) },
+        Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON, app stops JSON, GTFS stops.txt or feed)") { $0.stationsURL = try sourceURL($1, $2) },
         Option(flag: "--alerts-interval", placeholder: "SECONDS", help: "alert refresh interval (default 60, at least 1)") { $0.alertsInterval = try seconds($1, $2, min: 1) },
         Option(flag: "--stations-interval", placeholder: "SECONDS", help: "station refresh interval (default 3600, at least 1)") { $0.stationsInterval = try seconds($1, $2, min: 1) },
         Option(flag: "--refresh-spacing", placeholder: "SECONDS", help: "least time between two fetches that refresh calls ask for (default 1)") { $0.refreshSpacing = try seconds($1, $2, min: 0) },
@@ -178,8 +178,12 @@ public struct Config: Sendable, Equatable {
                 do { try option.apply(&config, setting.value, setting.key) } catch {
                     problems.append(.error("\(error)", file: file.path, line: setting.line))
                 }
-            } else if setting.key.hasPrefix("STOPSHEETD_") {
-                let hint = closest(to: setting.key, among: options.map(\.environmentName)).map { " (did you mean \($0)?)" } ?? ""
+            } else if let option = options.first(where: { $0.environmentName == setting.key.uppercased() }) {
+                // systemd's EnvironmentFile= keeps the case, so `stopsheetd_language` is another variable.
+                problems.append(.warning("\(setting.key) is ignored: keys are upper case (did you mean \(option.environmentName)?)",
+                                         file: file.path, line: setting.line))
+            } else if setting.key.uppercased().hasPrefix("STOPSHEETD_") {
+                let hint = closest(to: setting.key.uppercased(), among: options.map(\.environmentName)).map { " (did you mean \($0)?)" } ?? ""
                 problems.append(.warning("unknown key \(setting.key), ignored\(hint)", file: file.path, line: setting.line))
             }
             // Other variables (http_proxy=, …) are the environment's business: systemd passes them on.
@@ -276,6 +280,12 @@ public struct Config: Sendable, Equatable {
         return value
     }
 
+    private static func sourceURL(_ value: String, _ flag: String) throws(Failure) -> String {
+        let url = try nonEmpty(value, flag)
+        do { try checkSourceURL(url) } catch { throw Failure(description: "\(flag): \(error.message)") }
+        return url
+    }
+
     private static func seconds(_ value: String, _ flag: String, min: Double) throws(Failure) -> Double {
         guard let number = Double(value), number.isFinite, number >= min, number <= 86_400 * 7 else {
             throw Failure(description: "\(flag): '\(value)' is not a number of seconds between \(min == min.rounded() ? String(Int(min)) : String(min)) and 604800")
@@ -294,7 +304,7 @@ public struct Config: Sendable, Equatable {
         switch value.lowercased() {
         case "1", "true", "yes", "on": return true
         case "0", "false", "no", "off", "": return false
-        default: throw Failure(description: "\(flag): '\(value)' is not true or false")
+        default: throw Failure(description: "\(flag): '\(value)' is not one of 1, true, yes, on (or 0, false, no, off, empty), in any case")
         }
     }
 }

@@ -68,12 +68,12 @@ import Testing
         let checked = check("STOPSHEETD_DEMO=perhaps\n# fine\nSTOPSHEETD_ALERTS_INTERVAL=0\nSTOPSHEETD_LOG_LEVEL=loud\n")
         #expect(checked.action == nil)
         #expect(checked.errors.map(\.description) == [
-            "\(Self.path):1: STOPSHEETD_DEMO: 'perhaps' is not true or false",
+            "\(Self.path):1: STOPSHEETD_DEMO: 'perhaps' is not one of 1, true, yes, on (or 0, false, no, off, empty), in any case",
             "\(Self.path):3: STOPSHEETD_ALERTS_INTERVAL: '0' is not a number of seconds between 1 and 604800",
             "\(Self.path):4: STOPSHEETD_LOG_LEVEL: 'loud' is not one of critical, error, warning, notice, info, debug",
         ])
         // What the daemon prints when it refuses to start, or a reload keeps the old configuration.
-        #expect(throws: Config.Failure(description: "\(Self.path):1: STOPSHEETD_DEMO: 'perhaps' is not true or false")) {
+        #expect(throws: Config.Failure(description: "\(Self.path):1: STOPSHEETD_DEMO: 'perhaps' is not one of 1, true, yes, on (or 0, false, no, off, empty), in any case")) {
             try Config.load(arguments: ["--config", Self.path], environment: [:], readFile: { _ in "STOPSHEETD_DEMO=perhaps\n" })
         }
     }

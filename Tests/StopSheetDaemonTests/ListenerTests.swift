@@ -40,18 +40,30 @@ import Testing
         }
     }
 
-    @Test func bindsWithMode0660AndCreatesMissingParentsWith0755() throws {
+    @Test func bindsWithMode0660AndRefusesToMakeDirectoriesOutsideRun() throws {
         try withDirectory { directory in
             let path = directory + "/run/stopsheetd/s.sock"
+            #expect(throws: ListenerError.missingDirectory(path: directory + "/run/stopsheetd")) { try bindUnixListener(path: path) }
+            #expect(access(directory + "/run", F_OK) != 0, "nothing made on the way")
+            try FileManager.default.createDirectory(atPath: directory + "/run/stopsheetd", withIntermediateDirectories: true)
             let fd = try bindUnixListener(path: path)
             defer { close(fd) }
             #expect(mode(path) == 0o660)
-            #expect(mode(directory + "/run") == 0o755)
-            #expect(mode(directory + "/run/stopsheetd") == 0o755)
             #expect(fcntl(fd, F_GETFL) & O_NONBLOCK != 0)
             #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
             _ = try TestClient(path: path)
         }
+    }
+
+    /// The documented layout's runtime directory, `/run/NAME`, is made as systemd would (0755).
+    @Test(.enabled(if: geteuid() == 0 && access("/run", W_OK) == 0, "needs a writable /run"))
+    func makesARuntimeDirectoryDirectlyInRunWith0755() throws {
+        let directory = "/run/ssd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fd = try bindUnixListener(path: directory + "/s.sock")
+        defer { close(fd) }
+        #expect(mode(directory) == 0o755)
+        #expect(mode(directory + "/s.sock") == 0o660)
     }
 
     @Test func removesAStaleSocketNobodyAnswersOn() throws {

@@ -126,7 +126,7 @@ public final class Daemon: Sendable {
 
         // 5. The notifier says READY=1 from the loop's first turn (`becomeReady`).
         Log.notice("starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath)",
-                   [("STOPSHEET_EVENT", "start"), ("UPSTREAM_URL", "\(sources[0].source.url) \(sources[1].source.url)"), ("TIME_ZONE", store.zone.identifier)])
+                   [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.source.url) } + [("TIME_ZONE", store.zone.identifier)])
     }
 
     /// Starts the threads, serves on this thread until stopped, then finishes the stop. False when
