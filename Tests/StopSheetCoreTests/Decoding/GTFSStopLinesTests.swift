@@ -5,7 +5,8 @@ import Testing
 /// stops are real CTA rows (`gtfs_stops_2022-01.RAIL_SUBSET.txt`); the routes, trips and stop
 /// times below are MADE FOR THE TEST.
 @Suite struct GTFSStopLinesTests {
-    // Made for the test: two rail routes in CTA's spelling, one in another spelling, a bus route.
+    // Made for the test: two rail routes in CTA's spelling, one in another spelling (kept as
+    // spelled: a feed's route_id is the line), a bus route.
     static let routes = """
         route_id,route_short_name,route_long_name,route_type
         Red,,Red Line,1
@@ -35,9 +36,9 @@ import Testing
         R1,08:10:00,08:10:00,30088,2
         """
 
-    static func lines(chunk size: Int) throws -> [String: [RouteID]] {
+    static func feed(chunk size: Int) throws -> GTFSStopLines {
         var lines = GTFSStopLines()
-        for (table, text) in zip(GTFSStopLines.Table.allCases, [routes, trips, stopTimes]) {
+        for (table, text) in zip([GTFSStopLines.Table.routes, .trips, .stopTimes], [routes, trips, stopTimes]) {
             lines.begin(table)
             let body = Array(text.utf8)
             var start = 0
@@ -47,23 +48,25 @@ import Testing
             }
             try lines.end()
         }
-        return lines.linesByStopID
+        return lines
     }
+
+    static func lines(chunk size: Int) throws -> [String: [RouteID]] { try feed(chunk: size).linesByStopID }
 
     @Test(arguments: [1, 2, 7, 64, 1 << 16])
     func railLinesByStopWhateverTheChunks(size: Int) throws {
         let lines = try Self.lines(chunk: size)
-        #expect(lines == ["30089": [.red], "30088": [.red], "30074": [.brown, .pink], "30075": [.brown]])
+        #expect(lines == ["30089": [.red], "30088": [.red], "30074": [.brown, RouteID("Pnk")], "30075": [.brown]])
     }
 
     @Test func theFeedDecidesPlatformsAndLines() throws {
-        let lines = try Self.lines(chunk: 4096)
-        let decoded = try GTFSStopsDecoder.decode(Fixtures.bytes(GTFSStopsDecoderTests.file), linesByStopID: lines)
+        let decoded = try GTFSStopsDecoder.decode(Fixtures.bytes(GTFSStopsDecoderTests.file), feed: try Self.feed(chunk: 4096))
         #expect(decoded.linesKnown)
         let directory = StationDirectory(decoded)
         // Only stops a rail trip serves are platforms: the bus trip at 30374 makes it none.
         #expect(directory.station(for: "40380")?.platforms.map(\.stopID) == ["30074", "30075"])
-        #expect(directory.station(for: "40380")?.routes == [.brown, .pink])
+        #expect(directory.station(for: "40380")?.routes == [.brown, RouteID("Pnk")])
+        #expect(directory.station(for: "40380")?.lines.map(\.longName) == ["Brown Line", "Pink Line"])
         #expect(directory.station(for: "30088")?.routes == [.red])
         #expect(directory.station(for: "14003") == nil)
         #expect(directory.count == 2)
