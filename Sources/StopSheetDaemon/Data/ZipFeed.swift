@@ -6,8 +6,9 @@ import CZip
 /// each entry's CRC-32 as it streams; an encrypted entry or an unknown method is a failure that
 /// names the entry.
 ///
-/// Used inside `ZipFeed.open`'s closure only, on the thread that called it: the archive reads
-/// the caller's bytes in place.
+/// Used inside `ZipFeed.open`'s closure only, on the thread that called it (each `read` inflates
+/// on a thread of its own, joined before it returns): the archive reads the caller's bytes in
+/// place.
 final class ZipFeed {
     struct Failure: Error, CustomStringConvertible, Equatable {
         var description: String
@@ -16,6 +17,8 @@ final class ZipFeed {
 
     /// One `zip_fread`: large enough that libzip's per-call cost vanishes, small enough for cache.
     static let chunkBytes = 256 * 1024
+    /// Buffers between the inflating thread and the parser: enough that neither waits on the other.
+    static let pipeBuffers = 4
 
     private let archive: OpaquePointer
 
@@ -63,19 +66,31 @@ final class ZipFeed {
             throw Failure("'\(name)' cannot be read: \(String(cString: zip_strerror(archive)))")
         }
         defer { zip_fclose(file) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkBytes, alignment: 16)
-        defer { buffer.deallocate() }
-        var produced: UInt64 = 0
-        while true {
-            let count = zip_fread(file, buffer.baseAddress, zip_uint64_t(Self.chunkBytes))
-            // A short or damaged deflate stream, or a CRC-32 that does not match, fails here.
-            guard count >= 0 else { throw Failure("'\(name)' does not inflate: \(String(cString: zip_file_strerror(file)))") }
-            if count == 0 { break }
-            produced += UInt64(count)
-            guard produced <= info.size else { throw Failure("'\(name)' inflates past its stated size") }
-            try chunk(UnsafeRawBufferPointer(rebasing: buffer[..<Int(count)]))
+        // Inflating runs on a thread of its own while `chunk` parses the bytes before: the load
+        // then takes about as long as inflating alone. Only that thread touches `file` until
+        // it has ended (joined below).
+        struct Entry: @unchecked Sendable { let file: OpaquePointer; let size: UInt64 }
+        let entry = Entry(file: file, size: info.size)
+        let pipe = ChunkPipe(buffers: Self.pipeBuffers, bytes: Self.chunkBytes)
+        let inflater = PosixThread(name: "zip-inflate") {
+            var produced: UInt64 = 0
+            pipe.produce { buffer in
+                let count = zip_fread(entry.file, buffer.baseAddress, zip_uint64_t(buffer.count))
+                // A short or damaged deflate stream, or a CRC-32 that does not match, fails here.
+                guard count >= 0 else { throw Failure("'\(name)' does not inflate: \(String(cString: zip_file_strerror(entry.file)))") }
+                produced += UInt64(count)
+                guard produced <= entry.size else { throw Failure("'\(name)' inflates past its stated size") }
+                guard count > 0 || produced == entry.size else { throw Failure("'\(name)' is \(produced) bytes, its header says \(entry.size)") }
+                return Int(count)
+            }
         }
-        guard produced == info.size else { throw Failure("'\(name)' is \(produced) bytes, its header says \(info.size)") }
+        defer {
+            pipe.cancel()
+            // The inflater ends at its next buffer (a zip_fread of one takes milliseconds), and
+            // `file` is closed only after it has.
+            while !inflater.join(milliseconds: 60_000) {}
+        }
+        try pipe.consume(chunk)
     }
 }
 
