@@ -93,7 +93,9 @@ public struct GTFSStopLines {
         switch table {
         case .agency:
             let id = row.text(1)
-            agencies.append(Agency(id: id.isEmpty ? nil : id, name: row.text(0), timeZone: row.text(2).isEmpty ? nil : row.text(2)))
+            // The name goes into a sentence: control characters have no place there.
+            let name = String(String.UnicodeScalarView(row.text(0).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+            agencies.append(Agency(id: id.isEmpty ? nil : id, name: name, timeZone: row.text(2).isEmpty ? nil : row.text(2)))
         case .routes:
             let type = row.text(1)
             guard let routeType = Int(type) else {
