@@ -108,3 +108,59 @@ import Testing
         #expect(rows.count == 301)
     }
 }
+
+/// A feed with two agencies: each route's agency_id names its stations' agency, and an
+/// agency_id selector reaches that agency's stations only. MADE FOR THE TEST.
+@Suite struct GTFSAgenciesTests {
+    static func directory(agencyName: String? = nil) throws -> StationDirectory {
+        var lines = GTFSStopLines()
+        let tables: [(GTFSStopLines.Table, String)] = [
+            (.agency, "agency_id,agency_name,agency_url,agency_timezone\nST,Sound Transit,https://example.org,America/Los_Angeles\nKCM,King County Metro,https://example.org,America/Los_Angeles\n"),
+            (.routes, "route_id,agency_id,route_short_name,route_long_name,route_type,route_color\n1-Line,ST,1,1 Line,0,28813F\nSLU,KCM,,South Lake Union Streetcar,0,\nF1,ST,,Ferry,4,\n"),
+            (.trips, "route_id,service_id,trip_id\n1-Line,w,t1\nSLU,w,t2\nF1,w,t3\n"),
+            (.stopTimes, "trip_id,stop_id\nt1,p1\nt2,p2\nt3,p3\n"),
+        ]
+        for (table, text) in tables {
+            lines.begin(table)
+            try lines.consume(Array(text.utf8))
+            try lines.end()
+        }
+        #expect(lines.agencies == [Agency(id: "ST", name: "Sound Transit", timeZone: "America/Los_Angeles"),
+                                   Agency(id: "KCM", name: "King County Metro", timeZone: "America/Los_Angeles")])
+        let stops = """
+            stop_id,stop_name,location_type,parent_station,wheelchair_boarding
+            s1,Westlake,1,,2
+            p1,Westlake,0,s1,
+            s2,Westlake Streetcar,1,,2
+            p2,Westlake Streetcar,,s2,
+            s3,Colman Dock,1,,2
+            p3,Colman Dock,0,s3,
+            """
+        return StationDirectory(try GTFSStopsDecoder.decode(Array(stops.utf8), feed: lines), agencyName: agencyName)
+    }
+
+    @Test func eachStationNamesItsLinesAgency() throws {
+        let directory = try Self.directory()
+        #expect(directory.stations.map(\.id) == ["s1", "s2"])
+        #expect(directory.stations.map(\.agencyID) == ["ST", "KCM"])
+        #expect(directory.stations.map { Snapshot.build(stations: directory, alerts: [], now: Instant(secondsSince1970: 0)).stopSheet(for: $0).accessibilityButton.alert.message }
+            == ["Sound Transit currently reports no step-free access at Westlake.", "King County Metro currently reports no step-free access at Westlake Streetcar."])
+        #expect(directory.stations[0].lines == [Line(id: RouteID("1-Line"), shortName: "1", longName: "1 Line", color: "28813F", routeType: 0, agencyID: "ST")])
+        let overridden = try Self.directory(agencyName: "Transit")
+        #expect(overridden.stations.allSatisfy { $0.agencyName == "Transit" })
+    }
+
+    @Test func anAgencySelectorReachesThatAgencysStationsOnly() throws {
+        let directory = try Self.directory()
+        let alerts = [Alert(id: "kcm", kindSource: .fromTime, headline: "KCM", description: "", scopes: [.agency("KCM")]),
+                      Alert(id: "tram", kindSource: .fromTime, headline: "Trams", description: "", scopes: [.routeType(0)]),
+                      Alert(id: "metro", kindSource: .fromTime, headline: "Metro", description: "", scopes: [.routeType(1)])]
+        let snapshot = Snapshot.build(stations: directory, alerts: alerts, now: Instant(secondsSince1970: 0))
+        #expect(directory.stations.map { snapshot.alerts(applyingTo: $0).map(\.alert.id) } == [["tram"], ["kcm", "tram"]])
+    }
+
+    @Test func theCTAFeedsLongNameIsCTA() {
+        #expect(Agency(id: "CTA", name: "Chicago Transit Authority", timeZone: "America/Chicago").spokenName == "CTA")
+        #expect(Agency(id: nil, name: "MBTA", timeZone: nil).spokenName == "MBTA")
+    }
+}
