@@ -36,6 +36,15 @@ import Testing
         return daemon
     }
 
+    /// `body` with a daemon serving `stations` (the fixture directory by default) and the live alerts.
+    static func serving(stations: String = fixture, _ extra: [String] = [], _ body: (DaemonProcess) throws -> Void) throws {
+        let work = try work()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let daemon = try daemon(stations: stations, alerts: work + "/alerts.pb", extra)
+        defer { _ = daemon.stop() }
+        try body(daemon)
+    }
+
     /// The ids of the alerts that apply to a station.
     static func alertIDs(_ daemon: DaemonProcess, _ stopID: String) throws -> [String] {
         try daemon.result("alerts", ["stopId": .string(stopID)])["alerts"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
@@ -92,10 +101,7 @@ import Testing
     }
 
     @Test func stopsTxtAloneLoadsForAnotherAgency() throws {
-        let work = try Self.work()
-        defer { try? FileManager.default.removeItem(atPath: work) }
-        let daemon = try Self.daemon(stations: Self.fixture + "/stops.txt", alerts: work + "/alerts.pb")
-        defer { _ = daemon.stop() }
+        try Self.serving(stations: Self.fixture + "/stops.txt") { daemon in
         // Every location_type 0 child of a station is a platform (ferry piers too: stops.txt
         // alone says nothing of modes); nodes, entrances and boarding areas are not.
         let north = try daemon.result("station", ["stopId": "place-north"])
@@ -109,26 +115,23 @@ import Testing
         // Nothing names the agency.
         #expect(try daemon.result("stopSheet", ["stopId": "place-hymnl"])["accessibilityButton"]?["alert"]?["message"]
             == "The agency currently reports no step-free access at Haymarket.")
+        }
     }
 
     @Test func agencyNameOverridesTheFeeds() throws {
-        let work = try Self.work()
-        defer { try? FileManager.default.removeItem(atPath: work) }
-        let daemon = try Self.daemon(stations: Self.fixture, alerts: work + "/alerts.pb", ["--agency-name", "The T"])
-        defer { _ = daemon.stop() }
-        #expect(try daemon.result("stopSheet", ["stopId": "place-FB-0118"])["accessibilityButton"]?["alert"]?["message"]
-            == "The T currently reports no step-free access at Framingham.")
+        try Self.serving(["--agency-name", "The T"]) { daemon in
+            let sheet = try daemon.result("stopSheet", ["stopId": "place-FB-0118"])
+            #expect(sheet["accessibilityButton"]?["alert"]?["message"] == "The T currently reports no step-free access at Framingham.")
+        }
     }
 
     @Test func trainRouteTypesChangeWhatIsATrain() throws {
-        let work = try Self.work()
-        defer { try? FileManager.default.removeItem(atPath: work) }
         // Metro only: the light-rail and commuter-rail stations are gone, and so are their alerts.
-        let daemon = try Self.daemon(stations: Self.fixture, alerts: work + "/alerts.pb", ["--train-route-types", "1"])
-        defer { _ = daemon.stop() }
-        #expect(try daemon.result("stations")["stations"]?.arrayValue?.compactMap { $0["stationId"]?.stringValue }
-            == ["place-brntn", "place-north", "place-sstat"])
-        let alerts = try daemon.result("alerts")["alerts"]?.arrayValue ?? []
-        #expect(!alerts.contains { $0["id"] == "test-light-rail-mode" })
+        try Self.serving(["--train-route-types", "1"]) { daemon in
+            #expect(try daemon.result("stations")["stations"]?.arrayValue?.compactMap { $0["stationId"]?.stringValue }
+                == ["place-brntn", "place-north", "place-sstat"])
+            let alerts = try daemon.result("alerts")["alerts"]?.arrayValue ?? []
+            #expect(!alerts.contains { $0["id"] == "test-light-rail-mode" })
+        }
     }
 }
