@@ -8,6 +8,9 @@ public struct StationDirectory: Sendable {
     private let indexByPlatformID: [String: Int]
     /// GTFS generic nodes and boarding areas → their station's id.
     public let stopsWithin: [String: String]
+    /// The source's agencies (`agency.txt`; `Agency.cta` for CTA's own formats; empty when
+    /// nothing names one), their zones included.
+    public let agencies: [Agency]
     /// False when the source could not say which lines serve a platform (GTFS `stops.txt` on its
     /// own): route-scoped alerts then match no station, and `health` says so.
     public let linesKnown: Bool
@@ -30,6 +33,7 @@ public struct StationDirectory: Sendable {
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [],
                 agencies: [Agency] = [.cta], agencyName: String? = nil, stopsWithin: [String: String] = [:]) {
         self.linesKnown = linesKnown
+        self.agencies = agencies
         var linesByID: [RouteID: Line] = [:]
         for line in lines where linesByID[line.id] == nil { linesByID[line.id] = line }
         func agency(of stationLines: [Line]) -> Agency? {

@@ -159,6 +159,30 @@ import Testing
         #expect(directory.stations.map { snapshot.alerts(applyingTo: $0).map(\.alert.id) } == [["tram"], ["kcm", "tram"]])
     }
 
+    @Test func nodesAndBoardingAreasNameTheirStationAndInheritThroughTheirParents() throws {
+        let stops = """
+            stop_id,stop_name,location_type,parent_station,wheelchair_boarding
+            s1,Central,1,,2
+            p1,Central,0,s1,1
+            p2,Central,,s1,
+            b1,Central bay 1,4,p1,
+            n1,Central mezzanine,3,s1,
+            e1,Central entrance,2,s1,
+            """
+        let decoded = try GTFSStopsDecoder.decode(Array(stops.utf8))
+        // stops.txt alone, not CTA's numbering: every location_type 0/empty child is a platform.
+        #expect(decoded.platforms.map(\.stopID) == ["p1", "p2"])
+        #expect(decoded.platforms.map(\.stepFree) == [true, false])
+        #expect(decoded.entrances.map(\.stepFree) == [false])
+        #expect(decoded.stopsWithin == ["b1": "s1", "n1": "s1"])
+        #expect(decoded.agencies.isEmpty)
+        let directory = StationDirectory(decoded)
+        #expect(directory.station(for: "b1")?.id == "s1")
+        #expect(directory.station(for: "n1")?.agencyName == StationDirectory.unnamedAgency)
+        let alert = Alert(id: "bay", kindSource: .fromTime, headline: "Bay closed", description: "", scopes: [.station("b1")])
+        #expect(Snapshot.build(stations: directory, alerts: [alert], now: Instant(secondsSince1970: 0)).alerts(applyingTo: directory.stations[0]).map(\.alert.id) == ["bay"])
+    }
+
     @Test func theCTAFeedsLongNameIsCTA() {
         #expect(Agency(id: "CTA", name: "Chicago Transit Authority", timeZone: "America/Chicago").spokenName == "CTA")
         #expect(Agency(id: nil, name: "MBTA", timeZone: nil).spokenName == "MBTA")
