@@ -2,9 +2,8 @@
 SWIFT ?= swift
 RUN_DIR := $(CURDIR)/run
 SOCKET ?= $(RUN_DIR)/stopsheetd.sock
-SMOKE := ../shared/tools/contract-smoke.py
 
-.PHONY: all deps build run check test systemd-test install clean bench fuzz soak sanitize \
+.PHONY: all deps build build-tests run check integration test systemd-test install clean bench fuzz soak sanitize \
 	release deb uninstall man-lint completion-test
 
 all: build
@@ -25,22 +24,27 @@ run: build
 	@echo
 	@exec .build/debug/stopsheetd --demo --socket $(SOCKET) --log-level info
 
-# The inner loop of development: the unit and integration tests only (`swift test`, the real
-# binary included), none of the long runs below. A couple of minutes on a quiet machine.
-check: build
-	$(SWIFT) test
+# The inner loop of development: the unit tests of the core and of the daemon library, one
+# process per suite (scripts/swift-tests.py). No daemon is started; about a minute.
+check: build-tests
+	scripts/swift-tests.py unit
 
-# The whole suite, what CI runs: `check`, the man page lint and completion test, the public
-# contract check, short fuzz and soak runs, both sanitizers, then the systemd tests (real
+# The tests that start the real stopsheetd and stopsheetctl (suites named ...IntegrationTests):
+# sockets, the local HTTP upstream, socat, every example of README.md and protocol.md, the
+# contract of docs/stop-sheet.md.
+integration: build-tests
+	scripts/swift-tests.py integration
+
+build-tests: deps
+	$(SWIFT) build --build-tests
+
+# The whole suite, what CI runs (scripts/make-test.py): check and integration, the man page lint
+# and completion test, short fuzz and soak runs, the integration tests and the soak against an
+# AddressSanitizer and a ThreadSanitizer build of the binaries, then the systemd tests (real
 # journald, socket activation, the .deb under a booted systemd in nspawn; they say loudly when
-# they must skip).
-test: check
-	$(MAKE) man-lint completion-test
-	@if [ -f $(SMOKE) ]; then python3 $(SMOKE) .build/debug/stopsheetd; else echo "contract smoke check not found at $(SMOKE): skipped"; fi
-	FUZZ_SECONDS=$(CI_FUZZ_SECONDS) scripts/fuzz.sh
-	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/debug/stopsheetd
-	$(MAKE) sanitize
-	python3 Tests/Systemd/run
+# they must skip). Builds overlap the tests that mostly wait; each stage's time is printed at the end.
+test: deps
+	CI_FUZZ_SECONDS=$(CI_FUZZ_SECONDS) CI_SOAK_REQUESTS=$(CI_SOAK_REQUESTS) SWIFT=$(SWIFT) scripts/make-test.py
 
 systemd-test: build
 	python3 Tests/Systemd/run
@@ -49,7 +53,7 @@ systemd-test: build
 bench:
 	@scripts/bench.sh
 
-# Reliability (issue 6). Short runs of each are part of `make test`; these are the long ones.
+# Reliability: short runs of each are part of `make test`; these are the long ones.
 FUZZ_SECONDS ?= 300
 SOAK_REQUESTS ?= 1000000
 CI_FUZZ_SECONDS ?= 20
@@ -63,18 +67,14 @@ fuzz: deps
 soak: build
 	python3 scripts/soak.py --requests $(SOAK_REQUESTS) --binary .build/debug/stopsheetd
 
-# The whole suite, the daemon's integration tests included, with the daemon and the tests built
-# under AddressSanitizer, then ThreadSanitizer. Separate scratch paths keep the plain build intact.
-# Leak checking is off: it reports the detached refresher threads' state at exit, not leaks.
-# ThreadSanitizer runs without suppressions: the daemon's one lock type is a pthread mutex
-# (Support/Locked.swift), which TSan sees, so every report is worth reading.
-# Then the short soak against each sanitized daemon: real concurrent load, checked the same way.
-sanitize: export ASAN_OPTIONS = detect_leaks=0
-sanitize: deps
-	STOPSHEET_SANITIZER=address $(SWIFT) test --sanitize=address --scratch-path .build/asan
-	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/asan/debug/stopsheetd --sanitized
-	STOPSHEET_SANITIZER=thread $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
-	python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/tsan/debug/stopsheetd --sanitized
+# The integration tests and the soak against an AddressSanitizer, then a ThreadSanitizer build
+# of stopsheetd and stopsheetctl (separate scratch paths keep the plain build intact). The tests
+# themselves are the plain build: what is sanitized is the daemon under test. Leak checking is
+# off: it reports the threads' state at exit, not leaks. ThreadSanitizer runs without
+# suppressions: the daemon's one lock type is a pthread mutex (Support/Locked.swift), which TSan
+# sees, so every report is worth reading.
+sanitize: build-tests
+	scripts/make-test.py "asan build" "asan tests and soak" "tsan build" "tsan tests and soak"
 
 # The release build the install and the package take (static Swift stdlib, git commit stamped).
 release: deps

@@ -3,7 +3,9 @@
 #
 #   scripts/fuzz.sh [TARGET...]        targets: request-line alerts stations gtfs-realtime (default: all)
 #
-# Environment: FUZZ_SECONDS (per target), FUZZ_OUT (default .build/fuzz).
+# Environment: FUZZ_SECONDS (per target), FUZZ_OUT (default .build/fuzz), FUZZ_OPT (the swiftc
+# optimisation, default -O: fast inputs for long runs; `make test`'s short run takes -Onone, which
+# builds in a fraction of the time), FUZZ_JOBS (targets at once, default 1).
 #
 # The targets are built with `swiftc -sanitize=fuzzer,address` straight from the sources under
 # test, all in one module: a SwiftPM executable target would need libFuzzer's `main` and the
@@ -18,6 +20,8 @@ SWIFTC=${SWIFTC:-swiftc}
 SWIFT=${SWIFT:-$(dirname "$(command -v "$SWIFTC")")/swift}
 CLANG=${CLANG:-$(dirname "$(command -v "$SWIFTC")")/clang}
 seconds=${FUZZ_SECONDS:-300}
+opt=${FUZZ_OPT:--O}
+jobs=${FUZZ_JOBS:-1}
 out=${FUZZ_OUT:-.build/fuzz}
 targets=${*:-request-line alerts stations gtfs-realtime}
 repo=$(pwd)
@@ -85,16 +89,17 @@ build() {
     files="Fuzz/FuzzSupport.swift Fuzz/Entry.swift Fuzz/RequestLineTarget.swift Fuzz/AlertsTarget.swift Fuzz/StationsTarget.swift Fuzz/GTFSRealtimeTarget.swift $daemon $core"
     # Rebuild only when a source changed: CI builds once, `make fuzz` reruns start at once.
     # shellcheck disable=SC2086
-    if [ -x "$binary" ] && [ -z "$(find $files scripts/fuzz.sh -newer "$binary" 2>/dev/null | head -1)" ]; then return; fi
+    if [ -x "$binary" ] && [ "$(cat "$binary.opt" 2>/dev/null)" = "$opt" ] && [ -z "$(find $files scripts/fuzz.sh -newer "$binary" 2>/dev/null | head -1)" ]; then return; fi
     echo "fuzz: building the targets"
     # One module named after the core, so the daemon files' `import StopSheetCore` is a no-op.
     # shellcheck disable=SC2086
     # The log keeps the linker's harmless ASan symbol-export warnings out of sight unless it fails.
-    if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -module-name StopSheetCore -O -g -suppress-warnings \
+    if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -module-name StopSheetCore "$opt" -g -suppress-warnings \
         -I "$out/CLinux" -I "$out/modules" -I Sources/CSystemd -I Sources/CCurl -I Sources/CZip $files "$out/CLinux/CLinux.o" -lsystemd -lcurl -lzip -o "$binary" >"$out/build.log" 2>&1; then
         cat "$out/build.log" >&2
         exit 1
     fi
+    echo "$opt" >"$binary.opt"
 }
 
 # Seeds from the real CTA files, regenerated each run so they follow the fixtures.
@@ -165,7 +170,9 @@ status=0
 summary="$out/summary.txt"
 : >"$summary"
 build
-for name in $targets; do
+# One target's run; its result line goes to the summary, a failure leaves a marker.
+fuzz_one() {
+    name=$1
     mkdir -p "$out/corpus/$name"
     case $name in request-line) dict=Fuzz/rpc.dict ;; *) dict=Fuzz/upstream.dict ;; esac
     echo "fuzz: $name for ${seconds}s"
@@ -178,7 +185,7 @@ for name in $targets; do
         result=ok
     else
         result=FAILED
-        status=1
+        : >"$out/$name.failed"
         tail -n 60 "$log" >&2
     fi
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
@@ -186,6 +193,20 @@ for name in $targets; do
     line="$name: $result, ${seconds}s, ${executions:-?} executions, corpus $corpus inputs"
     echo "fuzz: $line"
     echo "$line" >>"$summary"
+}
+running=0
+for name in $targets; do
+    rm -f "$out/$name.failed"
+    fuzz_one "$name" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then
+        wait
+        running=0
+    fi
+done
+wait
+for name in $targets; do
+    [ -e "$out/$name.failed" ] && status=1
 done
 [ $status -eq 0 ] || echo "fuzz: a target failed; its input is in $out/artifacts/" >&2
 exit $status

@@ -2,7 +2,9 @@ import StopSheetCore
 
 /// The daemon's configuration from flags and `STOPSHEETD_*` environment variables (flags win),
 /// so the unit can use `EnvironmentFile=`. Parsing is pure: argv and environment are parameters,
-/// and every bad value is a one-line reason.
+/// and every bad value is a one-line reason. The one exception is `--time-zone`, whose name is
+/// looked up in the system's time-zone database, so that a start and `--check-config` refuse a
+/// zone the daemon could not show.
 public struct Config: Sendable, Equatable {
     public var socketPath = "/run/stopsheetd/stopsheetd.sock"
     public var alertsURL: String?
@@ -18,6 +20,8 @@ public struct Config: Sendable, Equatable {
     /// GTFS-realtime translations (BCP 47, e.g. `en`, `es`), which `route_type`s are trains, and
     /// the agency name of the "none" sentence.
     public var reading = FeedReading()
+    /// `--time-zone`, read from the time-zone database when given; nil: `TimeZones.shown` chooses.
+    public var timeZone: TimeZoneRules?
     public var demo = false
     public var logLevel: LogLevel = .notice
     public var maxLineBytes = 1 << 20
@@ -76,6 +80,9 @@ public struct Config: Sendable, Equatable {
         },
         Option(flag: "--agency-name", placeholder: "NAME", help: "agency the 'none' sentence names (default: the feed's agency_name; CTA for CTA data)") {
             $0.reading.agencyName = try nonEmpty($1, $2)
+        },
+        Option(flag: "--time-zone", placeholder: "ZONE", help: "zone of every time shown, e.g. America/New_York (default: the feed's agency_timezone, else \(CTATime.zoneIdentifier))") {
+            do { $0.timeZone = try TimeZoneDatabase.rules(try nonEmpty($1, $2)) } catch let failure as TimeZoneDatabase.Failure { throw Failure(description: "\($2): \(failure)") }
         },
         Option(flag: "--config", placeholder: "PATH", help: "environment file of STOPSHEETD_* settings, re-read on SIGHUP; -PATH: optional") {
             let path = try nonEmpty($1, $2)

@@ -95,7 +95,7 @@ import Testing
         // The agency in the "none" sentence, in the answer and in stopsheetctl.
         let sheet = try daemon.result("stopSheet", ["stopId": "place-hymnl"])
         #expect(sheet["accessibilityButton"]?["alert"]?["message"] == "MBTA currently reports no step-free access at Haymarket.")
-        let printed = try StopSheetCtlTests.ctl(["--socket", daemon.socketPath, "sheet", "place-hymnl"])
+        let printed = try StopSheetCtlIntegrationTests.ctl(["--socket", daemon.socketPath, "sheet", "place-hymnl"])
         #expect(printed.stdout.hasPrefix("Haymarket (Green Line B, Green Line C) place-hymnl\n"), "\(printed.stdout)")
         #expect(printed.stdout.contains("MBTA currently reports no step-free access at Haymarket."), "\(printed.stdout)")
     }

@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
 
@@ -124,7 +125,7 @@ import Testing
     /// known, platform, unknown, empty and over-long ids, before and after stations load: both
     /// build a `StopSheetQuery`, so both apply the same rules.
     @Test func stopSheetShortcutAnswersLikeTheGeneralHandler() throws {
-        let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", now: Instant(secondsSince1970: 0))
+        let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", now: Instant(secondsSince1970: 0), zones: .cta)
         var dispatcher = Dispatcher()
         StopSheetService(store: store, refreshers: [], connections: { 0 }).register(in: &dispatcher)
         let exact = try #require(dispatcher.exact)
@@ -154,6 +155,20 @@ import Testing
         expectSameReplies("after stations load")
     }
 
+    @Test func registeringTheGeneralHandlerAgainDropsTheExactShortcut() {
+        var dispatcher = Dispatcher()
+        dispatcher.register("stopSheet") { _, _ in .result([]) }
+        dispatcher.registerExact("stopSheet", param: "stopId") { _, _ in .result([]) }
+        #expect(dispatcher.exact?.request.method == "stopSheet")
+        dispatcher.register("version") { _, _ in .result([]) }
+        #expect(dispatcher.exact != nil)
+        dispatcher.register("stopSheet") { _, _ in .result([]) }
+        #expect(dispatcher.exact == nil)
+    }
+}
+
+/// The same, against the real daemon.
+@Suite struct ExactRequestIntegrationTests {
     /// End to end: the exact line and spellings that take the compact and general paths get the
     /// same bytes back, pipelined in order, for known, platform, unknown and integer ids.
     @Test func theDaemonAnswersEverySpellingWithTheSameBytes() throws {
@@ -169,16 +184,5 @@ import Testing
             let answers = spellings.map { _ in client.readLine() }
             #expect(answers[0] != nil && answers.allSatisfy { $0 == answers[0] }, "\(answers)")
         }
-    }
-
-    @Test func registeringTheGeneralHandlerAgainDropsTheExactShortcut() {
-        var dispatcher = Dispatcher()
-        dispatcher.register("stopSheet") { _, _ in .result([]) }
-        dispatcher.registerExact("stopSheet", param: "stopId") { _, _ in .result([]) }
-        #expect(dispatcher.exact?.request.method == "stopSheet")
-        dispatcher.register("version") { _, _ in .result([]) }
-        #expect(dispatcher.exact != nil)
-        dispatcher.register("stopSheet") { _, _ in .result([]) }
-        #expect(dispatcher.exact == nil)
     }
 }

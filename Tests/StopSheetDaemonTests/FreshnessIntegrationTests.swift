@@ -17,7 +17,7 @@ import Testing
     @Test func unreachableAlertsAreUnavailableThenReadyOnceTheUpstreamRecovers() throws {
         let key = key()
         // An upstream that does not answer within --http-timeout: nothing ever loads.
-        try upstream.set(key: key, body: HTTPRefreshTests.goodAlerts, delayMs: 5_000)
+        try upstream.set(key: key, body: HTTPRefreshIntegrationTests.goodAlerts, delayMs: 5_000)
         let daemon = try DaemonProcess(["--alerts-url", upstream.url("/dyn/\(key)"), "--stations-url", stopsFile, "--http-timeout", "0.3"]) {
             $0.contains("alerts failing") && $0.contains("no data yet") && !$0.hasPrefix("serving no stations")
         }
@@ -35,7 +35,7 @@ import Testing
         #expect(!log.contains("keeping the last good data"))
 
         // The upstream comes back: the refresher's own retry loads it, no refresh call needed.
-        try upstream.set(key: key, body: HTTPRefreshTests.goodAlerts)
+        try upstream.set(key: key, body: HTTPRefreshIntegrationTests.goodAlerts)
         try daemon.waitForStatus({ DaemonProcess.bothLoaded($0) && !$0.contains("failing") }, timeout: 120)
         #expect(try daemon.result("health")["status"] == "ready")
         let recovered = try daemon.result("stopSheet", ["stopId": "40990"])
@@ -46,7 +46,7 @@ import Testing
 
     @Test func alertsOlderThanTheLimitAreStaleInSheetsAndHealth() throws {
         let key = key()
-        try upstream.set(key: key, body: HTTPRefreshTests.goodAlerts)
+        try upstream.set(key: key, body: HTTPRefreshIntegrationTests.goodAlerts)
         let daemon = try DaemonProcess(["--alerts-url", upstream.url("/dyn/\(key)"), "--stations-url", stopsFile,
                                         "--alerts-stale-after", "1", "--alerts-interval", "3600"])
         // STATUS= says "alerts Ns old" every tick: wait, on it, until the alerts are over 1 s old.

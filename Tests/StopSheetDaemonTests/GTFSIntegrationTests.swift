@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
 
@@ -70,7 +71,7 @@ import Testing
             }
         }
         // The capture's train alerts, re-expressed, are the ones the CTA decoder finds in the JSON.
-        let cta = try AlertsDecoder.decode(GTFSFeeds.bytes(GTFSFeeds.tests + "/Fixtures/alerts_2015-02-14.DERIVED.json"))
+        let cta = try AlertsDecoder.decode(GTFSFeeds.bytes(GTFSFeeds.tests + "/Fixtures/alerts_2015-02-14.DERIVED.json"), chicago: TestZones.chicago)
         #expect(cta.map(\.id) == rig.captureTrainIDs)
         #expect(served.compactMap { $0["id"]?.stringValue }.filter { !$0.hasPrefix("test-") } == rig.captureTrainIDs)
 
@@ -128,11 +129,11 @@ extension GTFSIntegrationTests {
     }
 }
 
-/// Every upstream-abuse case of UpstreamAbuseTests, for a GTFS-realtime alerts source: each bad
+/// Every upstream-abuse case of UpstreamAbuseIntegrationTests, for a GTFS-realtime alerts source: each bad
 /// body is a failed refresh that keeps the last good (protobuf) alerts.
-@Suite(.serialized) struct GTFSRealtimeAbuseTests {
+@Suite(.serialized) struct GTFSRealtimeAbuseIntegrationTests {
     @Test func badProtobufBodiesAreFailedRefreshesThatKeepTheLastGoodAlerts() throws {
-        let rig = try UpstreamAbuseTests.Rig()
+        let rig = try UpstreamAbuseIntegrationTests.Rig()
         let feeds = try GTFSFeeds.realtime(now: Int64(Date().timeIntervalSince1970))
         defer { try? FileManager.default.removeItem(atPath: feeds) }
         let names = try FileManager.default.contentsOfDirectory(atPath: feeds).filter { $0.hasSuffix(".pb") }

@@ -64,7 +64,7 @@ import Testing
         let stuck = try daemon.client()
         // ~2.4 MB of answers: more than the socket buffers take, far less than the limit.
         #expect(stuck.send(Array(String(repeating: Self.sheetRequest, count: 500).utf8)))
-        #expect(eventually(timeout: 20) { connections(daemon) == 1 }, "the stuck client is still connected")
+        #expect(eventually(timeout: patience) { connections(daemon) == 1 }, "the stuck client is still connected")
         #expect(try daemon.result("version")["name"] == "stopsheetd")
     }
 
@@ -180,7 +180,7 @@ import Testing
                                               "-e", "inject=bind:delay_exit=1000000", DaemonProcess.binary, "--demo", "--socket", socketPath],
                                      environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STOPSHEETD_") && $0.key != "NOTIFY_SOCKET" },
                                      stderr: stderrFile)
-        #expect(eventually(timeout: 20) { access(socketPath, F_OK) == 0 }, "the socket never appeared")
+        #expect(eventually(timeout: patience) { access(socketPath, F_OK) == 0 }, "the socket never appeared")
         unlink(socketPath)
         symlink(target, socketPath)
         let daemonPID = try #require(tracedChild(of: child.pid), "no daemon under strace")
@@ -260,13 +260,13 @@ import Testing
         mkfifo(path, 0o600)
         for _ in 0..<2 {
             daemon.process.signal(SIGHUP)
-            #expect(daemon.notifications.waitFor({ $0.contains("RELOADING=1") }, timeout: 20) != nil)
-            #expect(daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: 20) != nil, "a reload hung on the FIFO")
+            #expect(daemon.notifications.waitFor({ $0.contains("RELOADING=1") }, timeout: patience) != nil)
+            #expect(daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: patience) != nil, "a reload hung on the FIFO")
         }
         unlink(path)
         try "STOPSHEETD_DEMO=1\n".write(toFile: path, atomically: true, encoding: .utf8)
         daemon.process.signal(SIGHUP)
-        #expect(daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: 20) != nil)
+        #expect(daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: patience) != nil)
         #expect(daemon.stop() == 0)
         if access("/run/systemd/journal/socket", F_OK) != 0 {
             let log = daemon.stderrText()
@@ -291,7 +291,7 @@ import Testing
         let socketPath = daemon.socketPath
         for _ in 0..<40 {
             DispatchQueue.global().async(group: group) {
-                let client = try? StopSheetClient(socketPath: socketPath, timeout: .seconds(30))
+                let client = try? StopSheetClient(socketPath: socketPath, timeout: .seconds(patience))
                 if (try? client?.call(method: "refresh", params: ["what": "alerts"]))?["alerts"]?["loaded"] == true { answered.withLock { $0 += 1 } }
             }
         }
@@ -343,7 +343,7 @@ import Testing
                                      environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STOPSHEETD_") && $0.key != "NOTIFY_SOCKET" })
         // Once the daemon blocks SIGTERM (its first act), start-up is under way and held in bind.
         let daemonPID = try #require(tracedChild(of: child.pid), "no daemon under strace")
-        #expect(eventually(timeout: 20) { blocksSIGTERM(daemonPID) }, "the daemon never blocked SIGTERM")
+        #expect(eventually(timeout: patience) { blocksSIGTERM(daemonPID) }, "the daemon never blocked SIGTERM")
         kill(daemonPID, SIGTERM)
         #expect(child.wait(seconds: 20) == 0, "strace reports the daemon's own exit status")
     }
@@ -360,7 +360,7 @@ func installedStrace() -> String? {
 /// The stopsheetd that strace (`pid`) runs, once it has exec'ed.
 func tracedChild(of pid: Int32) -> Int32? {
     var found: Int32?
-    _ = eventually(timeout: 20) {
+    _ = eventually(timeout: patience) {
         let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
         guard let child = Int32(children.split(separator: " ").first ?? ""),
               let command = try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8), command.hasPrefix("stopsheetd")

@@ -41,7 +41,7 @@ import Testing
         /// SIGHUP, then the RELOADING=1 that says the reload thread took it.
         func reload() throws {
             daemon.process.signal(SIGHUP)
-            guard daemon.notifications.waitFor({ $0.contains("RELOADING=1") }, timeout: 20) != nil else {
+            guard daemon.notifications.waitFor({ $0.contains("RELOADING=1") }, timeout: patience) != nil else {
                 throw TestFailure("no RELOADING=1 after SIGHUP; stderr: \(daemon.stderrText())")
             }
         }
@@ -59,7 +59,7 @@ import Testing
         let client = try rig.daemon.client()
         defer { client.close() }
         try rig.reload()
-        #expect(eventually(timeout: 20) { ((try? rig.upstream.hits(key: rig.alertsKey)) ?? 0) > hitsBefore },
+        #expect(eventually(timeout: patience) { ((try? rig.upstream.hits(key: rig.alertsKey)) ?? 0) > hitsBefore },
                 "the reload's refresh never reached the upstream")
         #expect(client.send(line: #"{"jsonrpc":"2.0","id":7,"method":"refresh","params":{"what":"alerts"}}"#))
 
@@ -84,7 +84,7 @@ import Testing
         let rig = try Rig()
         try Rig.configure(rig.configPath, rig.upstream.url("/dyn/\(rig.alertsKey)"), "STOPSHEETD_ALERTS_INTERVAL=soon\n")
         try rig.reload()
-        guard rig.daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: 20) != nil else {
+        guard rig.daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: patience) != nil else {
             Issue.record("no READY=1 after a failed reload; stderr: \(rig.daemon.stderrText())")
             return
         }
@@ -103,7 +103,7 @@ import Testing
         let rig = try Rig()
         try Rig.configure(rig.configPath, "file://\(Fixtures.path("alerts_2015-02-14.DERIVED.json"))")
         try rig.reload()
-        #expect(rig.daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: 20) != nil)
+        #expect(rig.daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: patience) != nil)
         #expect(try rig.daemon.result("health")["alerts"]?["source"]?.stringValue?.hasSuffix("alerts_2015-02-14.DERIVED.json") == true)
         #expect(rig.daemon.stop() == 0)
         if rig.logsToStderr { #expect(rig.daemon.stderrText().contains("reloaded")) }

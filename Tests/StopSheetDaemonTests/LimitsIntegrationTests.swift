@@ -61,7 +61,7 @@ import Testing
 
         // Closed after the stuck timeout (1 s, checked on the 1 s tick): only `other` and the
         // health caller remain.
-        #expect(eventually(timeout: 10) { (try? connections(daemon)) == 2 })
+        #expect(eventually(timeout: patience) { (try? connections(daemon)) == 2 })
         #expect(stuck.waitForClose())
         #expect(try other.request(Self.version)["result"] != nil)
     }
@@ -71,7 +71,7 @@ import Testing
         let idle = try daemon.client()
         #expect(try idle.request(Self.version)["result"] != nil)
         let started = Date()
-        #expect(idle.waitForClose(timeout: 10))
+        #expect(idle.waitForClose(timeout: patience))
         let waited = Date().timeIntervalSince(started)
         #expect(waited >= 0.5 && waited < 5, "closed after \(waited) s")
         // A client that keeps talking stays, however long it has been connected.

@@ -15,6 +15,31 @@ import Testing
         return info.st_mode & 0o7777
     }
 
+    /// The umask is the process's: binds on several threads at once each get 0660, and the
+    /// process's umask is what it was (before the fix one socket in a few hundred came out 0640).
+    @Test func bindsOnManyThreadsAtOnceEachGet0660AndTheUmaskStays() throws {
+        try withDirectory { directory in
+            let umaskBefore = umask(0o022)
+            defer { umask(umaskBefore) }
+            let wrong = Locked<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 8) { thread in
+                for index in 0..<50 {
+                    let path = directory + "/\(thread)-\(index).sock"
+                    do {
+                        let fd = try bindUnixListener(path: path)
+                        close(fd)
+                        let got = mode(path)
+                        if got != 0o660 { wrong.withLock { $0.append("\(path): \(String(got, radix: 8))") } }
+                    } catch {
+                        wrong.withLock { $0.append("\(path): \(error)") }
+                    }
+                }
+            }
+            #expect(wrong.withLock { $0 }.isEmpty, "\(wrong.withLock { $0 }.prefix(5))")
+            #expect(umask(0o022) == 0o022, "the process's umask changed")
+        }
+    }
+
     @Test func bindsWithMode0660AndCreatesMissingParentsWith0755() throws {
         try withDirectory { directory in
             let path = directory + "/run/stopsheetd/s.sock"

@@ -32,7 +32,7 @@ import Testing
         guard client.send(line: line) else { throw TestFailure("send failed") }
         var notifications: [JSON] = []
         while true {
-            guard let text = client.readLine(timeout: 20) else { throw TestFailure("no answer to \(line)") }
+            guard let text = client.readLine(timeout: patience) else { throw TestFailure("no answer to \(line)") }
             let message = try JSONParser.parse(text)
             if message["id"] != nil { return (notifications, message) }
             notifications.append(message)
@@ -84,12 +84,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = directory + "/alerts.json"
         let now = SystemClock.now()
-        let always = ClockRuleTests.ctaAlert("1", "Always", start: now.adding(seconds: -3600), end: nil, service: #"{"ServiceType":"X","ServiceId":"Systemwide"}"#)
-        try ClockRuleTests.document([always]).write(toFile: file, atomically: true, encoding: .utf8)
+        let always = ClockRuleIntegrationTests.ctaAlert("1", "Always", start: now.adding(seconds: -3600), end: nil, service: #"{"ServiceType":"X","ServiceId":"Systemwide"}"#)
+        try ClockRuleIntegrationTests.document([always]).write(toFile: file, atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(["--alerts-url", "file://\(file)", "--stations-url", stopsFile])
         let start = SystemClock.now().adding(seconds: 2)
-        let soon = ClockRuleTests.ctaAlert("2", "Soon", start: start, end: start.adding(seconds: 2), service: #"{"ServiceType":"T","ServiceId":"40380"}"#)
-        try ClockRuleTests.document([always, soon]).write(toFile: file, atomically: true, encoding: .utf8)
+        let soon = ClockRuleIntegrationTests.ctaAlert("2", "Soon", start: start, end: start.adding(seconds: 2), service: #"{"ServiceType":"T","ServiceId":"40380"}"#)
+        try ClockRuleIntegrationTests.document([always, soon]).write(toFile: file, atomically: true, encoding: .utf8)
         try daemon.refreshAll()
 
         let watcher = try daemon.client()
@@ -98,7 +98,7 @@ import Testing
         #expect(kinds(reply["result"]?["sheets"]?["40380"]) == ["active", "planned"])
 
         for expected in [["active", "active"], ["active"]] {
-            let line = try #require(watcher.readLine(timeout: 20), "the clock's change arrives on its own")
+            let line = try #require(watcher.readLine(timeout: patience), "the clock's change arrives on its own")
             let params = try JSONParser.parse(line)["params"]
             #expect(params?["stopId"] == "40380")
             #expect(kinds(params?["sheet"]) == expected)
@@ -173,7 +173,7 @@ import Testing
         var seqs: [Int] = []
         var last = JSON.null
         while seqs.last != changes {
-            let line = try #require(sleeper.readLine(timeout: 20), "after \(seqs.count) notifications")
+            let line = try #require(sleeper.readLine(timeout: patience), "after \(seqs.count) notifications")
             last = try JSONParser.parse(line)
             seqs.append(try #require(last["params"]?["seq"]?.intValue))
             if seqs.last == changes { #expect(line.utf8.count + 1 == heldBytes, "the held one was the last") }
@@ -200,11 +200,11 @@ import Testing
         // The refresh changes 40990 while the batch's line is still open: the notification waits
         // for the whole line, which carries the subscribe reply.
         #expect(client.send(line: #"[{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"stopIds":["40990"]}},{"jsonrpc":"2.0","id":2,"method":"refresh","params":{"what":"alerts"}}]"#))
-        let batch = try JSONParser.parse(try #require(client.readLine(timeout: 20)))
+        let batch = try JSONParser.parse(try #require(client.readLine(timeout: patience)))
         let answers = batch.arrayValue ?? []
         #expect(answers.count == 2)
         #expect(answers.first?["result"]?["sheets"]?["40990"]?["alertGlyph"] == .null, "subscribed before the refresh")
-        let notification = try JSONParser.parse(try #require(client.readLine(timeout: 20)))
+        let notification = try JSONParser.parse(try #require(client.readLine(timeout: patience)))
         #expect(notification["method"] == "stopSheetChanged" && notification["params"]?["seq"] == 1)
         #expect(notification["params"]?["subscription"] == answers.first?["result"]?["subscription"])
     }
@@ -298,15 +298,15 @@ import Testing
         try Self.alerts([Self.blueLine]).write(toFile: file, atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(["--alerts-url", "file://\(file)", "--stations-url", stopsFile])
         let watch = try WatchProcess(socket: daemon.socketPath, ["--json", "40990"])
-        let first = try JSONParser.parse(try #require(watch.output.next(timeout: 20)))
+        let first = try JSONParser.parse(try #require(watch.output.next(timeout: patience)))
         #expect(first["sheets"]?["40990"]?["alertGlyph"] == .null)
         try Self.alerts([Self.blueLine, Self.at69th]).write(toFile: file, atomically: true, encoding: .utf8)
         let people = try WatchProcess(socket: daemon.socketPath, ["40990"])
-        #expect(try #require(people.output.next(timeout: 20)).contains("69th (40990): 0 alerts"))
+        #expect(try #require(people.output.next(timeout: patience)).contains("69th (40990): 0 alerts"))
         try daemon.refreshAll()
-        let second = try JSONParser.parse(try #require(watch.output.next(timeout: 20)))
+        let second = try JSONParser.parse(try #require(watch.output.next(timeout: patience)))
         #expect(second["method"] == "stopSheetChanged" && second["params"]?["sheet"]?["alertGlyph"]?["count"] == 1)
-        let line = try #require(people.output.next(timeout: 20))
+        let line = try #require(people.output.next(timeout: patience))
         #expect(line.contains("69th (40990) changed: alerts 0 → 1 (1 active)"), "\(line)")
         // `| head -2`: the reader goes; watch notices on its own and exits 0, with nothing on stderr.
         watch.output.close()
@@ -321,15 +321,15 @@ import Testing
         let socket = directory + "/restart.sock"
         var daemon: DaemonProcess? = try DaemonProcess(["--demo", "--socket", socket])
         let watch = try WatchProcess(socket: socket, ["40380", "--health"])
-        #expect(try #require(watch.output.next(timeout: 20)).contains("Clark/Lake (40380): "))
-        #expect(try #require(watch.output.next(timeout: 20)).contains("health: ready"))
+        #expect(try #require(watch.output.next(timeout: patience)).contains("Clark/Lake (40380): "))
+        #expect(try #require(watch.output.next(timeout: patience)).contains("health: ready"))
         #expect(daemon?.stop() == 0)
         daemon = nil
-        #expect(try #require(watch.output.next(timeout: 20)).contains("connection lost"))
+        #expect(try #require(watch.output.next(timeout: patience)).contains("connection lost"))
         daemon = try DaemonProcess(["--demo", "--socket", socket])
         var lines: [String] = []
         while !(lines.last ?? "").contains("subscribed again") {
-            lines.append(try #require(watch.output.next(timeout: 30), "after \(lines)"))
+            lines.append(try #require(watch.output.next(timeout: patience), "after \(lines)"))
         }
         #expect(lines.last?.contains("reconnected to \(socket)") == true)
         #expect(try StopSheetClient(socketPath: socket).health().json["subscriptions"]?["count"] == 1, "subscribed on the new daemon")

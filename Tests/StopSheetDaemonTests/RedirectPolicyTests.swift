@@ -43,11 +43,14 @@ import Testing
         let within = HTTPSource(url: upstream.url("/redirect?to=/fixture/stops.csv&n=2"), options: HTTPOptions(version: "test", timeoutMilliseconds: 5_000))
         #expect(throws: Never.self) { try body(within.fetch(validators: nil)) }
     }
+}
 
+/// The redirect policy in the real daemon, across a reload.
+@Suite struct RedirectPolicyIntegrationTests {
     /// Through the real binary: the refusal is the refresh's `lastError`, the last good data stays.
     @Test func theDaemonReportsARefusedRedirectInHealth() throws {
         let upstream = try Upstream.shared()
-        let service = try LocalService()
+        let service = try RedirectPolicyTests.LocalService()
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let config = directory + "/stopsheetd.conf"
@@ -60,8 +63,8 @@ import Testing
         let target = "http://127.0.0.1:\(service.port)/".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         try configure(upstream.url("/redirect?to=\(target)&n=1"))
         daemon.process.signal(SIGHUP)
-        #expect(daemon.notifications.waitFor({ $0.contains("RELOADING=1") }, timeout: 20) != nil)
-        #expect(daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: 20) != nil)
+        #expect(daemon.notifications.waitFor({ $0.contains("RELOADING=1") }, timeout: patience) != nil)
+        #expect(daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: patience) != nil)
         let alerts = try daemon.result("health")["alerts"]
         #expect(alerts?["lastError"]?.stringValue?.hasPrefix("redirect refused: it leads to another port") == true, "\(String(describing: alerts))")
         #expect(alerts?["loaded"] == true)

@@ -1,5 +1,5 @@
 /// Where an alert applies. Bus scopes are not represented: decoders drop them, and an alert left
-/// with no train scope is dropped (DESIGN §3.2).
+/// with no train scope is dropped (docs/stop-sheet.md §2.2).
 public enum AlertScope: Hashable, Sendable {
     case systemwide
     case route(RouteID)

@@ -1,4 +1,4 @@
-/// A station's step-free access, aggregated over its platforms (DESIGN §3.1).
+/// A station's step-free access, aggregated over its platforms (docs/stop-sheet.md §2.1).
 public enum StepFreeStatus: String, Sendable, CaseIterable {
     case available
     case none

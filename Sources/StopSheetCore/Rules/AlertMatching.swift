@@ -1,4 +1,4 @@
-/// Which alerts apply to which station (DESIGN §3.2) — the one place this rule lives.
+/// Which alerts apply to which station (docs/stop-sheet.md §2.2) — the one place this rule lives.
 ///
 /// The most specific scope wins: an alert that names stations applies to those stations only
 /// (by map id or platform id); CTA lists a station alert's own line beside it as context, so

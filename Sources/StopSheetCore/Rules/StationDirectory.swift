@@ -1,5 +1,5 @@
 /// The station set built from one stops source: stations by map id, and every platform id
-/// resolving to its station (DESIGN §3.1). Immutable; a station refresh builds a new one.
+/// resolving to its station (docs/stop-sheet.md §2.1). Immutable; a station refresh builds a new one.
 public struct StationDirectory: Sendable {
     /// Stations in map-id order.
     public let stations: [Station]

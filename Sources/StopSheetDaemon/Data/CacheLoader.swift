@@ -20,7 +20,7 @@ public struct CacheLoader: Sendable {
         switch cache {
         case .alerts:
             self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, reading, now in
-                store.install(alerts: try AlertsDecoder.decode(body, reading: reading), at: now)
+                store.install(alerts: try AlertsDecoder.decode(body, reading: reading, chicago: store.zones.chicago), at: now)
                 return store.snapshot.liveAlerts.count
             }
         case .stations:

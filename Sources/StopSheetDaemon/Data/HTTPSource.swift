@@ -1,8 +1,8 @@
 import CCurl
 import Glibc
 
-/// An `http://` or `https://` upstream, fetched with libcurl (not URLSession: see
-/// notes/swift-on-linux.md — whole-second timeouts and a per-request leak).
+/// An `http://` or `https://` upstream, fetched with libcurl (not URLSession, whose Linux
+/// implementation rounds timeouts to whole seconds and leaked memory per request when measured).
 ///
 /// One curl easy handle per source, reused for every fetch so keep-alive connections, TLS sessions
 /// and the DNS cache survive between refreshes. The handle is not thread-safe, so a mutex guards

@@ -2,7 +2,7 @@ import StopSheetCore
 
 /// Keeps one cache fresh: first load at start-up, then every interval with a little jitter; after
 /// a failure, sooner, with capped exponential backoff (never faster than once a second). Lifetime
-/// rules (DESIGN §3): a failure keeps the last good data; a good station load replaces the whole
+/// rules (docs/stop-sheet.md §2): a failure keeps the last good data; a good station load replaces the whole
 /// set. What the cache's bytes mean is its `CacheLoader`'s business, not the refresher's.
 ///
 /// Threads: `start()` gives it a thread of its own (`refresh-<cache>`), which alone fetches,

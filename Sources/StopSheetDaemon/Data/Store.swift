@@ -13,6 +13,7 @@ public final class Store: Sendable {
         var alerts: CacheStatus
         var stations: CacheStatus
         var spliced = SplicedSheets()
+        var zones: TimeZones
     }
 
     private let state: Locked<State>
@@ -23,12 +24,29 @@ public final class Store: Sendable {
     /// Told after every swap and status change, on the thread that made it (`onChange`).
     private let changeHook = Locked<(@Sendable () -> Void)?>(nil)
 
-    public init(alertsSource: String, stationsSource: String, now: Instant) {
-        state = Locked(State(current: EncodedSnapshot(.build(stations: nil, alerts: nil, now: now)),
-                            alerts: CacheStatus(source: alertsSource), stations: CacheStatus(source: stationsSource)))
+    public init(alertsSource: String, stationsSource: String, now: Instant, zones: TimeZones) {
+        let empty = Snapshot.build(stations: nil, alerts: nil, now: now)
+        // No station feed yet, so no agency_timezone.
+        state = Locked(State(current: EncodedSnapshot(empty, zone: zones.shown(feed: nil, current: nil)),
+                            alerts: CacheStatus(source: alertsSource), stations: CacheStatus(source: stationsSource), zones: zones))
     }
 
     public var snapshot: Snapshot { current.snapshot }
+
+    /// The zone the current answers show their times in.
+    public var zone: TimeZoneRules { current.zone }
+
+    /// The zones in force; CTA's wall-clock timestamps are read with their `chicago`.
+    public var zones: TimeZones { state.withLock { $0.zones } }
+
+    /// New zones (a reload): the current snapshot is encoded again in the zone they choose.
+    public func use(_ zones: TimeZones) {
+        building.withLock { builds in
+            guard state.withLock({ state in defer { state.zones = zones }; return state.zones != zones }) else { return }
+            swap(snapshot)
+            builds += 1
+        }
+    }
 
     /// The snapshot for one answer: one reference taken under the lock.
     public var current: EncodedSnapshot { state.withLock { $0.current } }
@@ -101,7 +119,9 @@ public final class Store: Sendable {
 
     /// Encodes outside the lock, so readers wait only for the pointer swap.
     private func swap(_ next: Snapshot) {
-        let encoded = EncodedSnapshot(next)
+        let (zones, current) = state.withLock { ($0.zones, $0.current.zone) }
+        // The station feed's agency_timezone is not read yet: `feed` is where it goes.
+        let encoded = EncodedSnapshot(next, zone: zones.shown(feed: nil, current: current))
         state.withLock {
             $0.current = encoded
             $0.alerts.count = next.liveAlerts.count

@@ -9,8 +9,8 @@ import Glibc
 ///
 /// Overflow: a line longer than `maxLineBytes` yields one `.tooLarge`, and its bytes are dropped
 /// up to and including the next `\n`; the line after it is framed normally. Framing is never lost
-/// on a byte stream with newlines, so there is no reason to close the connection (DESIGN §5: a bad
-/// line never closes it), and the buffer never holds more than one line plus one read's worth:
+/// on a byte stream with newlines, so there is no reason to close the connection (protocol.md,
+/// "Framing": a bad line never closes it), and the buffer never holds more than one line plus one read's worth:
 /// an oversized line is detected and dropped while it is still arriving, not once it is complete.
 ///
 /// `.line` ranges index `buffer` and are valid until the next `append`.

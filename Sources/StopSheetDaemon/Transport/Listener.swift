@@ -37,6 +37,9 @@ public enum ListenerError: Error, Equatable, CustomStringConvertible {
 /// (owned by this uid or root, not writable by group or others unless sticky, so nobody else can
 /// swap the socket for their own), and the socket gets its mode before `bind` creates it (the
 /// mode of an unbound socket, under a umask that keeps 0660), not by a `chmod` of the path.
+/// Held across a bind's umask change and back.
+private let bindUmask = Locked(())
+
 public func bindUnixListener(path: String, backlog: Int32 = 512) throws(ListenerError) -> Int32 {
     let address: UnixSocketAddress
     do throws(UnixSocketPathError) { address = try UnixSocketAddress(path: path) } catch {
@@ -61,12 +64,16 @@ public func bindUnixListener(path: String, backlog: Int32 = 512) throws(Listener
     // Linux creates the socket file with the unbound socket's mode less the umask; the umask is
     // narrowed for the bind only, and only by the bits 0660 needs (other threads that create
     // files meanwhile get at most group write they asked for).
+    // The umask is the process's: two binds at once (tests bind in parallel) would each read the
+    // other's narrowed mask, and one socket came out 0640 and the process kept a changed umask.
     guard fchmod(fd, 0o660) == 0 else { throw fail("fchmod", .current) }
-    let umaskBefore = umask(0o777)
-    umask(umaskBefore & ~0o660)
-    var bound: Errno?
-    do throws(Errno) { try UnixSocket.bind(fd, to: address) } catch { bound = error }
-    umask(umaskBefore)
+    let bound: Errno? = bindUmask.withLock { _ in
+        let umaskBefore = umask(0o777)
+        umask(umaskBefore & ~0o660)
+        defer { umask(umaskBefore) }
+        do throws(Errno) { try UnixSocket.bind(fd, to: address) } catch { return error }
+        return nil
+    }
     if let error = bound {
         if error.code == EADDRINUSE {
             close(fd)

@@ -6,7 +6,7 @@ import Testing
 /// they are: route ids kept as each agency spells them, every rail mode kept, buses dropped.
 @Suite struct RealGTFSRealtimeCapturesTests {
     @Test func mbtaLightRailAndCommuterRailAreTrainsAndBusesAreNot() throws {
-        let alerts = try AlertsDecoder.decode(Fixtures.bytes("gtfs-realtime/mbta-2017-12-23_alerts.pb"))
+        let alerts = try AlertsDecoder.decode(Fixtures.bytes("gtfs-realtime/mbta-2017-12-23_alerts.pb"), chicago: TestZones.chicago)
         let routes = Set(alerts.flatMap(\.scopes).compactMap { scope -> String? in
             if case .route(let route) = scope { return route.rawValue }
             return nil
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func pugetSoundAgenciesAloneNameTheirAgency() throws {
-        let alerts = try AlertsDecoder.decode(Fixtures.bytes("gtfs-realtime/puget-sound-2018-10-12_alerts.pb"))
+        let alerts = try AlertsDecoder.decode(Fixtures.bytes("gtfs-realtime/puget-sound-2018-10-12_alerts.pb"), chicago: TestZones.chicago)
         #expect(alerts.count == 20)
         let scopes = Set(alerts.flatMap(\.scopes))
         #expect(!scopes.isEmpty)

@@ -21,6 +21,7 @@ final class DaemonProcess {
     /// The binary next to the test bundle (`swift build` puts both in the same folder), or
     /// `$STOPSHEETD_BIN`.
     static var binary: String {
+        requireIntegrationSuite()
         if let path = ProcessInfo.processInfo.environment["STOPSHEETD_BIN"] { return path }
         let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for candidate in [bundleDirectory, bundleDirectory.deletingLastPathComponent()] {
@@ -28,6 +29,17 @@ final class DaemonProcess {
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
         return Fixtures.packageRoot + "/.build/debug/stopsheetd"
+    }
+
+    /// `make check` runs every suite but the `…IntegrationTests` ones (scripts/swift-tests.py), so
+    /// that the inner loop starts no daemon: a test elsewhere that reaches for a binary is filed
+    /// wrongly, and says so.
+    private static func requireIntegrationSuite() {
+        guard let test = Test.current else { return }
+        let id = String(describing: test.id)  // Module.Suite/test()/File.swift:line:column
+        if !id.prefix(while: { $0 != "/" }).hasSuffix("IntegrationTests") {
+            Issue.record("\(id) runs the real binaries: it belongs in a suite named …IntegrationTests")
+        }
     }
 
     static var ctlBinary: String {
@@ -57,9 +69,9 @@ final class DaemonProcess {
         defer { close(stderrFile) }
         process = try ChildProcess(DaemonProcess.binary, self.arguments, environment: environment, stderr: stderrFile)
         if waitForReady {
-            guard notifications.waitFor({ $0.contains("READY=1") }, timeout: 20) != nil else {
+            guard notifications.waitFor({ $0.contains("READY=1") }, timeout: patience) != nil else {
                 stop()
-                throw TestFailure("stopsheetd sent no READY=1 within 20 s; stderr: \(stderrText())")
+                throw TestFailure("stopsheetd sent no READY=1 within \(patience) s; stderr: \(stderrText())")
             }
             try waitForStatus(until)
         }
@@ -72,12 +84,23 @@ final class DaemonProcess {
         if let report = log.range(of: "Sanitizer:") {
             Issue.record("stopsheetd \(arguments) reported: \(log[report.lowerBound...].prefix(3000))")
         }
+        keepLog(log)
         notifications.close()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// Under scripts/swift-tests.py, the daemon's log outlives the test: a failing suite's report
+    /// ends with the tail of each daemon log its tests left.
+    private func keepLog(_ log: String) {
+        guard let folder = ProcessInfo.processInfo.environment["STOPSHEET_TEST_LOGS"] else { return }
+        let test = Test.current.map { String(describing: $0.name) } ?? "unknown"
+        let name = "\(test.filter { $0.isLetter || $0.isNumber })-\(process?.pid ?? 0).log"
+        let header = "stopsheetd \(arguments.joined(separator: " "))\n"
+        FileManager.default.createFile(atPath: folder + "/" + name, contents: Data((header + log).utf8))
+    }
+
     /// Waits for a STATUS= notification that `predicate` accepts (sent or already received).
-    func waitForStatus(_ predicate: @escaping (String) -> Bool, timeout: Double = 20) throws {
+    func waitForStatus(_ predicate: @escaping (String) -> Bool, timeout: Double = patience) throws {
         let matches: (String) -> Bool = { datagram in
             datagram.split(separator: "\n").contains { $0.hasPrefix("STATUS=") && predicate(String($0.dropFirst(7))) }
         }
@@ -89,7 +112,7 @@ final class DaemonProcess {
     func client() throws -> TestClient { try TestClient(path: socketPath) }
 
     /// The product's client, as another package's tests would use it.
-    func typedClient() throws -> StopSheetClient { try StopSheetClient(socketPath: socketPath, timeout: .seconds(10)) }
+    func typedClient() throws -> StopSheetClient { try StopSheetClient(socketPath: socketPath, timeout: .seconds(patience)) }
 
     /// One request on a fresh connection; returns the whole response object.
     func call(_ method: String, _ params: JSON? = nil) throws -> JSON {

@@ -11,14 +11,14 @@ final class TestClient {
     enum Failure: Error, CustomStringConvertible {
         case connect(ClientError)
         case send
-        case noAnswer(to: String)
+        case noAnswer(to: String, why: String)
         case badAnswer(String, JSONParser.Failure)
 
         var description: String {
             switch self {
             case .connect(let error): return "\(error)"
             case .send: return "send failed"
-            case .noAnswer(let request): return "no answer to \(request.prefix(200))"
+            case .noAnswer(let request, let why): return "no answer to \(request.prefix(200)): \(why)"
             case .badAnswer(let line, let error): return "unparsable answer \(line.prefix(200)): \(error)"
             }
         }
@@ -29,7 +29,7 @@ final class TestClient {
 
     /// A server that stops reading makes `send` fail after `sendTimeout` seconds instead of
     /// blocking forever.
-    init(path: String, sendTimeout: Double = 10) throws {
+    init(path: String, sendTimeout: Double = patience) throws {
         do { connection = try LineConnection(socketPath: path, sendTimeout: .seconds(sendTimeout)) } catch {
             throw Failure.connect(error)
         }
@@ -54,21 +54,34 @@ final class TestClient {
         return offset
     }
 
-    /// The next line without its newline; nil on end of stream, error, or after `timeout` seconds.
-    func readLine(timeout: Double = 10) -> String? {
-        (try? connection.readLine(timeout: .seconds(timeout))).map { String(decoding: $0, as: UTF8.self) }
+    /// The next line without its newline; nil on end of stream, error, or after `timeout` seconds,
+    /// with `lastReadFailure` saying which.
+    func readLine(timeout: Double = patience) -> String? {
+        let started = ContinuousClock.now
+        do {
+            lastReadFailure = nil
+            return String(decoding: try connection.readLine(timeout: .seconds(timeout)), as: UTF8.self)
+        } catch .timedOut {
+            lastReadFailure = "nothing after \(ContinuousClock.now - started)"
+        } catch {
+            lastReadFailure = "\(error) after \(ContinuousClock.now - started)"
+        }
+        return nil
     }
 
+    /// Why the last `readLine` returned nil, for a failure message.
+    private(set) var lastReadFailure: String?
+
     /// Sends one request line and parses the answer line.
-    func request(_ json: String, timeout: Double = 10) throws -> JSON {
+    func request(_ json: String, timeout: Double = patience) throws -> JSON {
         guard send(line: json) else { throw Failure.send }
-        guard let line = readLine(timeout: timeout) else { throw Failure.noAnswer(to: json) }
+        guard let line = readLine(timeout: timeout) else { throw Failure.noAnswer(to: json, why: lastReadFailure ?? "?") }
         do { return try JSONParser.parse(line) } catch { throw Failure.badAnswer(line, error) }
     }
 
     /// Reads and discards until the server closes the connection; false if it is still open
     /// after `timeout` seconds.
-    func waitForClose(timeout: Double = 10) -> Bool { connection.waitForClose(timeout: .seconds(timeout)) }
+    func waitForClose(timeout: Double = patience) -> Bool { connection.waitForClose(timeout: .seconds(timeout)) }
 
     func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 

@@ -38,7 +38,7 @@ final class TestServer: Sendable {
     func client() throws -> TestClient { try TestClient(path: path) }
 
     /// Waits for `run()` to return after a `stop()`; false if it has not within `timeout`.
-    func waitUntilStopped(timeout: Double = 10) -> Bool {
+    func waitUntilStopped(timeout: Double = patience) -> Bool {
         running.wait(timeout: .now() + timeout) == .success
     }
 
@@ -64,7 +64,7 @@ final class Gate: Sendable {
     }
 
     /// Waits for one more request to reach `hold`.
-    func waitForArrival(timeout: Double = 10) -> Bool { arrived.wait(timeout: .now() + timeout) == .success }
+    func waitForArrival(timeout: Double = patience) -> Bool { arrived.wait(timeout: .now() + timeout) == .success }
 
     func releaseAll(_ reply: RPCReply) {
         let all = parked.withLock { list in
@@ -115,9 +115,15 @@ func makeTemporaryDirectory() throws -> String {
     return String(cString: made)
 }
 
+/// How long a test waits for what should happen: generous, since the whole suite on two cores,
+/// or a sanitized daemon, is slow, and a wait that ends on the event costs nothing when the event
+/// comes at once. An upper bound, never a pass condition; a wait that must see nothing is short
+/// and says so where it is written.
+let patience: Double = 60
+
 /// Polls `condition` until it holds or `timeout` passes; for state with no signal to wait on
 /// (counters, connection counts). The timeout is an upper bound, never a pass condition.
-func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+func eventually(timeout: Double = patience, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }

@@ -1,11 +1,12 @@
 import Foundation
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
 
 /// Issue 3's lifetime rules through the real daemon, its real libcurl client and a local upstream
 /// process that misbehaves on demand. Each test uses its own `/dyn/<key>` and its own daemon.
-@Suite(.serialized) struct HTTPRefreshTests {
+@Suite(.serialized) struct HTTPRefreshIntegrationTests {
     let upstream: Upstream
     let stopsFile = "file://\(Fixtures.directory)/L_stops_2021.csv"
     static let goodAlerts = try! String(contentsOfFile: Fixtures.path("upstream/alerts.json"), encoding: .utf8)
@@ -134,7 +135,7 @@ import Testing
         #expect(try daemon.result("health")["status"] != nil)
         // Order, not timing: all of that was answered while the refresh was still in flight.
         #expect(refresher.readLine(timeout: 0) == nil, "the refresh answered before the other clients")
-        let done = try #require(refresher.readLine(timeout: 30).map { try JSONParser.parse($0) })
+        let done = try #require(refresher.readLine(timeout: patience).map { try JSONParser.parse($0) })
         #expect(done["result"]?["alerts"]?["lastError"] == .null)
     }
 
@@ -143,15 +144,15 @@ import Testing
         try upstream.set(key: key, body: Self.goodAlerts)
         let daemon = try DaemonProcess(["--alerts-url", upstream.url("/dyn/\(key)"), "--stations-url", stopsFile, "--alerts-interval", "600"])
         func delay(_ status: JSON) throws -> Int64 {
-            let next = try #require(status["nextRefreshAt"]?.stringValue.flatMap(ISO8601Time.instant))
-            let attempt = try #require(status["lastAttemptAt"]?.stringValue.flatMap(ISO8601Time.instant))
+            let next = try #require(status["nextRefreshAt"]?.stringValue.flatMap { ISO8601Time.instant($0, localTime: .utc) })
+            let attempt = try #require(status["lastAttemptAt"]?.stringValue.flatMap { ISO8601Time.instant($0, localTime: .utc) })
             return next.seconds(since: attempt)
         }
         #expect(try delay(try daemon.result("health")["alerts"]!) >= 500, "after a success: the interval, with a little jitter")
         try upstream.set(key: key, status: 503)
         #expect(try delay(try refresh(daemon, "alerts")) <= 3, "after a failure: a retry within about a second")
         // Retries then happen on their own, no refresh call needed: STATUS= counts them.
-        try daemon.waitForStatus({ $0.contains("alerts failing (2 in a row)") }, timeout: 10)
+        try daemon.waitForStatus({ $0.contains("alerts failing (2 in a row)") }, timeout: patience)
         #expect(try daemon.result("health")["alerts"]?["consecutiveFailures"]?.intValue ?? 0 >= 2)
     }
 }

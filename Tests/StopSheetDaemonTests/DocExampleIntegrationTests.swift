@@ -22,15 +22,15 @@ import StopSheetTestSupport
 /// The normalisation, the only one (both sides): the demo rebases its alerts to start-up, so
 /// times differ per run. An ISO 8601 time (`2015-02-14T14:35:00-06:00`, fractions and `Z`
 /// allowed) becomes `<time>`, and so does a time as stopsheetctl prints it (`Sat 14 Feb 2015 14:35`,
-/// or `– 16:30` for an end on the same day: `StopSheetCtlTests.normalisingTimes`); the number after a key named `ageSeconds` or `uptimeSeconds`
+/// or `– 16:30` for an end on the same day: `StopSheetCtlIntegrationTests.normalisingTimes`); the number after a key named `ageSeconds` or `uptimeSeconds`
 /// (`"ageSeconds":3` in JSON, `ageSeconds: 3` in stopsheetctl's outline) becomes `<seconds>`.
 /// Everything else — every count, byte, string and the order of keys — must match exactly. An
 /// example whose other numbers follow an age (say the `bytes` of a `stats` after a `health` on
 /// the same daemon) would be flaky: keep such pairs out of one example.
 ///
 /// After a deliberate change of output: `STOPSHEET_UPDATE_DOC_EXAMPLES=1 swift test --filter
-/// DocExampleTests` writes the real outputs into the pages (check the diff before committing).
-@Suite(.serialized) struct DocExampleTests {
+/// DocExampleIntegrationTests` writes the real outputs into the pages (check the diff before committing).
+@Suite(.serialized) struct DocExampleIntegrationTests {
     static let pages = ["protocol.md", "README.md"]
 
     @Test func everyExampleInTheDocsPrintsWhatThePageShows() throws {
@@ -153,11 +153,11 @@ struct DocExample {
     private static let time = try! NSRegularExpression(pattern: #"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)"#)
     private static let age = try! NSRegularExpression(pattern: #"(\b(ageSeconds|uptimeSeconds)"?: ?)\d+"#)
 
-    /// Times and ages made equal; nothing else touched (see `DocExampleTests`).
+    /// Times and ages made equal; nothing else touched (see `DocExampleIntegrationTests`).
     static func normalise(_ lines: [String]) -> [String] {
         lines.map { line in
             let whole = NSRange(line.startIndex..., in: line)
-            let timeless = StopSheetCtlTests.normalisingTimes(time.stringByReplacingMatches(in: line, range: whole, withTemplate: "<time>"))
+            let timeless = StopSheetCtlIntegrationTests.normalisingTimes(time.stringByReplacingMatches(in: line, range: whole, withTemplate: "<time>"))
             return age.stringByReplacingMatches(in: timeless, range: NSRange(timeless.startIndex..., in: timeless), withTemplate: "$1<seconds>")
         }
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// stopsheetctl as people and scripts use it: the real binary against the real demo daemon (or a
 /// local upstream serving hostile text), its output compared whole.
-@Suite struct StopSheetCtlTests {
+@Suite struct StopSheetCtlIntegrationTests {
     /// Runs stopsheetctl with `COLUMNS` set (nil: unset) and no `STOPSHEETD_SOCKET` of the caller's.
     static func ctl(_ arguments: [String], columns: Int? = 80) throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment.filter { $0.key != "COLUMNS" && $0.key != "STOPSHEETD_SOCKET" }
@@ -262,14 +262,14 @@ import Testing
         #expect(!sheet.contains("has not loaded") && !sheet.contains("out of date"), "\(sheet)")
 
         let noStations = try DaemonProcess(["--demo", "--stations-url", "file:///nonexistent/stops.csv"]) { $0.contains("stations failing") }
-        #expect(eventually(timeout: 20) { (try? noStations.result("health"))?["alerts"]?["loaded"] == true })
+        #expect(eventually(timeout: patience) { (try? noStations.result("health"))?["alerts"]?["loaded"] == true })
         let early = try Self.ctl(["--socket", noStations.socketPath, "sheet", "40380", "--name", "Clark/Lake"]).stdout
         #expect(early.contains("Station data has not loaded yet."), "\(early)")
         #expect(!early.contains("Train alert data"), "\(early)")
 
         let stale = try DaemonProcess(["--demo", "--alerts-stale-after", "1"])
         // The daemon's own word that the alerts turned stale, not a sleep.
-        #expect(eventually(timeout: 20) { (try? stale.result("stopSheet", ["stopId": "40380"]))?["data"]?["alerts"]?["stale"] == true })
+        #expect(eventually(timeout: patience) { (try? stale.result("stopSheet", ["stopId": "40380"]))?["data"]?["alerts"]?["stale"] == true })
         let old = try Self.ctl(["--socket", stale.socketPath, "sheet", "40380"]).stdout
         #expect(old.range(of: #"Train alert data is out of date \(loaded [0-9]+ s ago\)\."#, options: .regularExpression) != nil, "\(old)")
     }
@@ -376,7 +376,7 @@ import Testing
         #expect(try JSONParser.parse(json.trimmingCharacters(in: .newlines)).comparableSheet == served.comparableSheet)
         #expect(json.contains(#"\u001b"#) && json.contains(#"\u009b"#) && json.contains(#"\u202e"#) && json.contains(#"\u2028"#))
 
-        // Dates in Chicago time, from the ISO strings with their offsets.
+        // Dates in the agency's zone (Chicago's, for CTA): the wall clock of the ISO strings, before their offsets.
         let all = try Self.ctl(["--socket", daemon.socketPath, "alerts"]).stdout
         #expect(all.contains("\n  Sat 14 Feb 2015 14:35 – until further notice\n"), "\(all)")
         #expect(all.contains("\n  Sat 4 Jul 2099 10:00 – 16:30\n"), "\(all)")

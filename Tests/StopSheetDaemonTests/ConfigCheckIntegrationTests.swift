@@ -1,16 +1,17 @@
 import Foundation
 import Glibc
+import StopSheetCore
 import Testing
 @testable import StopSheetDaemon
 
 /// The configuration checker (`Config.check`, `--check-config`, warnings at start and reload):
 /// every mistake located as file:line, unknown keys warned with a likely intent, a missing
 /// config file an error unless marked optional with `-`.
-@Suite struct ConfigCheckTests {
+@Suite struct ConfigCheckIntegrationTests {
     static let path = "/etc/stopsheetd/stopsheetd.conf"
 
-    func check(_ text: String?, _ arguments: [String] = ["--config", ConfigCheckTests.path], environment: [String: String] = [:]) -> Config.Checked {
-        Config.check(arguments: arguments, environment: environment, readFile: { $0 == ConfigCheckTests.path ? text : nil })
+    func check(_ text: String?, _ arguments: [String] = ["--config", ConfigCheckIntegrationTests.path], environment: [String: String] = [:]) -> Config.Checked {
+        Config.check(arguments: arguments, environment: environment, readFile: { $0 == ConfigCheckIntegrationTests.path ? text : nil })
     }
 
     @Test func aCleanFileHasNoProblems() {
@@ -18,6 +19,19 @@ import Testing
         #expect(checked.problems.isEmpty)
         guard case .run(let config)? = checked.action else { Issue.record("no config: \(checked.problems)"); return }
         #expect(config.demo && config.configFile == Self.path)
+    }
+
+    @Test func aTimeZoneIsReadFromTheDatabaseAndAnUnknownOneIsAnErrorAtItsLine() {
+        let good = check("STOPSHEETD_DEMO=true\nSTOPSHEETD_TIME_ZONE=America/New_York\n")
+        guard case .run(let config)? = good.action else { Issue.record("no config: \(good.problems)"); return }
+        #expect(config.timeZone?.identifier == "America/New_York")
+        #expect(config.timeZone?.utcOffset(at: Instant(secondsSince1970: 1_772_953_200)) == -14_400)
+        #expect(check("STOPSHEETD_DEMO=true\n").action.flatMap { if case .run(let config) = $0 { config.timeZone } else { nil } } == nil)
+        let bad = check("STOPSHEETD_DEMO=true\nSTOPSHEETD_TIME_ZONE=Mars/Olympus_Mons\n")
+        #expect(bad.action == nil)
+        #expect(bad.errors.map(\.description) == [
+            "\(Self.path):2: STOPSHEETD_TIME_ZONE: 'Mars/Olympus_Mons' is not a zone of the time-zone database in \(TimeZoneDatabase.directory) (is tzdata installed?)",
+        ])
     }
 
     @Test func anUnknownKeyIsAWarningWithTheLikelyIntent() {
@@ -132,7 +146,7 @@ import Testing
         #expect(daemon.stderrText().components(separatedBy: warning).count - 1 == 1)
         #expect(try daemon.result("version")["name"] == "stopsheetd")
         kill(daemon.pid, SIGHUP)
-        #expect(daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: 30) != nil)
+        #expect(daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: patience) != nil)
         #expect(daemon.stderrText().components(separatedBy: warning).count - 1 == 2)
 
         try "STOPSHEETD_DEMO=true\nSTOPSHEETD_MAX_BATCH=lots\n".write(toFile: path, atomically: true, encoding: .utf8)

@@ -7,7 +7,7 @@ import Testing
 /// bad body is a failed refresh that keeps the last good data, with the reason in
 /// `health.<cache>.lastError` and in the log. Nothing an upstream sends may crash the daemon,
 /// bloat it, or change what clients see.
-@Suite(.serialized) struct UpstreamAbuseTests {
+@Suite(.serialized) struct UpstreamAbuseIntegrationTests {
     /// Set by `make sanitize`: sanitizer builds hold freed memory in quarantine and run a
     /// 100 000-row CSV decode for over a minute (the item cap has unit tests of its own).
     let sanitized = ProcessInfo.processInfo.environment["STOPSHEET_SANITIZER"] != nil
@@ -73,7 +73,7 @@ import Testing
             var failures = 0
             for (file, reason) in cases {
                 let entry = try refresh("alerts", from: file)
-                UpstreamAbuseTests.expectFailed(entry, reason, after: &failures, sourceLocation: sourceLocation)
+                UpstreamAbuseIntegrationTests.expectFailed(entry, reason, after: &failures, sourceLocation: sourceLocation)
                 #expect(entry["count"]?.intValue == liveAlerts, "\(file)", sourceLocation: sourceLocation)
                 #expect(try view() == before, "what clients see changed after \(file)", sourceLocation: sourceLocation)
                 #expect(try daemon.result("health")["status"] == "degraded", sourceLocation: sourceLocation)

@@ -4,7 +4,7 @@ import Testing
 /// One source of truth for the options: what `stopsheetd --help` and `stopsheetctl --help` print
 /// (generated from the code) must be what the man pages and the sample configuration document.
 /// A new option that is not documented, or a documented one that is gone, fails here.
-@Suite struct OptionsDocumentationTests {
+@Suite struct OptionsDocumentationIntegrationTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Runs the Swift suites of the built test bundle, one process per suite, several at a time.
+
+    scripts/swift-tests.py unit|integration [--jobs N] [--bin DIR] [--label NAME]
+
+unit: every suite whose name does not end in `IntegrationTests` (the core and the daemon library,
+no daemon process). integration: the suites named `…IntegrationTests`, which start the real
+`stopsheetd` and `stopsheetctl` (from DIR with --bin, e.g. a sanitized build; else the plain one).
+
+Why processes: Swift Testing runs a process's tests on the Swift concurrency pool, which on Linux
+has one thread per core. A test that blocks (waiting for a daemon, an answer, an exit) holds one of
+those two threads, so in one process every other test queues behind the waiting ones, and a 0.3 s
+test is reported at a minute. One process per suite gives each suite its own pool; the suites that
+mostly wait overlap, and a suite's time is its own again.
+
+Each suite's output goes to a log under .build/test-logs/LABEL/; a failing suite's log is printed
+whole, with the tail of every daemon log its tests kept (DaemonProcess writes them to
+STOPSHEET_TEST_LOGS). The last line is `N passed, M failed` (tests, as Swift Testing counts them).
+Suite times of each run are kept in .build/test-times.json: the slowest suites start first."""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(REPO, ".build")
+TIMES = os.path.join(BUILD, "test-times.json")
+INTEGRATION = "IntegrationTests"
+
+
+def bundle():
+    path = os.path.join(BUILD, "debug", "StopSheetPackageTests.xctest")
+    if not os.path.exists(path):
+        sys.exit(f"no test bundle at {path}: run `swift build --build-tests` first")
+    return path
+
+
+def suites(kind):
+    listed = subprocess.run([bundle(), "--testing-library", "swift-testing", "--list-tests"],
+                            capture_output=True, text=True, check=True).stdout.split()
+    counts = {}
+    for test in listed:
+        suite = test.split("/", 1)[0]  # Module.Suite
+        counts[suite] = counts.get(suite, 0) + 1
+    chosen = {s: n for s, n in counts.items() if s.endswith(INTEGRATION) == (kind == "integration")}
+    return chosen
+
+
+def load_times():
+    try:
+        with open(TIMES) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def run_suite(suite, label, environment, logs):
+    log_path = os.path.join(logs, suite + ".log")
+    daemon_logs = os.path.join(logs, suite + ".daemons")
+    os.makedirs(daemon_logs, exist_ok=True)
+    env = dict(environment, STOPSHEET_TEST_LOGS=daemon_logs, NO_COLOR="1")
+    started = time.monotonic()
+    with open(log_path, "w") as log:
+        code = subprocess.run([bundle(), "--testing-library", "swift-testing", "--filter", "^" + re.escape(suite) + "/"],
+                              stdout=log, stderr=subprocess.STDOUT, env=env, cwd=REPO).returncode
+    elapsed = time.monotonic() - started
+    with open(log_path, errors="replace") as log:
+        text = log.read()
+    passed = len(re.findall(r"^\S+ Test (?!run with )\S.* passed after", text, re.M))
+    failed = len(re.findall(r"^\S+ Test (?!run with )\S.* failed after", text, re.M))
+    if code != 0 and failed == 0:
+        failed = 1  # a crash before any test could say so is a failure all the same
+    return {"suite": suite, "code": code, "seconds": elapsed, "passed": passed, "failed": failed,
+            "log": log_path, "daemon_logs": daemon_logs, "text": text}
+
+
+def report_failure(result):
+    print(f"\n===== {result['suite']}: FAILED (exit {result['code']}); its output:", flush=True)
+    print(result["text"].rstrip(), flush=True)
+    for name in sorted(os.listdir(result["daemon_logs"])):
+        with open(os.path.join(result["daemon_logs"], name), errors="replace") as f:
+            lines = f.read().splitlines()
+        print(f"----- daemon log {name} (last {min(40, len(lines))} of {len(lines)} lines):")
+        print("\n".join(lines[-40:]))
+    print(f"===== end of {result['suite']}\n", flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("kind", choices=["unit", "integration"])
+    parser.add_argument("--jobs", type=int, default=0, help="suites at once (default: 2 for unit, 6 for integration)")
+    parser.add_argument("--bin", help="directory of the stopsheetd and stopsheetctl to test")
+    parser.add_argument("--label", help="name of this run's log folder (default: the kind)")
+    args = parser.parse_args()
+    jobs = args.jobs or (2 if args.kind == "unit" else 6)
+    label = args.label or args.kind
+    environment = dict(os.environ)
+    if args.bin:
+        environment["STOPSHEETD_BIN"] = os.path.join(os.path.abspath(args.bin), "stopsheetd")
+    # The GTFS-realtime oracle's virtual environment, made once before the suites that use it race.
+    subprocess.run(["/bin/sh", os.path.join(REPO, "Tests", "GTFSRealtime", "venv.sh")], check=True, stdout=subprocess.DEVNULL)
+
+    logs = os.path.join(BUILD, "test-logs", label)
+    shutil.rmtree(logs, ignore_errors=True)
+    os.makedirs(logs)
+    chosen = suites(args.kind)
+    if not chosen:
+        print("0 passed, 1 failed\nno suites found", flush=True)
+        sys.exit(1)
+    times = load_times()
+    queue = sorted(chosen, key=lambda s: (-times.get(label, {}).get(s, chosen[s]), s))
+    results = []
+    lock = threading.Lock()
+    started = time.monotonic()
+
+    def worker():
+        while True:
+            with lock:
+                if not queue:
+                    return
+                suite = queue.pop(0)
+            result = run_suite(suite, label, environment, logs)
+            with lock:
+                results.append(result)
+                mark = "ok" if result["failed"] == 0 else "FAILED"
+                print(f"  {mark:6} {result['suite']}: {result['passed']} passed, {result['failed']} failed "
+                      f"in {result['seconds']:.1f} s", flush=True)
+
+    threads = [threading.Thread(target=worker) for _ in range(min(jobs, len(queue)))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.monotonic() - started
+
+    times[label] = {r["suite"]: round(r["seconds"], 2) for r in results}
+    try:
+        with open(TIMES, "w") as f:
+            json.dump(times, f, indent=1, sort_keys=True)
+    except OSError:
+        pass
+    failures = [r for r in results if r["failed"]]
+    for result in failures:
+        report_failure(result)
+    slowest = sorted(results, key=lambda r: -r["seconds"])[:5]
+    print(f"{args.kind} ({label}): {len(results)} suites in {wall:.1f} s with {jobs} at a time; slowest: "
+          + ", ".join(f"{r['suite'].split('.', 1)[1]} {r['seconds']:.1f} s" for r in slowest), flush=True)
+    passed = sum(r["passed"] for r in results)
+    failed = sum(r["failed"] for r in results)
+    print(f"{passed} passed, {failed} failed", flush=True)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
