@@ -19,10 +19,10 @@ let package = Package(
         .target(name: "Posix", dependencies: ["CLinux"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .target(
             name: "StopSheetDaemon",
-            dependencies: ["StopSheetCore", "Posix", "CLinux", "CSystemd", "CCurl", "CZlib"],
+            dependencies: ["StopSheetCore", "Posix", "CLinux", "CSystemd", "CCurl", "CZip"],
             resources: [
                 .embedInCode("Demo/alerts.json"),
                 .embedInCode("Demo/stops.csv"),

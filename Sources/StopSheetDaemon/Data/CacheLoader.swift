@@ -12,20 +12,20 @@ public struct CacheLoader: Sendable {
     /// The journal field carrying the count.
     let countField: String
     /// Decodes `body` fetched from `source`, installs it in the store as of `now`, returns how many
-    /// entries it installed. `language` picks GTFS-realtime translations. Throws when the body is
+    /// entries it installed. `reading` is how the configuration says to read bodies. Throws when the body is
     /// not data for this cache; the store then keeps what it had.
-    let install: @Sendable (_ body: [UInt8], _ source: any Source, _ language: String, _ now: Instant) throws -> Int
+    let install: @Sendable (_ body: [UInt8], _ source: any Source, _ reading: FeedReading, _ now: Instant) throws -> Int
 
     public init(_ cache: CacheName, into store: Store) {
         switch cache {
         case .alerts:
-            self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, language, now in
-                store.install(alerts: try AlertsDecoder.decode(body, language: language, chicago: store.zones.chicago), at: now)
+            self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, reading, now in
+                store.install(alerts: try AlertsDecoder.decode(body, reading: reading, chicago: store.zones.chicago), at: now)
                 return store.snapshot.liveAlerts.count
             }
         case .stations:
-            self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { body, source, _, now in
-                let directory = try StationsBody.directory(body, source: source)
+            self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { body, source, reading, now in
+                let directory = try StationsBody.directory(body, source: source, reading: reading)
                 // An empty station list is an upstream fault, not news that the 'L' closed.
                 guard directory.count > 0 else { throw FetchFailure("no stations in the body") }
                 store.install(stations: directory, at: now)
@@ -34,7 +34,7 @@ public struct CacheLoader: Sendable {
         }
     }
 
-    init(cache: CacheName, noun: String, countField: String, install: @escaping @Sendable ([UInt8], any Source, String, Instant) throws -> Int) {
+    init(cache: CacheName, noun: String, countField: String, install: @escaping @Sendable ([UInt8], any Source, FeedReading, Instant) throws -> Int) {
         self.cache = cache
         self.noun = noun
         self.countField = countField

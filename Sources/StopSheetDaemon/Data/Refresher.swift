@@ -19,8 +19,8 @@ public final class Refresher: Sendable {
         var source: any Source
         var interval: Double
         var validators: CacheValidators?
-        /// GTFS-realtime translations: this language first.
-        var language: String
+        /// How bodies are read (`--language`, `--train-route-types`, `--agency-name`).
+        var reading: FeedReading
     }
     private let settings: Locked<Settings>
     /// Who is waiting for a refresh. Each completion is taken out under the lock before it is
@@ -40,14 +40,14 @@ public final class Refresher: Sendable {
     /// Called after every refresh round, on the refresher's thread (the daemon updates STATUS=).
     private let onRefreshed: @Sendable () -> Void
 
-    public init(cache: CacheName, source: any Source, interval: Double, store: Store, language: String = "en",
+    public init(cache: CacheName, source: any Source, interval: Double, store: Store, reading: FeedReading = .init(),
                 spacingMilliseconds: Int64 = 1000, onRefreshed: @escaping @Sendable () -> Void = {}) {
         self.cache = cache
         self.spacingMilliseconds = spacingMilliseconds
         self.loader = CacheLoader(cache, into: store)
         self.store = store
         self.onRefreshed = onRefreshed
-        settings = Locked(Settings(source: source, interval: interval, validators: nil, language: language))
+        settings = Locked(Settings(source: source, interval: interval, validators: nil, reading: reading))
     }
 
     /// Starts the refresher's thread; it ends soon after `stop()` (a fetch in progress is abandoned).
@@ -70,8 +70,8 @@ public final class Refresher: Sendable {
     }
 
     /// Takes a new source and interval (on reload). Validators of the old source are dropped.
-    public func reconfigure(source: any Source, interval: Double, language: String = "en") {
-        settings.withLock { $0 = Settings(source: source, interval: interval, validators: nil, language: language) }
+    public func reconfigure(source: any Source, interval: Double, reading: FeedReading = .init()) {
+        settings.withLock { $0 = Settings(source: source, interval: interval, validators: nil, reading: reading) }
         store.updateStatus(cache) { $0.source = source.url }
     }
 
@@ -169,7 +169,7 @@ public final class Refresher: Sendable {
         case .success(.body(let bytes, let newValidators, let httpStatus)):
             if let httpStatus { fields.append(("HTTP_STATUS", String(httpStatus))) }
             do {
-                let count = try loader.install(bytes, source, settings.withLock { $0.language }, now)
+                let count = try loader.install(bytes, source, settings.withLock { $0.reading }, now)
                 settings.withLock { $0.validators = newValidators }
                 succeeded(httpStatus: httpStatus, at: now)
                 fields.append((loader.countField, String(count)))
