@@ -120,8 +120,9 @@ public final class Store: Sendable {
     /// Encodes outside the lock, so readers wait only for the pointer swap.
     private func swap(_ next: Snapshot) {
         let (zones, current) = state.withLock { ($0.zones, $0.current.zone) }
-        // The station feed's agency_timezone is not read yet: `feed` is where it goes.
-        let encoded = EncodedSnapshot(next, zone: zones.shown(feed: nil, current: current))
+        // A feed's agencies share one zone (GTFS requires it), so the first that names one speaks.
+        let feedZone = next.stations?.agencies.lazy.compactMap(\.timeZone).first
+        let encoded = EncodedSnapshot(next, zone: zones.shown(feed: feedZone, current: current))
         state.withLock {
             $0.current = encoded
             $0.alerts.count = next.liveAlerts.count
