@@ -74,18 +74,20 @@ final class NotificationQueue: @unchecked Sendable {
     }
 
     /// Writes entries, oldest first, while `output` is not past `outputLimit` bytes (the rule the
-    /// session's answers follow); true when it stopped with entries left.
-    func write(into output: inout [UInt8], outputLimit: Int) -> Bool {
+    /// session's answers follow): how many it wrote, and whether it stopped with entries left.
+    func write(into output: inout [UInt8], outputLimit: Int) -> (written: Int, more: Bool) {
+        var written = 0
         while start < order.count {
-            guard output.count <= outputLimit else { return true }
+            guard output.count <= outputLimit else { return (written, true) }
             let key = order[start]
             start += 1
             guard let notification = entries.removeValue(forKey: key) else { continue }
             counters?.removed(notification.lineBytes)
             notification.write(into: &output)
+            written += 1
         }
         compact(force: false)
-        return false
+        return (written, false)
     }
 
     /// The connection is gone: nothing more is queued, and its owner is told once.

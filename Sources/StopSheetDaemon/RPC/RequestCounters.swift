@@ -6,8 +6,9 @@ final class Counter: Sendable {
 
     var count: Int { value.load(ordering: .relaxed) }
 
-    /// The serving loop is the only writer of every table of these (see `RequestCounters`).
-    func add() { value.add(byItsOnlyWriter: 1) }
+    /// The serving loop is the only writer of every table of these (`RequestCounters`,
+    /// `ServerCounterTable`).
+    func add(_ amount: Int = 1) { value.add(byItsOnlyWriter: amount) }
 }
 
 /// Requests per method and error answers per code, for `stats`. The keys are fixed when the

@@ -356,13 +356,13 @@ final class EventLoop {
         liveCount += 1
         connectionsByUID[peer.uid, default: 0] += 1
         server.openConnections.store(liveCount, ordering: .relaxed)
-        server.liveCounters.accepted.increment()
+        server.liveCounters[.accepted].add()
     }
 
     /// One busy line saying why, then close. The socket is fresh, so its send buffer takes the
     /// line whole.
     private func reject(_ fd: Int32, _ peer: PeerCredentials, _ reason: String) {
-        server.liveCounters.rejectedBusy.increment()  // before the close, as in close(_:_:)
+        server.liveCounters[.refusedBusy].add()  // before the close, as in close(_:_:)
         let line = sessions.busyLine(reason: reason)
         _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         Glibc.close(fd)
@@ -450,15 +450,15 @@ final class EventLoop {
         defer { Glibc.close(fd) }
         switch reason {
         case .finished, .drained:
-            server.liveCounters.closedFinished.increment()
+            server.liveCounters[.closedFinished].add()
         case .vanished(let code):
-            server.liveCounters.clientsVanished.increment()
+            server.liveCounters[.closedVanished].add()
             Log.clientError(connection.peer, "client went away with answers pending: \(Errno(code))")
         case .idle:
-            server.liveCounters.closedIdle.increment()
+            server.liveCounters[.closedIdle].add()
             Log.clientError(connection.peer, "closed an idle connection")
         case .stuck:
-            server.liveCounters.closedStuck.increment()
+            server.liveCounters[.closedStuck].add()
             Log.clientError(connection.peer, "closed a connection that stopped reading its answers")
         }
     }
