@@ -20,9 +20,12 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The wire contract, once for both sides: method names with their params and results,
+        // error codes and messages, StopType; `rpc.discover`'s OpenRPC document is made from it.
+        .target(name: "StopSheetProtocol", dependencies: ["StopSheetCore"]),
         .target(
             name: "StopSheetDaemon",
-            dependencies: ["StopSheetCore", "Posix", "CLinux", "CSystemd", "CCurl", "CZlib"],
+            dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix", "CLinux", "CSystemd", "CCurl", "CZlib"],
             resources: [
                 .embedInCode("Demo/alerts.json"),
                 .embedInCode("Demo/stops.csv"),
@@ -30,13 +33,13 @@ let package = Package(
         ),
         .executableTarget(name: "stopsheetd", dependencies: ["StopSheetDaemon"]),
         // Not the daemon library: stopsheetctl links neither libcurl nor libsystemd.
-        .target(name: "StopSheetClient", dependencies: ["StopSheetCore", "Posix"]),
-        .executableTarget(name: "stopsheetctl", dependencies: ["StopSheetClient", "StopSheetCore", "Posix"]),
+        .target(name: "StopSheetClient", dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix"]),
+        .executableTarget(name: "stopsheetctl", dependencies: ["StopSheetClient", "StopSheetCore", "StopSheetProtocol", "Posix"]),
         // `make bench`: closed-loop load generator, echo baseline server, snapshot-build timing.
-        .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "StopSheetDaemon", "StopSheetClient", "Posix", "CLinux"], path: "Benchmarks/StopSheetBench"),
+        .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "StopSheetProtocol", "StopSheetDaemon", "StopSheetClient", "Posix", "CLinux"], path: "Benchmarks/StopSheetBench"),
         // The tests' one fixture locator, shared by both test targets.
         .target(name: "StopSheetTestSupport", path: "Tests/StopSheetTestSupport"),
         .testTarget(name: "StopSheetCoreTests", dependencies: ["StopSheetCore", "StopSheetTestSupport"]),
-        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetClient", "StopSheetCore", "Posix", "StopSheetTestSupport"]),
+        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetClient", "StopSheetCore", "StopSheetProtocol", "Posix", "StopSheetTestSupport"]),
     ]
 )

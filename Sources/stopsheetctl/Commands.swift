@@ -90,7 +90,7 @@ extension Command {
         let refreshed = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in
             // An unknown target still goes to the daemon, whose error says what it accepts.
             if let target = RefreshTarget(rawValue: what) { return try client.refresh(target) }
-            return try client.call(method: "refresh", params: ["what": .string(what)])
+            return try client.call(.refresh, params: ["what": .string(what)])
         }
         invocation.output(refreshed) { Rendering.outline(refreshed, into: &$0) }
         return ExitStatus.success

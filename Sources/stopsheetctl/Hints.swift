@@ -18,16 +18,16 @@ enum Hints {
     static func after(_ error: ClientError, invocation: Invocation) -> String? {
         guard case .rpc(let rpc) = error else { return nil }
         let command = invocation.arguments.command ?? ""
-        switch rpc.code {
-        case -32001:
+        switch rpc.known {
+        case .unknownStop:
             // CTA train ids are 5 digits: 3xxxx platforms, 4xxxx stations; bus stop ids are not.
             guard let stopID = invocation.operands.first, !isTrainStopID(stopID) else { return nil }
             return command == "sheet"
                 ? "is this a bus stop? try --bus: stopsheetctl sheet --bus \(stopID)"
                 : "is this a bus stop? Bus stops have no \(command == "station" ? "station detail" : "train alerts"); try stopsheetctl sheet --bus \(stopID)"
-        case -32005:
+        case .notLoaded:
             return "the daemon has not loaded that data yet; stopsheetctl health says what it is waiting for"
-        case -32002:
+        case .notPermitted:
             return "refresh is only for root and the daemon's own user"
         default:
             return nil

@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// `stats`: what the daemon has counted since it started (protocol.md). The counters themselves
 /// are the server's (`ServerCounter`, `RequestCounters`) and the caches' (`CacheStatus`); this
@@ -17,8 +18,8 @@ public struct StatsMethod: Sendable {
     }
 
     public func register(in dispatcher: inout Dispatcher) {
-        dispatcher.register("stats") { params, _ in
-            do throws(RPCError) { _ = try Params(params, allowed: []) } catch { return .error(error) }
+        dispatcher.register(.stats) { params, _ in
+            do throws(RPCError) { _ = try Params(params, of: .stats) } catch { return .error(error) }
             guard let server = server() else { return .error(.internalError("stats before the server exists")) }
             return .result(stats(server))
         }

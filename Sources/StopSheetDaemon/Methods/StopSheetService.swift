@@ -1,5 +1,6 @@
 import Glibc
 import StopSheetCore
+import StopSheetProtocol
 
 /// The methods of protocol.md, answering from the store's current snapshot. Each handler runs
 /// on the serving loop and returns at once; `refresh` hands its work to the refreshers.
@@ -24,21 +25,23 @@ public struct StopSheetService: Sendable {
     }
 
     public func register(in dispatcher: inout Dispatcher) {
-        dispatcher.register("stopSheet") { params, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(params)) } }
-        dispatcher.registerExact("stopSheet", param: "stopId") { stopID, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) } }
-        dispatcher.register("station") { params, _ in reply { () throws(RPCError) in try station(params) } }
-        dispatcher.register("stations") { params, _ in reply { () throws(RPCError) in try noParams(params); return try stations() } }
-        dispatcher.register("alerts") { params, _ in reply { () throws(RPCError) in try alerts(params) } }
-        dispatcher.register("health") { params, _ in reply { () throws(RPCError) in try noParams(params); return health().encoded } }
-        dispatcher.register("version") { params, _ in reply { () throws(RPCError) in try noParams(params); return version.encoded } }
-        dispatcher.register("refresh") { params, context in refresh(params, peer: context.peer) }
+        dispatcher.register(.stopSheet) { params, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(params)) } }
+        dispatcher.registerExact(.stopSheet, param: "stopId") { stopID, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) } }
+        dispatcher.register(.station) { params, _ in reply { () throws(RPCError) in try station(params) } }
+        dispatcher.register(.stations) { params, _ in reply { () throws(RPCError) in try noParams(params, .stations); return try stations() } }
+        dispatcher.register(.alerts) { params, _ in reply { () throws(RPCError) in try alerts(params) } }
+        dispatcher.register(.health) { params, _ in reply { () throws(RPCError) in try noParams(params, .health); return health().encoded } }
+        dispatcher.register(.version) { params, _ in reply { () throws(RPCError) in try noParams(params, .version); return version.encoded } }
+        dispatcher.register(.refresh) { params, context in refresh(params, peer: context.peer) }
+        let description = OpenRPC.document(version: StopSheetVersion.current).encoded
+        dispatcher.register(.discover) { params, _ in reply { () throws(RPCError) in try noParams(params, .discover); return description } }
     }
 
     private func reply(_ body: () throws(RPCError) -> [UInt8]) -> RPCReply {
         do { return .result(try body()) } catch { return .error(error) }
     }
 
-    private func noParams(_ params: JSON?) throws(RPCError) { _ = try Params(params, allowed: []) }
+    private func noParams(_ params: JSON?, _ method: RPCMethod) throws(RPCError) { _ = try Params(params, of: method) }
 
     func stopSheet(_ query: StopSheetQuery) throws(RPCError) -> [UInt8] {
         if query.stopType == .bus { return StopSheet.busJSON(stopID: query.stopID).encoded }
@@ -79,7 +82,7 @@ public struct StopSheetService: Sendable {
     }
 
     func station(_ params: JSON?) throws(RPCError) -> [UInt8] {
-        let stopID = try Params(params, allowed: ["stopId"]).stopID()!
+        let stopID = try Params(params, of: .station).stopID()!
         let snapshot = store.snapshot
         guard let stations = snapshot.stations else { throw .notLoaded("stations") }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
@@ -97,7 +100,7 @@ public struct StopSheetService: Sendable {
     }
 
     func alerts(_ params: JSON?) throws(RPCError) -> [UInt8] {
-        let stopID = try Params(params, allowed: ["stopId"]).stopID(required: false)
+        let stopID = try Params(params, of: .alerts).stopID(required: false)
         let snapshot = store.snapshot
         guard snapshot.alerts != nil else { throw .notLoaded("alerts") }
         var result = JSONObject()
@@ -138,9 +141,9 @@ public struct StopSheetService: Sendable {
     /// Root and the daemon's own user may force a refresh; anyone else could use it to hammer
     /// the upstream, so they are refused.
     func refresh(_ params: JSON?, peer: PeerCredentials) -> RPCReply {
-        let what: String
+        let what: RefreshTarget
         do {
-            what = try Params(params, allowed: ["what"]).oneOf("what", ["alerts", "stations", "all"], default: "all")
+            what = try Params(params, of: .refresh).oneOf("what", default: RefreshTarget.default)
         } catch {
             return .error(error)
         }
@@ -148,7 +151,7 @@ public struct StopSheetService: Sendable {
             Log.info("refresh refused for uid \(peer.uid)", [("STOPSHEET_EVENT", "client_error"), ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
             return .error(.notPermitted("refresh is for root or the daemon's own user (uid \(getuid()))"))
         }
-        let targets = what == "all" ? CacheName.allCases : [CacheName(rawValue: what)!]
+        let targets = what == .all ? CacheName.allCases : [CacheName(rawValue: what.rawValue)!]
         return .later { [refreshers] complete in
             let outcome = RefreshOutcome(expected: targets)
             for target in targets {

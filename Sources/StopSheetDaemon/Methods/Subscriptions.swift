@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 import Synchronization
 
 /// `subscribe` / `unsubscribe` and the `stopSheetChanged` / `healthChanged` notifications
@@ -71,8 +72,8 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     }
 
     public func register(in dispatcher: inout Dispatcher) {
-        dispatcher.register("subscribe") { [self] params, context in subscribe(params, context) }
-        dispatcher.register("unsubscribe") { [self] params, context in unsubscribe(params, context) }
+        dispatcher.register(.subscribe) { [self] params, context in subscribe(params, context) }
+        dispatcher.register(.unsubscribe) { [self] params, context in unsubscribe(params, context) }
     }
 
     /// The store's change hook: at most one comparison is posted at a time, and a change made
@@ -164,13 +165,13 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     private func subscribe(_ params: JSON?, _ context: RPCContext) -> RPCReply {
         guard let queue = context.notifications, !queue.ended else { return .error(.internalError("subscribe needs a connection")) }
         let stopIDs: [String]
-        let stopType: StopSheetQuery.StopType
+        let stopType: StopType
         let health: Bool
         do {
-            let params = try Params(params, allowed: ["stopIds", "stopType", "health"])
+            let params = try Params(params, of: .subscribe)
             var seen: Set<String> = []
             stopIDs = (try params.stopIDs("stopIds") ?? []).filter { seen.insert($0).inserted }
-            stopType = StopSheetQuery.StopType(rawValue: try params.oneOf("stopType", StopSheetQuery.StopType.allCases.map(\.rawValue), default: "train"))!
+            stopType = try params.oneOf("stopType", default: StopType.default)
             health = try params.bool("health") ?? false
         } catch {
             return .error(error)
@@ -241,7 +242,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
 
     private func unsubscribe(_ params: JSON?, _ context: RPCContext) -> RPCReply {
         let given: String?
-        do { given = try Params(params, allowed: ["subscription"]).string("subscription") } catch { return .error(error) }
+        do { given = try Params(params, of: .unsubscribe).string("subscription") } catch { return .error(error) }
         guard let id = given else { return .error(.invalidParams("missing 'subscription'")) }
         // Only the connection that subscribed may end a subscription.
         guard let queue = context.notifications, let subscription = subscriptions[id], subscription.queue === queue else {

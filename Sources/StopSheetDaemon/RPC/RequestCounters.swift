@@ -1,3 +1,4 @@
+import StopSheetProtocol
 import Synchronization
 
 /// One count in a table built once: shared by reference, so the table itself never changes.
@@ -19,7 +20,7 @@ final class Counter: Sendable {
 /// Written only on the serving loop (sessions and their line answers); read from anywhere.
 final class RequestCounters: Sendable {
     /// protocol.md's error table, in its order.
-    static let documentedCodes = [-32700, -32600, -32601, -32602, -32603, -32001, -32002, -32003, -32004, -32005, -32006, -32007]
+    static let documentedCodes = ErrorCode.allCases.map(\.rawValue)
 
     private let byMethod: [String: Counter]
     private let unknownMethod = Counter()

@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// The protocol side of one connection, between the loop's bytes and the dispatcher's requests:
 /// bytes in (`receive`), answer bytes out (`answer(into:…)`), after Redis's `networking.c`
