@@ -1,7 +1,7 @@
 import StopSheetCore
 
 /// What makes one cache different from the other for its refresher: how a fetched body is
-/// decoded and installed in the store, and how the log names what was installed. The refresher
+/// decoded for the store, and how the log names what was installed. The refresher
 /// holds one of these and knows no cache by name.
 ///
 /// A value: built once, read by the refresher's thread only.
@@ -11,33 +11,31 @@ public struct CacheLoader: Sendable {
     let noun: String
     /// The journal field carrying the count.
     let countField: String
-    /// Decodes `body` fetched from `source`, installs it in the store as of `now`, returns how many
-    /// entries it installed. `language` picks GTFS-realtime translations. Throws when the body is
-    /// not data for this cache; the store then keeps what it had.
-    let install: @Sendable (_ body: [UInt8], _ source: any Source, _ language: String, _ now: Instant) throws -> Int
+    /// Decodes `body` fetched from `source` into what the store installs (`Store.commit`).
+    /// `language` picks GTFS-realtime translations. Throws when the body is not data for this
+    /// cache; the store then keeps what it had.
+    let decode: @Sendable (_ body: [UInt8], _ source: any Source, _ language: String) throws -> CacheContent
 
-    public init(_ cache: CacheName, into store: Store) {
+    public init(_ cache: CacheName) {
         switch cache {
         case .alerts:
-            self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, language, now in
-                store.install(alerts: try AlertsDecoder.decode(body, language: language), at: now)
-                return store.snapshot.liveAlerts.count
+            self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, language in
+                .alerts(try AlertsDecoder.decode(body, language: language))
             }
         case .stations:
-            self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { body, source, _, now in
+            self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { body, source, _ in
                 let directory = try StationsBody.directory(body, source: source)
                 // An empty station list is an upstream fault, not news that the 'L' closed.
                 guard directory.count > 0 else { throw FetchFailure("no stations in the body") }
-                store.install(stations: directory, at: now)
-                return directory.count
+                return .stations(directory)
             }
         }
     }
 
-    init(cache: CacheName, noun: String, countField: String, install: @escaping @Sendable ([UInt8], any Source, String, Instant) throws -> Int) {
+    init(cache: CacheName, noun: String, countField: String, decode: @escaping @Sendable ([UInt8], any Source, String) throws -> CacheContent) {
         self.cache = cache
         self.noun = noun
         self.countField = countField
-        self.install = install
+        self.decode = decode
     }
 }

@@ -121,7 +121,7 @@ public final class Daemon: Sendable {
         server = Server(listeners: listeners, dispatcher: dispatcher, limits: limits)
         serverReference.withLock { [server] in $0 = server }
         // Push: every store change is compared on the loop, where the subscriptions live.
-        store.onChange { [server] in subscriptions.storeChanged(post: server.post) }
+        store.onChange { [server] _, new in subscriptions.storeChanged(to: new, post: server.post) }
 
         // 5. The notifier says READY=1 from the loop's first turn (`becomeReady`).
         Log.notice("starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath)",
@@ -222,7 +222,8 @@ public final class Daemon: Sendable {
             Log.debug("alert kinds changed with the clock", [("STOPSHEET_EVENT", "alerts_boundary")])
         }
         // Data turns stale with the clock alone, no store change: subscribers hear of it here.
-        subscriptions.update(to: store.current)
+        // A rebuild above is a change of the store, compared through its hook like any other.
+        subscriptions.clockMoved()
         if let interval = notifier.watchdogPingInterval {
             let now = SystemClock.monotonicMilliseconds()
             if now - lastPing.load(ordering: .relaxed) >= interval.clampedNanoseconds / 1_000_000 * 95 / 100 {

@@ -2,8 +2,9 @@ import Glibc
 import StopSheetCore
 import StopSheetProtocol
 
-/// The methods of protocol.md, answering from the store's current snapshot. Each handler runs
-/// on the serving loop and returns at once; `refresh` hands its work to the refreshers.
+/// The methods of protocol.md, each answer from one generation of the store (`Store.current`).
+/// Each handler runs on the serving loop and returns at once; `refresh` hands its work to the
+/// refreshers.
 public struct StopSheetService: Sendable {
     let store: Store
     let refreshers: [CacheName: Refresher]
@@ -13,6 +14,7 @@ public struct StopSheetService: Sendable {
     let subscriptions: SubscriptionCounters?
     /// The wall clock the answers' ages are taken from (a fixed one in tests).
     let now: @Sendable () -> Instant
+    private let spliced = SplicedSheets()
 
     public init(store: Store, refreshers: [Refresher], connections: @escaping @Sendable () -> Int, subscriptions: SubscriptionCounters? = nil,
                 now: @escaping @Sendable () -> Instant = SystemClock.now) {
@@ -45,13 +47,13 @@ public struct StopSheetService: Sendable {
 
     func stopSheet(_ query: StopSheetQuery) throws(RPCError) -> [UInt8] {
         if query.stopType == .bus { return StopSheet.busJSON(stopID: query.stopID).encoded }
-        switch store.stopSheet(stopID: query.stopID, now: now()) {
-        case .sheet(let sheet):
-            return sheet
-        case .noStation(let current, let data):
-            // An unknown stop, or stations not loaded yet: the rule is `stopSheet(_:in:)`'s.
-            return SheetData.appending(data, to: try stopSheet(query, in: current))
+        let generation = store.current
+        let data = generation.sheetData(now: now())
+        if let index = generation.encoded.stationIndex(stopID: query.stopID) {
+            return spliced.sheet(at: index, of: generation, data: data)
         }
+        // An unknown stop, or stations not loaded yet: the rule is `stopSheet(_:in:)`'s.
+        return SheetData.appending(spliced.encodedData(data, of: generation), to: try stopSheet(query, in: generation.encoded))
     }
 
     /// The answer from a given snapshot, without the train sheet's `data` (it moves with the
@@ -62,11 +64,6 @@ public struct StopSheetService: Sendable {
         if let encoded = current.stopSheet(stopID: query.stopID) { return encoded }
         guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
         return StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json.encoded
-    }
-
-    /// The caches' freshness now: the `data` of every train sheet.
-    func sheetData() -> SheetData {
-        SheetData(alerts: store.status(.alerts), stations: store.status(.stations), now: now())
     }
 
     /// A train sheet from `stopSheet(_:in:)` with `data` as its last member, as `stopSheet` answers.
@@ -118,13 +115,13 @@ public struct StopSheetService: Sendable {
         return JSON.object(result).encoded
     }
 
-    public func healthStatus() -> String { HealthState(CacheName.allCases.map(store.status)).rawValue }
-
-    public func health() -> JSON {
+    /// `health`'s answer from `generation` (the current one by default).
+    public func health(of generation: Generation? = nil) -> JSON {
+        let generation = generation ?? store.current
         let now = now()
-        func cache(_ name: CacheName) -> JSON { store.status(name).json(at: now) }
+        func cache(_ name: CacheName) -> JSON { generation.status(name).json(at: now) }
         return [
-            "status": .string(healthStatus()),
+            "status": .string(generation.health.rawValue),
             "alerts": cache(.alerts),
             "stations": cache(.stations),
             "uptimeSeconds": .int(Int((SystemClock.monotonicMilliseconds() - startedAt) / 1000)),

@@ -3,14 +3,17 @@ import StopSheetProtocol
 import Synchronization
 
 /// `subscribe` / `unsubscribe` and the `stopSheetChanged` / `healthChanged` notifications
-/// (protocol.md "Push"). A notification goes out exactly when an answer's bytes change: after
-/// every store change the registry compares, once per watched stop id (not per subscriber), the
-/// answer it last saw with the new one, and queues the new one for each subscription watching it.
-/// Health is compared by what a dashboard acts on: status, each cache's loaded flag and lastError.
+/// (protocol.md "Push"). A notification goes out exactly when an answer's bytes change: for each
+/// new generation of the store the registry compares, once per watched stop id (not per
+/// subscriber), the answer in the generation it last compared with the one in the new, and queues
+/// the new one for each subscription watching it. A refresh is one generation, so it gives at
+/// most one notification per watched stop. Health is compared by what a dashboard acts on:
+/// status, each cache's loaded flag and lastError.
 ///
-/// Threads: `storeChanged()` is called from any thread (the store's hook) and hands the
-/// comparison to the loop through `post`; everything else (the handlers, `update`, the queues)
-/// runs on the loop thread, which owns all of the registry's state except the atomics.
+/// Threads: `storeChanged(to:post:)` is called from any thread (the store's hook) and hands the
+/// comparison to the loop through `post`; everything else (the handlers, `update`, `clockMoved`,
+/// the queues) runs on the loop thread, which owns all of the registry's state except `pending`
+/// and the atomics.
 public final class SubscriptionRegistry: @unchecked Sendable {
     private final class Subscription {
         let id: String
@@ -39,22 +42,30 @@ public final class SubscriptionRegistry: @unchecked Sendable {
 
     /// What `healthChanged` follows; the rest of `health` (ages, uptime) changes every second.
     private struct HealthKey: Equatable {
-        var status: String
+        var status: HealthState
         var loaded: [Bool]
         var lastErrors: [String?]
+
+        /// Through `Generation.health`, the very rule `health` answers with.
+        init(_ generation: Generation) {
+            let statuses = CacheName.allCases.map(generation.status)
+            (status, loaded, lastErrors) = (generation.health, statuses.map(\.loaded), statuses.map(\.lastError))
+        }
     }
 
     private let service: StopSheetService
     private let limits: SubscriptionLimits
     public let counters: SubscriptionCounters
-    private let updatePosted = Atomic<Bool>(false)
+    /// The newest generation the hook handed over and the loop has not compared yet: a burst of
+    /// changes before the loop gets to it costs one comparison, with the newest.
+    private let pending = Locked<Generation?>(nil)
 
     // Loop thread only.
-    private var snapshot: EncodedSnapshot
+    /// The generation the watched answers were last compared in.
+    private var generation: Generation
     /// The train sheets' `data` as last compared: a sheet changes when its bytes without `data`
     /// change or when a cache's `loaded` or `stale` flips (`SheetData.sameState`), never by age.
     private var data: SheetData
-    private var healthKey: HealthKey
     private var subscriptions: [String: Subscription] = [:]
     private var byQueue: [ObjectIdentifier: [String]] = [:]
     private var watched: [String: WatchedStop] = [:]
@@ -66,9 +77,8 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         self.service = service
         self.limits = limits
         self.counters = counters
-        snapshot = service.store.current
-        data = service.sheetData()
-        healthKey = Self.healthKey(service)
+        generation = service.store.current
+        data = generation.sheetData(now: service.now())
     }
 
     public func register(in dispatcher: inout Dispatcher) {
@@ -76,29 +86,38 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         dispatcher.register(.unsubscribe) { [self] params, context in unsubscribe(params, context) }
     }
 
-    /// The store's change hook: at most one comparison is posted at a time, and a change made
-    /// after it started posts the next one, so none is missed and a burst costs one.
-    public func storeChanged(post: (@escaping @Sendable () -> Void) -> Void) {
-        guard !updatePosted.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    /// The store's change hook, with the generation just published: at most one comparison is
+    /// posted at a time, and a change made after it was taken posts the next one, so none is
+    /// missed and a burst costs one.
+    public func storeChanged(to new: Generation, post: (@escaping @Sendable () -> Void) -> Void) {
+        let alreadyPosted = pending.withLock { pending in
+            defer { pending = new }
+            return pending != nil
+        }
+        guard !alreadyPosted else { return }
         post { [self] in
-            updatePosted.store(false, ordering: .releasing)
-            update(to: service.store.current)
+            guard let next = pending.withLock({ pending in defer { pending = nil }; return pending }) else { return }
+            update(to: next)
         }
     }
 
     // MARK: - Comparing (loop thread)
 
-    /// Compares every watched answer and the health key with `next` and the store's statuses,
-    /// and queues a notification for each subscription of whatever changed.
-    func update(to next: EncodedSnapshot) {
-        let nextData = service.sheetData()
+    /// The clock moved (the loop's tick): data turns stale with it, in the generation last compared.
+    public func clockMoved() { update(to: generation) }
+
+    /// Compares every watched answer and the health key of the generation last compared with
+    /// `next`, and queues a notification for each subscription of whatever changed.
+    func update(to next: Generation) {
+        let previous = generation
+        generation = next
+        let nextData = next.sheetData(now: service.now())
         let dataChanged = !nextData.sameState(as: data)
         data = nextData
-        if next !== snapshot || dataChanged {
-            snapshot = next
+        if next.encoded !== previous.encoded || dataChanged {
             var changed: Set<String> = []
             for (stopID, stop) in watched {
-                let answer = Self.answer(service, stopID, in: next)
+                let answer = Self.answer(service, stopID, in: next.encoded)
                 guard answer != stop.answer || (dataChanged && answer != nil) else { continue }
                 watched[stopID]!.answer = answer
                 changed.insert(stopID)
@@ -114,11 +133,8 @@ public final class SubscriptionRegistry: @unchecked Sendable {
                 }
             }
         }
-        let key = Self.healthKey(service)
-        if key != healthKey {
-            healthKey = key
-            guard !healthWatchers.isEmpty else { return }
-            let health = service.health().encoded
+        if HealthKey(next) != HealthKey(previous), !healthWatchers.isEmpty {
+            let health = service.health(of: next).encoded
             for id in healthWatchers { queueHealth(subscriptions[id]!, health) }
         }
     }
@@ -154,11 +170,6 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         return try? service.stopSheet(query, in: snapshot)
     }
 
-    /// Through `healthStatus()`, the very rule `health` answers with.
-    private static func healthKey(_ service: StopSheetService) -> HealthKey {
-        let statuses = CacheName.allCases.map(service.store.status)
-        return HealthKey(status: service.healthStatus(), loaded: statuses.map(\.loaded), lastErrors: statuses.map(\.lastError))
-    }
 
     // MARK: - Methods (loop thread)
 
@@ -187,7 +198,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         guard subscribedStops + stopIDs.count <= limits.daemonStops else {
             return .error(.subscriptionLimit("at most \(limits.daemonStops) subscribed stops in the daemon (--max-subscribed-stops)"))
         }
-        // Every answer first, from the snapshot the registry last compared: a change after it is
+        // Every answer first, from the generation the registry last compared: a change after it is
         // then a notification, and an unknown id fails the call before anything is subscribed.
         // Kept without `data` too: the watched answers they start from.
         var answers: [[UInt8]] = []
@@ -195,7 +206,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
             do {
                 var query = try StopSheetQuery(stopID: stopID)
                 query.stopType = stopType
-                answers.append(try service.stopSheet(query, in: snapshot))
+                answers.append(try service.stopSheet(query, in: generation.encoded))
             } catch {
                 return .error(error)
             }
@@ -234,7 +245,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         }
         if health {
             result.append(contentsOf: #","health":"#.utf8)
-            service.health().encode(into: &result)
+            service.health(of: generation).encode(into: &result)
         }
         result.append(UInt8(ascii: "}"))
         return .result(result)
