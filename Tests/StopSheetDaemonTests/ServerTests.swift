@@ -284,7 +284,7 @@ import Testing
 
     @Test func clientThatNeverReadsIsPausedThenClosedWhileOthersAreServed() throws {
         var limits = ServerLimits()
-        limits.maxPendingOutputBytes = 64 << 10
+        limits.maxOutputBytes = 64 << 10
         limits.stuckTimeout = .milliseconds(300)
         limits.tickInterval = .milliseconds(20)
         let harness = try TestServer(limits: limits)

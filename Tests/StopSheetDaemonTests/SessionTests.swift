@@ -15,7 +15,9 @@ import Testing
         dispatcher.register("echo") { params, _ in .result(params ?? .null) }
         dispatcher.register("slow") { _, _ in .later { complete in complete(.result(.string("done"))) } }
         dispatcher.registerExact("echo", param: "k") { value, _ in .result(["k": .string(value)]) }
-        return SessionHost(dispatcher: dispatcher, limits: ServerLimits(maxLineBytes: maxLineBytes), counters: ServerCounterTable())
+        var limits = ServerLimits()
+        limits.maxLineBytes = maxLineBytes
+        return SessionHost(dispatcher: dispatcher, limits: limits, counters: ServerCounterTable())
     }
 
     private func answers(_ session: Session, _ text: String, inputEnded: Bool = false) -> String {

@@ -40,8 +40,8 @@ public final class Refresher: Sendable {
     /// Called after every refresh round, on the refresher's thread (the daemon updates STATUS=).
     private let onRefreshed: @Sendable () -> Void
 
-    public init(cache: CacheName, source: any Source, interval: Double, store: Store, language: String = "en",
-                spacingMilliseconds: Int64 = 1000, onRefreshed: @escaping @Sendable () -> Void = {}) {
+    public init(cache: CacheName, source: any Source, interval: Double, store: Store, language: String = Config.defaults.language,
+                spacingMilliseconds: Int64 = Int64(Config.defaults.refreshSpacing * 1000), onRefreshed: @escaping @Sendable () -> Void = {}) {
         self.cache = cache
         self.spacingMilliseconds = spacingMilliseconds
         self.loader = CacheLoader(cache)
@@ -70,7 +70,7 @@ public final class Refresher: Sendable {
     }
 
     /// Takes a new source and interval (on reload). Validators of the old source are dropped.
-    public func reconfigure(source: any Source, interval: Double, language: String = "en") {
+    public func reconfigure(source: any Source, interval: Double, language: String = Config.defaults.language) {
         settings.withLock { $0 = Settings(source: source, interval: interval, validators: nil, language: language) }
         store.updateStatus(cache) { $0.source = source.url }
     }

@@ -112,10 +112,10 @@ public final class Daemon: Sendable {
         var dispatcher = Dispatcher()
         service.register(in: &dispatcher)
         StatsMethod(since: now, store: store, server: { serverReference.withLock { $0 } }).register(in: &dispatcher)
-        let subscriptions = SubscriptionRegistry(service: service, limits: Daemon.subscriptionLimits(config), counters: pushCounters)
+        let subscriptions = SubscriptionRegistry(service: service, limits: SubscriptionLimits(config), counters: pushCounters)
         self.subscriptions = subscriptions
         subscriptions.register(in: &dispatcher)
-        var limits = Daemon.limits(config)
+        var limits = ServerLimits(config)
         // The watchdog is fed from the loop's tick, so the tick must come often enough.
         if let ping = notifier.watchdogPingInterval { limits.tickInterval = min(.seconds(1), ping / 4) }
         server = Server(listeners: listeners, dispatcher: dispatcher, limits: limits)
@@ -235,17 +235,6 @@ public final class Daemon: Sendable {
     }
 
     func statusLine() -> String { store.serviceStatus(now: SystemClock.now()) }
-
-    private static func limits(_ config: Config) -> ServerLimits {
-        ServerLimits(maxLineBytes: config.maxLineBytes, maxConnections: config.maxConnections, maxConnectionsPerUID: config.maxConnectionsPerUID,
-                     maxBatch: config.maxBatch, maxDepth: config.maxDepth, maxPendingOutputBytes: config.maxOutputBytes,
-                     maxBufferedBytes: config.maxBufferedBytes,
-                     stuckTimeout: .milliseconds(Int64(config.stuckTimeout * 1000)), idleTimeout: .milliseconds(Int64(config.idleTimeout * 1000)))
-    }
-
-    private static func subscriptionLimits(_ config: Config) -> SubscriptionLimits {
-        SubscriptionLimits(perConnection: config.maxSubscriptions, stopsPerSubscription: config.maxSubscriptionStops, daemonStops: config.maxSubscribedStops)
-    }
 
     /// What `config` says one cache's refresher uses: the configured URL (or the embedded demo
     /// snapshot, with `--demo` and no URL) and the interval. The one place that maps a cache to

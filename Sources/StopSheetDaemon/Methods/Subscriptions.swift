@@ -189,14 +189,14 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         }
         guard !stopIDs.isEmpty || health else { return .error(.invalidParams("nothing to subscribe to: give 'stopIds' or 'health': true")) }
         let mine = byQueue[ObjectIdentifier(queue)] ?? []
-        guard mine.count < limits.perConnection else {
-            return .error(.subscriptionLimit("at most \(limits.perConnection) subscriptions per connection (--max-subscriptions)"))
+        guard mine.count < limits.maxSubscriptions else {
+            return .error(.subscriptionLimit("at most \(limits.maxSubscriptions) subscriptions per connection (--max-subscriptions)"))
         }
-        guard stopIDs.count <= limits.stopsPerSubscription else {
-            return .error(.subscriptionLimit("at most \(limits.stopsPerSubscription) stops per subscription (--max-subscription-stops)"))
+        guard stopIDs.count <= limits.maxSubscriptionStops else {
+            return .error(.subscriptionLimit("at most \(limits.maxSubscriptionStops) stops per subscription (--max-subscription-stops)"))
         }
-        guard subscribedStops + stopIDs.count <= limits.daemonStops else {
-            return .error(.subscriptionLimit("at most \(limits.daemonStops) subscribed stops in the daemon (--max-subscribed-stops)"))
+        guard subscribedStops + stopIDs.count <= limits.maxSubscribedStops else {
+            return .error(.subscriptionLimit("at most \(limits.maxSubscribedStops) subscribed stops in the daemon (--max-subscribed-stops)"))
         }
         // Every answer first, from the generation the registry last compared: a change after it is
         // then a notification, and an unknown id fails the call before anything is subscribed.
@@ -285,17 +285,20 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     }
 }
 
-/// The limits of push, each a flag (protocol.md "Push"): what a client can make the daemon hold.
+/// The limits of push, each a flag of the same name (protocol.md "Push"): what a client can make
+/// the daemon hold.
 public struct SubscriptionLimits: Sendable, Equatable {
-    public var perConnection: Int
-    public var stopsPerSubscription: Int
+    /// Subscriptions per connection.
+    public var maxSubscriptions: Int
+    /// Stops in one subscription.
+    public var maxSubscriptionStops: Int
     /// Stops over all subscriptions of all connections (a stop in two subscriptions counts twice).
-    public var daemonStops: Int
+    public var maxSubscribedStops: Int
 
-    public init(perConnection: Int = 16, stopsPerSubscription: Int = 256, daemonStops: Int = 16384) {
-        self.perConnection = perConnection
-        self.stopsPerSubscription = stopsPerSubscription
-        self.daemonStops = daemonStops
+    public init(_ config: Config = .defaults) {
+        maxSubscriptions = config.maxSubscriptions
+        maxSubscriptionStops = config.maxSubscriptionStops
+        maxSubscribedStops = config.maxSubscribedStops
     }
 }
 

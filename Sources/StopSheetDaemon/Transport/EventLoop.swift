@@ -202,7 +202,7 @@ final class EventLoop {
         while true {
             // Over budget, a connection owed answers gets no more (limit: what it holds now); one
             // owed none still gets one, so clients that read what they are sent are served.
-            let allowance = overBudget ? 0 : limits.maxPendingOutputBytes
+            let allowance = overBudget ? 0 : limits.maxOutputBytes
             let outputFull = connection.session.answer(
                 into: &connection.output, outputLimit: connection.sent + allowance, inputEnded: connection.readClosed)
             if connection.session.linesTaken != connection.linesSeen {
@@ -235,7 +235,7 @@ final class EventLoop {
         let heldBack = overBudget && connection.bufferedBytes > 0
         setPausedForBudget(connection, heldBack)
         var wanted: UInt32 = 0
-        if !connection.readClosed, !connection.session.isWaiting, connection.unsent <= limits.maxPendingOutputBytes, !heldBack {
+        if !connection.readClosed, !connection.session.isWaiting, connection.unsent <= limits.maxOutputBytes, !heldBack {
             wanted |= Self.readable
         }
         if connection.unsent > 0 { wanted |= Self.writable }
