@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layering (see README "Layout"): a pure domain core, a daemon library with all I/O,
+// Layering (see docs/architecture.md, "Layout"): a pure domain core, a daemon library with all I/O,
 // C shims that only expose system headers, and two executables that only wire things.
 let package = Package(
     name: "StopSheet",

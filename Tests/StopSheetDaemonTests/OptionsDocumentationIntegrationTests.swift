@@ -74,6 +74,14 @@ import Testing
             checked += 1
         }
         #expect(checked > 15, "only \(checked) defaults checked")
+        // The pages that name a flag's default in passing: "`--flag …` (default X)".
+        let table = Dictionary(uniqueKeysWithValues: Config.documentedDefaults.compactMap { entry in entry.value.map { (entry.flag, $0) } })
+        for page in ["README.md", "protocol.md"] {
+            for match in try file(page).matches(of: /`(--[a-z-]+)[^`]*`[^(`]{0,20}\(default `?([^),;:`]+)/) {
+                guard let value = table[String(match.1)] else { continue }
+                #expect(String(match.2) == value, "\(page) says \(match.1) defaults to \(match.2), the table: \(value)")
+            }
+        }
         #expect(ServerLimits() == ServerLimits(Config()) && SubscriptionLimits() == SubscriptionLimits(Config()))
     }
 
