@@ -6,7 +6,7 @@
 /// `maxOutputBytes`, and so in `ServerLimits`), with its default as the field's initial value;
 /// its row in `options` says how it is parsed and shows that default (`default: \.field`) in
 /// `--help`. The limits structs take their defaults from `Config.defaults`; the man pages and the
-/// sample config are checked against `documentedDefaults` (OptionsDocumentationTests).
+/// sample config are checked against `documentedDefaults` (OptionsDocumentationIntegrationTests).
 ///
 /// Adding an option: a field with its default, then a row in `options` (flag, placeholder, help
 /// without the default, `default: \.field` when it has one, and how to parse it), then its

@@ -8,7 +8,7 @@ import Testing
 /// name (`### \`name {param, optional?}\``), their params, and the error table's codes and
 /// messages. The document is made from `RPCMethod.all` and `ErrorCode`, which the daemon's
 /// handlers and the client use too, so this is where the page and the code meet.
-@Suite struct OpenRPCTests {
+@Suite struct OpenRPCIntegrationTests {
     struct DocumentedMethod: Equatable, CustomStringConvertible {
         var name: String
         /// Param name → required.
