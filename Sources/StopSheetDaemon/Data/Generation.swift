@@ -9,11 +9,17 @@ public final class Generation: Sendable {
     public let encoded: EncodedSnapshot
     public let alerts: CacheStatus
     public let stations: CacheStatus
+    /// What each answer's `data` is made from, kept apart from the statuses so that making it
+    /// copies no status (their strings would be retained and released per answer).
+    private let alertsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64)
+    private let stationsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64)
 
     init(_ encoded: EncodedSnapshot, alerts: CacheStatus, stations: CacheStatus) {
         self.encoded = encoded
         self.alerts = alerts
         self.stations = stations
+        alertsLoad = (alerts.loaded ? alerts.loadedAt : nil, alerts.staleAfterSeconds)
+        stationsLoad = (stations.loaded ? stations.loadedAt : nil, stations.staleAfterSeconds)
     }
 
     public var snapshot: Snapshot { encoded.snapshot }
@@ -21,7 +27,10 @@ public final class Generation: Sendable {
     public func status(_ cache: CacheName) -> CacheStatus { cache == .alerts ? alerts : stations }
 
     /// The train sheets' `data` at `now`.
-    public func sheetData(now: Instant) -> SheetData { SheetData(alerts: alerts, stations: stations, now: now) }
+    public func sheetData(now: Instant) -> SheetData {
+        SheetData(alerts: DataFreshness(lastGoodLoad: alertsLoad.lastGoodLoad, now: now, staleAfterSeconds: alertsLoad.staleAfterSeconds),
+                  stations: DataFreshness(lastGoodLoad: stationsLoad.lastGoodLoad, now: now, staleAfterSeconds: stationsLoad.staleAfterSeconds))
+    }
 
     /// `health.status`, by the one rule `HealthState` writes.
     public var health: HealthState { HealthState([alerts, stations]) }
