@@ -52,9 +52,9 @@ import Testing
         let store = Self.store()
         let service = StopSheetService(store: store, refreshers: [], connections: { 0 })
         let registry = SubscriptionRegistry(service: service, limits: SubscriptionLimits(), counters: SubscriptionCounters())
-        // The comparison runs where the hook is told (the refresher's thread, while this one waits):
-        // what the loop does, without a loop.
-        store.onChange { _, new in registry.storeChanged(to: new, post: { $0() }) }
+        // This thread plays the loop: what the hook posts runs here once the refresh is done.
+        let posted = Locked<[@Sendable () -> Void]>([])
+        store.onChange { _, new in registry.storeChanged(to: new, post: { work in posted.withLock { $0.append(work) } }) }
         var dispatcher = Dispatcher()
         registry.register(in: &dispatcher)
         let queue = NotificationQueue {}
@@ -63,6 +63,7 @@ import Testing
         guard case .result = dispatcher.reply(to: request, context: context) else { throw TestFailure("subscribe failed") }
 
         try Self.refreshAlerts(store)
+        for work in posted.withLock({ $0 }) { work() }
         var out: [UInt8] = []
         _ = queue.write(into: &out, outputLimit: .max)
         let lines = try String(decoding: out, as: UTF8.self).split(separator: "\n").map { try JSONParser.parse(String($0)) }

@@ -13,7 +13,7 @@ import Synchronization
 /// Threads: `storeChanged(to:post:)` is called from any thread (the store's hook) and hands the
 /// comparison to the loop through `post`; everything else (the handlers, `update`, `clockMoved`,
 /// the queues) runs on the loop thread, which owns all of the registry's state except `pending`
-/// and the atomics.
+/// and the atomics. Debug builds check that one thread alone runs them (`OwningThread`).
 public final class SubscriptionRegistry: @unchecked Sendable {
     private final class Subscription {
         let id: String
@@ -72,6 +72,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     private var healthWatchers: [String] = []
     private var subscribedStops = 0
     private var lastID = 0
+    private var thread = OwningThread()
 
     public init(service: StopSheetService, limits: SubscriptionLimits, counters: SubscriptionCounters) {
         self.service = service
@@ -109,6 +110,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     /// Compares every watched answer and the health key of the generation last compared with
     /// `next`, and queues a notification for each subscription of whatever changed.
     func update(to next: Generation) {
+        thread.check("SubscriptionRegistry")
         let previous = generation
         generation = next
         let nextData = next.sheetData(now: service.now())
@@ -174,6 +176,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     // MARK: - Methods (loop thread)
 
     private func subscribe(_ params: JSON?, _ context: RPCContext) -> RPCReply {
+        thread.check("SubscriptionRegistry")
         guard let queue = context.notifications, !queue.ended else { return .error(.internalError("subscribe needs a connection")) }
         let stopIDs: [String]
         let stopType: StopType
@@ -252,6 +255,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     }
 
     private func unsubscribe(_ params: JSON?, _ context: RPCContext) -> RPCReply {
+        thread.check("SubscriptionRegistry")
         let given: String?
         do { given = try Params(params, of: .unsubscribe).string("subscription") } catch { return .error(error) }
         guard let id = given else { return .error(.invalidParams("missing 'subscription'")) }

@@ -1,4 +1,3 @@
-import Glibc
 import StopSheetCore
 
 /// The generation's sheets with the current `data` member appended, each spliced once per change
@@ -8,7 +7,7 @@ import StopSheetCore
 ///
 /// Owned by the serving loop: `StopSheetService`'s handlers, which run there, are its only users,
 /// so it takes no lock (the store's lock is never held while it splices); debug builds check that
-/// one thread alone uses it.
+/// one thread alone uses it (`OwningThread`).
 ///
 /// Its fields skip the run-time exclusivity check (`@exclusivity(unchecked)`): one thread owns
 /// them, and the check's bookkeeping cost the answer more than the splice cache saves.
@@ -17,9 +16,7 @@ final class SplicedSheets: @unchecked Sendable {
     @exclusivity(unchecked) private var key: (alerts: Int64, stations: Int64)?
     @exclusivity(unchecked) private var encodedData: [UInt8] = []
     @exclusivity(unchecked) private var sheets: [[UInt8]?] = []
-    #if DEBUG
-    private var owner: pthread_t?
-    #endif
+    @exclusivity(unchecked) private var thread = OwningThread()
 
     /// The sheet at `index` of `generation` with `data` as its last member.
     func sheet(at index: Int, of generation: Generation, data: SheetData) -> [UInt8] {
@@ -37,10 +34,7 @@ final class SplicedSheets: @unchecked Sendable {
     }
 
     private func update(_ generation: Generation, _ data: SheetData) {
-        #if DEBUG
-        let me = pthread_self()
-        if let owner { precondition(pthread_equal(owner, me) != 0, "SplicedSheets is the serving loop's alone") } else { owner = me }
-        #endif
+        thread.check("SplicedSheets")
         let key = (Self.code(data.alerts), Self.code(data.stations))
         guard self.generation !== generation || self.key.map({ $0 != key }) ?? true else { return }
         self.generation = generation
