@@ -48,24 +48,63 @@ import Testing
         #expect(changes.first?.old.snapshot.alerts == nil && store.current === changes.last?.new)
     }
 
+    /// A thread of its own standing in for the serving loop: `run` hands it work and returns once
+    /// the work is done, so a change is compared before the next one is made (the loop keeping up,
+    /// the case where every change the store publishes becomes a comparison of its own).
+    final class StandInLoop: @unchecked Sendable {
+        private let work = Locked<[@Sendable () -> Void]>([])
+        private let ready = DispatchSemaphore(value: 0)
+        private var thread: PosixThread?
+
+        init() { thread = PosixThread(name: "stand-in-loop") { [self] in serve() } }
+
+        private func serve() {
+            while true {
+                ready.wait()
+                let batch = work.withLock { batch in defer { batch = [] }; return batch }
+                if batch.isEmpty { return }
+                for item in batch { item() }
+            }
+        }
+
+        func run(_ item: @escaping @Sendable () -> Void) {
+            let done = DispatchSemaphore(value: 0)
+            work.withLock { $0.append { item(); done.signal() } }
+            ready.signal()
+            done.wait()
+        }
+
+        /// Ends the thread (an empty wake-up) and joins it.
+        func stop() -> Bool {
+            ready.signal()
+            return thread?.join(milliseconds: 60_000) ?? true
+        }
+    }
+
     @Test func aRefreshGivesAtMostOneNotificationPerWatchedStop() throws {
         let store = Self.store()
         let service = StopSheetService(store: store, refreshers: [], connections: { 0 })
         let registry = SubscriptionRegistry(service: service, limits: SubscriptionLimits(), counters: SubscriptionCounters())
-        // This thread plays the loop: what the hook posts runs here once the refresh is done.
-        let posted = Locked<[@Sendable () -> Void]>([])
-        store.onChange { _, new in registry.storeChanged(to: new, post: { work in posted.withLock { $0.append(work) } }) }
-        var dispatcher = Dispatcher()
-        registry.register(in: &dispatcher)
-        let queue = NotificationQueue {}
-        let context = RPCContext(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), notifications: queue)
-        let request = RPCRequest(id: .number("1"), method: "subscribe", params: ["stopIds": ["40380", "40990"], "health": true])
-        guard case .result = dispatcher.reply(to: request, context: context) else { throw TestFailure("subscribe failed") }
+        let loop = StandInLoop()
+        store.onChange { _, new in registry.storeChanged(to: new, post: loop.run) }
+        let queue = Locked<StopSheetDaemon.NotificationQueue?>(nil)
+        let subscribed = Locked(false)
+        loop.run {
+            var dispatcher = Dispatcher()
+            registry.register(in: &dispatcher)
+            let notifications = StopSheetDaemon.NotificationQueue {}
+            let context = RPCContext(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), notifications: notifications)
+            let request = RPCRequest(id: .number("1"), method: "subscribe", params: ["stopIds": ["40380", "40990"], "health": true])
+            if case .result = dispatcher.reply(to: request, context: context) { subscribed.withLock { $0 = true } }
+            queue.withLock { $0 = notifications }
+        }
+        guard subscribed.withLock({ $0 }) else { throw TestFailure("subscribe failed") }
 
         try Self.refreshAlerts(store)
-        for work in posted.withLock({ $0 }) { work() }
-        var out: [UInt8] = []
-        _ = queue.write(into: &out, outputLimit: .max)
+        let written = Locked<[UInt8]>([])
+        loop.run { written.withLock { out in _ = queue.withLock { $0 }!.write(into: &out, outputLimit: Int.max) } }
+        #expect(loop.stop())
+        let out = written.withLock { $0 }
         let lines = try String(decoding: out, as: UTF8.self).split(separator: "\n").map { try JSONParser.parse(String($0)) }
         let sheets = lines.filter { $0["method"] == "stopSheetChanged" }
         #expect(Set(sheets.compactMap { $0["params"]?["stopId"]?.stringValue }) == ["40380", "40990"], "\(lines.map(\.encodedString))")
