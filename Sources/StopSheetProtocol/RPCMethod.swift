@@ -111,3 +111,9 @@ public enum RPCType: Sendable, Equatable {
         }
     }
 }
+
+/// The notifications the daemon pushes to a subscriber (`subscribe`), by method name.
+public enum RPCNotification: String, CaseIterable, Sendable {
+    case stopSheetChanged
+    case healthChanged
+}

@@ -91,16 +91,16 @@ struct Watch {
             if seq > lastSeq + 1 { gap = " (\(seq - lastSeq - 1) coalesced)" }
             lastSeq = seq
         }
-        switch notification.method {
-        case "stopSheetChanged":
+        switch notification.method.flatMap(RPCNotification.init(rawValue:)) {
+        case .stopSheetChanged:
             let stopID = notification.stopId ?? "?"
             let sheet = notification.json["params"]?["sheet"] ?? .null
             let previous = sheets[stopID]
             sheets[stopID] = sheet
             emit(stamp() + describe(stopID, sheet, previous: previous ?? .null) + gap + "\n")
-        case "healthChanged":
+        case .healthChanged:
             emit(stamp() + describe(health: notification.json["params"]?["health"] ?? .null) + gap + "\n")
-        default:
+        case nil:
             emit(stamp() + "notification " + TerminalText.visible(notification.method ?? "?") + "\n")
         }
     }

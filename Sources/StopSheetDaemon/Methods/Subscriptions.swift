@@ -143,16 +143,16 @@ public final class SubscriptionRegistry: @unchecked Sendable {
 
     private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: [UInt8]?) {
         let sheet = answer.map { StopSheetService.withData(data, $0) } ?? Array("null".utf8)
-        queue(subscription, "stopSheetChanged", stopID: stopID, "sheet", sheet)
+        queue(subscription, .stopSheetChanged, stopID: stopID, "sheet", sheet)
     }
 
     private func queueHealth(_ subscription: Subscription, _ health: [UInt8]) {
-        queue(subscription, "healthChanged", stopID: nil, "health", health)
+        queue(subscription, .healthChanged, stopID: nil, "health", health)
     }
 
     /// The next notification of `subscription`: `{subscription, seq, stopId?, <member>: encoded}`,
     /// replacing an unsent one about the same stop (or the health).
-    private func queue(_ subscription: Subscription, _ method: String, stopID: String?, _ member: String, _ encoded: [UInt8]) {
+    private func queue(_ subscription: Subscription, _ method: RPCNotification, stopID: String?, _ member: String, _ encoded: [UInt8]) {
         subscription.seq += 1
         var members: [(key: String, value: JSON)] = [("subscription", .string(subscription.id)), ("seq", .int(subscription.seq))]
         if let stopID { members.append(("stopId", .string(stopID))) }
@@ -162,7 +162,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         head.append(UInt8(ascii: ","))
         JSON.encodeString(member, into: &head)
         head.append(UInt8(ascii: ":"))
-        let notification = NotificationQueue.Notification(method: method, params: [head, encoded, Array("}".utf8)])
+        let notification = NotificationQueue.Notification(method: method.rawValue, params: [head, encoded, Array("}".utf8)])
         subscription.queue.post(notification, key: .init(group: subscription.id, item: stopID ?? ""))
     }
 
