@@ -38,7 +38,7 @@ let package = Package(
         // `make bench`: closed-loop load generator, echo baseline server, snapshot-build timing.
         .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "StopSheetProtocol", "StopSheetDaemon", "StopSheetClient", "Posix", "CLinux"], path: "Benchmarks/StopSheetBench"),
         // The tests' one fixture locator, shared by both test targets.
-        .target(name: "StopSheetTestSupport", path: "Tests/StopSheetTestSupport"),
+        .target(name: "StopSheetTestSupport", dependencies: ["StopSheetCore"], path: "Tests/StopSheetTestSupport"),
         .testTarget(name: "StopSheetCoreTests", dependencies: ["StopSheetCore", "StopSheetTestSupport"]),
         .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetClient", "StopSheetCore", "StopSheetProtocol", "Posix", "StopSheetTestSupport"]),
     ]

@@ -4,7 +4,7 @@ public func alertsFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
     let body = Array(UnsafeBufferPointer(start: data, count: size))
     do {
         // A small item cap so the fuzzer reaches it with inputs it can afford to mutate.
-        let alerts = try AlertsDecoder.decode(body, limits: DecodingLimits(maxDepth: 64, maxItems: 500))
+        let alerts = try AlertsDecoder.decode(body, chicago: FuzzFixtures.zones.chicago, limits: DecodingLimits(maxDepth: 64, maxItems: 500))
         renderSamples(Snapshot.build(stations: FuzzFixtures.stations, alerts: alerts, now: FuzzFixtures.capturedAt))
     } catch {
         precondition(!error.description.isEmpty, "a failure must say why")

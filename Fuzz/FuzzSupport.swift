@@ -6,15 +6,18 @@ import Glibc
 /// Built by `scripts/fuzz.sh` into one module with the sources under test (see there for why not
 /// through SwiftPM); `STOPSHEET_FIXTURES` names `Tests/Fixtures`.
 enum FuzzFixtures {
+    /// The zones of a daemon with no --time-zone, from the system's time-zone database.
+    static let zones = try! TimeZones(configured: nil)
+
     /// The moment the 2015 alerts capture was taken, so its alerts are live, not ended.
-    static let capturedAt = ChicagoTime.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
+    static let capturedAt = zones.chicago.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
 
     static let stations: StationDirectory = {
         StationDirectory(platforms: try! StationsDecoder.decode(read("L_stops_2021.csv")))
     }()
 
     static let alerts: [Alert] = {
-        try! AlertsDecoder.decode(read("alerts_2015-02-14.DERIVED.json"))
+        try! AlertsDecoder.decode(read("alerts_2015-02-14.DERIVED.json"), chicago: zones.chicago)
     }()
 
     static func read(_ name: String) -> [UInt8] {
@@ -47,9 +50,9 @@ func requireJSON(_ bytes: some Collection<UInt8>, _ what: @autoclosure () -> Str
 /// Renders every sample sheet of a snapshot and checks each is JSON: the decoders' output must
 /// be something the rules and encoder accept, whatever the upstream sent.
 func renderSamples(_ snapshot: Snapshot, extraStopIDs: [String] = []) {
-    let encoded = EncodedSnapshot(snapshot)
+    let encoded = EncodedSnapshot(snapshot, zone: FuzzFixtures.zones.chicago)
     for stopID in sampleStopIDs + extraStopIDs {
         if let sheet = encoded.stopSheet(stopID: stopID) { requireJSON(sheet, "stop sheet \(stopID)") }
     }
-    for (index, alert) in snapshot.liveAlerts.enumerated() { requireJSON(alert.json.encoded, "alert \(index)") }
+    for (index, alert) in snapshot.liveAlerts.enumerated() { requireJSON(alert.json(in: FuzzFixtures.zones.chicago).encoded, "alert \(index)") }
 }

@@ -80,7 +80,7 @@ enum FuzzService {
     }
 
     static let store: Store = {
-        let store = Store(alertsSource: "fuzz:alerts", stationsSource: "fuzz:stations", now: FuzzFixtures.capturedAt)
+        let store = Store(alertsSource: "fuzz:alerts", stationsSource: "fuzz:stations", now: FuzzFixtures.capturedAt, zones: FuzzFixtures.zones)
         store.install(stations: FuzzFixtures.stations, at: FuzzFixtures.capturedAt)
         store.install(alerts: FuzzFixtures.alerts, at: FuzzFixtures.capturedAt)
         return store
@@ -94,7 +94,7 @@ enum FuzzService {
         dispatcher.register("refresh") { params, context in
             let reply = real.reply(to: RPCRequest(id: nil, method: "refresh", params: params), context: context)
             guard case .later = reply else { return reply }
-            return .later { complete in complete(.result(["alerts": store.status(.alerts).json(at: FuzzFixtures.capturedAt)])) }
+            return .later { complete in complete(.result(["alerts": store.status(.alerts).json(at: FuzzFixtures.capturedAt, in: store.zone)])) }
         }
         return dispatcher
     }()
@@ -113,5 +113,5 @@ enum FuzzService {
     }
 
     /// The fixtures without their alerts: every train sheet differs from the store's.
-    static let changed = EncodedSnapshot(.build(stations: FuzzFixtures.stations, alerts: [], now: FuzzFixtures.capturedAt))
+    static let changed = EncodedSnapshot(.build(stations: FuzzFixtures.stations, alerts: [], now: FuzzFixtures.capturedAt), zone: FuzzFixtures.zones.chicago)
 }

@@ -17,14 +17,16 @@ import StopSheetDaemon
 func runSnapshotBench(_ options: Options) {
     let alerts: [Alert]
     let platforms: [Platform]
+    let chicago: TimeZoneRules
     do {
-        alerts = try AlertsDecoder.decode(readBytes(options.string("alerts")))
+        chicago = try TimeZoneDatabase.rules(CTATime.zoneIdentifier)
+        alerts = try AlertsDecoder.decode(readBytes(options.string("alerts")), chicago: chicago)
         platforms = try StationsDecoder.decode(readBytes(options.string("stations")))
     } catch {
         fail("cannot decode the fixtures: \(error)")
     }
     // The capture's moment, so the real alerts are live as they were that day.
-    let now = CTATime.instant(options.string("now", "2015-02-14T14:35:00"))!
+    let now = CTATime.instant(options.string("now", "2015-02-14T14:35:00"), in: chicago)!
     let repeats = max(1, options.int("repeat", 9))
     let scales = options.string("scales", "1,10,100").split(separator: ",").compactMap { Int($0) }
     let base = StationDirectory(platforms: platforms)
@@ -35,7 +37,7 @@ func runSnapshotBench(_ options: Options) {
         var live = 0
         for _ in 0..<repeats {
             let started = monotonicNanos()
-            let snapshot = EncodedSnapshot(Snapshot.build(stations: directory, alerts: scaledAlerts, now: now)).snapshot
+            let snapshot = EncodedSnapshot(Snapshot.build(stations: directory, alerts: scaledAlerts, now: now), zone: chicago).snapshot
             times.append(Double(monotonicNanos() - started) / 1e6)
             live = snapshot.liveAlerts.count
         }

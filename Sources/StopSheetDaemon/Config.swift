@@ -1,6 +1,10 @@
+import StopSheetCore
+
 /// The daemon's configuration from flags and `STOPSHEETD_*` environment variables (flags win),
 /// so the unit can use `EnvironmentFile=`. Parsing is pure: argv and environment are parameters,
-/// and every bad value is a one-line reason.
+/// and every bad value is a one-line reason. The one exception is `--time-zone`, whose name is
+/// looked up in the system's time-zone database, so that a start and `--check-config` refuse a
+/// zone the daemon could not show.
 ///
 /// Each setting is written once: its field here, named as its flag (`--max-output-bytes` is
 /// `maxOutputBytes`, and so in `ServerLimits`), with its default as the field's initial value;
@@ -26,6 +30,8 @@ public struct Config: Sendable, Equatable {
     public var httpTimeout: Double = 10
     /// GTFS-realtime translations: this language first (BCP 47, e.g. `en`, `es`).
     public var language = "en"
+    /// `--time-zone`, read from the time-zone database when given; nil: `TimeZones.shown` chooses.
+    public var timeZone: TimeZoneRules?
     public var demo = false
     public var logLevel: LogLevel = .notice
     public var maxLineBytes = 1 << 20
@@ -93,8 +99,8 @@ public struct Config: Sendable, Equatable {
 
     private static let options: [Option] = [
         Option(flag: "--socket", placeholder: "PATH", help: "Unix socket to serve", default: \.socketPath) { $0.socketPath = try nonEmpty($1, $2) },
-        Option(flag: "--alerts-url", placeholder: "URL", help: "train alerts: http(s):// or file:// (app API, CTA alerts.aspx JSON or GTFS-realtime)") { $0.alertsURL = try nonEmpty($1, $2) },
-        Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON, app stops JSON, GTFS stops.txt or feed)") { $0.stationsURL = try nonEmpty($1, $2) },
+        Option(flag: "--alerts-url", placeholder: "URL", help: "train alerts: http(s):// or file:// (app API, CTA alerts.aspx JSON or GTFS-realtime)") { $0.alertsURL = try sourceURL($1, $2) },
+        Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON, app stops JSON, GTFS stops.txt or feed)") { $0.stationsURL = try sourceURL($1, $2) },
         Option(flag: "--alerts-interval", placeholder: "SECONDS", help: "alert refresh interval, at least 1", default: \.alertsInterval) { $0.alertsInterval = try seconds($1, $2, min: 1) },
         Option(flag: "--stations-interval", placeholder: "SECONDS", help: "station refresh interval, at least 1", default: \.stationsInterval) { $0.stationsInterval = try seconds($1, $2, min: 1) },
         Option(flag: "--refresh-spacing", placeholder: "SECONDS", help: "least time between two fetches that refresh calls ask for", default: \.refreshSpacing) { $0.refreshSpacing = try seconds($1, $2, min: 0) },
@@ -102,6 +108,9 @@ public struct Config: Sendable, Equatable {
         Option(flag: "--stations-stale-after", placeholder: "SECONDS", help: "stations older than this are stale (default 3 x --stations-interval)") { $0.stationsStaleAfter = try seconds($1, $2, min: 1) },
         Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch", default: \.httpTimeout) { $0.httpTimeout = try seconds($1, $2, min: 0.001) },
         Option(flag: "--language", placeholder: "TAG", help: "GTFS-realtime translation to pick, then the untagged one, then the first", default: \.language) { $0.language = try nonEmpty($1, $2) },
+        Option(flag: "--time-zone", placeholder: "ZONE", help: "zone of every time shown, e.g. America/New_York (default: the feed's agency_timezone, else \(CTATime.zoneIdentifier))") {
+            do { $0.timeZone = try TimeZoneDatabase.rules(try nonEmpty($1, $2)) } catch let failure as TimeZoneDatabase.Failure { throw Failure(description: "\($2): \(failure)") }
+        },
         Option(flag: "--config", placeholder: "PATH", help: "environment file of STOPSHEETD_* settings, re-read on SIGHUP; -PATH: optional") {
             let path = try nonEmpty($1, $2)
             $0.configFile = path.hasPrefix("-") ? String(path.dropFirst()) : path
@@ -207,8 +216,12 @@ public struct Config: Sendable, Equatable {
                 do { try option.apply(&config, setting.value, setting.key) } catch {
                     problems.append(.error("\(error)", file: file.path, line: setting.line))
                 }
-            } else if setting.key.hasPrefix("STOPSHEETD_") {
-                let hint = closest(to: setting.key, among: options.map(\.environmentName)).map { " (did you mean \($0)?)" } ?? ""
+            } else if let option = options.first(where: { $0.environmentName == setting.key.uppercased() }) {
+                // systemd's EnvironmentFile= keeps the case, so `stopsheetd_language` is another variable.
+                problems.append(.warning("\(setting.key) is ignored: keys are upper case (did you mean \(option.environmentName)?)",
+                                         file: file.path, line: setting.line))
+            } else if setting.key.uppercased().hasPrefix("STOPSHEETD_") {
+                let hint = closest(to: setting.key.uppercased(), among: options.map(\.environmentName)).map { " (did you mean \($0)?)" } ?? ""
                 problems.append(.warning("unknown key \(setting.key), ignored\(hint)", file: file.path, line: setting.line))
             }
             // Other variables (http_proxy=, …) are the environment's business: systemd passes them on.
@@ -341,6 +354,12 @@ public struct Config: Sendable, Equatable {
         return value
     }
 
+    private static func sourceURL(_ value: String, _ flag: String) throws(Failure) -> String {
+        let url = try nonEmpty(value, flag)
+        do { try checkSourceURL(url) } catch { throw Failure(description: "\(flag): \(error.message)") }
+        return url
+    }
+
     private static func seconds(_ value: String, _ flag: String, min: Double) throws(Failure) -> Double {
         guard let number = Double(value), number.isFinite, number >= min, number <= 86_400 * 7 else {
             throw Failure(description: "\(flag): '\(value)' is not a number of seconds between \(min == min.rounded() ? String(Int(min)) : String(min)) and 604800")
@@ -359,7 +378,7 @@ public struct Config: Sendable, Equatable {
         switch value.lowercased() {
         case "1", "true", "yes", "on": return true
         case "0", "false", "no", "off", "": return false
-        default: throw Failure(description: "\(flag): '\(value)' is not true or false")
+        default: throw Failure(description: "\(flag): '\(value)' is not one of 1, true, yes, on (or 0, false, no, off, empty), in any case")
         }
     }
 }

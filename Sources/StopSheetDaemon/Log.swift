@@ -80,15 +80,26 @@ public enum Log {
 import Glibc
 #endif
 
-/// `<priority>message key=value…` on stderr, the form systemd reads from a service's stderr
-/// (`SyslogLevelPrefix=`, on by default; journald's stdout stream parses it too). On a terminal,
-/// where a person reads it, the prefix is a word instead, and only for warnings and worse:
-/// `warning: refresh failed …`. Whether stderr is a terminal is decided once, at start-up: a
-/// service's stderr (the journal stream named by `JOURNAL_STREAM`, a pipe, a file) is never one.
+/// `<priority>message key=value…` on stderr when stderr is the journal's stream, the form journald
+/// reads from a service's stderr (`SyslogLevelPrefix=`, on by default). Anywhere else (a terminal,
+/// a file, a pipe: `stopsheetd --demo 2> log`), where a person or a script reads it, the prefix is
+/// a word instead, and only for warnings and worse: `warning: refresh failed …`. Decided once, at
+/// start-up, as systemd's own tools decide it: `JOURNAL_STREAM` names stderr's device and inode.
 public struct StderrLogSink: LogSink {
     private let priorityPrefix: Bool
 
-    public init(priorityPrefix: Bool = isatty(2) == 0) { self.priorityPrefix = priorityPrefix }
+    public init(priorityPrefix: Bool = StderrLogSink.stderrIsTheJournal()) { self.priorityPrefix = priorityPrefix }
+
+    /// Whether `JOURNAL_STREAM` (`DEVICE:INODE`, set by systemd for the stream it connected)
+    /// names the file stderr is now; a variable inherited by a child whose stderr went elsewhere
+    /// does not.
+    public static func stderrIsTheJournal(_ journalStream: String? = getenv("JOURNAL_STREAM").map { String(cString: $0) }) -> Bool {
+        let parts = journalStream?.split(separator: ":", omittingEmptySubsequences: false) ?? []
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var info = stat()
+        guard fstat(2, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }
 
     public func write(_ entry: LogEntry) {
         let prefix = priorityPrefix ? "<\(entry.level.rawValue)>" : entry.level >= .warning ? "\(entry.level.name): " : ""

@@ -1,8 +1,9 @@
 import StopSheetCore
 
-/// An alert's period in Chicago time, as a person reads it: `Sat 14 Feb 2015 14:35 – until
-/// further notice`, `Wed 2 Dec 2026 12:33 – 18:33`. From the `start`/`end` ISO 8601 strings
-/// (with their offset); one the client cannot read is shown as it came.
+/// An alert's period as a person reads it: `Sat 14 Feb 2015 14:35 – until further notice`,
+/// `Wed 2 Dec 2026 12:33 – 18:33`. In the agency's zone: the wall clock the daemon wrote in the
+/// `start`/`end` ISO 8601 strings before their offset (protocol.md, "Time zone"), so this
+/// machine's own zone never matters. A string without an offset, or unreadable, is shown as it came.
 enum AlertDates {
     static func period(start: JSON?, end: JSON?) -> TerminalText? {
         let startText = start?.stringValue, endText = end?.stringValue
@@ -11,10 +12,8 @@ enum AlertDates {
         case (let start?, nil): return "\(moment(start)) – until further notice"
         case (nil, let end?): return "until \(moment(end))"
         case (let start?, let end?):
-            if let from = ISO8601Time.instant(start), let to = ISO8601Time.instant(end),
-                day(ChicagoTime.wallClock(from)) == day(ChicagoTime.wallClock(to))
-            {
-                return "\(moment(start)) – \(clock(ChicagoTime.wallClock(to)))"
+            if let from = wallClock(start), let to = wallClock(end), from.daysSince1970 == to.daysSince1970 {
+                return "\(moment(start)) – \(clock(to))"
             }
             return "\(moment(start)) – \(moment(end))"
         }
@@ -22,29 +21,21 @@ enum AlertDates {
 
     /// `Sat 14 Feb 2015 14:35`.
     static func moment(_ iso: String) -> TerminalText {
-        guard let instant = ISO8601Time.instant(iso) else { return TerminalText(iso) }
-        let wall = ChicagoTime.wallClock(instant)
-        let localDays = (instant.secondsSince1970 + ChicagoTime.utcOffset(at: instant)).dividedRoundingDown(by: 86_400)
-        let weekday = weekdays[Int(((localDays % 7) + 11) % 7)]
-        return "\(weekday) \(wall.day) \(months[wall.month - 1]) \(wall.year) \(clock(wall))"
+        guard let wall = wallClock(iso) else { return TerminalText(iso) }
+        return "\(weekdays[wall.weekday]) \(wall.day) \(months[wall.month - 1]) \(wall.year) \(clock(wall))"
     }
 
-    private static func clock(_ wall: ChicagoTime.WallClock) -> TerminalText {
+    private static func wallClock(_ iso: String) -> WallClock? {
+        guard let (wall, offset) = ISO8601Time.parse(iso), offset != nil else { return nil }
+        return wall
+    }
+
+    private static func clock(_ wall: WallClock) -> TerminalText {
         "\(two(wall.hour)):\(two(wall.minute))"
     }
 
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
-    private static func day(_ wall: ChicagoTime.WallClock) -> [Int] { [wall.year, wall.month, wall.day] }
-
-    // 1970-01-01 was a Thursday: day 0 is index 4.
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-}
-
-private extension Int64 {
-    func dividedRoundingDown(by divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
-    }
 }

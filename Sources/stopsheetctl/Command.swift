@@ -65,7 +65,7 @@ struct Invocation: Sendable {
     /// One call, its error turned into a `Failure` with a hint for this command line.
     func call<Result>(_ client: StopSheetClient, _ body: (StopSheetClient) throws(ClientError) -> Result) throws(Failure) -> Result {
         do { return try body(client) } catch {
-            throw .client(error, hint: Hints.after(error, invocation: self))
+            throw .client(error, hint: Hints.after(error, invocation: self, client: client))
         }
     }
 

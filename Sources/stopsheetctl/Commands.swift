@@ -1,3 +1,4 @@
+import Posix
 import StopSheetClient
 import StopSheetCore
 
@@ -25,8 +26,16 @@ extension Command {
         operandCount: 1...1
     ) { invocation throws(Failure) in
         let stopID = invocation.operands[0]
+        let bus = invocation.arguments.has("--bus")
+        if bus, invocation.arguments.value("--name") != nil {
+            throw .usage("--name is a train station's name; a bus stop sheet shows none (leave out --bus or --name)")
+        }
+        if bus, !StationLookup.isStopIDShaped(stopID) {
+            let guess = (try? invocation.connect()).flatMap { StationLookup.didYouMean(stopID, client: $0, command: "sheet") }
+            throw .usage("'\(stopID)' is not a bus stop id: bus stop ids are numbers\(guess.map { "; \($0)" } ?? "")")
+        }
         let client = try invocation.connect()
-        let stopType: StopType? = invocation.arguments.has("--bus") ? .bus : nil
+        let stopType: StopType? = bus ? .bus : nil
         let sheet = try invocation.call(client) { (client) throws(ClientError) in
             try client.stopSheet(stopId: stopID, stopType: stopType, stationName: invocation.arguments.value("--name")).json
         }
@@ -52,7 +61,8 @@ extension Command {
     ) { invocation throws(Failure) in
         let list = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.stations() }
         let name = invocation.operands.first
-        invocation.output(list) { Rendering.stations(list, named: name, into: &$0) }
+        let shown = name.map { StationLookup.filtered(list, named: $0) } ?? list
+        invocation.output(shown) { Rendering.stations(shown, named: name, into: &$0) }
         return ExitStatus.success
     }
 
@@ -87,13 +97,19 @@ extension Command {
         name: "refresh", operands: "[alerts|stations|all]", summary: "refresh now (root, the daemon's user)", operandCount: 0...1
     ) { invocation throws(Failure) in
         let what = invocation.operands.first ?? "all"
-        let refreshed = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in
-            // An unknown target still goes to the daemon, whose error says what it accepts.
-            if let target = RefreshTarget(rawValue: what) { return try client.refresh(target) }
-            return try client.call(.refresh, params: ["what": .string(what)])
+        guard let target = RefreshTarget(rawValue: what) else {
+            let targets = RefreshTarget.allCases.map(\.rawValue)
+            let guess = Hints.closest(to: what, among: targets).map { "; did you mean '\($0)'?" } ?? " (\(targets.joined(separator: ", ")))"
+            throw .usage("refresh: unknown target '\(what)'\(guess)")
         }
+        let refreshed = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.refresh(target) }
         invocation.output(refreshed) { Rendering.outline(refreshed, into: &$0) }
-        return ExitStatus.success
+        // The daemon answers a failed refresh with the cache's health entry: the error is in it.
+        let failed = (refreshed.objectValue?.members ?? []).filter { ($0.value["consecutiveFailures"]?.intValue ?? 0) > 0 }
+        for entry in failed {
+            printError("stopsheetctl: \(TerminalText("\(entry.key) refresh failed: \(entry.value["lastError"]?.stringValue ?? "?")"))")
+        }
+        return failed.isEmpty ? ExitStatus.success : ExitStatus.daemonError
     }
 
     static let call = Command(
@@ -102,7 +118,9 @@ extension Command {
         let method = invocation.operands[0]
         var params: JSON?
         if invocation.operands.count == 2 {
-            do { params = try JSONParser.parse(invocation.operands[1]) } catch { throw .usage("PARAMS_JSON: \(error)") }
+            do { params = try JSONParser.parse(invocation.operands[1]) } catch {
+                throw .usage("PARAMS_JSON: \(ParamsJSON.explain(error, in: invocation.operands[1]))")
+            }
         }
         let result = try invocation.call(try invocation.connect()) { [params] (client) throws(ClientError) in
             try client.call(method: method, params: params)

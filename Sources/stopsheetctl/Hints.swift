@@ -9,21 +9,39 @@ enum Hints {
         case ENOENT, ECONNREFUSED:
             return "is stopsheetd running? This looked for it at \(socketPath) (--socket, $STOPSHEETD_SOCKET)"
         case EACCES, EPERM:
-            return "the socket is for its group: join it (usermod -aG stopsheet $USER, then log in again) or use sudo"
+            let group = socketGroup(socketPath).map { "its group \($0): join it (usermod -aG \($0) $USER, then log in again)" } ?? "its group: join it"
+            return "the socket is for \(group) or use sudo"
         default:
             return nil
         }
     }
 
-    static func after(_ error: ClientError, invocation: Invocation) -> String? {
+    /// The group that owns the socket, by name (by number when it has none); nil when it cannot
+    /// be seen.
+    private static func socketGroup(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        guard let group = getgrgid(info.st_gid), let name = group.pointee.gr_name else { return String(info.st_gid) }
+        return String(cString: name)
+    }
+
+    static func after(_ error: ClientError, invocation: Invocation, client: StopSheetClient) -> String? {
         guard case .rpc(let rpc) = error else { return nil }
         let command = invocation.arguments.command ?? ""
         switch rpc.known {
+        case .methodNotFound:
+            // The daemon's own method names are the keys of its request counters.
+            guard let method = rpc.data?.stringValue, let stats = try? client.stats().json,
+                  let methods = stats["requests"]?.objectValue?.keys.filter({ $0 != "unknown" }) else { return nil }
+            return closest(to: method, among: methods).map { "did you mean '\($0)'? (method names are case-sensitive)" }
         case .unknownStop:
+            // `call`'s operands are a method and JSON, not a stop id.
+            guard command != "call", let stopID = invocation.operands.first else { return nil }
+            guard StationLookup.isStopIDShaped(stopID) else { return StationLookup.didYouMean(stopID, client: client, command: command) }
             // CTA train ids are 5 digits: 3xxxx platforms, 4xxxx stations; bus stop ids are not.
-            guard let stopID = invocation.operands.first, !isTrainStopID(stopID) else { return nil }
-            return command == "sheet"
-                ? "is this a bus stop? try --bus: stopsheetctl sheet --bus \(stopID)"
+            guard !isTrainStopID(stopID) else { return nil }
+            return command == "sheet" || command == "watch"
+                ? "is this a bus stop? try --bus: stopsheetctl \(command) --bus \(stopID)"
                 : "is this a bus stop? Bus stops have no \(command == "station" ? "station detail" : "train alerts"); try stopsheetctl sheet --bus \(stopID)"
         case .notLoaded:
             return "the daemon has not loaded that data yet; stopsheetctl health says what it is waiting for"
@@ -42,7 +60,7 @@ enum Hints {
 
     /// The known name closest to a mistyped one (`staton` → `station`), if one is close.
     static func closest(to typed: String, among names: [String]) -> String? {
-        let best = names.map { ($0, distance(typed.lowercased(), $0)) }.min { $0.1 < $1.1 }
+        let best = names.map { ($0, distance(typed.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
         guard let best, best.1 <= max(1, typed.count / 3) else { return nil }
         return best.0
     }

@@ -21,8 +21,19 @@ struct Page {
 
     /// A link on a line of its own, never cut: a link cut in two is no link. A terminal
     /// narrower than it wraps it, and still finds the whole of it when clicked or copied.
+    /// One that fits only unindented goes to the margin (CTA's alert links are 80 columns).
     mutating func link(_ url: TerminalText, indent: Int = 0) {
-        lines.append(String(repeating: " ", count: indent) + url.description)
+        let fits = indent + Page.displayWidth(url.description) <= width
+        lines.append(String(repeating: " ", count: fits ? indent : 0) + url.description)
+    }
+
+    /// One line, never wrapped: cut with `…` where it would run past the width (a list of
+    /// what changed, each item a line, reads better cut than wrapped).
+    mutating func line(_ text: TerminalText, indent: Int = 0) {
+        let room = max(width - indent, 2)
+        var body = text.description
+        if Page.displayWidth(body) > room { body = Page.split(body, columns: room - 1).0 + "…" }
+        lines.append(String(repeating: " ", count: indent) + body)
     }
 
     static func words(_ text: TerminalText) -> [TerminalText] {

@@ -8,20 +8,13 @@ enum Rendering {
 
     static func sheet(_ sheet: JSON, station: JSON?, into page: inout Page) {
         guard sheet["stopType"]?.stringValue == "train" else {
-            page.paragraph("Bus stop \(sheet["stopId"]?.stringValue ?? "?"): bus stops have no train alerts and no accessibility button.")
+            page.paragraph(busStop(sheet))
             return
         }
         header(name: sheet["stationName"]?.stringValue, id: sheet["stationId"]?.stringValue, routes: station?["routes"], into: &page)
         let button = sheet["accessibilityButton"]
-        let alertData = sheet["data"]?["alerts"]
-        let alertsLabel: TerminalText
-        if let label = sheet["alertGlyph"]?["accessibilityLabel"]?.stringValue {
-            alertsLabel = "\(label)"
-        } else {
-            alertsLabel = alertData?["loaded"] == .bool(false) ? "train alerts not loaded yet" : "no train service alerts"
-        }
-        page.paragraph("\(alertsLabel) · \(stepFreeWords(button?["stepFree"]?.stringValue, tone: button?["tone"]?.stringValue))")
-        freshness(sheet["data"], into: &page)
+        page.paragraph(summary(sheet))
+        for note in freshness(sheet["data"]) { page.paragraph(note) }
 
         if let dialog = sheet["alertGlyph"]?["alert"] {
             page.blank()
@@ -43,6 +36,24 @@ enum Rendering {
         advisories(button?["advisories"], into: &page)
     }
 
+    /// `Bus stop 1106: …`, for a sheet that is not a train station's.
+    static func busStop(_ sheet: JSON) -> TerminalText {
+        "Bus stop \(sheet["stopId"]?.stringValue ?? "?"): bus stops have no train alerts and no accessibility button."
+    }
+
+    /// `8 train service alerts · step-free access`: the glyph and the button, in words; alerts
+    /// that never loaded are said to be so, never shown as none.
+    static func summary(_ sheet: JSON) -> TerminalText {
+        let button = sheet["accessibilityButton"]
+        let alertsLabel: TerminalText
+        if let label = sheet["alertGlyph"]?["accessibilityLabel"]?.stringValue {
+            alertsLabel = "\(label)"
+        } else {
+            alertsLabel = sheet["data"]?["alerts"]?["loaded"] == .bool(false) ? "train alerts not loaded yet" : "no train service alerts"
+        }
+        return "\(alertsLabel) · \(stepFreeWords(button?["stepFree"]?.stringValue, tone: button?["tone"]?.stringValue))"
+    }
+
     /// `step-free access`, `no step-free access`, `step-free access unknown`: the tone, in words.
     static func stepFreeWords(_ stepFree: String?, tone: String? = nil, partial: Bool = false) -> TerminalText {
         switch stepFree ?? (tone == "good" ? "available" : tone == "warn" ? "none" : "unknown") {
@@ -53,17 +64,17 @@ enum Rendering {
     }
 
     /// A note when the data behind a sheet is missing or old (`data`, from daemons that send it).
-    static func freshness(_ data: JSON?, into page: inout Page) {
-        for (key, what) in [("alerts", "Train alert data"), ("stations", "Station data")] {
-            guard let entry = data?[key] else { continue }
-            if entry["loaded"] == .bool(false) {
-                page.paragraph("\(what) has not loaded yet.")
-            } else if entry["stale"] == .bool(true) {
-                let age = entry["ageSeconds"]?.intValue.map { " (loaded \(duration($0)) ago)" } ?? ""
-                page.paragraph("\(what) is out of date\(age).")
-            }
+    static func freshness(_ data: JSON?) -> [TerminalText] {
+        freshnessSources.compactMap { key, what in
+            guard let entry = data?[key] else { return nil }
+            if entry["loaded"] == .bool(false) { return "\(what) has not loaded yet." }
+            guard entry["stale"] == .bool(true) else { return nil }
+            let age = entry["ageSeconds"]?.intValue.map { " (loaded \(duration($0)) ago)" } ?? ""
+            return "\(what) is out of date\(age)."
         }
     }
+
+    static let freshnessSources = [("alerts", "Train alert data"), ("stations", "Station data")]
 
     static func duration(_ seconds: Int) -> TerminalText {
         switch seconds {
@@ -102,13 +113,7 @@ enum Rendering {
     /// One alert: the dialog's own wording (`Active train alert: <headline>`), its dates, then its
     /// description; with `details`, what it applies to, CTA's impact, its id and link.
     static func alert(_ alert: JSON, indent: Int, details: Bool, into page: inout Page) {
-        let kind: TerminalText
-        switch alert["kind"]?.stringValue {
-        case "active": kind = "Active train alert:"
-        case "planned": kind = "Planned train alert:"
-        default: kind = "Train alert:"
-        }
-        page.paragraph("\(alert["headline"]?.stringValue ?? "")", indent: indent, hangingIndent: indent + 2, lead: kind)
+        page.paragraph("\(alert["headline"]?.stringValue ?? "")", indent: indent, hangingIndent: indent + 2, lead: alertLead(alert["kind"]?.stringValue))
         if let period = AlertDates.period(start: alert["start"], end: alert["end"]) { page.paragraph(period, indent: indent + 2) }
         if details {
             var facts = scopes(alert["scopes"])
@@ -120,6 +125,15 @@ enum Rendering {
         }
         page.paragraphs(alert["description"]?.stringValue ?? "", indent: indent + 2)
         if details, let url = alert["url"]?.stringValue { page.link(TerminalText(url), indent: indent + 2) }
+    }
+
+    /// `Active train alert:`: the dialog's word for an alert of that kind.
+    static func alertLead(_ kind: String?) -> TerminalText {
+        switch kind {
+        case "active": return "Active train alert:"
+        case "planned": return "Planned train alert:"
+        default: return "Train alert:"
+        }
     }
 
     /// `Blue Line`, `all lines`, `station 40380`: where an alert applies.
@@ -152,14 +166,11 @@ enum Rendering {
 
     // MARK: stations
 
-    /// One station a line, by name (same-named ones together, told apart by their lines), then id.
+    /// One station a line, by name (same-named ones together, told apart by their lines), then id;
+    /// `named`: the NAME the list was cut to (`StationLookup.filtered`), for when none is left.
     static func stations(_ result: JSON, named name: String?, into page: inout Page) {
-        var stations = result["stations"]?.arrayValue ?? []
-        if let name {
-            let wanted = name.lowercased()
-            stations = stations.filter { $0["stationName"]?.stringValue?.lowercased().contains(wanted) == true }
-            if stations.isEmpty { page.paragraph("No station's name contains \u{201C}\(TerminalText(name))\u{201D}.") }
-        }
+        let stations = result["stations"]?.arrayValue ?? []
+        if let name, stations.isEmpty { page.paragraph("No station's name contains \u{201C}\(TerminalText(name))\u{201D}.") }
         let sorted = stations.sorted { a, b in
             let (nameA, nameB) = ((a["stationName"]?.stringValue ?? "").lowercased(), (b["stationName"]?.stringValue ?? "").lowercased())
             if nameA != nameB { return nameA < nameB }

@@ -1,9 +1,12 @@
 import StopSheetCore
 
-/// The help text, made from the command table so it cannot leave a command out.
+/// The help text, made from the command table so it cannot leave a command out. Wrapped to the
+/// width as every other output is, but never wider than 80: help is read, not scanned.
 enum Usage {
+    private static var width: Int { min(Terminal.width(), 80) }
+
     static var text: String {
-        var page = Page(width: 80)
+        var page = Page(width: width)
         page.paragraph("Usage: stopsheetctl [--socket PATH] [--timeout SECONDS] [--json] COMMAND ...", hangingIndent: 7)
         page.blank()
         page.paragraph("Commands:")
@@ -26,7 +29,7 @@ enum Usage {
     }
 
     static func text(for command: Command) -> String {
-        var page = Page(width: 80)
+        var page = Page(width: width)
         page.paragraph("Usage: stopsheetctl [OPTIONS] \(command.synopsis)", hangingIndent: 7)
         page.paragraph("\(command.summary)", indent: 2)
         for option in command.options { describe(option, into: &page) }

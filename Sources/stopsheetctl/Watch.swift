@@ -3,29 +3,31 @@ import Posix
 import StopSheetClient
 import StopSheetCore
 
-/// `stopsheetctl watch STOP_ID… [--health] [--json]`: subscribes, prints the current sheets, then
-/// each change as it comes, until interrupted. A lost connection (a daemon restart ends every
-/// subscription) is retried with backoff, subscribed again, and said so. With `--json`: the
-/// subscribe result as one line, then one line per notification, as the daemon sent them.
+/// `stopsheetctl watch STOP_ID… [--bus] [--health] [--json]`: subscribes, prints a line per stop
+/// (and health) saying where it stands, then, as changes come, what changed (`WatchLines`),
+/// until interrupted. A lost connection (a daemon restart ends every subscription) is retried
+/// with backoff, subscribed again, and said so; the new subscription's answers are compared with
+/// what was shown, so a reconnect that changed nothing prints nothing more. Lines fit the width.
+/// With `--json`: each subscribe result as one line (again
+/// after a reconnect: a fresh baseline), then one line per notification, as the daemon sent them.
 /// Output that nobody reads any more (`| head -2`) ends the command quietly with status 0.
 /// Runs on the main thread.
 struct Watch {
-    let socketPath: String
-    let timeout: Double
-    let json: Bool
-    let stopIDs: [String]
+    let invocation: Invocation
+    let stopType: StopType?
     let health: Bool
-    /// The last sheet printed per stop id, to say what changed.
+    /// What was last shown per stop id, and of health, to say what changed.
     private var sheets: [String: JSON] = [:]
+    private var shownHealth: JSON?
     private var lastSeq = 0
 
-    init(stopIDs: [String], health: Bool, socketPath: String, timeout: Double, json: Bool) {
-        self.stopIDs = stopIDs
+    init(_ invocation: Invocation, stopType: StopType?, health: Bool) {
+        self.invocation = invocation
+        self.stopType = stopType
         self.health = health
-        self.socketPath = socketPath
-        self.timeout = timeout
-        self.json = json
     }
+
+    private var json: Bool { invocation.json }
 
     mutating func run() throws(Failure) -> Never {
         // A reader gone is EPIPE on the next write, and then a quiet exit.
@@ -36,22 +38,31 @@ struct Watch {
             let client: StopSheetClient
             let reply: SubscribeReply
             do {
-                client = try StopSheetClient(socketPath: socketPath, timeout: .seconds(timeout))
-                reply = try client.subscribe(stopIds: stopIDs, health: health)
-            } catch .rpc(let error) {
-                throw .client(.rpc(error), hint: nil)
+                client = try StopSheetClient(socketPath: invocation.socketPath, timeout: .seconds(invocation.timeout))
             } catch {
                 // The first connection must work: as every other command, exit 3 when it does not.
-                guard connected else { throw .client(error, hint: nil) }
-                say("cannot reconnect: \(error); retrying in \(format(backoff)) s")
+                guard connected else { throw .client(error, hint: Hints.unreachable(error, socketPath: invocation.socketPath)) }
+                // Said once; the retries go on quietly until one works.
+                if backoff == 0.1 { say("cannot reconnect: \(error); retrying, every 5 s at most") }
                 sleepFor(backoff)
                 backoff = min(backoff * 2, 5)
                 continue
             }
-            if connected { say("reconnected to \(socketPath) and subscribed again (subscription \(reply.subscription ?? "?"))") }
+            do {
+                reply = try client.subscribe(stopIds: invocation.operands, stopType: stopType, health: health)
+            } catch .rpc(let error) {
+                throw .client(.rpc(error), hint: Hints.after(.rpc(error), invocation: invocation, client: client))
+            } catch {
+                guard connected else { throw .client(error, hint: nil) }
+                if backoff == 0.1 { say("cannot subscribe again: \(error); retrying, every 5 s at most") }
+                sleepFor(backoff)
+                backoff = min(backoff * 2, 5)
+                continue
+            }
+            if connected { say("reconnected to \(invocation.socketPath) and subscribed again") }
             backoff = 0.1
             lastSeq = 0
-            show(reply, again: connected)
+            show(reply)
             connected = true
             let lost = follow(client)
             say("connection lost (\(lost)); reconnecting")
@@ -73,85 +84,68 @@ struct Watch {
 
     // MARK: - Printing
 
-    private mutating func show(_ reply: SubscribeReply, again: Bool) {
+    private mutating func show(_ reply: SubscribeReply) {
         if json { emit(SafeJSON.text(reply.json) + "\n") }
-        for (stopID, sheet) in reply.sheets {
-            let previous = sheets[stopID]
-            sheets[stopID] = sheet.json
-            guard !json, !again || previous != sheet.json else { continue }
-            emit(stamp() + describe(stopID, sheet.json, previous: again ? previous : nil) + "\n")
-        }
-        if !json, let health = reply.health { emit(stamp() + describe(health: health.json) + "\n") }
+        for (stopID, sheet) in reply.sheets { show(stopID, sheet.json, gap: "") }
+        if let health = reply.health { show(health: health.json, gap: "") }
     }
 
     private mutating func show(_ notification: PushNotification) {
         if json { return emit(SafeJSON.text(notification.json) + "\n") }
-        var gap = ""
+        var gap: TerminalText = ""
         if let seq = notification.seq {
             if seq > lastSeq + 1 { gap = " (\(seq - lastSeq - 1) coalesced)" }
             lastSeq = seq
         }
         switch notification.method.flatMap(RPCNotification.init(rawValue:)) {
         case .stopSheetChanged:
-            let stopID = notification.stopId ?? "?"
-            let sheet = notification.json["params"]?["sheet"] ?? .null
-            let previous = sheets[stopID]
-            sheets[stopID] = sheet
-            emit(stamp() + describe(stopID, sheet, previous: previous ?? .null) + gap + "\n")
+            show(notification.stopId ?? "?", notification.json["params"]?["sheet"] ?? .null, gap: gap)
         case .healthChanged:
-            emit(stamp() + describe(health: notification.json["params"]?["health"] ?? .null) + gap + "\n")
+            show(health: notification.json["params"]?["health"] ?? .null, gap: gap)
         case nil:
-            emit(stamp() + "notification " + TerminalText.visible(notification.method ?? "?") + "\n")
+            print(WatchLines.Event(headline: "notification " + TerminalText(notification.method ?? "?")))
         }
     }
 
-    /// `Clark/Lake (40380): 8 alerts (5 active, 3 planned) · step-free available, tone good`;
-    /// given the sheet before, `… changed: alerts 8 → 9 (…) · tone good → warn`.
-    private func describe(_ stopID: String, _ sheet: JSON, previous: JSON?) -> String {
-        let changed = previous == nil ? ":" : " changed:"
-        guard sheet != .null else { return TerminalText.visible(stopID) + changed + " no longer a known stop" }
-        let station = sheet["stationId"]?.stringValue ?? stopID
-        let name = "\(sheet["stationName"]?.stringValue ?? stopID) (\(station)\(station == stopID ? "" : ", as \(stopID)"))"
-        guard sheet["stopType"]?.stringValue == "train" else { return TerminalText.visible("bus stop \(stopID): no alert glyph, no accessibility button") }
-        let count = Self.glyphCount(sheet)
-        var alerts = "\(count) alert\(count == 1 ? "" : "s")"
-        if let previous, previous != .null, Self.glyphCount(previous) != count { alerts = "alerts \(Self.glyphCount(previous)) → \(count)" }
-        let kinds = ["active", "planned", "unknown"].compactMap { kind -> String? in
-            let n = sheet["alerts"]?.arrayValue?.filter { $0["kind"]?.stringValue == kind }.count ?? 0
-            return n > 0 ? "\(n) \(kind)" : nil
-        }
-        if !kinds.isEmpty { alerts += " (" + kinds.joined(separator: ", ") + ")" }
-        let button = sheet["accessibilityButton"]
-        var access = "step-free \(button?["stepFree"]?.stringValue ?? "?"), tone \(button?["tone"]?.stringValue ?? "?")"
-        if let previous, previous != .null, let before = previous["accessibilityButton"]?["tone"]?.stringValue, before != button?["tone"]?.stringValue {
-            access = "step-free \(button?["stepFree"]?.stringValue ?? "?"), tone \(before) → \(button?["tone"]?.stringValue ?? "?")"
-        }
-        return TerminalText.visible(name + changed + " " + alerts + " · " + access)
+    private mutating func show(_ stopID: String, _ sheet: JSON, gap: TerminalText) {
+        let previous = sheets[stopID]
+        sheets[stopID] = sheet
+        guard !json, var event = WatchLines.sheet(stopID, sheet, previous: previous) else { return }
+        event.headline = event.headline + gap
+        print(event)
     }
 
-    private func describe(health: JSON) -> String {
-        var text = "health: \(health["status"]?.stringValue ?? "?")"
-        for cache in ["alerts", "stations"] {
-            let entry = health[cache]
-            text += "; \(cache) \(entry?["loaded"] == true ? "loaded" : "not loaded")"
-            if let error = entry?["lastError"]?.stringValue { text += ", last error: \(error)" }
-        }
-        return TerminalText.visible(text)
+    private mutating func show(health: JSON, gap: TerminalText) {
+        let previous = shownHealth
+        shownHealth = health
+        guard !json, var event = WatchLines.health(health, previous: previous) else { return }
+        event.headline = event.headline + gap
+        print(event)
     }
 
-    private static func glyphCount(_ sheet: JSON) -> Int { sheet["alertGlyph"]?["count"]?.intValue ?? 0 }
+    /// The headline after the time, wrapped under it; each detail one line, cut to the width.
+    private func print(_ event: WatchLines.Event) {
+        var page = Page(width: invocation.width)
+        page.paragraph(event.headline, hangingIndent: Self.indent, lead: TerminalText(stamp().padding(to: Self.indent - 1)))
+        for detail in event.details { page.line(detail, indent: Self.indent) }
+        emit(page.text)
+    }
+
+    private static let indent = 10
 
     /// A line of the watch's own (reconnecting): stdout for people, stderr beside `--json`.
     private func say(_ message: String) {
-        if json { printError("stopsheetctl: \(message)") } else { emit(stamp() + message + "\n") }
+        if json { printError("stopsheetctl: \(TerminalText(message))") } else { print(WatchLines.Event(headline: TerminalText(message))) }
     }
 
+    /// `14:35:07`: when the line arrived, in this machine's time, as a log line's (protocol.md,
+    /// "Time zone"); the dates inside the lines are the agency's.
     private func stamp() -> String {
         var now = time(nil)
         var parts = tm()
         localtime_r(&now, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))  "
+        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
     }
 
     /// Unbuffered, so each line is out when it is printed; any failure means no reader.
@@ -175,20 +169,20 @@ struct Watch {
         exitIfOutputGone()
         usleep(UInt32(seconds * 1_000_000))
     }
-
-    private func format(_ seconds: Double) -> String { String(Double(Int(seconds * 10)) / 10) }
 }
 
 extension Command {
     static let watch = Command(
-        name: "watch", operands: "STOP_ID…", summary: "the sheets, then each change as it comes (until Ctrl-C)",
-        options: [Option(name: "--health", value: nil, summary: "also follow the daemon's health")],
+        name: "watch", operands: "STOP_ID…", summary: "each stop in a line, then what changes (until Ctrl-C)",
+        options: [
+            Option(name: "--health", value: nil, summary: "also follow the daemon's health"),
+            Option(name: "--bus", value: nil, summary: "the STOP_IDs are bus stops"),
+        ],
         operandCount: 0...Int.max
     ) { invocation throws(Failure) in
         let health = invocation.arguments.has("--health")
         guard !invocation.operands.isEmpty || health else { throw .usage("watch needs a STOP_ID or --health") }
-        var watch = Watch(stopIDs: invocation.operands, health: health, socketPath: invocation.socketPath,
-                          timeout: invocation.timeout, json: invocation.json)
+        var watch = Watch(invocation, stopType: invocation.arguments.has("--bus") ? .bus : nil, health: health)
         try watch.run()
     }
 }

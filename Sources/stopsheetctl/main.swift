@@ -45,13 +45,19 @@ if parsed.has("--help") {
     print(parsed.command.flatMap(Command.named).map(Usage.text(for:)) ?? Usage.text, terminator: "")
     exit(ExitStatus.success)
 }
+// `--socket version`: the path forgotten, the command taken for it.
+if parsed.command.flatMap(Command.named) == nil,
+   let (option, value) = parsed.values.first(where: { Command.named($0.value) != nil }).map({ ($0.key, $0.value) }),
+   let synopsis = options.first(where: { $0.name == option })?.synopsis
+{
+    fail(.usage("\(option) needs a value (\(synopsis)); '\(value)' was taken for it"))
+}
 guard let name = parsed.command else {
     printError(String(Usage.text.dropLast()))
     fail(.usage("no command given"))
 }
 guard let command = Command.named(name) else { fail(.usage(Usage.unknownCommand(name))) }
-// `call` prints JSON either way, so its failures are JSON too.
-json = parsed.has("--json") || command.name == "call"
+json = parsed.has("--json")
 for option in parsed.given where !Command.globalOptions.contains(where: { $0.name == option }) && !command.options.contains(where: { $0.name == option }) {
     fail(.usage("\(option) is not an option of \(command.name)"))
 }
@@ -60,7 +66,8 @@ guard command.operandCount.contains(parsed.operands.count) else {
 }
 var timeout = 15.0
 if let text = parsed.value("--timeout") {
-    guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else { fail(.usage("--timeout: '\(text)' is not a number of seconds")) }
+    guard let seconds = Double(text), seconds.isFinite else { fail(.usage("--timeout: '\(text)' is not a number of seconds")) }
+    guard seconds > 0, seconds <= 86_400 else { fail(.usage("--timeout: \(text) s is out of range: it must be greater than 0 and at most 86400")) }
     timeout = seconds
 }
 let invocation = Invocation(

@@ -1,5 +1,6 @@
 import Foundation
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
 
@@ -7,10 +8,10 @@ import Testing
 /// end passes, without a refresh. The daemon's STATUS= is the signal that the moment came.
 @Suite struct ClockRuleIntegrationTests {
     static func ctaAlert(_ id: String, _ headline: String, start: Instant, end: Instant?, service: String) -> String {
-        let endText = end.map { "\"\(DemoSource.wallClockText($0))\"" } ?? "null"
+        let endText = end.map { "\"\(TestZones.chicago.wallClock($0).iso8601)\"" } ?? "null"
         return """
             {"AlertId":"\(id)","Headline":"\(headline)","ShortDescription":"\(headline).","FullDescription":{"#cdata-section":"<p>x</p>"},
-             "SeverityScore":"10","SeverityCSS":"normal","Impact":"Special Note","EventStart":"\(DemoSource.wallClockText(start))","EventEnd":\(endText),
+             "SeverityScore":"10","SeverityCSS":"normal","Impact":"Special Note","EventStart":"\(TestZones.chicago.wallClock(start).iso8601)","EventEnd":\(endText),
              "TBD":"0","MajorAlert":"0","ImpactedService":{"Service":\(service)}}
             """
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import StopSheetCore
 import Testing
 @testable import StopSheetDaemon
 
@@ -18,6 +19,19 @@ import Testing
         #expect(checked.problems.isEmpty)
         guard case .run(let config)? = checked.action else { Issue.record("no config: \(checked.problems)"); return }
         #expect(config.demo && config.configFile == Self.path)
+    }
+
+    @Test func aTimeZoneIsReadFromTheDatabaseAndAnUnknownOneIsAnErrorAtItsLine() {
+        let good = check("STOPSHEETD_DEMO=true\nSTOPSHEETD_TIME_ZONE=America/New_York\n")
+        guard case .run(let config)? = good.action else { Issue.record("no config: \(good.problems)"); return }
+        #expect(config.timeZone?.identifier == "America/New_York")
+        #expect(config.timeZone?.utcOffset(at: Instant(secondsSince1970: 1_772_953_200)) == -14_400)
+        #expect(check("STOPSHEETD_DEMO=true\n").action.flatMap { if case .run(let config) = $0 { config.timeZone } else { nil } } == nil)
+        let bad = check("STOPSHEETD_DEMO=true\nSTOPSHEETD_TIME_ZONE=Mars/Olympus_Mons\n")
+        #expect(bad.action == nil)
+        #expect(bad.errors.map(\.description) == [
+            "\(Self.path):2: STOPSHEETD_TIME_ZONE: 'Mars/Olympus_Mons' is not a zone of the time-zone database in \(TimeZoneDatabase.directory) (is tzdata installed?)",
+        ])
     }
 
     @Test func anUnknownKeyIsAWarningWithTheLikelyIntent() {
@@ -54,12 +68,12 @@ import Testing
         let checked = check("STOPSHEETD_DEMO=perhaps\n# fine\nSTOPSHEETD_ALERTS_INTERVAL=0\nSTOPSHEETD_LOG_LEVEL=loud\n")
         #expect(checked.action == nil)
         #expect(checked.errors.map(\.description) == [
-            "\(Self.path):1: STOPSHEETD_DEMO: 'perhaps' is not true or false",
+            "\(Self.path):1: STOPSHEETD_DEMO: 'perhaps' is not one of 1, true, yes, on (or 0, false, no, off, empty), in any case",
             "\(Self.path):3: STOPSHEETD_ALERTS_INTERVAL: '0' is not a number of seconds between 1 and 604800",
             "\(Self.path):4: STOPSHEETD_LOG_LEVEL: 'loud' is not one of critical, error, warning, notice, info, debug",
         ])
         // What the daemon prints when it refuses to start, or a reload keeps the old configuration.
-        #expect(throws: Config.Failure(description: "\(Self.path):1: STOPSHEETD_DEMO: 'perhaps' is not true or false")) {
+        #expect(throws: Config.Failure(description: "\(Self.path):1: STOPSHEETD_DEMO: 'perhaps' is not one of 1, true, yes, on (or 0, false, no, off, empty), in any case")) {
             try Config.load(arguments: ["--config", Self.path], environment: [:], readFile: { _ in "STOPSHEETD_DEMO=perhaps\n" })
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
 
@@ -9,13 +10,13 @@ import Testing
     /// What the spec says Clark/Lake's sheet is for the demo data, computed in-process by the core
     /// at the capture's own moment (the daemon rebases the demo to its start-up, so kinds match).
     static func expectedDemoSheet(_ stopID: String) throws -> JSON {
-        let captured = ChicagoTime.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
-        guard case .success(.body(let alertBytes, _, _)) = DemoSource(.alerts, rebasedTo: captured).fetch(validators: nil),
-              case .success(.body(let stopBytes, _, _)) = DemoSource(.stations, rebasedTo: captured).fetch(validators: nil)
+        let captured = TestZones.chicago.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
+        guard case .success(.body(let alertBytes, _, _)) = DemoSource(.alerts, rebasedTo: captured, chicago: TestZones.chicago).fetch(validators: nil),
+              case .success(.body(let stopBytes, _, _)) = DemoSource(.stations, rebasedTo: captured, chicago: TestZones.chicago).fetch(validators: nil)
         else { throw TestFailure("demo data did not load") }
         let snapshot = Snapshot.build(stations: StationDirectory(platforms: try StationsDecoder.decode(stopBytes)),
-                                      alerts: try AlertsDecoder.decode(alertBytes), now: captured)
-        return try JSONParser.parse(try #require(EncodedSnapshot(snapshot).stopSheet(stopID: stopID)))
+                                      alerts: try AlertsDecoder.decode(alertBytes, chicago: TestZones.chicago), now: captured)
+        return try JSONParser.parse(try #require(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: stopID)))
     }
 
     func expectError(_ response: JSON, _ code: Int, id: JSON? = nil, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -1,21 +1,22 @@
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
 
 @Suite struct DemoSourceTests {
     /// The capture's own moment, 2015-02-14 14:35 Chicago.
-    let captured = ChicagoTime.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
+    let captured = TestZones.chicago.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
 
     func alerts(rebasedTo startup: Instant) throws -> [Alert] {
-        guard case .success(.body(let bytes, _, _)) = DemoSource(.alerts, rebasedTo: startup).fetch(validators: nil) else {
+        guard case .success(.body(let bytes, _, _)) = DemoSource(.alerts, rebasedTo: startup, chicago: TestZones.chicago).fetch(validators: nil) else {
             throw TestFailure("demo alerts did not load")
         }
-        return try AlertsDecoder.decode(bytes)
+        return try AlertsDecoder.decode(bytes, chicago: TestZones.chicago)
     }
 
     @Test func rebasingKeepsEachAlertsKindAtStartUp() throws {
         let original = try alerts(rebasedTo: captured)
-        let startup = ChicagoTime.instant(.init(year: 2026, month: 11, day: 29, hour: 9, minute: 12, second: 7))
+        let startup = TestZones.chicago.instant(.init(year: 2026, month: 11, day: 29, hour: 9, minute: 12, second: 7))
         let rebased = try alerts(rebasedTo: startup)
         #expect(rebased.count == 17)
         #expect(rebased.map(\.id) == original.map(\.id))
@@ -28,7 +29,7 @@ import Testing
     }
 
     @Test func demoStationsAreTheRealStops() throws {
-        guard case .success(.body(let bytes, _, _)) = DemoSource(.stations, rebasedTo: captured).fetch(validators: nil) else {
+        guard case .success(.body(let bytes, _, _)) = DemoSource(.stations, rebasedTo: captured, chicago: TestZones.chicago).fetch(validators: nil) else {
             throw TestFailure("demo stations did not load")
         }
         let directory = StationDirectory(platforms: try StationsDecoder.decode(bytes))

@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
 
@@ -124,7 +125,7 @@ import Testing
     /// known, platform, unknown, empty and over-long ids, before and after stations load: both
     /// build a `StopSheetQuery`, so both apply the same rules.
     @Test func stopSheetShortcutAnswersLikeTheGeneralHandler() throws {
-        let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", now: Instant(secondsSince1970: 0))
+        let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", now: Instant(secondsSince1970: 0), zones: .cta)
         var dispatcher = Dispatcher()
         StopSheetService(store: store, refreshers: [], connections: { 0 }).register(in: &dispatcher)
         let exact = try #require(dispatcher.exact)

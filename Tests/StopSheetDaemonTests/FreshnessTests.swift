@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
 
@@ -7,12 +8,12 @@ import Testing
 @Suite struct FreshnessTests {
     static let t0 = Instant(secondsSince1970: 1_790_000_000)
     static let directory = StationDirectory(platforms: try! StationsDecoder.decode(Fixtures.bytes("L_stops_2021.csv")))
-    static let alerts = try! AlertsDecoder.decode(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"))
+    static let alerts = try! AlertsDecoder.decode(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"), chicago: TestZones.chicago)
 
     /// A store with the default stale-after limits, a service reading `clock`, and the caches
     /// marked as the refresher marks them.
     struct Rig {
-        let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", now: FreshnessTests.t0)
+        let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", now: FreshnessTests.t0, zones: .cta)
         let clock = Locked(FreshnessTests.t0)
 
         init() { store.applyStaleAfter(Config()) }
@@ -185,12 +186,12 @@ import Testing
 
     /// Advisories ride in the encoded sheets byte for byte as in the plain encoding, restored ones too.
     @Test func handMadeAdvisoriesEncodeAsThePlainPath() throws {
-        let alerts = try AlertsDecoder.decode(Fixtures.bytes("alerts_elevators.HANDMADE.json"))
-        let now = ChicagoTime.instant(.init(year: 2026, month: 9, day: 30, hour: 8, minute: 0))
+        let alerts = try AlertsDecoder.decode(Fixtures.bytes("alerts_elevators.HANDMADE.json"), chicago: TestZones.chicago)
+        let now = TestZones.chicago.instant(.init(year: 2026, month: 9, day: 30, hour: 8, minute: 0))
         let snapshot = Snapshot.build(stations: Self.directory, alerts: alerts, now: now)
-        let encoded = EncodedSnapshot(snapshot)
+        let encoded = EncodedSnapshot(snapshot, zone: TestZones.chicago)
         for station in Self.directory.stations {
-            #expect(encoded.stopSheet(stopID: station.id) == snapshot.stopSheet(for: station).json.encoded, "\(station.id)")
+            #expect(encoded.stopSheet(stopID: station.id) == snapshot.stopSheet(for: station).json(in: TestZones.chicago).encoded, "\(station.id)")
         }
         let clarkLake = try JSONParser.parse(try #require(encoded.stopSheet(stopID: "40380")))
         #expect(clarkLake["accessibilityButton"]?["advisories"] == [[
@@ -205,7 +206,7 @@ import Testing
         rig.load(.stations, at: Self.t0)
         let before = try JSONParser.parse(try rig.service.station(["stopId": "40630"]))
         #expect(before["advisories"] == [])
-        rig.store.install(alerts: Self.alerts, at: ChicagoTime.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35)))
+        rig.store.install(alerts: Self.alerts, at: TestZones.chicago.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35)))
         let after = try JSONParser.parse(try rig.service.station(["stopId": "40630"]))
         #expect(after["advisories"]?.arrayValue?.map { $0["alertId"] } == ["23656"])
         #expect(after["stepFree"] == "available")

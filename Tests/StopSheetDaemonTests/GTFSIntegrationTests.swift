@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
 
@@ -68,7 +69,7 @@ import Testing
             }
         }
         // The capture's train alerts, re-expressed, are the ones the CTA decoder finds in the JSON.
-        let cta = try AlertsDecoder.decode(GTFSFeeds.bytes(GTFSFeeds.tests + "/Fixtures/alerts_2015-02-14.DERIVED.json"))
+        let cta = try AlertsDecoder.decode(GTFSFeeds.bytes(GTFSFeeds.tests + "/Fixtures/alerts_2015-02-14.DERIVED.json"), chicago: TestZones.chicago)
         #expect(cta.map(\.id) == rig.captureTrainIDs)
         #expect(served.compactMap { $0["id"]?.stringValue }.filter { !$0.hasPrefix("test-") } == rig.captureTrainIDs)
 

@@ -13,7 +13,7 @@ import Testing
 
     /// A store with stations loaded and alerts never loaded yet.
     static func store() -> Store {
-        let store = Store(alertsSource: alertsURL, stationsSource: "test:stations", now: SystemClock.now())
+        let store = Store(alertsSource: alertsURL, stationsSource: "test:stations", now: SystemClock.now(), zones: .cta)
         store.commit(.stations, installing: .stations(directory), at: SystemClock.now()) { $0.loaded = true; $0.loadedAt = SystemClock.now() }
         return store
     }

@@ -1,5 +1,6 @@
 import Foundation
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
 
@@ -143,8 +144,8 @@ import Testing
         try upstream.set(key: key, body: Self.goodAlerts)
         let daemon = try DaemonProcess(["--alerts-url", upstream.url("/dyn/\(key)"), "--stations-url", stopsFile, "--alerts-interval", "600"])
         func delay(_ status: JSON) throws -> Int64 {
-            let next = try #require(status["nextRefreshAt"]?.stringValue.flatMap(ISO8601Time.instant))
-            let attempt = try #require(status["lastAttemptAt"]?.stringValue.flatMap(ISO8601Time.instant))
+            let next = try #require(status["nextRefreshAt"]?.stringValue.flatMap { ISO8601Time.instant($0, localTime: .utc) })
+            let attempt = try #require(status["lastAttemptAt"]?.stringValue.flatMap { ISO8601Time.instant($0, localTime: .utc) })
             return next.seconds(since: attempt)
         }
         #expect(try delay(try daemon.result("health")["alerts"]!) >= 500, "after a success: the interval, with a little jitter")

@@ -171,6 +171,7 @@ import Testing
         FileManager.default.createFile(atPath: target, contents: Data("secret".utf8))
         chmod(target, 0o600)
         let socketPath = directory + "/run/sub/d.sock"
+        try FileManager.default.createDirectory(atPath: directory + "/run/sub", withIntermediateDirectories: true)
         let trace = directory + "/trace"
         let stderrPath = directory + "/stderr"
         let stderrFile = open(stderrPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

@@ -93,7 +93,7 @@ import Testing
         #expect(rig.daemon.stop() == 0)
         guard rig.logsToStderr else { return }
         let lines = rig.daemon.stderrText().split(separator: "\n")
-        let errors = lines.filter { $0.hasPrefix("<3>") || $0.hasPrefix("<2>") }
+        let errors = lines.filter { $0.hasPrefix("error: ") || $0.hasPrefix("critical: ") }
         #expect(errors.count == 1, "\(lines)")
         #expect(errors.first?.contains("STOPSHEETD_ALERTS_INTERVAL") == true, "the error names the setting: \(errors)")
         #expect(!lines.contains { $0.contains("reloaded") }, "\(lines)")

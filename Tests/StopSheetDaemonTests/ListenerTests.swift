@@ -15,18 +15,55 @@ import Testing
         return info.st_mode & 0o7777
     }
 
-    @Test func bindsWithMode0660AndCreatesMissingParentsWith0755() throws {
+    /// The umask is the process's: binds on several threads at once each get 0660, and the
+    /// process's umask is what it was (before the fix one socket in a few hundred came out 0640).
+    @Test func bindsOnManyThreadsAtOnceEachGet0660AndTheUmaskStays() throws {
+        try withDirectory { directory in
+            let umaskBefore = umask(0o022)
+            defer { umask(umaskBefore) }
+            let wrong = Locked<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 8) { thread in
+                for index in 0..<50 {
+                    let path = directory + "/\(thread)-\(index).sock"
+                    do {
+                        let fd = try bindUnixListener(path: path)
+                        close(fd)
+                        let got = mode(path)
+                        if got != 0o660 { wrong.withLock { $0.append("\(path): \(String(got, radix: 8))") } }
+                    } catch {
+                        wrong.withLock { $0.append("\(path): \(error)") }
+                    }
+                }
+            }
+            #expect(wrong.withLock { $0 }.isEmpty, "\(wrong.withLock { $0 }.prefix(5))")
+            #expect(umask(0o022) == 0o022, "the process's umask changed")
+        }
+    }
+
+    @Test func bindsWithMode0660AndRefusesToMakeDirectoriesOutsideRun() throws {
         try withDirectory { directory in
             let path = directory + "/run/stopsheetd/s.sock"
+            #expect(throws: ListenerError.missingDirectory(path: directory + "/run/stopsheetd")) { try bindUnixListener(path: path) }
+            #expect(access(directory + "/run", F_OK) != 0, "nothing made on the way")
+            try FileManager.default.createDirectory(atPath: directory + "/run/stopsheetd", withIntermediateDirectories: true)
             let fd = try bindUnixListener(path: path)
             defer { close(fd) }
             #expect(mode(path) == 0o660)
-            #expect(mode(directory + "/run") == 0o755)
-            #expect(mode(directory + "/run/stopsheetd") == 0o755)
             #expect(fcntl(fd, F_GETFL) & O_NONBLOCK != 0)
             #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
             _ = try TestClient(path: path)
         }
+    }
+
+    /// The documented layout's runtime directory, `/run/NAME`, is made as systemd would (0755).
+    @Test(.enabled(if: geteuid() == 0 && access("/run", W_OK) == 0, "needs a writable /run"))
+    func makesARuntimeDirectoryDirectlyInRunWith0755() throws {
+        let directory = "/run/ssd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fd = try bindUnixListener(path: directory + "/s.sock")
+        defer { close(fd) }
+        #expect(mode(directory) == 0o755)
+        #expect(mode(directory + "/s.sock") == 0o660)
     }
 
     @Test func removesAStaleSocketNobodyAnswersOn() throws {

@@ -103,4 +103,64 @@ import Testing
         let manualCommands = try matches(#"^\.It Cm ([a-z]+)"#, in: manual)
         #expect(!helpCommands.isEmpty && helpCommands == manualCommands, "--help: \(helpCommands.sorted()), stopsheetctl(1): \(manualCommands.sorted())")
     }
+
+    /// stopsheetctl(1)'s `.It Cm` line of each command reads as `help COMMAND`'s synopsis: the
+    /// man page once nested `--name` inside `--bus` (`[--bus [--name NAME]]`).
+    @Test func eachCommandsManPageSynopsisIsItsHelpSynopsis() throws {
+        let manual = try file("man/stopsheetctl.1")
+        let items = manual.split(separator: "\n").filter { $0.hasPrefix(".It Cm ") }
+        #expect(items.count >= 10)
+        for item in items {
+            let rendered = Self.mdoc(String(item.dropFirst(4)))
+            let name = String(rendered.prefix { $0 != " " })
+            let help = try runProcess(DaemonProcess.ctlBinary, ["help", name]).stdout.split(separator: "\n")
+            let usage = ([help.first ?? ""] + help.dropFirst().prefix { $0.hasPrefix("       ") })
+                .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            let synopsis = usage.replacingOccurrences(of: "Usage: stopsheetctl [OPTIONS] ", with: "")
+            #expect(Self.normalised(synopsis) == Self.normalised(rendered), "help \(name): \(synopsis); stopsheetctl(1): \(rendered)")
+        }
+    }
+
+    /// The few mdoc macros the command items use, as man renders them: `Op` brackets the rest of
+    /// the line, `Oo`/`Oc` what is between them, `Fl` prefixes a dash, `Cm`/`Ar` print as they are.
+    static func mdoc(_ line: String) -> String {
+        var words: [String] = []
+        var open = 0
+        var dash = false
+        for token in line.split(separator: " ").map(String.init) {
+            switch token {
+            case "Cm", "Ar": continue
+            case "Fl": dash = true; continue
+            case "Op", "Oo": open += token == "Op" ? 1 : 0; words.append("["); continue
+            case "Oc": words.append("]"); continue
+            default: break
+            }
+            words.append((dash ? "-" : "") + token)
+            dash = false
+        }
+        words += Array(repeating: "]", count: open)
+        return words.joined(separator: " ").replacingOccurrences(of: "[ ", with: "[").replacingOccurrences(of: " ]", with: "]")
+    }
+
+    static func normalised(_ synopsis: String) -> String {
+        synopsis.replacingOccurrences(of: "…", with: "...").replacingOccurrences(of: " | ", with: "|")
+    }
+
+    /// README's install section as a new user follows it: every systemctl that changes something
+    /// under sudo, "log in again" after usermod, and every source the sample config sets (so the
+    /// installed service contacts at once) named with its URL.
+    @Test func theInstallSectionSaysWhatTheServiceContacts() throws {
+        let readme = try file("README.md")
+        let section = try #require(readme.range(of: "## As a systemd service").map { readme[$0.upperBound...] })
+        let block = String(section).components(separatedBy: "```")[1]
+        for line in block.split(separator: "\n") where line.contains("systemctl ") && !line.contains("systemctl edit") {
+            #expect(line.hasPrefix("sudo "), "\(line)")
+        }
+        let usermod = try #require(block.split(separator: "\n").first { $0.contains("usermod") })
+        #expect(usermod.contains("log in again"), "\(usermod)")
+        let sample = try file("systemd/stopsheetd.conf")
+        let live = try matches(#"^STOPSHEETD_[A-Z_]+_URL=(.+)$"#, in: sample)
+        #expect(!live.isEmpty)
+        for url in live { #expect(section.contains("`\(url)`"), "README's install section does not name \(url)") }
+    }
 }

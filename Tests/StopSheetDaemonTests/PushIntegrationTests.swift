@@ -303,12 +303,14 @@ import Testing
         #expect(first["sheets"]?["40990"]?["alertGlyph"] == .null)
         try Self.alerts([Self.blueLine, Self.at69th]).write(toFile: file, atomically: true, encoding: .utf8)
         let people = try WatchProcess(socket: daemon.socketPath, ["40990"])
-        #expect(try #require(people.output.next(timeout: patience)).contains("69th (40990): 0 alerts"))
+        #expect(try #require(people.output.next(timeout: patience)).contains("69th (40990): no train service alerts · step-free access"))
         try daemon.refreshAll()
         let second = try JSONParser.parse(try #require(watch.output.next(timeout: patience)))
         #expect(second["method"] == "stopSheetChanged" && second["params"]?["sheet"]?["alertGlyph"]?["count"] == 1)
         let line = try #require(people.output.next(timeout: patience))
-        #expect(line.contains("69th (40990) changed: alerts 0 → 1 (1 active)"), "\(line)")
+        #expect(line.hasSuffix("  69th (40990): 1 train service alert · step-free access"), "\(line)")
+        let detail = try #require(people.output.next(timeout: patience))
+        #expect(detail == "          added: Active train alert: Elevator at 69th out of service", "\(detail)")
         // `| head -2`: the reader goes; watch notices on its own and exits 0, with nothing on stderr.
         watch.output.close()
         #expect(watch.process.wait(seconds: 20) == 0)
@@ -345,10 +347,13 @@ final class WatchProcess {
     let process: ChildProcess
     let output: PipeLines
 
-    init(socket: String, _ arguments: [String]) throws {
+    /// `environment` is added to the test's own (`COLUMNS`, `TZ`).
+    init(socket: String, _ arguments: [String], environment extra: [String: String] = [:]) throws {
         let pipe = try PipePair()
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in extra { environment[key] = value }
         process = try ChildProcess(DaemonProcess.ctlBinary, ["--socket", socket, "watch"] + arguments,
-                                   environment: ProcessInfo.processInfo.environment, stdout: pipe.write)
+                                   environment: environment, stdout: pipe.write)
         pipe.closeWrite()
         output = PipeLines(pipe)
     }

@@ -158,49 +158,49 @@ import Testing
           Blue Line · Special Note · severity 12 · alert 23322
           The Peoria entrance to UIC-Halsted is temporarily closed. Enter/exit the
           UIC-Halsted station thru the Halsted or Morgan entrances.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=23322
+        http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=23322
 
         Active train alert: Brown and Red Line Delays
           <time> – until further notice
           Red Line · Brown Line · Significant Delays · severity 60 · alert 27068
           Some Brown and Red Line trains are operating with residual delays after an
           earlier minor fire at track level near Sedgwick.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27068
+        http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27068
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
           Blue Line · Planned Work · severity 25 · alert 27037
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27037
+        http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27037
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
           Blue Line · Planned Work · severity 25 · alert 27038
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27038
+        http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27038
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
           Blue Line · Planned Work · severity 25 · alert 27039
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27039
+        http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27039
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
           Blue Line · Planned Work · severity 25 · alert 27040
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27040
+        http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27040
 
         Planned train alert: Boarding Change, Delays Between Grand and LaSalle
           <time> – <time>
           Blue Line · Planned Work · severity 25 · alert 27041
           Blue LIne trains will operate on the same track between Grand and LaSalle,
           resulting in boarding changes and minor delays.
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27041
+        http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27041
 
         Planned train alert: Boarding Change, Delays Between Armitage and Merchandise
           Mart
@@ -208,7 +208,7 @@ import Testing
           Brown Line · Planned Work · severity 25 · alert 27043
           Brown Line trains will operate on the same track between Armitage and
           Merchandise Mart, resulting in boarding changes and minor delays
-          http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27043
+        http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=27043
 
         """)
         for output in [sheet, station, alerts] { Self.expectFits(output.stdout, columns: 80) }
@@ -376,7 +376,7 @@ import Testing
         #expect(try JSONParser.parse(json.trimmingCharacters(in: .newlines)).comparableSheet == served.comparableSheet)
         #expect(json.contains(#"\u001b"#) && json.contains(#"\u009b"#) && json.contains(#"\u202e"#) && json.contains(#"\u2028"#))
 
-        // Dates in Chicago time, from the ISO strings with their offsets.
+        // Dates in the agency's zone (Chicago's, for CTA): the wall clock of the ISO strings, before their offsets.
         let all = try Self.ctl(["--socket", daemon.socketPath, "alerts"]).stdout
         #expect(all.contains("\n  Sat 14 Feb 2015 14:35 – until further notice\n"), "\(all)")
         #expect(all.contains("\n  Sat 4 Jul 2099 10:00 – 16:30\n"), "\(all)")
@@ -403,8 +403,8 @@ import Testing
         Self.expectFits(piped.stdout, columns: 80)
     }
 
-    /// `make run` on a terminal: log lines without `<N>` priority prefixes (a pipe or a file still
-    /// gets them: LifecycleIntegrationTests reads `<3>`).
+    /// `make run` on a terminal: log lines without `<N>` priority prefixes (only the journal's
+    /// stream gets them: DaemonStartupIntegrationTests).
     @Test func theDaemonLogsWithoutPriorityPrefixesToATerminal() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

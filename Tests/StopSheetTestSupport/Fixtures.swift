@@ -24,8 +24,10 @@ public enum Fixtures {
     public static func path(_ name: String) -> String { directory + "/" + name }
 
     /// A fixture's bytes; a missing fixture stops the run (the checkout is broken, not the code).
-    public static func bytes(_ name: String) -> [UInt8] {
-        let path = path(name)
+    public static func bytes(_ name: String) -> [UInt8] { bytes(atPath: path(name)) }
+
+    /// A file's bytes, wherever it is; a missing file stops the run.
+    public static func bytes(atPath path: String) -> [UInt8] {
         guard let file = fopen(path, "rb") else { fatalError("missing fixture \(path)") }
         defer { fclose(file) }
         var bytes: [UInt8] = []

@@ -1,17 +1,20 @@
 /// The app API's alerts: `{"alerts":[{"id","status","headline","description","scopes":[…],
-/// "start"?,"end"?}]}`. Unlike CTA's, these alerts state their kind.
+/// "start"?,"end"?}]}`. Unlike CTA's, these alerts state their kind. A time without an offset is
+/// Chicago's wall clock, read with `chicago`.
 public enum AppAlertsDecoder {
-    public static func decode(_ document: JSON, limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Alert] {
-        try JSONFields.records(try JSONFields.array(document["alerts"], at: "alerts"), at: "alerts", limits: limits, alert)
+    public static func decode(_ document: JSON, chicago: TimeZoneRules, limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Alert] {
+        try JSONFields.records(try JSONFields.array(document["alerts"], at: "alerts"), at: "alerts", limits: limits) { (value, path) throws(DecodingFailure) in
+            try alert(value, at: path, chicago: chicago)
+        }
     }
 
-    private static func alert(_ value: JSON, at path: String) throws(DecodingFailure) -> Alert? {
+    private static func alert(_ value: JSON, at path: String, chicago: TimeZoneRules) throws(DecodingFailure) -> Alert? {
         let object = try JSONFields.object(value, at: path)
         let id = try JSONFields.id(object["id"], at: "\(path).id")
         let headline = try JSONFields.string(object["headline"], at: "\(path).headline")
         let description = try JSONFields.optionalString(object["description"], at: "\(path).description") ?? ""
-        let start = try date(object["start"], at: "\(path).start")
-        let end = try date(object["end"], at: "\(path).end")
+        let start = try date(object["start"], at: "\(path).start", chicago)
+        let end = try date(object["end"], at: "\(path).end", chicago)
         let scopes = try self.scopes(object["scopes"], at: "\(path).scopes")
         guard !scopes.isEmpty else { return nil }
         return Alert(id: id, kindSource: .stated(kind(object["status"])), headline: headline,
@@ -58,9 +61,9 @@ public enum AppAlertsDecoder {
         return scopes
     }
 
-    private static func date(_ value: JSON?, at path: String) throws(DecodingFailure) -> Instant? {
+    private static func date(_ value: JSON?, at path: String, _ chicago: TimeZoneRules) throws(DecodingFailure) -> Instant? {
         guard let text = try JSONFields.optionalString(value, at: path) else { return nil }
-        guard let instant = ISO8601Time.instant(text) else {
+        guard let instant = ISO8601Time.instant(text, localTime: chicago) else {
             throw .malformed(path: path, reason: "not an ISO 8601 time: '\(text)'")
         }
         return instant

@@ -6,7 +6,8 @@
 public enum CTAAlertsDecoder {
     /// The train alerts in a parsed `{"CTAAlerts": …}` document, in upstream order. Alerts with
     /// no train scope are dropped; `ErrorCode` 25 or 50 ("no alerts") is an empty success.
-    public static func decode(_ document: JSON, limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Alert] {
+    /// `chicago` reads the dates, Chicago wall-clock time (`CTATime`).
+    public static func decode(_ document: JSON, chicago: TimeZoneRules, limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Alert] {
         let root = try JSONFields.object(document["CTAAlerts"], at: "CTAAlerts")
         if let code = try errorCode(root["ErrorCode"], at: "CTAAlerts.ErrorCode") {
             switch Int(code) {
@@ -18,7 +19,9 @@ public enum CTAAlertsDecoder {
             }
         }
 
-        return try JSONFields.records(try oneOrMany(root["Alert"], at: "CTAAlerts.Alert"), at: "CTAAlerts.Alert", limits: limits, alert)
+        return try JSONFields.records(try oneOrMany(root["Alert"], at: "CTAAlerts.Alert"), at: "CTAAlerts.Alert", limits: limits) { (value, path) throws(DecodingFailure) in
+            try alert(value, at: path, chicago: chicago)
+        }
     }
 
     /// The code as text, or nil for success by absence. Arrays come from a repeated XML element;
@@ -37,7 +40,7 @@ public enum CTAAlertsDecoder {
         return code
     }
 
-    private static func alert(_ value: JSON, at path: String) throws(DecodingFailure) -> Alert? {
+    private static func alert(_ value: JSON, at path: String, chicago: TimeZoneRules) throws(DecodingFailure) -> Alert? {
         let object = try JSONFields.object(value, at: path)
         guard let id = try text(object["AlertId"], at: "\(path).AlertId").map(UpstreamText.trimmed), !id.isEmpty else {
             throw .malformed(path: "\(path).AlertId", reason: object["AlertId"] == nil ? "missing" : "empty")
@@ -46,8 +49,8 @@ public enum CTAAlertsDecoder {
         // An empty XML element arrives as null: an empty text, not a broken alert.
         let headline = try text(object["Headline"], at: "\(path).Headline") ?? ""
         let description = try text(object["ShortDescription"], at: "\(path).ShortDescription") ?? ""
-        let start = try date(object["EventStart"], at: "\(path).EventStart")
-        let end = try date(object["EventEnd"], at: "\(path).EventEnd")
+        let start = try date(object["EventStart"], at: "\(path).EventStart", chicago)
+        let end = try date(object["EventEnd"], at: "\(path).EventEnd", chicago)
 
         let scopes = try self.scopes(object["ImpactedService"], at: "\(path).ImpactedService")
         guard !scopes.isEmpty else { return nil }
@@ -132,9 +135,9 @@ public enum CTAAlertsDecoder {
     }
 
     /// A CTA date; null or empty means none (an open-ended alert has no `EventEnd`).
-    private static func date(_ value: JSON?, at path: String) throws(DecodingFailure) -> Instant? {
+    private static func date(_ value: JSON?, at path: String, _ chicago: TimeZoneRules) throws(DecodingFailure) -> Instant? {
         guard let text = try text(value, at: path).map(UpstreamText.trimmed), !text.isEmpty else { return nil }
-        guard let instant = CTATime.instant(text) else { throw .malformed(path: path, reason: "not a CTA date: '\(text)'") }
+        guard let instant = CTATime.instant(text, in: chicago) else { throw .malformed(path: path, reason: "not a CTA date: '\(text)'") }
         return instant
     }
 }

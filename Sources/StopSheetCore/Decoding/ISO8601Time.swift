@@ -1,22 +1,23 @@
-/// The app API's timestamps: ISO 8601 `YYYY-MM-DDTHH:MM[:SS[.fff]]` with `Z` or a `±HH:MM`
-/// offset naming an exact instant, or without one naming Chicago wall-clock time (as CTA does);
-/// a bare date is Chicago midnight. Fractions of a second are dropped: `Instant` is whole seconds.
+/// ISO 8601 timestamps `YYYY-MM-DDTHH:MM[:SS[.fff]]` with `Z` or a `±HH:MM` offset naming an
+/// exact instant, or without one naming a wall-clock time (as CTA's app API writes Chicago's);
+/// a bare date is local midnight. Fractions of a second are dropped: `Instant` is whole seconds.
 public enum ISO8601Time {
-    public static func instant(_ text: String) -> Instant? {
+    /// The wall clock as written, and the offset east of UTC in seconds when one is given.
+    public static func parse(_ text: String) -> (wall: WallClock, utcOffset: Int?)? {
         var scanner = TimestampScanner(UpstreamText.trimmed(text))
         guard let year = scanner.digits(4), scanner.skip("-"), let month = scanner.digits(2), scanner.skip("-"),
             let day = scanner.digits(2)
         else { return nil }
-        var wall = ChicagoTime.WallClock(year: year, month: month, day: day)
+        var wall = WallClock(year: year, month: month, day: day)
         if scanner.isAtEnd {
-            return wall.isValid ? ChicagoTime.instant(wall) : nil
+            return wall.isValid ? (wall, nil) : nil
         }
         guard scanner.skip(anyOf: "Tt") != nil, scanner.clock(into: &wall) else { return nil }
         if scanner.skip(".") || scanner.skip(",") {
             guard scanner.skipDigits() > 0 else { return nil }
         }
         guard wall.isValid else { return nil }
-        if scanner.isAtEnd { return ChicagoTime.instant(wall) }
+        if scanner.isAtEnd { return (wall, nil) }
 
         let offsetSeconds: Int
         if scanner.skip(anyOf: "Zz") != nil {
@@ -30,8 +31,13 @@ public enum ISO8601Time {
             return nil
         }
         guard scanner.isAtEnd else { return nil }
-        let local = Int64(ChicagoTime.daysFromCivil(wall.year, wall.month, wall.day)) * 86_400
-            + Int64(wall.hour * 3600 + wall.minute * 60 + wall.second)
-        return Instant(secondsSince1970: local - Int64(offsetSeconds))
+        return (wall, offsetSeconds)
+    }
+
+    /// The instant `text` names; one without an offset is wall-clock time in `localTime`.
+    public static func instant(_ text: String, localTime: TimeZoneRules) -> Instant? {
+        guard let (wall, offset) = parse(text) else { return nil }
+        guard let offset else { return localTime.instant(wall) }
+        return Instant(secondsSince1970: wall.secondsSince1970 - Int64(offset))
     }
 }

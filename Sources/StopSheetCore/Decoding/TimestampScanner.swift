@@ -42,7 +42,7 @@ struct TimestampScanner {
     }
 
     /// `HH:MM` with optional `:SS`, hour 0–23 and the rest checked by `WallClock.isValid` later.
-    mutating func clock(into wall: inout ChicagoTime.WallClock) -> Bool {
+    mutating func clock(into wall: inout WallClock) -> Bool {
         guard let hour = digits(2), skip(":"), let minute = digits(2) else { return false }
         wall.hour = hour
         wall.minute = minute

@@ -1,7 +1,7 @@
 /// A point in time, in whole seconds since the Unix epoch. Upstream times are to the second,
 /// and the clock rule ("a start that passes turns Active") is honoured to within a second.
-/// The core never reads a clock: callers pass `now` in.
-public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
+/// The core never reads a clock: callers pass `now` in. Shown in a zone by `TimeZoneRules.iso8601`.
+public struct Instant: Hashable, Comparable, Sendable {
     public var secondsSince1970: Int64
 
     public init(secondsSince1970: Int64) { self.secondsSince1970 = secondsSince1970 }
@@ -11,7 +11,4 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     public func adding(seconds: Int64) -> Instant { Instant(secondsSince1970: secondsSince1970 + seconds) }
 
     public func seconds(since other: Instant) -> Int64 { secondsSince1970 - other.secondsSince1970 }
-
-    /// ISO 8601 in Chicago wall-clock time with its offset, e.g. `2015-02-14T14:35:00-06:00`.
-    public var description: String { ChicagoTime.format(self) }
 }

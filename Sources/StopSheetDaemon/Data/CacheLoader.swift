@@ -12,18 +12,18 @@ public struct CacheLoader: Sendable {
     /// The journal field carrying the count.
     let countField: String
     /// Decodes `body` fetched from `source` into what the store installs (`Store.commit`).
-    /// `language` picks GTFS-realtime translations. Throws when the body is not data for this
-    /// cache; the store then keeps what it had.
-    let decode: @Sendable (_ body: [UInt8], _ source: any Source, _ language: String) throws -> CacheContent
+    /// `language` picks GTFS-realtime translations; CTA's wall-clock times are read in `zones`'
+    /// `chicago`. Throws when the body is not data for this cache; the store then keeps what it had.
+    let decode: @Sendable (_ body: [UInt8], _ source: any Source, _ language: String, _ zones: TimeZones) throws -> CacheContent
 
     public init(_ cache: CacheName) {
         switch cache {
         case .alerts:
-            self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, language in
-                .alerts(try AlertsDecoder.decode(body, language: language))
+            self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, language, zones in
+                .alerts(try AlertsDecoder.decode(body, language: language, chicago: zones.chicago))
             }
         case .stations:
-            self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { body, source, _ in
+            self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { body, source, _, _ in
                 let directory = try StationsBody.directory(body, source: source)
                 // An empty station list is an upstream fault, not news that the 'L' closed.
                 guard directory.count > 0 else { throw FetchFailure("no stations in the body") }
@@ -32,7 +32,7 @@ public struct CacheLoader: Sendable {
         }
     }
 
-    init(cache: CacheName, noun: String, countField: String, decode: @escaping @Sendable ([UInt8], any Source, String) throws -> CacheContent) {
+    init(cache: CacheName, noun: String, countField: String, decode: @escaping @Sendable ([UInt8], any Source, String, TimeZones) throws -> CacheContent) {
         self.cache = cache
         self.noun = noun
         self.countField = countField

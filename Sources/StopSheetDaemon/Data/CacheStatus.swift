@@ -42,10 +42,11 @@ public struct CacheStatus: Sendable, Equatable {
     /// good data kept".
     public var failingWithNoData: Bool { !loaded && consecutiveFailures > 0 }
 
-    /// The cache's entry in `health` (and in a `refresh` answer), its age and staleness at `now`.
-    public func json(at now: Instant) -> JSON {
+    /// The cache's entry in `health` (and in a `refresh` answer), its age and staleness at `now`,
+    /// its times in `zone`.
+    public func json(at now: Instant, in zone: TimeZoneRules) -> JSON {
         let freshness = freshness(now: now)
-        func time(_ instant: Instant?) -> JSON { instant.map { .string($0.description) } ?? .null }
+        let time = zone.json
         return [
             "loaded": .bool(loaded),
             "count": .int(count),

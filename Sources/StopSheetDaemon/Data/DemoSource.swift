@@ -9,11 +9,12 @@ public struct DemoSource: Source {
     public let url: String
     private let bytes: [UInt8]
 
-    public init(_ cache: CacheName, rebasedTo startup: Instant) {
+    /// `chicago`: the zone of the capture's wall-clock times (`CTATime.zoneIdentifier`).
+    public init(_ cache: CacheName, rebasedTo startup: Instant, chicago: TimeZoneRules) {
         switch cache {
         case .alerts:
             url = "demo:alerts"
-            bytes = DemoSource.rebase(PackageResources.alerts_json, to: startup)
+            bytes = DemoSource.rebase(PackageResources.alerts_json, to: startup, chicago: chicago)
         case .stations:
             url = "demo:stations"
             bytes = PackageResources.stops_csv
@@ -25,10 +26,11 @@ public struct DemoSource: Source {
     }
 
     /// Shifts `EventStart`/`EventEnd` by (start-up − the capture's `TimeStamp`), rewriting them
-    /// in the CTA JSON API's own wall-clock form so the real decoder reads them as usual.
-    static func rebase(_ bytes: [UInt8], to startup: Instant) -> [UInt8] {
+    /// in the CTA JSON API's own wall-clock form (`2015-02-14T14:35:00`, Chicago) so the real
+    /// decoder reads them as usual.
+    static func rebase(_ bytes: [UInt8], to startup: Instant, chicago: TimeZoneRules) -> [UInt8] {
         guard let document = try? JSONParser.parse(bytes),
-              let stamp = document["CTAAlerts"]?["TimeStamp"]?.stringValue, let captured = CTATime.instant(stamp)
+              let stamp = document["CTAAlerts"]?["TimeStamp"]?.stringValue, let captured = CTATime.instant(stamp, in: chicago)
         else { return bytes }
         let shift = startup.seconds(since: captured)
         func shifted(_ value: JSON, key: String?) -> JSON {
@@ -38,17 +40,12 @@ public struct DemoSource: Source {
             case .array(let elements):
                 return .array(elements.map { shifted($0, key: key) })
             case .string(let text) where key == "EventStart" || key == "EventEnd" || key == "TimeStamp":
-                guard let instant = CTATime.instant(text) else { return value }
-                return .string(wallClockText(instant.adding(seconds: shift)))
+                guard let instant = CTATime.instant(text, in: chicago) else { return value }
+                return .string(chicago.wallClock(instant.adding(seconds: shift)).iso8601)
             default:
                 return value
             }
         }
         return shifted(document, key: nil).encoded
-    }
-
-    /// `2015-02-14T14:35:00`, Chicago wall clock, as the CTA JSON API writes times.
-    static func wallClockText(_ instant: Instant) -> String {
-        String(instant.description.prefix(19))
     }
 }

@@ -9,15 +9,18 @@ public final class Generation: Sendable {
     public let encoded: EncodedSnapshot
     public let alerts: CacheStatus
     public let stations: CacheStatus
+    /// The zones in force (`--time-zone`); `encoded.zone` is the one its answers show.
+    public let zones: TimeZones
     /// What each answer's `data` is made from, kept apart from the statuses so that making it
     /// copies no status (their strings would be retained and released per answer).
     private let alertsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64)
     private let stationsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64)
 
-    init(_ encoded: EncodedSnapshot, alerts: CacheStatus, stations: CacheStatus) {
+    init(_ encoded: EncodedSnapshot, alerts: CacheStatus, stations: CacheStatus, zones: TimeZones) {
         self.encoded = encoded
         self.alerts = alerts
         self.stations = stations
+        self.zones = zones
         alertsLoad = (alerts.loaded ? alerts.loadedAt : nil, alerts.staleAfterSeconds)
         stationsLoad = (stations.loaded ? stations.loadedAt : nil, stations.staleAfterSeconds)
     }

@@ -175,7 +175,7 @@ public final class Refresher: Sendable {
         case .success(.body(let bytes, let newValidators, let httpStatus)):
             if let httpStatus { fields.append(("HTTP_STATUS", String(httpStatus))) }
             do {
-                content = try loader.decode(bytes, source, language)
+                content = try loader.decode(bytes, source, language, store.zones)
                 settings.withLock { $0.validators = newValidators }
                 result = .succeeded(httpStatus: httpStatus)
             } catch {

@@ -1,11 +1,21 @@
 /// Picks the source for a configured URL by its scheme (case-insensitive, as RFC 3986 says).
-/// Only the shape is checked here; whether the host answers is the first fetch's business, so
-/// the daemon starts and reports the failure in `health` rather than refusing to run.
+/// Only the shape is checked (`checkSourceURL`); whether the host answers is the first fetch's
+/// business, so the daemon starts and reports the failure in `health` rather than refusing to run.
 public func makeSource(url: String, options: HTTPOptions) throws(FetchFailure) -> any Source {
+    try checkSourceURL(url)
     var options = options
     // A GTFS feed zip is held compressed while its tables stream out: it gets its own cap
     // (CTA's google_transit.zip is tens of megabytes), every other body the usual one.
     if urlPathEndsInZip(url) { options.maxBodyBytes = max(options.maxBodyBytes, HTTPOptions.maxFeedZipBytes) }
+    guard url.prefix(5).lowercased() == "file:" else { return HTTPSource(url: url, options: options) }
+    let file = try FileSource(url: url, maxBodyBytes: options.maxBodyBytes)
+    return GTFSDirectorySource.ifDirectory(file) ?? file
+}
+
+/// Whether a configured URL has a shape a source can be made of: http(s) with a host, or a local
+/// file. The configuration's parse calls it, so `--check-config`, the start and a reload refuse
+/// the same URLs with the same words.
+public func checkSourceURL(_ url: String) throws(FetchFailure) {
     guard let colon = url.firstIndex(of: ":"), isScheme(url[..<colon]) else {
         throw FetchFailure("invalid URL '\(redactedURL(url))' (expected http://, https:// or file:///absolute/path)")
     }
@@ -16,10 +26,8 @@ public func makeSource(url: String, options: HTTPOptions) throws(FetchFailure) -
         guard rest.hasPrefix("//"), let first = rest.dropFirst(2).first, first != "/", first != "?", first != "#" else {
             throw FetchFailure("invalid URL '\(redactedURL(url))' (no host; expected \(scheme.lowercased())://host/path)")
         }
-        return HTTPSource(url: url, options: options)
     case "file":
-        let file = try FileSource(url: url, maxBodyBytes: options.maxBodyBytes)
-        return GTFSDirectorySource.ifDirectory(file) ?? file
+        _ = try FileSource.path(of: url)
     default:
         throw FetchFailure("unsupported URL scheme '\(scheme)' (use http, https or file)")
     }

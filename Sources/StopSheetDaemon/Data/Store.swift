@@ -15,15 +15,30 @@ public final class Store: Sendable {
     /// Told once per change, with the generation it replaced and the new one (`onChange`).
     private let changeHook = Locked<(@Sendable (_ old: Generation, _ new: Generation) -> Void)?>(nil)
 
-    public init(alertsSource: String, stationsSource: String, now: Instant) {
-        state = Locked(Generation(EncodedSnapshot(.build(stations: nil, alerts: nil, now: now)),
-                                  alerts: CacheStatus(source: alertsSource), stations: CacheStatus(source: stationsSource)))
+    public init(alertsSource: String, stationsSource: String, now: Instant, zones: TimeZones) {
+        // No station feed yet, so no agency_timezone.
+        state = Locked(Generation(EncodedSnapshot(.build(stations: nil, alerts: nil, now: now), zone: zones.shown(feed: nil, current: nil)),
+                                  alerts: CacheStatus(source: alertsSource), stations: CacheStatus(source: stationsSource), zones: zones))
     }
 
     /// The generation for one answer: one reference taken under the lock.
     public var current: Generation { state.withLock { $0 } }
 
     public var snapshot: Snapshot { current.snapshot }
+
+    /// The zone the current answers show their times in.
+    public var zone: TimeZoneRules { current.encoded.zone }
+
+    /// The zones in force; CTA's wall-clock timestamps are read with their `chicago`.
+    public var zones: TimeZones { current.zones }
+
+    /// New zones (a reload): the current snapshot is encoded again in the zone they choose.
+    public func use(_ zones: TimeZones) {
+        publish { old in
+            guard old.zones != zones else { return nil }
+            return Self.generation(old.snapshot, old, zones: zones)
+        }
+    }
 
     public func status(_ cache: CacheName) -> CacheStatus { current.status(cache) }
 
@@ -41,7 +56,7 @@ public final class Store: Sendable {
             case .stations(let directory)?: snapshot = .build(stations: directory, alerts: old.snapshot.alerts, now: now)
             case nil: break
             }
-            return Self.generation(snapshot.map(EncodedSnapshot.init) ?? old.encoded, alerts: alerts, stations: stations)
+            return Self.generation(snapshot, old, alerts: alerts, stations: stations)
         }
     }
 
@@ -61,8 +76,7 @@ public final class Store: Sendable {
         publish { old in
             guard let boundary = old.snapshot.nextBoundary, boundary <= now else { return nil }
             rebuilt = true
-            let snapshot = Snapshot.build(stations: old.snapshot.stations, alerts: old.snapshot.alerts, now: now)
-            return Self.generation(EncodedSnapshot(snapshot), alerts: old.alerts, stations: old.stations)
+            return Self.generation(Snapshot.build(stations: old.snapshot.stations, alerts: old.snapshot.alerts, now: now), old)
         }
         return rebuilt
     }
@@ -86,13 +100,18 @@ public final class Store: Sendable {
         }
     }
 
-    /// The statuses' counts and note follow the snapshot they are published with.
-    private static func generation(_ encoded: EncodedSnapshot, alerts: CacheStatus, stations: CacheStatus) -> Generation {
-        var alerts = alerts, stations = stations
+    /// The generation after `old`: `snapshot` encoded in the zone `zones` choose (nil: `old`'s
+    /// encoding kept), the statuses' counts and note following the snapshot.
+    private static func generation(_ snapshot: Snapshot?, _ old: Generation, alerts: CacheStatus? = nil, stations: CacheStatus? = nil,
+                                   zones: TimeZones? = nil) -> Generation {
+        let zones = zones ?? old.zones
+        // The station feed's agency_timezone is not read yet: `feed` is where it goes.
+        let encoded = snapshot.map { EncodedSnapshot($0, zone: zones.shown(feed: nil, current: old.encoded.zone)) } ?? old.encoded
+        var alerts = alerts ?? old.alerts, stations = stations ?? old.stations
         let snapshot = encoded.snapshot
         alerts.count = snapshot.liveAlerts.count
         stations.count = snapshot.stations?.count ?? 0
         stations.note = snapshot.stations?.linesKnown == false ? CacheStatus.linesUnknownNote : nil
-        return Generation(encoded, alerts: alerts, stations: stations)
+        return Generation(encoded, alerts: alerts, stations: stations, zones: zones)
     }
 }

@@ -22,7 +22,8 @@ extension Daemon {
         }
         refreshAllAndWait()
         advance(from: [.running]) {
-            Log.notice("reloaded", [("STOPSHEET_EVENT", "reload"), ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - started))])
+            Log.notice("reloaded", [("STOPSHEET_EVENT", "reload"), ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - started)),
+                                    ("TIME_ZONE", store.zone.identifier)])
             notifier.ready(status: statusLine())
         }
     }
@@ -43,7 +44,8 @@ extension Daemon {
     /// Every source is built before any is applied: one bad URL leaves all of them as they were.
     private func apply(_ next: Config) throws {
         let now = SystemClock.now()
-        let settings = try refreshers.map { try Daemon.settings($0.cache, next, startedAt: now) }
+        let zones = try TimeZones(configured: next.timeZone)
+        let settings = try refreshers.map { try Daemon.settings($0.cache, next, startedAt: now, chicago: zones.chicago) }
         let previous = config.withLock { old in defer { old = next }; return old }
         Log.configure(level: next.logLevel)
         if next.socketPath != previous.socketPath { Log.warning("reload: a new --socket takes effect at restart") }
@@ -51,6 +53,7 @@ extension Daemon {
             refresher.reconfigure(source: setting.source, interval: setting.interval, language: next.language)
         }
         store.applyStaleAfter(next)
+        store.use(zones)
     }
 
     /// Until each refresher has answered: after its refresh, or at once when the daemon stops.

@@ -81,7 +81,8 @@ public final class Daemon: Sendable {
         let notifier = ServiceNotifier.fromEnvironment()
         self.notifier = notifier
         let now = SystemClock.now()
-        let sources = try CacheName.allCases.map { try Daemon.settings($0, config, startedAt: now) }
+        let zones = try TimeZones(configured: config.timeZone)
+        let sources = try CacheName.allCases.map { try Daemon.settings($0, config, startedAt: now, chicago: zones.chicago) }
 
         // 1. The listener: inherited from systemd (socket activation), or bound here.
         var listeners = try ListenFDs.take()
@@ -91,7 +92,7 @@ public final class Daemon: Sendable {
         boundSocket = activated ? nil : BoundSocketFile(path: config.socketPath)
 
         // 2. The store, empty until the first loads.
-        let store = Store(alertsSource: sources[0].source.url, stationsSource: sources[1].source.url, now: now)
+        let store = Store(alertsSource: sources[0].source.url, stationsSource: sources[1].source.url, now: now, zones: zones)
         store.applyStaleAfter(config)
         self.store = store
 
@@ -125,7 +126,7 @@ public final class Daemon: Sendable {
 
         // 5. The notifier says READY=1 from the loop's first turn (`becomeReady`).
         Log.notice("starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath)",
-                   [("STOPSHEET_EVENT", "start"), ("UPSTREAM_URL", "\(sources[0].source.url) \(sources[1].source.url)")])
+                   [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.source.url) } + [("TIME_ZONE", store.zone.identifier)])
     }
 
     /// Starts the threads, serves on this thread until stopped, then finishes the stop. False when
@@ -239,12 +240,12 @@ public final class Daemon: Sendable {
     /// What `config` says one cache's refresher uses: the configured URL (or the embedded demo
     /// snapshot, with `--demo` and no URL) and the interval. The one place that maps a cache to
     /// its settings.
-    static func settings(_ cache: CacheName, _ config: Config, startedAt: Instant) throws -> (source: any Source, interval: Double) {
+    static func settings(_ cache: CacheName, _ config: Config, startedAt: Instant, chicago: TimeZoneRules) throws -> (source: any Source, interval: Double) {
         let (url, interval) = switch cache {
         case .alerts: (config.alertsURL, config.alertsInterval)
         case .stations: (config.stationsURL, config.stationsInterval)
         }
-        guard let url else { return (DemoSource(cache, rebasedTo: startedAt), interval) }
+        guard let url else { return (DemoSource(cache, rebasedTo: startedAt, chicago: chicago), interval) }
         let options = HTTPOptions(version: StopSheetVersion.current, timeoutMilliseconds: Int(config.httpTimeout * 1000))
         return (try makeSource(url: url, options: options), interval)
     }

@@ -3,9 +3,10 @@ import StopSheetCore
 /// Gathers the statuses of a `refresh` that spans several caches; the last one in answers.
 final class RefreshOutcome: Sendable {
     private let expected: [CacheName]
+    private let zone: TimeZoneRules
     private let statuses = Locked<[CacheName: CacheStatus]>([:])
 
-    init(expected: [CacheName]) { self.expected = expected }
+    init(expected: [CacheName], zone: TimeZoneRules) { (self.expected, self.zone) = (expected, zone) }
 
     /// Returns the encoded result once every expected cache has reported.
     func record(_ cache: CacheName, _ status: CacheStatus) -> [UInt8]? {
@@ -13,7 +14,7 @@ final class RefreshOutcome: Sendable {
             statuses[cache] = status
             guard statuses.count == expected.count else { return nil }
             let now = SystemClock.now()
-            return JSON.object(JSONObject(expected.map { (key: $0.rawValue, value: statuses[$0]!.json(at: now)) })).encoded
+            return JSON.object(JSONObject(expected.map { (key: $0.rawValue, value: statuses[$0]!.json(at: now, in: zone)) })).encoded
         }
     }
 }

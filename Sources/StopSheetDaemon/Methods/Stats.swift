@@ -32,7 +32,7 @@ public struct StatsMethod: Sendable {
             return ["source": .string(status.source), "ok": .int(status.refreshesSucceeded), "failed": .int(status.refreshesFailed)]
         }
         var result = JSONObject([
-            ("since", .string(since.description)),
+            ("since", store.zone.json(since)),
             ("requests", .object(JSONObject(requests.requests.map { (key: $0.method, value: .int($0.count)) }))),
             ("errors", .object(JSONObject(requests.errors.map { (key: $0.code.map(String.init) ?? "other", value: .int($0.count)) }))),
             ("connections", ["open": .int(server.connectionCount)]),

@@ -63,7 +63,7 @@ public struct StopSheetService: Sendable {
         if query.stopType == .bus { return StopSheet.busJSON(stopID: query.stopID).encoded }
         if let encoded = current.stopSheet(stopID: query.stopID) { return encoded }
         guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
-        return StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json.encoded
+        return StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json(in: current.zone).encoded
     }
 
     /// A train sheet from `stopSheet(_:in:)` with `data` as its last member, as `stopSheet` answers.
@@ -80,11 +80,11 @@ public struct StopSheetService: Sendable {
 
     func station(_ params: JSON?) throws(RPCError) -> [UInt8] {
         let stopID = try Params(params, of: .station).stopID()!
-        let snapshot = store.snapshot
-        guard let stations = snapshot.stations else { throw .notLoaded("stations") }
+        let current = store.current.encoded
+        guard let stations = current.snapshot.stations else { throw .notLoaded("stations") }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
         guard case .object(var detail) = station.json else { return station.json.encoded }
-        detail.append("advisories", .array(snapshot.stopSheet(for: station).accessibilityButton.advisories.map(\.json)))
+        detail.append("advisories", .array(current.snapshot.stopSheet(for: station).accessibilityButton.advisories.map { $0.json(in: current.zone) }))
         return JSON.object(detail).encoded
     }
 
@@ -98,7 +98,8 @@ public struct StopSheetService: Sendable {
 
     func alerts(_ params: JSON?) throws(RPCError) -> [UInt8] {
         let stopID = try Params(params, of: .alerts).stopID(required: false)
-        let snapshot = store.snapshot
+        let current = store.current.encoded
+        let snapshot = current.snapshot
         guard snapshot.alerts != nil else { throw .notLoaded("alerts") }
         var result = JSONObject()
         let alerts: [LiveAlert]
@@ -111,7 +112,7 @@ public struct StopSheetService: Sendable {
             alerts = snapshot.liveAlerts
         }
         result.append("count", .int(alerts.count))
-        result.append("alerts", .array(alerts.map(\.json)))
+        result.append("alerts", .array(alerts.map { $0.json(in: current.zone) }))
         return JSON.object(result).encoded
     }
 
@@ -119,7 +120,8 @@ public struct StopSheetService: Sendable {
     public func health(of generation: Generation? = nil) -> JSON {
         let generation = generation ?? store.current
         let now = now()
-        func cache(_ name: CacheName) -> JSON { generation.status(name).json(at: now) }
+        let zone = generation.encoded.zone
+        func cache(_ name: CacheName) -> JSON { generation.status(name).json(at: now, in: zone) }
         return [
             "status": .string(generation.health.rawValue),
             "alerts": cache(.alerts),
@@ -149,8 +151,8 @@ public struct StopSheetService: Sendable {
             return .error(.notPermitted("refresh is for root or the daemon's own user (uid \(getuid()))"))
         }
         let targets = what == .all ? CacheName.allCases : [CacheName(rawValue: what.rawValue)!]
-        return .later { [refreshers] complete in
-            let outcome = RefreshOutcome(expected: targets)
+        return .later { [refreshers, store] complete in
+            let outcome = RefreshOutcome(expected: targets, zone: store.zone)
             for target in targets {
                 refreshers[target]!.refreshNow { status in
                     if let result = outcome.record(target, status) { complete(.result(result)) }

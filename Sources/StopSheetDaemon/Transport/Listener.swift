@@ -10,6 +10,8 @@ public enum ListenerError: Error, Equatable, CustomStringConvertible {
     case inUse(path: String)
     /// The path holds a file that is not a socket; it is left alone.
     case notASocket(path: String)
+    /// The socket's directory does not exist, and is not a runtime directory to make.
+    case missingDirectory(path: String)
     /// The socket's directory could let another user replace the socket with their own server.
     case untrustedDirectory(path: String, reason: String)
     case system(call: String, path: String, errno: Int32)
@@ -20,6 +22,8 @@ public enum ListenerError: Error, Equatable, CustomStringConvertible {
         case .pathTooLong(let path, let limit): return "socket path \"\(path)\" is longer than \(limit) bytes"
         case .inUse(let path): return "socket \(path) is already in use by a running server"
         case .notASocket(let path): return "\(path) exists and is not a socket; not removing it"
+        case .missingDirectory(let path):
+            return "socket directory \(path) does not exist; stopsheetd makes only a runtime directory directly in \(runDirectory) (such as \(runDirectory)/stopsheetd), so create this one first"
         case .untrustedDirectory(let path, let reason):
             return "socket directory \(path) \(reason); refusing to bind there (use a directory owned by this user or root, not writable by others)"
         case .system(let call, let path, let code): return "\(call)(\(path)): \(Errno(code))"
@@ -37,6 +41,9 @@ public enum ListenerError: Error, Equatable, CustomStringConvertible {
 /// (owned by this uid or root, not writable by group or others unless sticky, so nobody else can
 /// swap the socket for their own), and the socket gets its mode before `bind` creates it (the
 /// mode of an unbound socket, under a umask that keeps 0660), not by a `chmod` of the path.
+/// Held across a bind's umask change and back.
+private let bindUmask = Locked(())
+
 public func bindUnixListener(path: String, backlog: Int32 = 512) throws(ListenerError) -> Int32 {
     let address: UnixSocketAddress
     do throws(UnixSocketPathError) { address = try UnixSocketAddress(path: path) } catch {
@@ -46,7 +53,7 @@ public func bindUnixListener(path: String, backlog: Int32 = 512) throws(Listener
         }
     }
 
-    try createParentDirectories(of: path)
+    try createRuntimeDirectory(of: path)
     try checkSocketDirectory(of: path)
     try removeStaleSocket(at: address, path: path)
 
@@ -61,12 +68,16 @@ public func bindUnixListener(path: String, backlog: Int32 = 512) throws(Listener
     // Linux creates the socket file with the unbound socket's mode less the umask; the umask is
     // narrowed for the bind only, and only by the bits 0660 needs (other threads that create
     // files meanwhile get at most group write they asked for).
+    // The umask is the process's: two binds at once (tests bind in parallel) would each read the
+    // other's narrowed mask, and one socket came out 0640 and the process kept a changed umask.
     guard fchmod(fd, 0o660) == 0 else { throw fail("fchmod", .current) }
-    let umaskBefore = umask(0o777)
-    umask(umaskBefore & ~0o660)
-    var bound: Errno?
-    do throws(Errno) { try UnixSocket.bind(fd, to: address) } catch { bound = error }
-    umask(umaskBefore)
+    let bound: Errno? = bindUmask.withLock { _ in
+        let umaskBefore = umask(0o777)
+        umask(umaskBefore & ~0o660)
+        defer { umask(umaskBefore) }
+        do throws(Errno) { try UnixSocket.bind(fd, to: address) } catch { return error }
+        return nil
+    }
     if let error = bound {
         if error.code == EADDRINUSE {
             close(fd)
@@ -114,33 +125,37 @@ public struct BoundSocketFile: Sendable, Equatable {
     }
 }
 
-/// `mkdir -p` of the socket's directory; directories made here get 0755 whatever the umask, set
-/// through a descriptor of the directory just made (never followed through a symlink), so a
-/// directory swapped in meanwhile is never the one changed.
-private func createParentDirectories(of path: String) throws(ListenerError) {
+/// The socket's directory must exist, but for a runtime directory of the documented layout: one
+/// directly in `/run` (`/run/stopsheetd`), which is made here as systemd's `RuntimeDirectory=`
+/// would make it. Anything else missing is refused, not made: a mistyped path, or one from a
+/// config file, must not have root create directories across the file system. A directory made
+/// here gets 0755 whatever the umask, set through a descriptor of the directory just made (never
+/// followed through a symlink), so a directory swapped in meanwhile is never the one changed.
+private func createRuntimeDirectory(of path: String) throws(ListenerError) {
     let bytes = Array(path.utf8)
     guard let lastSlash = bytes.lastIndex(of: UInt8(ascii: "/")), lastSlash > 0 else { return }
-    var index = 1
-    while index <= lastSlash {
-        if index == lastSlash || bytes[index] == UInt8(ascii: "/") {
-            let directory = String(decoding: bytes[..<index], as: UTF8.self)
-            if mkdir(directory, 0o700) == 0 {
-                let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                guard fd >= 0 else { throw .system(call: "open", path: directory, errno: errno) }
-                defer { close(fd) }
-                var info = stat()
-                guard fstat(fd, &info) == 0 else { throw .system(call: "fstat", path: directory, errno: errno) }
-                guard info.st_uid == geteuid() else {
-                    throw .untrustedDirectory(path: directory, reason: "was replaced by another user's directory")
-                }
-                guard fchmod(fd, 0o755) == 0 else { throw .system(call: "fchmod", path: directory, errno: errno) }
-            } else if errno != EEXIST {
-                throw .system(call: "mkdir", path: directory, errno: errno)
-            }
-        }
-        index += 1
+    let directory = String(decoding: bytes[..<lastSlash], as: UTF8.self)
+    var info = stat()
+    if stat(directory, &info) == 0 { return }
+    guard errno == ENOENT, directory.hasPrefix(runDirectory + "/"), !directory.dropFirst(runDirectory.count + 1).contains("/") else {
+        throw .missingDirectory(path: directory)
     }
+    guard mkdir(directory, 0o700) == 0 else {
+        if errno == EEXIST { return }
+        throw .system(call: "mkdir", path: directory, errno: errno)
+    }
+    let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { throw .system(call: "open", path: directory, errno: errno) }
+    defer { close(fd) }
+    guard fstat(fd, &info) == 0 else { throw .system(call: "fstat", path: directory, errno: errno) }
+    guard info.st_uid == geteuid() else {
+        throw .untrustedDirectory(path: directory, reason: "was replaced by another user's directory")
+    }
+    guard fchmod(fd, 0o755) == 0 else { throw .system(call: "fchmod", path: directory, errno: errno) }
 }
+
+/// Where runtime directories live (systemd's `RuntimeDirectory=`, the FHS).
+let runDirectory = "/run"
 
 /// The socket's own directory must be one nobody else can replace the socket in: owned by this
 /// uid or root, and not writable by group or others unless sticky (as /tmp is).

@@ -3,7 +3,7 @@ import StopSheetCore
 /// The encoded `accessibilityButton` value of one step-free status, split where the station's
 /// name and the advisories go: `head`, the name escaped without its quotes, `tail`, the encoded
 /// advisories array and `}` give the bytes of
-/// `StopSheet.accessibilityButton(stepFree, station: name, advisories: …).json.encoded`.
+/// `StopSheet.accessibilityButton(stepFree, station: name, advisories: …).json(in: zone).encoded`.
 ///
 /// Derived from the button itself rather than spelled out again: it is encoded once for a marker
 /// name and cut at the marker. That holds for any name because the encoder escapes byte by byte,
@@ -27,7 +27,8 @@ struct EncodedButton: Sendable {
     private init(_ stepFree: StepFreeStatus) {
         // NUL escapes to `\u0000`, which none of the spec's fixed words can contain.
         let marker = Array(#"\u0000"#.utf8)
-        let bytes = StopSheet.accessibilityButton(stepFree, station: "\u{0}").json.encoded
+        // Without advisories the button holds no time, so any zone gives these bytes.
+        let bytes = StopSheet.accessibilityButton(stepFree, station: "\u{0}").json(in: .utc).encoded
         let cuts = bytes.indices.filter { bytes[$0...].starts(with: marker) }
         precondition(cuts.count == 1, "the button's fixed text must not contain the name marker")
         head = Array(bytes[..<cuts[0]])

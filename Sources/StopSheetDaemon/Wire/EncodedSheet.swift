@@ -44,12 +44,12 @@ extension StopSheet {
 
     /// The encoded `alertGlyph`, `alerts` and advisories members for alerts in dialog order, each
     /// alert's own JSON given already encoded (`encodedAlerts[i]` is `alerts[i].json.encoded`).
-    static func encodedAlertMembers(_ alerts: [LiveAlert], encodedAlerts: [[UInt8]]) -> EncodedAlertMembers {
+    static func encodedAlertMembers(_ alerts: [LiveAlert], encodedAlerts: [[UInt8]], zone: TimeZoneRules) -> EncodedAlertMembers {
         let sheet = StopSheet(stationID: "", stationName: "", stepFree: .unknown, alerts: alerts)
         var glyph: [UInt8] = []
         (sheet.alertGlyph?.json ?? .null).encode(into: &glyph)
         var advisories: [UInt8] = []
-        JSON.array(sheet.accessibilityButton.advisories.map(\.json)).encode(into: &advisories)
+        JSON.array(sheet.accessibilityButton.advisories.map { $0.json(in: zone) }).encode(into: &advisories)
         var list: [UInt8] = [UInt8(ascii: "[")]
         for (position, alert) in encodedAlerts.enumerated() {
             if position > 0 { list.append(UInt8(ascii: ",")) }

@@ -6,13 +6,16 @@ import StopSheetCore
 /// whichever thread swaps it in, read from any.
 public final class EncodedSnapshot: Sendable {
     public let snapshot: Snapshot
+    /// The zone the answers show their times in.
+    public let zone: TimeZoneRules
     /// The encoded `stopSheet` result of each station, in the directory's station order.
     private let sheets: [[UInt8]]
     private let decimalIndex: DecimalStopIndex
 
-    public init(_ snapshot: Snapshot) {
+    public init(_ snapshot: Snapshot, zone: TimeZoneRules) {
         self.snapshot = snapshot
-        sheets = Self.encodeSheets(snapshot)
+        self.zone = zone
+        sheets = Self.encodeSheets(snapshot, zone: zone)
         decimalIndex = DecimalStopIndex(snapshot.stations)
     }
 
@@ -39,11 +42,11 @@ public final class EncodedSnapshot: Sendable {
     /// Each alert is encoded once, and so is each distinct set of alerts that applies to some
     /// station (a line's stations share one): building is then linear in stations + alerts with
     /// a small constant, not stations × alerts-per-station encodings.
-    private static func encodeSheets(_ snapshot: Snapshot) -> [[UInt8]] {
+    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules) -> [[UInt8]] {
         let live = snapshot.liveAlerts
-        let encodedAlerts = live.map(\.json.encoded)
+        let encodedAlerts = live.map { $0.json(in: zone).encoded }
         var membersBySet: [[Int]: EncodedAlertMembers] = [:]
-        let noAlerts = StopSheet.encodedAlertMembers([], encodedAlerts: [])
+        let noAlerts = StopSheet.encodedAlertMembers([], encodedAlerts: [], zone: zone)
         var sheets: [[UInt8]] = []
         sheets.reserveCapacity(snapshot.stations?.count ?? 0)
         var scratch: [UInt8] = []
@@ -56,7 +59,7 @@ public final class EncodedSnapshot: Sendable {
                     if let known = membersBySet[positions] {
                         members = known
                     } else {
-                        members = StopSheet.encodedAlertMembers(positions.map { live[$0] }, encodedAlerts: positions.map { encodedAlerts[$0] })
+                        members = StopSheet.encodedAlertMembers(positions.map { live[$0] }, encodedAlerts: positions.map { encodedAlerts[$0] }, zone: zone)
                         membersBySet[positions] = members
                     }
                 }

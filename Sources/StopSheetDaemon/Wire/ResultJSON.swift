@@ -1,15 +1,16 @@
 import StopSheetCore
 
 /// The wire shapes of protocol.md's results. Member order is fixed so answers are byte-stable.
+/// Times are ISO 8601 in `zone`, the zone the daemon shows (`TimeZones.shown`).
 extension StopSheet {
-    public var json: JSON {
+    public func json(in zone: TimeZoneRules) -> JSON {
         [
             "stopType": "train",
             "stationId": .string(stationID),
             "stationName": .string(stationName),
             "alertGlyph": alertGlyph?.json ?? .null,
-            "accessibilityButton": accessibilityButton.json,
-            "alerts": .array(alerts.map(\.json)),
+            "accessibilityButton": accessibilityButton.json(in: zone),
+            "alerts": .array(alerts.map { $0.json(in: zone) }),
         ]
     }
 
@@ -26,27 +27,27 @@ extension StopSheet.AlertGlyph {
 }
 
 extension StopSheet.AccessibilityButton {
-    public var json: JSON {
+    public func json(in zone: TimeZoneRules) -> JSON {
         [
             "tone": .string(tone.rawValue),
             "stepFree": .string(stepFree.rawValue),
             "accessibilityLabel": .string(accessibilityLabel),
             "symbol": .string(symbol),
             "alert": alert.json,
-            "advisories": .array(advisories.map(\.json)),
+            "advisories": .array(advisories.map { $0.json(in: zone) }),
         ]
     }
 }
 
 extension AccessibilityAdvisory {
-    public var json: JSON {
+    public func json(in zone: TimeZoneRules) -> JSON {
         [
             "alertId": .string(alert.alert.id),
             "kind": .string(alert.kind.rawValue),
             "headline": .string(alert.alert.headline),
             "description": .string(alert.alert.description),
-            "start": alert.alert.start.map { .string($0.description) } ?? .null,
-            "end": alert.alert.end.map { .string($0.description) } ?? .null,
+            "start": zone.json(alert.alert.start),
+            "end": zone.json(alert.alert.end),
             "restored": .bool(restored),
         ]
     }
@@ -59,14 +60,14 @@ extension StopSheet.AlertDialog {
 }
 
 extension LiveAlert {
-    public var json: JSON {
+    public func json(in zone: TimeZoneRules) -> JSON {
         [
             "id": .string(alert.id),
             "kind": .string(kind.rawValue),
             "headline": .string(alert.headline),
             "description": .string(alert.description),
-            "start": alert.start.map { .string($0.description) } ?? .null,
-            "end": alert.end.map { .string($0.description) } ?? .null,
+            "start": zone.json(alert.start),
+            "end": zone.json(alert.end),
             "scopes": .array(alert.scopes.map(\.json)),
             // Present with null when the upstream does not say: one shape for every alert, whatever
             // its format (CTA: impact, severity, major, url; the app format: category; GTFS-realtime:
@@ -131,4 +132,9 @@ extension Platform {
             "stepFree": stepFree.map(JSON.bool) ?? .null,
         ]
     }
+}
+
+extension TimeZoneRules {
+    /// An instant as the answers write it, or null.
+    public func json(_ instant: Instant?) -> JSON { instant.map { .string(iso8601($0)) } ?? .null }
 }

@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 
 @Suite struct AppAlertsDecoderTests {
@@ -15,7 +16,7 @@ import Testing
           {"id":"a4","headline":"No status","scopes":[{"type":"systemwide"},{"type":"route","id":"Pink Line"}]}
         ]}
         """#
-        #expect(try AlertsDecoder.decode(bytes(body)) == [
+        #expect(try AlertsDecoder.decode(bytes(body), chicago: TestZones.chicago) == [
             Alert(id: "a1", kindSource: .stated(.active), headline: "Red Line delays",
                   description: "Trains are running with delays.", start: Instant(1_423_945_680), scopes: [.route(.red)]),
             Alert(id: "27043", kindSource: .stated(.planned), headline: "Boarding change", description: "",
@@ -32,7 +33,7 @@ import Testing
     ])
     func statusBecomesTheStatedKind(status: String, kind: AlertKind) throws {
         let body = #"{"alerts":[{"id":"1","status":\#(status),"headline":"H","scopes":[{"type":"systemwide"}]}]}"#
-        #expect(try AlertsDecoder.decode(bytes(body)).first?.kindSource == .stated(kind))
+        #expect(try AlertsDecoder.decode(bytes(body), chicago: TestZones.chicago).first?.kindSource == .stated(kind))
     }
 
     @Test(arguments: [
@@ -43,13 +44,13 @@ import Testing
     ])
     func alertsWithoutATrainScopeAreDropped(scopes: String) throws {
         let body = #"{"alerts":[{"id":"1","status":"active","headline":"H","scopes":\#(scopes)}]}"#
-        #expect(try AlertsDecoder.decode(bytes(body)) == [])
+        #expect(try AlertsDecoder.decode(bytes(body), chicago: TestZones.chicago) == [])
         let withoutScopes = #"{"alerts":[{"id":"1","status":"active","headline":"H"}]}"#
-        #expect(try AlertsDecoder.decode(bytes(withoutScopes)) == [])
+        #expect(try AlertsDecoder.decode(bytes(withoutScopes), chicago: TestZones.chicago) == [])
     }
 
     @Test func emptyListIsAnEmptySuccess() throws {
-        #expect(try AlertsDecoder.decode(bytes(#"{"alerts":[]}"#)) == [])
+        #expect(try AlertsDecoder.decode(bytes(#"{"alerts":[]}"#), chicago: TestZones.chicago) == [])
     }
 
     @Test(arguments: [
@@ -70,13 +71,13 @@ import Testing
         (#"{"alerts":[{"id":"1","headline":"H","scopes":[{"type":"station","id":""}]}]}"#, .malformed(path: "alerts[0].scopes[0].id", reason: "empty")),
     ])
     func wrongShapesNameThePath(body: String, expected: DecodingFailure) {
-        #expect(failure { try AlertsDecoder.decode(bytes(body)) } == expected)
+        #expect(failure { try AlertsDecoder.decode(bytes(body), chicago: TestZones.chicago) } == expected)
     }
 
     @Test func tooManyAlerts() {
         let alert = #"{"id":"1","headline":"H","scopes":[{"type":"systemwide"}]}"#
         let body = #"{"alerts":[\#(Array(repeating: alert, count: 5).joined(separator: ","))]}"#
-        #expect(failure { try AlertsDecoder.decode(bytes(body), limits: DecodingLimits(maxItems: 4)) } == .tooMany(count: 5, limit: 4))
-        #expect(failure { try AlertsDecoder.decode(bytes(body), limits: DecodingLimits(maxItems: 5)) } == nil)
+        #expect(failure { try AlertsDecoder.decode(bytes(body), chicago: TestZones.chicago, limits: DecodingLimits(maxItems: 4)) } == .tooMany(count: 5, limit: 4))
+        #expect(failure { try AlertsDecoder.decode(bytes(body), chicago: TestZones.chicago, limits: DecodingLimits(maxItems: 5)) } == nil)
     }
 }

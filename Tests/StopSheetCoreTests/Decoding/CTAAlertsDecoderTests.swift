@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 
 /// One CTA alert object as the JSON API writes it; each argument is raw JSON.
@@ -23,7 +24,7 @@ func ctaBody(alert: String?, errorCode: String? = #""0""#) -> [UInt8] {
     let alerts: [Alert]
 
     init() throws {
-        alerts = try AlertsDecoder.decode(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"))
+        alerts = try AlertsDecoder.decode(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"), chicago: TestZones.chicago)
     }
 
     func alert(_ id: String) throws -> Alert { try #require(alerts.first { $0.id == id }) }
@@ -89,26 +90,26 @@ func ctaBody(alert: String?, errorCode: String? = #""0""#) -> [UInt8] {
         let text = Fixtures.text("alerts_2015-02-14.DERIVED.json")
         let broken = text.replacing(#""EventStart": "2015-02-14T14:28:00""#, with: #""EventStart": "2015-02-14T25:28:00""#)
         #expect(broken != text)
-        #expect(failure { try AlertsDecoder.decode(bytes(broken)) }
+        #expect(failure { try AlertsDecoder.decode(bytes(broken), chicago: TestZones.chicago) }
             == .malformed(path: "CTAAlerts.Alert[43].EventStart", reason: "not a CTA date: '2015-02-14T25:28:00'"))
     }
 
     @Test func itemLimitCountsAlertsBeforeFiltering() {
         let body = Fixtures.bytes("alerts_2015-02-14.DERIVED.json")
-        #expect(failure { try AlertsDecoder.decode(body, limits: DecodingLimits(maxItems: 43)) } == .tooMany(count: 44, limit: 43))
-        #expect(failure { try AlertsDecoder.decode(body, limits: DecodingLimits(maxItems: 44)) } == nil)
+        #expect(failure { try AlertsDecoder.decode(body, chicago: TestZones.chicago, limits: DecodingLimits(maxItems: 43)) } == .tooMany(count: 44, limit: 43))
+        #expect(failure { try AlertsDecoder.decode(body, chicago: TestZones.chicago, limits: DecodingLimits(maxItems: 44)) } == nil)
     }
 
     @Test func nestingNeededByTheRealFile() {
         // CTAAlerts → Alert[] → alert → ImpactedService → Service[] → service → ServiceURL cdata.
         let body = Fixtures.bytes("alerts_2015-02-14.DERIVED.json")
-        #expect(failure { try AlertsDecoder.decode(body, limits: DecodingLimits(maxDepth: 8)) } == nil)
-        #expect(failure { try AlertsDecoder.decode(body, limits: DecodingLimits(maxDepth: 7)) } == .invalidJSON(.tooDeep(limit: 7)))
+        #expect(failure { try AlertsDecoder.decode(body, chicago: TestZones.chicago, limits: DecodingLimits(maxDepth: 8)) } == nil)
+        #expect(failure { try AlertsDecoder.decode(body, chicago: TestZones.chicago, limits: DecodingLimits(maxDepth: 7)) } == .invalidJSON(.tooDeep(limit: 7)))
     }
 
     @Test func leadingByteOrderMarkIsAccepted() throws {
         let body = [0xEF, 0xBB, 0xBF] + Fixtures.bytes("alerts_2015-02-14.DERIVED.json")
-        #expect(try AlertsDecoder.decode(body) == alerts)
+        #expect(try AlertsDecoder.decode(body, chicago: TestZones.chicago) == alerts)
     }
 }
 
@@ -120,7 +121,7 @@ extension String {
 
 @Suite struct CTAAlertsShapeFixtureTests {
     @Test func serviceAsObjectOrArrayAndCdata() throws {
-        let alerts = try AlertsDecoder.decode(Fixtures.bytes("shape-fixtures/detailedalert_list_success.json"))
+        let alerts = try AlertsDecoder.decode(Fixtures.bytes("shape-fixtures/detailedalert_list_success.json"), chicago: TestZones.chicago)
         #expect(alerts == [
             Alert(id: "115080", kindSource: .fromTime, headline: "Austin Main Stationhouse Temporarily Closed",
                   description: "Elevator out of service", start: Instant(1_784_091_600), end: nil,
@@ -135,11 +136,11 @@ extension String {
         "shape-fixtures/detailedalert_ok_no_alerts.json",  // ErrorCode 0, no Alert
     ])
     func noAlertsIsAnEmptySuccess(fixture: String) throws {
-        #expect(try AlertsDecoder.decode(Fixtures.bytes(fixture)) == [])
+        #expect(try AlertsDecoder.decode(Fixtures.bytes(fixture), chicago: TestZones.chicago) == [])
     }
 
     @Test func fatalErrorCodeIsAnUpstreamError() {
-        #expect(failure { try AlertsDecoder.decode(Fixtures.bytes("shape-fixtures/detailedalert_fatal_error.json")) }
+        #expect(failure { try AlertsDecoder.decode(Fixtures.bytes("shape-fixtures/detailedalert_fatal_error.json"), chicago: TestZones.chicago) }
             == .upstreamError(code: "100", message: "Invalid option for parameter 'activeonly': Valid options are 'true', 'false'"))
     }
 }
@@ -152,49 +153,49 @@ extension String {
         ##""0""##, "0", ##"["0"]"##, "[]", "null", ##"{"#cdata-section":"0"}"##, ##"" 0 ""##, "0.0",
     ])
     func successCodes(code: String) throws {
-        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(), errorCode: code)) == [redAlert])
+        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(), errorCode: code), chicago: TestZones.chicago) == [redAlert])
     }
 
     @Test func absentErrorCodeIsSuccess() throws {
-        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(), errorCode: nil)) == [redAlert])
+        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(), errorCode: nil), chicago: TestZones.chicago) == [redAlert])
     }
 
     @Test(arguments: [#""25""#, #""50""#, "25", "50", #"["25"]"#, #"["50"]"#, #"["0","25"]"#])
     func noAlertCodesMeanEmptyEvenWithAlertsPresent(code: String) throws {
-        #expect(try AlertsDecoder.decode(ctaBody(alert: nil, errorCode: code)) == [])
-        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(), errorCode: code)) == [])
+        #expect(try AlertsDecoder.decode(ctaBody(alert: nil, errorCode: code), chicago: TestZones.chicago) == [])
+        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(), errorCode: code), chicago: TestZones.chicago) == [])
     }
 
     @Test func otherCodesAreUpstreamErrors() {
-        #expect(failure { try AlertsDecoder.decode(ctaBody(alert: nil, errorCode: #"["100"]"#)) }
+        #expect(failure { try AlertsDecoder.decode(ctaBody(alert: nil, errorCode: #"["100"]"#), chicago: TestZones.chicago) }
             == .upstreamError(code: "100", message: nil))
-        #expect(failure { try AlertsDecoder.decode(ctaBody(alert: nil, errorCode: "101")) }
+        #expect(failure { try AlertsDecoder.decode(ctaBody(alert: nil, errorCode: "101"), chicago: TestZones.chicago) }
             == .upstreamError(code: "101", message: nil))
-        #expect(failure { try AlertsDecoder.decode(ctaBody(alert: nil, errorCode: #""E1""#)) }
+        #expect(failure { try AlertsDecoder.decode(ctaBody(alert: nil, errorCode: #""E1""#), chicago: TestZones.chicago) }
             == .upstreamError(code: "E1", message: nil))
         let withMessage = bytes(##"{"CTAAlerts":{"ErrorCode":"500","ErrorMessage":{"#cdata-section":" Server busy\r\n"}}}"##)
-        #expect(failure { try AlertsDecoder.decode(withMessage) } == .upstreamError(code: "500", message: "Server busy"))
+        #expect(failure { try AlertsDecoder.decode(withMessage, chicago: TestZones.chicago) } == .upstreamError(code: "500", message: "Server busy"))
     }
 
     @Test func errorCodeOfWrongShapeIsMalformed() {
-        #expect(failure { try AlertsDecoder.decode(ctaBody(alert: nil, errorCode: "true")) }
+        #expect(failure { try AlertsDecoder.decode(ctaBody(alert: nil, errorCode: "true"), chicago: TestZones.chicago) }
             == .malformed(path: "CTAAlerts.ErrorCode", reason: "expected text, found a boolean"))
-        #expect(failure { try AlertsDecoder.decode(ctaBody(alert: nil, errorCode: #"["0",{}]"#)) }
+        #expect(failure { try AlertsDecoder.decode(ctaBody(alert: nil, errorCode: #"["0",{}]"#), chicago: TestZones.chicago) }
             == .malformed(path: "CTAAlerts.ErrorCode[1]", reason: "expected text, found an object"))
     }
 
     @Test func alertAsOneObjectOrAnArrayOfOne() throws {
-        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert())) == [redAlert])
-        #expect(try AlertsDecoder.decode(ctaBody(alert: "[\(ctaAlert())]")) == [redAlert])
-        #expect(try AlertsDecoder.decode(ctaBody(alert: "[]")) == [])
-        #expect(try AlertsDecoder.decode(ctaBody(alert: "null")) == [])
+        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert()), chicago: TestZones.chicago) == [redAlert])
+        #expect(try AlertsDecoder.decode(ctaBody(alert: "[\(ctaAlert())]"), chicago: TestZones.chicago) == [redAlert])
+        #expect(try AlertsDecoder.decode(ctaBody(alert: "[]"), chicago: TestZones.chicago) == [])
+        #expect(try AlertsDecoder.decode(ctaBody(alert: "null"), chicago: TestZones.chicago) == [])
     }
 
     @Test func serviceAsOneObjectOrAnArray() throws {
         let one = #"{"ServiceType":"T","ServiceId":"40380"}"#
         let many = #"[{"ServiceType":"T","ServiceId":"40380"},{"ServiceType":"R","ServiceId":"Blue"}]"#
-        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(service: one)))[0].scopes == [.station("40380")])
-        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(service: many)))[0].scopes == [.station("40380"), .route(.blue)])
+        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(service: one)), chicago: TestZones.chicago)[0].scopes == [.station("40380")])
+        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(service: many)), chicago: TestZones.chicago)[0].scopes == [.station("40380"), .route(.blue)])
     }
 
     @Test func anyTextFieldMayBeCdata() throws {
@@ -202,7 +203,7 @@ extension String {
             id: ##"{"#cdata-section":"27068"}"##, headline: ##"{"#cdata-section":" Delays \r\n"}"##,
             short: ##"{"#cdata-section":"Some delays.\r\n"}"##, start: ##"{"#cdata-section":"2015-02-14T14:28:00"}"##,
             service: ##"{"ServiceType":{"#cdata-section":"R"},"ServiceId":{"#cdata-section":"Brn"}}"##)
-        #expect(try AlertsDecoder.decode(ctaBody(alert: alert)) == [
+        #expect(try AlertsDecoder.decode(ctaBody(alert: alert), chicago: TestZones.chicago) == [
             Alert(id: "27068", kindSource: .fromTime, headline: "Delays", description: "Some delays.",
                   start: Instant(1_423_945_680), scopes: [.route(.brown)]),
         ])
@@ -210,7 +211,7 @@ extension String {
 
     @Test func numbersWhereStringsAreExpected() throws {
         let alert = ctaAlert(id: "27068", service: #"{"ServiceType":"T","ServiceId":41320}"#)
-        let decoded = try AlertsDecoder.decode(ctaBody(alert: alert))
+        let decoded = try AlertsDecoder.decode(ctaBody(alert: alert), chicago: TestZones.chicago)
         #expect(decoded.map(\.id) == ["27068"])
         #expect(decoded[0].scopes == [.station("41320")])
     }
@@ -230,7 +231,7 @@ extension String {
          [.station("40630"), .route(.red)]),
     ])
     func trainScopes(service: String, scopes: [AlertScope]) throws {
-        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(service: service))).first?.scopes == scopes)
+        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(service: service)), chicago: TestZones.chicago).first?.scopes == scopes)
     }
 
     @Test(arguments: [
@@ -242,13 +243,13 @@ extension String {
         "[]", "null",
     ])
     func alertsWithoutATrainScopeAreDropped(service: String) throws {
-        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(service: service))) == [])
+        #expect(try AlertsDecoder.decode(ctaBody(alert: ctaAlert(service: service)), chicago: TestZones.chicago) == [])
     }
 
     @Test func missingOrNullImpactedServiceDropsTheAlert() throws {
         let without = #"{"AlertId":"1","Headline":"H","ShortDescription":"D","EventStart":"2015-02-14"}"#
         let null = #"{"AlertId":"1","Headline":"H","ImpactedService":null}"#
-        #expect(try AlertsDecoder.decode(ctaBody(alert: "[\(without),\(null)]")) == [])
+        #expect(try AlertsDecoder.decode(ctaBody(alert: "[\(without),\(null)]"), chicago: TestZones.chicago) == [])
     }
 
     @Test(arguments: [
@@ -263,7 +264,7 @@ extension String {
         (#"" ""#, nil),
     ])
     func eventDates(value: String, seconds: Int64?) throws {
-        let decoded = try AlertsDecoder.decode(ctaBody(alert: ctaAlert(start: value, end: value)))
+        let decoded = try AlertsDecoder.decode(ctaBody(alert: ctaAlert(start: value, end: value)), chicago: TestZones.chicago)
         let expected = seconds.map { Instant(secondsSince1970: $0) }
         #expect(decoded.first?.start == expected)
         #expect(decoded.first?.end == expected)
@@ -271,11 +272,11 @@ extension String {
 
     @Test func nullTextsAreEmpty() throws {
         // The JSON API writes an empty XML element as null.
-        let decoded = try AlertsDecoder.decode(ctaBody(alert: ctaAlert(headline: "null", short: "null")))
+        let decoded = try AlertsDecoder.decode(ctaBody(alert: ctaAlert(headline: "null", short: "null")), chicago: TestZones.chicago)
         #expect(decoded.first?.headline == "")
         #expect(decoded.first?.description == "")
         let withoutShort = #"{"AlertId":"1","Headline":"H","ImpactedService":{"Service":{"ServiceType":"R","ServiceId":"Y"}}}"#
-        #expect(try AlertsDecoder.decode(ctaBody(alert: withoutShort)).first?.description == "")
+        #expect(try AlertsDecoder.decode(ctaBody(alert: withoutShort), chicago: TestZones.chicago).first?.description == "")
     }
 
     @Test(arguments: [
@@ -302,16 +303,16 @@ extension String {
         (bytes(#"{"CTAAlerts":null}"#), .malformed(path: "CTAAlerts", reason: "expected an object, found null")),
     ])
     func wrongShapesNameThePath(body: [UInt8], expected: DecodingFailure) {
-        #expect(failure { try AlertsDecoder.decode(body) } == expected)
+        #expect(failure { try AlertsDecoder.decode(body, chicago: TestZones.chicago) } == expected)
     }
 
     @Test func tooManyAlerts() {
         let three = "[\(ctaAlert()),\(ctaAlert()),\(ctaAlert())]"
-        #expect(failure { try AlertsDecoder.decode(ctaBody(alert: three), limits: DecodingLimits(maxItems: 2)) } == .tooMany(count: 3, limit: 2))
+        #expect(failure { try AlertsDecoder.decode(ctaBody(alert: three), chicago: TestZones.chicago, limits: DecodingLimits(maxItems: 2)) } == .tooMany(count: 3, limit: 2))
     }
 
     @Test func decoderCanBeCalledWithAParsedDocument() throws {
         let document = try JSONParser.parse(ctaBody(alert: ctaAlert()))
-        #expect(try CTAAlertsDecoder.decode(document) == [redAlert])
+        #expect(try CTAAlertsDecoder.decode(document, chicago: TestZones.chicago) == [redAlert])
     }
 }

@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 
 /// GTFS-realtime rules on small hand-built messages (the field numbers of gtfs-realtime.proto).
@@ -37,7 +38,7 @@ import Testing
             ([], []),
         ]
         for (fields, scopes) in cases {
-            let alerts = try AlertsDecoder.decode(Self.feed([("a", Self.selector(fields))]))
+            let alerts = try AlertsDecoder.decode(Self.feed([("a", Self.selector(fields))]), chicago: TestZones.chicago)
             #expect(alerts.first?.scopes ?? [] == scopes, "\(fields)")
             #expect(alerts.count == (scopes.isEmpty ? 0 : 1))
         }
@@ -49,7 +50,7 @@ import Testing
             ("two", red + Self.period(100, 200) + Self.period(300, 400)),
             ("none", red),
             ("open", red + Self.period(nil, 250)),
-        ]))
+        ]), chicago: TestZones.chicago)
         let two = alerts[0]
         #expect(two.start == Instant(100) && two.end == Instant(400))
         #expect([50, 100, 199, 200, 299, 300, 399].map { two.kind(at: Instant($0)) } == [.planned, .active, .active, .planned, .planned, .active, .active])
@@ -68,9 +69,9 @@ import Testing
             ("untagged", red + Self.text(10, [("Hola", "es"), ("Plain", nil)])),
             ("first", red + Self.text(10, [("Hola", "es"), ("Bonjour", "fr")])),
         ])
-        #expect(try AlertsDecoder.decode(feed).map(\.headline) == ["Hello", "Howdy", "Plain", "Hola"])
-        #expect(try AlertsDecoder.decode(feed, language: "es").map(\.headline) == ["Hola", "Hola", "Hola", "Hola"])
-        #expect(try AlertsDecoder.decode(feed, language: "fr").map(\.headline) == ["Untagged", "Hola", "Plain", "Bonjour"])
+        #expect(try AlertsDecoder.decode(feed, chicago: TestZones.chicago).map(\.headline) == ["Hello", "Howdy", "Plain", "Hola"])
+        #expect(try AlertsDecoder.decode(feed, language: "es", chicago: TestZones.chicago).map(\.headline) == ["Hola", "Hola", "Hola", "Hola"])
+        #expect(try AlertsDecoder.decode(feed, language: "fr", chicago: TestZones.chicago).map(\.headline) == ["Untagged", "Hola", "Plain", "Bonjour"])
     }
 
     @Test func detailsAndSkippedEntities() throws {
@@ -79,7 +80,7 @@ import Testing
         let body = Self.header + Wire.field(2, Wire.field(1, "a") + Wire.field(5, alert))
             + Wire.field(2, Wire.field(1, "deleted") + Wire.field(2, varint: 1) + Wire.field(5, alert))
             + Wire.field(2, Wire.field(1, "trip-update") + Wire.field(3, Wire.field(1, Wire.field(1, "t"))))
-        let alerts = try AlertsDecoder.decode(body)
+        let alerts = try AlertsDecoder.decode(body, chicago: TestZones.chicago)
         #expect(alerts.map(\.id) == ["a"])
         // An effect number the reference does not define reads as absent (the later field wins).
         #expect(alerts[0].details == AlertDetails(url: "https://example.org", cause: "CONSTRUCTION", effect: nil, severityLevel: "WARNING"))
@@ -89,23 +90,23 @@ import Testing
         // Pretty-printed JSON starts with the same byte as a FeedMessage's header.
         let json = "\n{\n  \"alerts\": []\n}\n"
         #expect(!GTFSRealtimeAlertsDecoder.isFeedMessage(bytes(json)))
-        #expect(try AlertsDecoder.decode(bytes(json)) == [])
+        #expect(try AlertsDecoder.decode(bytes(json), chicago: TestZones.chicago) == [])
         #expect(GTFSRealtimeAlertsDecoder.isFeedMessage(Self.header))
-        #expect(try AlertsDecoder.decode(Self.header) == [])
+        #expect(try AlertsDecoder.decode(Self.header, chicago: TestZones.chicago) == [])
         #expect(GTFSRealtimeAlertsDecoder.isFeedMessage(Wire.field(2, Wire.field(1, "x"))))
     }
 
     @Test func malformedFeedsAreTypedFailures() {
         let red = Self.selector(Wire.field(2, "Red"))
         let whole = Self.feed([("a", red)])
-        #expect(failure { try AlertsDecoder.decode(Array(whole.dropLast())) } == .invalidProtobuf(.truncated(offset: 8)))
-        #expect(failure { try AlertsDecoder.decode(Self.header + Wire.field(2, Wire.field(5, red))) }
+        #expect(failure { try AlertsDecoder.decode(Array(whole.dropLast()), chicago: TestZones.chicago) } == .invalidProtobuf(.truncated(offset: 8)))
+        #expect(failure { try AlertsDecoder.decode(Self.header + Wire.field(2, Wire.field(5, red)), chicago: TestZones.chicago) }
             == .malformed(path: "entity[0].id", reason: "missing"))
-        #expect(failure { try AlertsDecoder.decode(Self.header + Wire.field(2, Wire.field(1, "a") + Wire.field(5, varint: 1))) }
+        #expect(failure { try AlertsDecoder.decode(Self.header + Wire.field(2, Wire.field(1, "a") + Wire.field(5, varint: 1)), chicago: TestZones.chicago) }
             == .malformed(path: "entity[0].alert", reason: "wire type 0, expected 2"))
-        #expect(failure { try AlertsDecoder.decode(Self.feed([("a", red + Self.text(10, [("\u{FFFD}", nil)]).map { $0 == 0xEF ? 0xFF : $0 })])) }
+        #expect(failure { try AlertsDecoder.decode(Self.feed([("a", red + Self.text(10, [("\u{FFFD}", nil)]).map { $0 == 0xEF ? 0xFF : $0 })]), chicago: TestZones.chicago) }
             == .malformed(path: "entity[0].alert.header_text.translation[0].text", reason: "not UTF-8"))
-        #expect(failure { try AlertsDecoder.decode(Self.header + Array(repeating: Wire.field(2, []), count: 11).flatMap { $0 }, limits: DecodingLimits(maxItems: 10)) }
+        #expect(failure { try AlertsDecoder.decode(Self.header + Array(repeating: Wire.field(2, []), count: 11).flatMap { $0 }, chicago: TestZones.chicago, limits: DecodingLimits(maxItems: 10)) }
             == .tooMany(count: 11, limit: 10))
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import StopSheetCore
+import StopSheetTestSupport
 
 /// Issue 12's advisory rule: on the real capture, on hand-made CTA-format elevator notices, on
 /// the app format's category, and word by word.
@@ -7,7 +8,7 @@ import Testing
     static let stations = StationDirectory(platforms: try! StationsDecoder.decode(Fixtures.bytes("L_stops_2021.csv")))
 
     static func snapshot(_ fixture: String, at now: Instant) throws -> Snapshot {
-        Snapshot.build(stations: stations, alerts: try AlertsDecoder.decode(Fixtures.bytes(fixture)), now: now)
+        Snapshot.build(stations: stations, alerts: try AlertsDecoder.decode(Fixtures.bytes(fixture), chicago: TestZones.chicago), now: now)
     }
 
     static func sheet(_ snapshot: Snapshot, _ stationID: String) throws -> StopSheet {
@@ -15,7 +16,7 @@ import Testing
     }
 
     /// The capture's moment: 2015-02-14 14:35 Chicago time.
-    static let captureTime = ChicagoTime.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
+    static let captureTime = TestZones.chicago.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
 
     @Test func realCaptureClarkDivisionHasItsAccessibilityNote() throws {
         let snapshot = try Self.snapshot("alerts_2015-02-14.DERIVED.json", at: Self.captureTime)
@@ -46,7 +47,7 @@ import Testing
     }
 
     /// 2026-09-30 08:00 Chicago time, the hand-made file's TimeStamp.
-    static let handMadeTime = ChicagoTime.instant(.init(year: 2026, month: 9, day: 30, hour: 8, minute: 0))
+    static let handMadeTime = TestZones.chicago.instant(.init(year: 2026, month: 9, day: 30, hour: 8, minute: 0))
 
     @Test func elevatorOutagesAndReturnsToService() throws {
         let snapshot = try Self.snapshot("alerts_elevators.HANDMADE.json", at: Self.handMadeTime)
@@ -73,7 +74,7 @@ import Testing
     }
 
     @Test func handMadeDetailsAreKept() throws {
-        let alerts = try AlertsDecoder.decode(Fixtures.bytes("alerts_elevators.HANDMADE.json"))
+        let alerts = try AlertsDecoder.decode(Fixtures.bytes("alerts_elevators.HANDMADE.json"), chicago: TestZones.chicago)
         let ohare = try #require(alerts.first { $0.id == "117614" })
         #expect(ohare.details == AlertDetails(impact: "ELEVATOR STATUS", severity: 32, major: true,
                                               url: "http://www.transitchicago.com/travel_information/alert_detail.aspx?AlertId=117614"))
@@ -90,7 +91,7 @@ import Testing
                "severity":"high","major":"yes","impact":7}
             ]}
             """#
-        let alerts = try AlertsDecoder.decode(Array(body.utf8))
+        let alerts = try AlertsDecoder.decode(Array(body.utf8), chicago: TestZones.chicago)
         #expect(alerts[0].details == AlertDetails(impact: "Elevator Status", severity: 40, major: true, url: "https://example.test/a1", category: "Accessibility"))
         // Informative fields of another type are read as absent, never as a broken alert set.
         #expect(alerts[2].details == AlertDetails(category: "planned-work"))

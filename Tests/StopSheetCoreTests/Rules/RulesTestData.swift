@@ -3,7 +3,7 @@
 /// Small hand-built stations mirroring real CTA ones, for rules whose edge cases the real
 /// files do not all contain. Real-data checks live beside the decoders' fixtures.
 enum RulesTestData {
-    static let now = ChicagoTime.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
+    static let now = TestZones.chicago.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
 
     static func platform(_ stop: String, _ station: String, _ name: String = "Clark/Lake", _ routes: [RouteID], _ stepFree: Bool?) -> Platform {
         Platform(stopID: stop, stationID: station, stationName: name, direction: "N", routes: routes, stepFree: stepFree)

@@ -11,14 +11,14 @@ final class TestClient {
     enum Failure: Error, CustomStringConvertible {
         case connect(ClientError)
         case send
-        case noAnswer(to: String)
+        case noAnswer(to: String, why: String)
         case badAnswer(String, JSONParser.Failure)
 
         var description: String {
             switch self {
             case .connect(let error): return "\(error)"
             case .send: return "send failed"
-            case .noAnswer(let request): return "no answer to \(request.prefix(200))"
+            case .noAnswer(let request, let why): return "no answer to \(request.prefix(200)): \(why)"
             case .badAnswer(let line, let error): return "unparsable answer \(line.prefix(200)): \(error)"
             }
         }
@@ -54,15 +54,28 @@ final class TestClient {
         return offset
     }
 
-    /// The next line without its newline; nil on end of stream, error, or after `timeout` seconds.
+    /// The next line without its newline; nil on end of stream, error, or after `timeout` seconds,
+    /// with `lastReadFailure` saying which.
     func readLine(timeout: Double = patience) -> String? {
-        (try? connection.readLine(timeout: .seconds(timeout))).map { String(decoding: $0, as: UTF8.self) }
+        let started = ContinuousClock.now
+        do {
+            lastReadFailure = nil
+            return String(decoding: try connection.readLine(timeout: .seconds(timeout)), as: UTF8.self)
+        } catch .timedOut {
+            lastReadFailure = "nothing after \(ContinuousClock.now - started)"
+        } catch {
+            lastReadFailure = "\(error) after \(ContinuousClock.now - started)"
+        }
+        return nil
     }
+
+    /// Why the last `readLine` returned nil, for a failure message.
+    private(set) var lastReadFailure: String?
 
     /// Sends one request line and parses the answer line.
     func request(_ json: String, timeout: Double = patience) throws -> JSON {
         guard send(line: json) else { throw Failure.send }
-        guard let line = readLine(timeout: timeout) else { throw Failure.noAnswer(to: json) }
+        guard let line = readLine(timeout: timeout) else { throw Failure.noAnswer(to: json, why: lastReadFailure ?? "?") }
         do { return try JSONParser.parse(line) } catch { throw Failure.badAnswer(line, error) }
     }
 

@@ -1,18 +1,19 @@
 import Testing
 import Foundation
 import StopSheetCore
+import StopSheetTestSupport
 @testable import StopSheetDaemon
 
 /// The encoded snapshot assembles each sheet from alert members encoded once per distinct alert
 /// set; these check it byte for byte against the plain path, `StopSheet.json.encoded`.
 @Suite struct EncodedSheetsTests {
-    private let alerts = try! AlertsDecoder.decode(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"))
+    private let alerts = try! AlertsDecoder.decode(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"), chicago: TestZones.chicago)
     private let directory = StationDirectory(platforms: try! StationsDecoder.decode(Fixtures.bytes("L_stops_2021.csv")))
 
     private func expectSameBytes(_ snapshot: Snapshot) {
-        let encoded = EncodedSnapshot(snapshot)
+        let encoded = EncodedSnapshot(snapshot, zone: TestZones.chicago)
         for station in directory.stations {
-            let plain = snapshot.stopSheet(for: station).json.encoded
+            let plain = snapshot.stopSheet(for: station).json(in: TestZones.chicago).encoded
             #expect(encoded.stopSheet(stopID: station.id) == plain, "station \(station.id)")
             for platform in station.platforms {
                 #expect(encoded.stopSheet(stopID: platform.stopID) == plain, "platform \(platform.stopID)")
@@ -23,15 +24,15 @@ import StopSheetCore
     @Test func everyRealStationMatchesThePlainEncodingAtSeveralMoments() {
         // The capture's moment (many live alerts of every kind), a day earlier (planned ones),
         // and long after (only open-ended alerts).
-        let capture = CTATime.instant("2015-02-14T14:35:00")!
+        let capture = CTATime.instant("2015-02-14T14:35:00", in: TestZones.chicago)!
         for now in [capture, capture.adding(seconds: -86_400), capture.adding(seconds: 400_000_000)] {
             expectSameBytes(Snapshot.build(stations: directory, alerts: alerts, now: now))
         }
     }
 
     @Test func sheetsWithoutAlertDataMatchToo() {
-        expectSameBytes(Snapshot.build(stations: directory, alerts: nil, now: CTATime.instant("2015-02-14T14:35:00")!))
-        expectSameBytes(Snapshot.build(stations: directory, alerts: [], now: CTATime.instant("2015-02-14T14:35:00")!))
+        expectSameBytes(Snapshot.build(stations: directory, alerts: nil, now: CTATime.instant("2015-02-14T14:35:00", in: TestZones.chicago)!))
+        expectSameBytes(Snapshot.build(stations: directory, alerts: [], now: CTATime.instant("2015-02-14T14:35:00", in: TestZones.chicago)!))
     }
 
     @Test func escapesInNamesAndAlertsMatch() {
@@ -39,12 +40,12 @@ import StopSheetCore
         let directory = StationDirectory(platforms: odd)
         let alert = Alert(id: "a\"1", kindSource: .fromTime, headline: "line\nbreak \u{7f} ✓", description: "\r\n\"x\"", scopes: [.route(.red)])
         let snapshot = Snapshot.build(stations: directory, alerts: [alert], now: Instant(secondsSince1970: 0))
-        #expect(EncodedSnapshot(snapshot).stopSheet(stopID: "40001") == snapshot.stopSheet(for: directory.stations[0]).json.encoded)
+        #expect(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: "40001") == snapshot.stopSheet(for: directory.stations[0]).json(in: TestZones.chicago).encoded)
     }
 
     @Test func sheetsAreSharedByPlatformsAndUnknownIdsHaveNone() throws {
-        let capture = CTATime.instant("2015-02-14T14:35:00")!
-        let encoded = EncodedSnapshot(Snapshot.build(stations: directory, alerts: alerts, now: capture))
+        let capture = CTATime.instant("2015-02-14T14:35:00", in: TestZones.chicago)!
+        let encoded = EncodedSnapshot(Snapshot.build(stations: directory, alerts: alerts, now: capture), zone: TestZones.chicago)
         let station = try #require(encoded.stopSheet(stopID: "40380"))
         #expect(encoded.stopSheet(stopID: "30074") == station)
         #expect(encoded.stopSheet(stopID: "49999") == nil)
@@ -52,14 +53,14 @@ import StopSheetCore
     }
 
     @Test func withoutAlertDataNoStationHasAGlyph() throws {
-        let encoded = EncodedSnapshot(Snapshot.build(stations: directory, alerts: nil, now: Instant(secondsSince1970: 0)))
+        let encoded = EncodedSnapshot(Snapshot.build(stations: directory, alerts: nil, now: Instant(secondsSince1970: 0)), zone: TestZones.chicago)
         let sheet = try JSONParser.parse(try #require(encoded.stopSheet(stopID: "40380")))
         #expect(sheet["alertGlyph"] == .null)
         #expect(sheet["accessibilityButton"]?["tone"] == "good")
     }
 
     @Test func withoutStationsThereAreNoSheets() {
-        let encoded = EncodedSnapshot(Snapshot.build(stations: nil, alerts: alerts, now: Instant(secondsSince1970: 0)))
+        let encoded = EncodedSnapshot(Snapshot.build(stations: nil, alerts: alerts, now: Instant(secondsSince1970: 0)), zone: TestZones.chicago)
         #expect(encoded.stopSheet(stopID: "40380") == nil)
     }
 }
@@ -70,12 +71,12 @@ import StopSheetCore
         let platform = Platform(stopID: "30374", stationID: "40380", stationName: "Clark/Lake", direction: "N", routes: [.blue], stepFree: true)
         let alert = Alert(id: "a", kindSource: .stated(.active), headline: "Headline a", description: "", scopes: [.systemwide])
         let sheet = StopSheet(station: StationDirectory(platforms: [platform]).stations[0], alerts: [LiveAlert(alert: alert, kind: .active)])
-        guard case .object(let object) = sheet.json else { Issue.record("not an object"); return }
+        guard case .object(let object) = sheet.json(in: TestZones.chicago) else { Issue.record("not an object"); return }
         #expect(object.keys == ["stopType", "stationId", "stationName", "alertGlyph", "accessibilityButton", "alerts"])
-        #expect(sheet.json["alertGlyph"]?["alert"]?["buttons"] == ["Close"])
-        #expect(sheet.json["accessibilityButton"]?["stepFree"] == "available")
-        #expect(sheet.json["alerts"]?.arrayValue?.first?["kind"] == "active")
-        #expect(sheet.json["alerts"]?.arrayValue?.first?["scopes"] == [["type": "systemwide"]])
+        #expect(sheet.json(in: TestZones.chicago)["alertGlyph"]?["alert"]?["buttons"] == ["Close"])
+        #expect(sheet.json(in: TestZones.chicago)["accessibilityButton"]?["stepFree"] == "available")
+        #expect(sheet.json(in: TestZones.chicago)["alerts"]?.arrayValue?.first?["kind"] == "active")
+        #expect(sheet.json(in: TestZones.chicago)["alerts"]?.arrayValue?.first?["scopes"] == [["type": "systemwide"]])
     }
 
     @Test func busSheetShowsNothing() {

@@ -1,0 +1,54 @@
+import StopSheetClient
+import StopSheetCore
+
+/// Stations found by name in a `stations` result: for `stations NAME` (text and `--json` alike)
+/// and for the did-you-mean when a name stands where a stop id goes (`sheet Clark/Lake`).
+enum StationLookup {
+    /// The stations whose name contains `name`, in any case.
+    static func named(_ name: String, in list: JSON) -> [JSON] {
+        let wanted = name.lowercased()
+        return (list["stations"]?.arrayValue ?? []).filter { $0["stationName"]?.stringValue?.lowercased().contains(wanted) == true }
+    }
+
+    /// `list` with only the stations `named` keeps, and their `count`.
+    static func filtered(_ list: JSON, named name: String) -> JSON {
+        guard var object = list.objectValue else { return list }
+        let kept = named(name, in: list)
+        object.members = object.members.map { member in
+            switch member.key {
+            case "stations": (key: member.key, value: .array(kept))
+            case "count": (key: member.key, value: .int(kept.count))
+            default: member
+            }
+        }
+        return .object(object)
+    }
+
+    /// `did you mean 40380 Clark/Lake?` for text that is not a stop id: the stations of that
+    /// name, else those whose name contains it, else the nearest name; with none near, how to
+    /// find one. Nil when the stations cannot be had.
+    static func didYouMean(_ text: String, client: StopSheetClient, command: String) -> String? {
+        guard let list = try? client.stations() else { return nil }
+        let stations = list["stations"]?.arrayValue ?? []
+        let name = { (station: JSON) in station["stationName"]?.stringValue ?? "" }
+        var found = stations.filter { name($0).lowercased() == text.lowercased() }
+        if found.isEmpty { found = named(text, in: list) }
+        if found.isEmpty, let nearest = Hints.closest(to: text, among: stations.map(name)) {
+            found = stations.filter { name($0) == nearest }
+        }
+        guard !found.isEmpty else { return "a STOP_ID is a number; stopsheetctl stations NAME finds a station's" }
+        let shown = found.prefix(5).map { station -> String in
+            let id = station["stationId"]?.stringValue ?? "?"
+            let lines = LineNames.names(station["routes"]).map(\.description).joined(separator: ", ")
+            return "\(id) \(name(station))" + (found.count > 1 && !lines.isEmpty ? " (\(lines))" : "")
+        }
+        let more = found.count > shown.count ? ", …" : ""
+        let example = found[0]["stationId"]?.stringValue ?? "?"
+        return "did you mean \(shown.joined(separator: ", "))\(more)? A STOP_ID is a number: stopsheetctl \(command) \(example)"
+    }
+
+    /// Whether `text` can be a CTA stop id at all: train and bus stop ids are numbers.
+    static func isStopIDShaped(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Glibc
+import StopSheetCore
+import StopSheetTestSupport
+import Testing
+@testable import StopSheetDaemon
+
+/// `--time-zone` with the real binaries: CTA's Chicago wall-clock alerts, one in winter and one
+/// in summer, shown in New York's zone in answers and by `stopsheetctl`, whatever the `TZ` of
+/// the daemon and of the client.
+@Suite struct TimeZoneIntegrationTests {
+    /// 09:00 Chicago on a January and a July day (years ahead, so the alerts are live): 10:00 in New York, at −05:00 and −04:00.
+    static let alerts = ClockRuleIntegrationTests.document([
+        ClockRuleIntegrationTests.ctaAlert("1", "Winter work", start: TestZones.chicago.instant(WallClock(year: 2036, month: 1, day: 15, hour: 9)),
+                                end: TestZones.chicago.instant(WallClock(year: 2036, month: 1, day: 15, hour: 17)),
+                                service: #"{"ServiceType":"T","ServiceId":"40380"}"#),
+        ClockRuleIntegrationTests.ctaAlert("2", "Summer work", start: TestZones.chicago.instant(WallClock(year: 2036, month: 7, day: 15, hour: 9)),
+                                end: nil, service: #"{"ServiceType":"T","ServiceId":"40380"}"#),
+    ])
+
+    /// Whether the daemon logs to stderr, where the test reads it (not to a journald it found).
+    static var logsToStderr: Bool { access("/run/systemd/journal/socket", F_OK) != 0 }
+
+    func daemon(_ extra: [String], tz: String, extraEnvironment: [String: String] = [:]) throws -> (DaemonProcess, String) {
+        let directory = try makeTemporaryDirectory()
+        let file = directory + "/alerts.json"
+        try Self.alerts.write(toFile: file, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--alerts-url", "file://\(file)", "--stations-url", "file://\(Fixtures.directory)/L_stops_2021.csv"] + extra,
+                                       environment: extraEnvironment.merging(["TZ": tz]) { $1 })
+        return (daemon, directory)
+    }
+
+    func starts(_ daemon: DaemonProcess) throws -> [String: String] {
+        let alerts = try daemon.result("alerts", ["stopId": "40380"])["alerts"]?.arrayValue ?? []
+        return Dictionary(uniqueKeysWithValues: alerts.map { ($0["id"]?.stringValue ?? "?", $0["start"]?.stringValue ?? "null") })
+    }
+
+    func ctl(_ daemon: DaemonProcess, tz: String) throws -> String {
+        var environment = ProcessInfo.processInfo.environment.filter { $0.key != "STOPSHEETD_SOCKET" }
+        (environment["TZ"], environment["COLUMNS"]) = (tz, "100")
+        let result = try runProcess(DaemonProcess.ctlBinary, ["--socket", daemon.socketPath, "alerts", "40380"], environment: environment)
+        #expect(result.status == 0, "stopsheetctl: \(result.stderr)")
+        return result.stdout
+    }
+
+    @Test(arguments: ["UTC", "Asia/Tokyo"])
+    func newYorkOffsetsInAnswersAndNewYorkWallClockInStopsheetctl(tz: String) throws {
+        let (daemon, directory) = try daemon(["--time-zone", "America/New_York"], tz: tz)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try starts(daemon) == ["1": "2036-01-15T10:00:00-05:00", "2": "2036-07-15T10:00:00-04:00"], "log: \(daemon.stderrText())")
+        let end = try daemon.result("alerts")["alerts"]?.arrayValue?.first { $0["id"] == "1" }?["end"]
+        #expect(end == "2036-01-15T18:00:00-05:00")
+        let loadedAt = try #require(try daemon.result("health")["alerts"]?["loadedAt"]?.stringValue)
+        #expect(loadedAt.hasSuffix("-05:00"), "health in New York's December: \(loadedAt)")
+        let since = try #require(try daemon.result("stats")["since"]?.stringValue)
+        #expect(since.hasSuffix("-05:00"), "stats: \(since)")
+
+        let text = try ctl(daemon, tz: tz == "UTC" ? "Asia/Tokyo" : "UTC")
+        #expect(text.contains("Tue 15 Jan 2036 10:00 – 18:00"), "stopsheetctl printed: \(text)")
+        #expect(text.contains("Tue 15 Jul 2036 10:00 – until further notice"), "stopsheetctl printed: \(text)")
+        if Self.logsToStderr {
+            #expect(daemon.stderrText().contains("TIME_ZONE=America/New_York"), "the start entry names the zone: \(daemon.stderrText())")
+        }
+    }
+
+    @Test func withoutTheFlagCTAsTimesStayChicagos() throws {
+        let (daemon, directory) = try daemon([], tz: "Asia/Tokyo")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try starts(daemon) == ["1": "2036-01-15T09:00:00-06:00", "2": "2036-07-15T09:00:00-05:00"], "log: \(daemon.stderrText())")
+        let text = try ctl(daemon, tz: "Australia/Sydney")
+        #expect(text.contains("Tue 15 Jan 2036 09:00 – 17:00"), "stopsheetctl printed: \(text)")
+        if Self.logsToStderr { #expect(daemon.stderrText().contains("TIME_ZONE=America/Chicago"), "\(daemon.stderrText())") }
+    }
+
+    @Test func anUnknownZoneIsRefusedAtStartAndByCheckConfig() throws {
+        for arguments in [["--demo", "--time-zone", "America/Springfield"], ["--demo", "--check-config", "--time-zone", "America/Springfield"]] {
+            let result = try runProcess(DaemonProcess.binary, arguments)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("--time-zone: 'America/Springfield' is not a zone of the time-zone database"), "stderr: \(result.stderr)")
+        }
+        let environment = ProcessInfo.processInfo.environment.merging(["STOPSHEETD_TIME_ZONE": "../../etc/passwd"]) { $1 }
+        let result = try runProcess(DaemonProcess.binary, ["--demo", "--check-config"], environment: environment)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("STOPSHEETD_TIME_ZONE: '../../etc/passwd' is not a time-zone name"), "stderr: \(result.stderr)")
+        let good = try runProcess(DaemonProcess.binary, ["--demo", "--check-config", "--time-zone", "Europe/London"])
+        #expect(good.status == 0, "stderr: \(good.stderr)")
+    }
+
+    @Test func aReloadShowsTheSameAnswersInTheNewZone() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.alerts.write(toFile: directory + "/alerts.json", atomically: true, encoding: .utf8)
+        let config = directory + "/stopsheetd.conf"
+        func configure(_ extra: String) throws {
+            try """
+                STOPSHEETD_ALERTS_URL=file://\(directory)/alerts.json
+                STOPSHEETD_STATIONS_URL=file://\(Fixtures.directory)/L_stops_2021.csv
+                \(extra)
+                """.write(toFile: config, atomically: true, encoding: .utf8)
+        }
+        try configure("")
+        let daemon = try DaemonProcess(["--config", config], environment: ["TZ": "UTC"])
+        #expect(try starts(daemon)["1"] == "2036-01-15T09:00:00-06:00")
+        for (zone, expected) in [("Europe/London", "2036-01-15T15:00:00+00:00"), ("Australia/Sydney", "2036-01-16T02:00:00+11:00")] {
+            try configure("STOPSHEETD_TIME_ZONE=\(zone)")
+            daemon.process.signal(SIGHUP)
+            let reloaded = daemon.notifications.waitFor({ $0.contains("RELOADING=1") }, timeout: 60) != nil
+                && daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: 60) != nil
+            #expect(reloaded, "no RELOADING=1 then READY=1 within 60 s; stderr: \(daemon.stderrText())")
+            #expect(try starts(daemon)["1"] == expected, "\(zone); stderr: \(daemon.stderrText())")
+            if Self.logsToStderr {
+                #expect(eventually(timeout: 60) { daemon.stderrText().contains("TIME_ZONE=\(zone)") }, "the reload entry names the zone: \(daemon.stderrText())")
+            }
+            let sheet = try daemon.result("stopSheet", ["stopId": "40380"])
+            #expect(sheet["alerts"]?.arrayValue?.first { $0["id"] == "1" }?["start"]?.stringValue == expected, "the encoded sheets follow the zone")
+        }
+    }
+
+    /// The zones are the database's on this machine, read at start: a zone that only a private
+    /// `TZDIR` has (here Tokyo's file under a made-up name) is shown with its offsets.
+    @Test func theDatabaseIsReadAtRunTimeFromTZDIR() throws {
+        let database = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: database) }
+        try FileManager.default.createDirectory(atPath: database + "/America", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: database + "/Test", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestZones.directory + "/America/Chicago", toPath: database + "/America/Chicago")
+        try FileManager.default.copyItem(atPath: TestZones.directory + "/Asia/Tokyo", toPath: database + "/Test/Elsewhere")
+        let (daemon, directory) = try daemon(["--time-zone", "Test/Elsewhere"], tz: "UTC", extraEnvironment: ["TZDIR": database])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try starts(daemon) == ["1": "2036-01-16T00:00:00+09:00", "2": "2036-07-15T23:00:00+09:00"], "log: \(daemon.stderrText())")
+        let missing = try runProcess(DaemonProcess.binary, ["--demo", "--check-config", "--time-zone", "America/New_York"],
+                                     environment: ProcessInfo.processInfo.environment.merging(["TZDIR": database]) { $1 })
+        #expect(missing.status == 1 && missing.stderr.contains("in \(database)"), "a zone missing from TZDIR: \(missing.stderr)")
+    }
+}
