@@ -19,13 +19,13 @@ let package = Package(
         .target(name: "Posix", dependencies: ["CLinux"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         // The wire contract, once for both sides: method names with their params and results,
         // error codes and messages, StopType; `rpc.discover`'s OpenRPC document is made from it.
         .target(name: "StopSheetProtocol", dependencies: ["StopSheetCore"]),
         .target(
             name: "StopSheetDaemon",
-            dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix", "CLinux", "CSystemd", "CCurl", "CZlib"],
+            dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix", "CLinux", "CSystemd", "CCurl", "CZip"],
             resources: [
                 .embedInCode("Demo/alerts.json"),
                 .embedInCode("Demo/stops.csv"),

@@ -16,7 +16,7 @@ WARMUP=${BENCH_WARMUP:-0.3}
 CONFIGS=${BENCH_CONFIGS:-"1:1 1:16 16:1 16:16 64:1 64:16"}   # connections:pipeline
 NOISE_LIMIT=10                     # % spread of a server's runs above which a figure is "noisy"
 
-scripts/install-deps.sh redis-server
+scripts/install-deps.sh redis-server unzip
 echo "building release…"
 swift build -c release 2>&1 | grep -E "error|warning: |Compiling|Build" | grep -v "^\[" | tail -3
 BIN=.build/release
@@ -63,8 +63,16 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
     [z.write(os.path.join(sys.argv[2], n), n) for n in sorted(os.listdir(sys.argv[2]))]' "$WORK/gtfs.zip" "$WORK/gtfs"
 # wc, not stat: this script's stat() reads key=value figures.
 echo "   zip: $(mib $(($(wc -c <"$WORK/gtfs.zip") / 1024))) (decoding reads it into memory; a directory streams from disk)"
-$BENCH gtfs-decode --feed "$WORK/gtfs.zip" | sed 's/^/   /'
-$BENCH gtfs-decode --feed "$WORK/gtfs" | sed 's/^/   /'
+ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+GTFS_ZIP=$($BENCH gtfs-decode --feed "$WORK/gtfs.zip"); echo "   $GTFS_ZIP"
+GTFS_DIR=$($BENCH gtfs-decode --feed "$WORK/gtfs"); echo "   $GTFS_DIR"
+# The floor: inflating the table is one stream; the peer: Python's csv module reading it.
+T0=$(date +%s%N); unzip -p "$WORK/gtfs.zip" stop_times.txt | wc -l >/dev/null; FLOOR_MS=$(ms "$T0")
+T0=$(date +%s%N); python3 -c 'import csv, sys
+print(sum(1 for _ in csv.reader(open(sys.argv[1], newline="", encoding="utf-8"))))' "$WORK/gtfs/stop_times.txt" >/dev/null; PEER_MS=$(ms "$T0")
+echo "   floor (unzip -p feed.zip stop_times.txt | wc -l): $FLOOR_MS ms; peer (python3 csv.reader over stop_times.txt): $PEER_MS ms"
+GTFS_ZIP_MS=$(field "$GTFS_ZIP" decode_ms); GTFS_DIR_MS=$(field "$GTFS_DIR" decode_ms)
+GTFS_RSS_KB=$(printf '%s\n%s\n' "$(field "$GTFS_ZIP" peak_rss_kb)" "$(field "$GTFS_DIR" peak_rss_kb)" | sort -n | tail -1)
 rm -rf "$WORK/gtfs" "$WORK/gtfs.zip"
 
 echo
@@ -169,6 +177,9 @@ echo "   RSS idle ≤ 24 MiB: $(mib "$RSS_IDLE") — $(verdict "$(awk -v v="$RSS
 echo "   1,000 never-reading clients ≤ 128 MiB RSS: ${UNREAD_PEAK:-?} MiB — $(verdict "$(awk -v v="${UNREAD_PEAK:-9999}" 'BEGIN { print (v <= 128) }')")"
 READY=$(field "$LAUNCH" ready_ms)
 echo "   exec → READY=1 ≤ 50 ms: $READY ms — $(verdict "$(awk -v v="$READY" 'BEGIN { print (v <= 50) }')")"
+echo "   GTFS feed, 8 million stop_times rows, from a directory ≤ 2000 ms: $GTFS_DIR_MS ms — $(verdict "$(awk -v v="$GTFS_DIR_MS" 'BEGIN { print (v <= 2000) }')")"
+echo "   from a zip ≤ 1.2× the floor ($FLOOR_MS ms): $GTFS_ZIP_MS ms, $(awk -v a="$GTFS_ZIP_MS" -v b="$FLOOR_MS" 'BEGIN { printf "%.2f", a / b }')× — $(verdict "$(awk -v a="$GTFS_ZIP_MS" -v b="$FLOOR_MS" 'BEGIN { print (a <= 1.2 * b) }')"); peer $PEER_MS ms"
+echo "   peak RSS of either ≤ 200 MiB: $(mib "$GTFS_RSS_KB") — $(verdict "$(awk -v v="$GTFS_RSS_KB" 'BEGIN { print (v <= 204800) }')")"
 B100=$(sed -n 's/^scale=100 .*build_ms=\([0-9.]*\).*/\1/p' "$WORK/snapshot.txt")
 G=$(sed -n 's/^scale=100 .*growth=\([0-9.]*\)x.*/\1/p' "$WORK/snapshot.txt")
 echo "   snapshot rebuild ×100 ≤ 50 ms and linear: $B100 ms, ×${G} for 10× the data — $(verdict "$(awk -v v="$B100" -v g="$G" 'BEGIN { print (v <= 50 && g <= 13) }')")"

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""`make test`: every stage, timed, with what waits overlapping what computes.
+"""`make test`: every stage, timed, with the builds in one lane and the tests beside them.
 
-The stages of one step run at once (a build, which needs the two cores, beside tests that mostly
-wait on daemons); the steps run in order, and a failed stage stops the run after its step. Each
+The builds (plain with the tests, release, AddressSanitizer, ThreadSanitizer, the fuzzer) each
+take both cores, so they run one at a time, in the order below; every other stage starts as soon
+as what it needs is built, beside the build of the moment, since those stages mostly wait on
+daemons, sockets and timeouts. After a failure no new stage starts; the ones running finish. Each
 stage writes a log under .build/test-logs/stages/; a failed one is printed whole (up to its last
 3,000 lines). The end is a table of every stage's wall time, then `N passed, M failed`: the Swift
-tests of every run (plain and under both sanitizers) and the systemd checks.
+tests of every run (plain and against both sanitized builds) and the systemd checks.
 
-    scripts/make-test.py [STAGE...]     only the named stages (and nothing they would wait for)
+    scripts/make-test.py [STAGE...]     only the named stages (what they need must be built)
 """
 
 import os
@@ -41,20 +43,27 @@ def sanitized_run(sanitizer):
 ASAN = {"ASAN_OPTIONS": "detect_leaks=0", "STOPSHEET_SANITIZER": "address"}
 TSAN = {"STOPSHEET_SANITIZER": "thread"}
 
-# (name, command, extra environment); each inner list is one step.
-STEPS = [
-    [("build", f"{SWIFT} build --build-tests", {})],
-    [("unit", "scripts/swift-tests.py unit", {}),
-     ("man and completion", "make --no-print-directory man-lint completion-test", {})],
-    [("integration", "scripts/swift-tests.py integration", {}),
-     ("asan build", sanitized_build("address"), {})],
-    [("fuzz", f"FUZZ_SECONDS={FUZZ_SECONDS} FUZZ_OPT=-Onone FUZZ_JOBS=2 scripts/fuzz.sh", {}),
-     ("soak", f"python3 scripts/soak.py --requests {SOAK_REQUESTS} --binary .build/debug/stopsheetd", {})],
-    [("asan tests and soak", sanitized_run("address"), ASAN),
-     ("tsan build", sanitized_build("thread"), {})],
-    [("tsan tests and soak", sanitized_run("thread"), TSAN),
-     ("release build", "scripts/build-release.sh", {})],
-    [("systemd", "python3 Tests/Systemd/run", {})],
+
+class Stage:
+    def __init__(self, name, command, needs=(), build=False, env=None):
+        self.name, self.command, self.needs, self.build, self.env = name, command, list(needs), build, env or {}
+
+
+# In the order the build lane takes them: the release build early, so that the systemd tests
+# (the longest stage, which packages it) start early.
+STAGES = [
+    Stage("build", f"{SWIFT} build --build-tests", build=True),
+    Stage("unit", "scripts/swift-tests.py unit", ["build"]),
+    Stage("man and completion", "make --no-print-directory man-lint completion-test", ["build"]),
+    Stage("integration", "scripts/swift-tests.py integration", ["build"]),
+    Stage("soak", f"python3 scripts/soak.py --requests {SOAK_REQUESTS} --binary .build/debug/stopsheetd", ["build"]),
+    Stage("release build", "scripts/build-release.sh", ["build"], build=True),
+    Stage("systemd", "python3 Tests/Systemd/run", ["release build"]),
+    Stage("asan build", sanitized_build("address"), ["release build"], build=True),
+    Stage("asan tests and soak", sanitized_run("address"), ["asan build"], env=ASAN),
+    Stage("tsan build", sanitized_build("thread"), ["asan build"], build=True),
+    Stage("tsan tests and soak", sanitized_run("thread"), ["tsan build"], env=TSAN),
+    Stage("fuzz", f"FUZZ_SECONDS={FUZZ_SECONDS} FUZZ_OPT=-Onone FUZZ_JOBS=2 scripts/fuzz.sh", ["tsan build"], build=True),
 ]
 
 
@@ -64,37 +73,49 @@ def counts(text):
     return tuple(map(int, found[-1])) if found else None
 
 
-def run(stage, results, lock):
-    name, command, extra = stage
-    log = os.path.join(LOGS, re.sub(r"\W+", "-", name) + ".log")
+def run(stage, results, lock, done):
+    log = os.path.join(LOGS, re.sub(r"\W+", "-", stage.name) + ".log")
     started = time.monotonic()
     with open(log, "w") as out:
-        code = subprocess.run(command, shell=True, cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
-                              env=dict(os.environ, **extra)).returncode
+        code = subprocess.run(stage.command, shell=True, cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
+                              env=dict(os.environ, **stage.env)).returncode
     elapsed = time.monotonic() - started
     with open(log, errors="replace") as f:
         text = f.read()
     with lock:
-        results.append({"name": name, "code": code, "seconds": elapsed, "text": text, "counts": counts(text)})
-        print(f"{'ok' if code == 0 else 'FAILED':6} {name} ({elapsed:.0f} s)", flush=True)
+        results.append({"name": stage.name, "code": code, "seconds": elapsed, "text": text, "counts": counts(text)})
+        print(f"{'ok' if code == 0 else 'FAILED':6} {stage.name} ({elapsed:.0f} s)", flush=True)
+        done.notify_all()
 
 
 def main():
     only = set(sys.argv[1:])
+    stages = [stage for stage in STAGES if not only or stage.name in only]
     os.makedirs(LOGS, exist_ok=True)
     results, lock = [], threading.Lock()
+    done = threading.Condition(lock)
     started = time.monotonic()
-    failed = False
-    for step in STEPS:
-        stages = [stage for stage in step if not only or stage[0] in only]
-        threads = [threading.Thread(target=run, args=(stage, results, lock)) for stage in stages]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        if any(r["code"] != 0 for r in results):
-            failed = True
-            break
+    waiting, running, finished = list(stages), set(), set()
+    with lock:
+        while waiting or running:
+            failed = any(r["code"] != 0 for r in results)
+            finished = {r["name"] for r in results}
+            running = {stage for stage in running if stage.name not in finished}
+            building = any(stage.build for stage in running)
+            for stage in list(waiting):
+                if failed:
+                    break
+                ready = all(need in finished or need not in {s.name for s in stages} for need in stage.needs)
+                if not ready or (stage.build and building):
+                    continue
+                waiting.remove(stage)
+                running.add(stage)
+                building = building or stage.build
+                threading.Thread(target=run, args=(stage, results, lock, done)).start()
+            if failed and not running:
+                break
+            done.wait()
+    failed = any(r["code"] != 0 for r in results)
     total = time.monotonic() - started
 
     for result in results:
@@ -110,7 +131,7 @@ def main():
         print(f"  {result['name']:22} {int(result['seconds']) // 60}:{int(result['seconds']) % 60:02d}{mark}")
     print(f"  {'total':22} {int(total) // 60}:{int(total) % 60:02d}")
     if failed:
-        skipped = [stage[0] for step in STEPS for stage in step if stage[0] not in {r["name"] for r in results}]
+        skipped = [stage.name for stage in stages if stage.name not in {r["name"] for r in results}]
         if skipped:
             print("not run after the failure: " + ", ".join(skipped))
     passed = sum(r["counts"][0] for r in results if r["counts"])

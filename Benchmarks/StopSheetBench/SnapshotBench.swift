@@ -88,6 +88,8 @@ private func reaches(_ scope: AlertScope, _ station: Station) -> Bool {
     case .systemwide: return true
     case .route(let route):
         return station.routes.contains(route) || (route == .purple && station.routes.contains(.purpleExpress))
+    case .routeType(let type): return station.routeTypes.contains(type)
+    case .agency(let agency): return station.agencyID.map { $0 == agency } ?? true
     case .station: return false
     }
 }

@@ -28,8 +28,9 @@ public struct Config: Sendable, Equatable {
     /// Nil: 3 × `stationsInterval`.
     public var stationsStaleAfter: Double?
     public var httpTimeout: Double = 10
-    /// GTFS-realtime translations: this language first (BCP 47, e.g. `en`, `es`).
-    public var language = "en"
+    /// GTFS-realtime translations (BCP 47, e.g. `en`, `es`), which `route_type`s are trains, and
+    /// the agency name of the "none" sentence.
+    public var reading = FeedReading()
     /// `--time-zone`, read from the time-zone database when given; nil: `TimeZones.shown` chooses.
     public var timeZone: TimeZoneRules?
     public var demo = false
@@ -107,7 +108,17 @@ public struct Config: Sendable, Equatable {
         Option(flag: "--alerts-stale-after", placeholder: "SECONDS", help: "alerts older than this are stale in sheets and health", default: \.alertsStaleAfter) { $0.alertsStaleAfter = try seconds($1, $2, min: 1) },
         Option(flag: "--stations-stale-after", placeholder: "SECONDS", help: "stations older than this are stale (default 3 x --stations-interval)") { $0.stationsStaleAfter = try seconds($1, $2, min: 1) },
         Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch", default: \.httpTimeout) { $0.httpTimeout = try seconds($1, $2, min: 0.001) },
-        Option(flag: "--language", placeholder: "TAG", help: "GTFS-realtime translation to pick, then the untagged one, then the first", default: \.language) { $0.language = try nonEmpty($1, $2) },
+        Option(flag: "--language", placeholder: "TAG", help: "GTFS-realtime translation to pick, then the untagged one, then the first", default: \.reading.language) { $0.reading.language = try nonEmpty($1, $2) },
+        Option(flag: "--train-route-types", placeholder: "LIST", help: "GTFS route_types that are trains, e.g. 0-2,12 (default \(TrainRouteTypes.rail))") {
+            config, value, name in
+            guard let types = TrainRouteTypes(parsing: value) else {
+                throw Failure(description: "\(name): '\(value)' is not a list of route_types and ranges such as 0,1,2,100-199")
+            }
+            config.reading.trainRouteTypes = types
+        },
+        Option(flag: "--agency-name", placeholder: "NAME", help: "agency the 'none' sentence names (default: the feed's agency_name; CTA for CTA data)") {
+            $0.reading.agencyName = try nonEmpty($1, $2)
+        },
         Option(flag: "--time-zone", placeholder: "ZONE", help: "zone of every time shown, e.g. America/New_York (default: the feed's agency_timezone, else \(CTATime.zoneIdentifier))") {
             do { $0.timeZone = try TimeZoneDatabase.rules(try nonEmpty($1, $2)) } catch let failure as TimeZoneDatabase.Failure { throw Failure(description: "\($2): \(failure)") }
         },

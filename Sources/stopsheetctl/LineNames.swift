@@ -1,7 +1,8 @@
 import StopSheetCore
 
-/// The names CTA gives its train lines, for the route ids the daemon sends
-/// (`Red, Blue, Brn, G, Org, P, Pexp, Pink, Y`). The one table of them.
+/// A line's name for a route id: what the station's `lines` member says (a GTFS feed's
+/// `route_long_name`, else its `route_short_name`), else the name CTA gives its train lines, for
+/// the route ids CTA's own formats send (`Red, Blue, Brn, G, Org, P, Pexp, Pink, Y`).
 enum LineNames {
     static let byRoute: [RouteID: String] = [
         .red: "Red Line", .blue: "Blue Line", .brown: "Brown Line", .green: "Green Line",
@@ -9,13 +10,16 @@ enum LineNames {
         .pink: "Pink Line", .yellow: "Yellow Line",
     ]
 
-    /// `Brown Line` for `Brn`; an id the table does not know is shown as it came (made visible).
-    static func name(_ routeID: String) -> TerminalText {
-        byRoute[RouteID(routeID)].map { TerminalText($0) } ?? TerminalText(routeID)
+    /// `Brown Line` for `Brn`; an id nothing names is shown as it came (made visible). `lines` is
+    /// a station's `lines` member, when the daemon sent one.
+    static func name(_ routeID: String, lines: JSON? = nil) -> TerminalText {
+        let line = lines?.arrayValue?.first { $0["id"]?.stringValue == routeID }
+        let given = [line?["longName"], line?["shortName"]].lazy.compactMap { $0?.stringValue }.first { !$0.isEmpty }
+        return TerminalText(given ?? byRoute[RouteID(routeID)] ?? routeID)
     }
 
     /// The names of a JSON array of route ids, in the order given.
-    static func names(_ routes: JSON?) -> [TerminalText] {
-        (routes?.arrayValue ?? []).compactMap(\.stringValue).map(name)
+    static func names(_ routes: JSON?, lines: JSON? = nil) -> [TerminalText] {
+        (routes?.arrayValue ?? []).compactMap(\.stringValue).map { name($0, lines: lines) }
     }
 }

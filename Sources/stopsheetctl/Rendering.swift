@@ -11,7 +11,7 @@ enum Rendering {
             page.paragraph(busStop(sheet))
             return
         }
-        header(name: sheet["stationName"]?.stringValue, id: sheet["stationId"]?.stringValue, routes: station?["routes"], into: &page)
+        header(name: sheet["stationName"]?.stringValue, id: sheet["stationId"]?.stringValue, routes: station?["routes"], lines: station?["lines"], into: &page)
         let button = sheet["accessibilityButton"]
         page.paragraph(summary(sheet))
         for note in freshness(sheet["data"]) { page.paragraph(note) }
@@ -144,6 +144,8 @@ enum Rendering {
             case "systemwide": return "all lines"
             case "route": return LineNames.name(id)
             case "station": return "station \(id)"
+            case "routeType": return "all route_type \(scope["routeType"]?.intValue.map(String.init) ?? "?") lines"
+            case "agency": return "agency \(id)"
             default: return nil
             }
         }
@@ -153,7 +155,7 @@ enum Rendering {
         let alerts = result["alerts"]?.arrayValue ?? []
         let count: TerminalText = alerts.isEmpty ? "No train service alerts" : alerts.count == 1 ? "1 train service alert" : "\(alerts.count) train service alerts"
         if let stationID = result["stationId"]?.stringValue {
-            header(name: station?["stationName"]?.stringValue, id: stationID, routes: station?["routes"], into: &page)
+            header(name: station?["stationName"]?.stringValue, id: stationID, routes: station?["routes"], lines: station?["lines"], into: &page)
             page.paragraph("\(count) for this station")
         } else {
             page.paragraph("\(count)")
@@ -179,7 +181,7 @@ enum Rendering {
         for station in sorted {
             let id = TerminalText(station["stationId"]?.stringValue ?? "?")
             var words = [TerminalText(id.description.padding(to: 5))] + Page.words(TerminalText(station["stationName"]?.stringValue ?? "?"))
-            let lines = LineNames.names(station["routes"])
+            let lines = LineNames.names(station["routes"], lines: station["lines"])
             words += lines.enumerated().map { index, line in
                 (index == 0 ? "(" : "") + line + (index == lines.count - 1 ? ")" : ",")
             }
@@ -191,9 +193,9 @@ enum Rendering {
     // MARK: station
 
     /// `Western (Blue Line) 40220`: the name, the lines that tell same-named stations apart, the id.
-    static func header(name: String?, id: String?, routes: JSON?, into page: inout Page) {
+    static func header(name: String?, id: String?, routes: JSON?, lines described: JSON? = nil, into page: inout Page) {
         var words = Page.words(TerminalText(name ?? id ?? "?"))
-        let lines = LineNames.names(routes)
+        let lines = LineNames.names(routes, lines: described)
         if !lines.isEmpty {
             // Each line name stays whole: "Purple Line Express" never breaks across lines.
             words += lines.enumerated().map { index, line in
@@ -206,7 +208,7 @@ enum Rendering {
     }
 
     static func station(_ station: JSON, into page: inout Page) {
-        header(name: station["stationName"]?.stringValue, id: station["stationId"]?.stringValue, routes: station["routes"], into: &page)
+        header(name: station["stationName"]?.stringValue, id: station["stationId"]?.stringValue, routes: station["routes"], lines: station["lines"], into: &page)
         let stepFree = stepFreeWords(station["stepFree"]?.stringValue, partial: station["partial"] == .bool(true))
         page.paragraph("\(stepFree)")
         let platforms = station["platforms"]?.arrayValue ?? []
@@ -220,7 +222,7 @@ enum Rendering {
             for (platform, cells) in zip(platforms, columns) {
                 let lead = (0..<3).map { cells[$0].description.padding(to: widths[$0]) }.joined(separator: "  ") + " "
                 let hanging = 2 + widths.reduce(0, +) + 2 * 3
-                page.words([TerminalText(lead)] + list(LineNames.names(platform["routes"]), comma: true), indent: 2, hangingIndent: hanging)
+                page.words([TerminalText(lead)] + list(LineNames.names(platform["routes"], lines: station["lines"]), comma: true), indent: 2, hangingIndent: hanging)
             }
         }
         advisories(station["advisories"], into: &page)

@@ -6,8 +6,8 @@
 stops.txt is the REAL CTA rows of 2022-01 (Tests/Fixtures/gtfs_stops_2022-01.RAIL_SUBSET.txt),
 verbatim. routes.txt, trips.txt and stop_times.txt are MADE FOR THE TEST: one trip per line per
 platform, the lines taken from the real 'L' stops export of 2021 (Tests/Fixtures/L_stops_2021.csv,
-its route flags; Purple Express trips run as route P, as in CTA's GTFS), a route in another
-spelling (Pnk), and bus trips serving the bus bays CTA parents to rail stations.
+its route flags; Purple Express trips run as route P, as in CTA's GTFS, whose route ids are
+CTA's canonical ones), and bus trips serving the bus bays CTA parents to rail stations.
 
 Writes DIR/feed.zip (deflated, or stored with --stored; entries inside NAME/ with --folder), or
 with --dir the unpacked tables in DIR/feed/.
@@ -21,7 +21,7 @@ import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "..", "Fixtures")
-FLAGS = {"RED": "Red", "BLUE": "Blue", "G": "G", "BRN": "Brn", "P": "P", "Pexp": "P", "Y": "Y", "Pnk": "Pnk", "O": "Org"}
+FLAGS = {"RED": "Red", "BLUE": "Blue", "G": "G", "BRN": "Brn", "P": "P", "Pexp": "P", "Y": "Y", "Pnk": "Pink", "O": "Org"}
 
 
 def tables():

@@ -34,7 +34,6 @@ from google.transit import gtfs_realtime_pb2 as rt
 HERE = os.path.dirname(os.path.abspath(__file__))
 CAPTURE = os.path.join(HERE, "..", "Fixtures", "alerts_2015-02-14.DERIVED.json")
 CHICAGO = zoneinfo.ZoneInfo("America/Chicago")
-TRAIN_ROUTES = {"Red", "Blue", "Brn", "G", "Org", "P", "Pexp", "Pink", "Y"}
 
 
 def chicago_epoch(text):
@@ -232,18 +231,23 @@ def kind_of(alert, now):
     return "planned"
 
 
+# Every rail route_type of the reference and of the extended types (the daemon's default).
+def is_train(route_type):
+    return route_type in (0, 1, 2, 5, 7, 12) or 100 <= route_type <= 199 or 400 <= route_type <= 499 or 900 <= route_type <= 999
+
+
 def scope_of(selector):
     route = selector.route_id or (selector.trip.route_id if selector.HasField("trip") else "")
-    if selector.HasField("route_type") and selector.route_type != 1:
-        return None
-    if route and route not in TRAIN_ROUTES and not selector.HasField("route_type"):
+    if selector.HasField("route_type") and not is_train(selector.route_type):
         return None
     if selector.stop_id:
         return {"type": "station", "id": selector.stop_id}
     if route:
         return {"type": "route", "id": route}
-    if selector.HasField("route_type") or selector.agency_id:
-        return {"type": "systemwide"}
+    if selector.HasField("route_type"):
+        return {"type": "routeType", "routeType": selector.route_type}
+    if selector.agency_id:
+        return {"type": "agency", "id": selector.agency_id}
     return None
 
 

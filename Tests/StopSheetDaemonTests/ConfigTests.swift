@@ -1,3 +1,4 @@
+import StopSheetCore
 import Testing
 @testable import StopSheetDaemon
 
@@ -60,6 +61,18 @@ import Testing
         #expect(config.configFile == "/etc/x.conf")
         let viaEnvironment = try run([], ["STOPSHEETD_CONFIG": "/etc/x.conf"], file: file)
         #expect(viaEnvironment.alertsInterval == 45)
+    }
+
+    @Test func trainRouteTypesAndAgencyName() throws {
+        #expect(try run(["--demo"]).reading == FeedReading())
+        #expect(try run(["--demo"]).reading.trainRouteTypes.description == "0-2,5,7,12,100-199,400-499,900-999")
+        let config = try run(["--demo", "--train-route-types", "0, 1,100-117"], ["STOPSHEETD_AGENCY_NAME": "The T", "STOPSHEETD_LANGUAGE": "es"])
+        #expect(config.reading == FeedReading(language: "es", trainRouteTypes: TrainRouteTypes([0...0, 1...1, 100...117]), agencyName: "The T"))
+        #expect(try run([], ["STOPSHEETD_DEMO": "1", "STOPSHEETD_TRAIN_ROUTE_TYPES": "2"]).reading.trainRouteTypes.contains(2))
+        for bad in ["", "rail", "1,,2", "5-3", "-1", "1-2-3"] {
+            #expect(failure(["--demo", "--train-route-types", bad])?.hasPrefix("--train-route-types: '\(bad)' is not a list of route_types") == true, "\(bad)")
+        }
+        #expect(failure(["--demo", "--agency-name", ""]) == "--agency-name must not be empty")
     }
 
     @Test func badInputIsOneLineOfReason() {

@@ -49,7 +49,9 @@ import Testing
                 let scopes = alert["scopes"]?.arrayValue ?? []
                 let named = scopes.filter { $0["type"] == "station" }.compactMap { $0["id"]?.stringValue }
                 if !named.isEmpty { return !stops.isDisjoint(with: named) }
-                return scopes.contains { $0["type"] == "systemwide" || ($0["type"] == "route" && routes.contains($0["id"]?.stringValue ?? "")) }
+                // CTA's GTFS: every line is a metro (route_type 1) of the one agency, CTA.
+                return scopes.contains { $0["type"] == "systemwide" || ($0["type"] == "route" && routes.contains($0["id"]?.stringValue ?? ""))
+                    || $0["routeType"] == 1 || $0 == ["type": "agency", "id": "CTA"] }
             }.compactMap { $0["id"]?.stringValue }
         }
     }

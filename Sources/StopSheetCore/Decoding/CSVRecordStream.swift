@@ -8,21 +8,25 @@
 ///
 /// A value type, owned by whoever feeds it.
 public struct CSVRecordStream {
-    /// One record, valid for the duration of the callback it is passed to.
+    /// One record, valid for the duration of the callback it is passed to: its bytes are the
+    /// caller's chunk itself when the record lies whole in one chunk and needs no unquoting (the
+    /// common case, read without a copy), else the stream's own buffer.
     public struct Record {
-        fileprivate var storage: [UInt8] = []
+        fileprivate var base = UnsafeRawBufferPointer(start: nil, count: 0)
+        /// Field i is `base[starts[i]..<ends[i]]`: in place, the separators lie between fields.
+        fileprivate var starts: [Int] = []
         fileprivate var ends: [Int] = []
 
         public var count: Int { ends.count }
 
         public subscript(field: Int) -> String {
-            String(decoding: storage[range(field)], as: UTF8.self)
+            String(decoding: bytes(field), as: UTF8.self)
         }
 
         /// The field's bytes, without making a String.
-        public func bytes(_ field: Int) -> ArraySlice<UInt8> { storage[range(field)] }
+        public func bytes(_ field: Int) -> Slice<UnsafeRawBufferPointer> { base[range(field)] }
 
-        private func range(_ field: Int) -> Range<Int> { (field == 0 ? 0 : ends[field - 1])..<ends[field] }
+        private func range(_ field: Int) -> Range<Int> { starts[field]..<ends[field] }
 
         /// A blank line: one empty field.
         public var isBlank: Bool { ends.count == 1 && ends[0] == 0 }
@@ -38,6 +42,8 @@ public struct CSVRecordStream {
     public let maxRecordBytes: Int
     private var state = State.fieldStart
     private var record = Record()
+    /// The bytes of a record read byte by byte (quoted, or split across chunks).
+    private var storage: [UInt8] = []
     private var line = 1
     private var quoteOpenedOn = 1
     /// Bytes were read since the last record ended: a record is pending at the end.
@@ -79,6 +85,12 @@ public struct CSVRecordStream {
             for byte in UpstreamBody.byteOrderMark[..<(matched == 3 ? 0 : matched)] { try read(byte, onRecord) }
         }
         while index < bytes.count {
+            // The most common case: a whole record in this chunk, no quote, no CR but before its
+            // LF. Its fields are read in place.
+            if state == .fieldStart && !pending, let next = try wholeRecord(bytes, from: index, onRecord) {
+                index = next
+                continue
+            }
             // The common case, a run of plain bytes in an unquoted field, is appended at once.
             if state == .unquoted || (state == .fieldStart && bytes[index] != Self.quote) {
                 var end = index
@@ -88,12 +100,12 @@ public struct CSVRecordStream {
                     end += 1
                 }
                 if end > index {
-                    guard end - index <= maxRecordBytes - record.storage.count else {
+                    guard end - index <= maxRecordBytes - storage.count else {
                         throw .invalidCSV(.recordTooLong(line: line, limit: maxRecordBytes))
                     }
                     pending = true
                     state = .unquoted
-                    record.storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
+                    storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
                     index = end
                     if index == bytes.count { return }
                 }
@@ -101,6 +113,43 @@ public struct CSVRecordStream {
             try read(bytes[index], onRecord)
             index += 1
         }
+    }
+
+    /// Reads the record starting at `start` in place when it ends in this chunk with no quote and
+    /// no CR but one right before its LF; returns where the next one starts, or nil (nothing read)
+    /// for the byte-by-byte path.
+    private mutating func wholeRecord(_ bytes: UnsafeRawBufferPointer, from start: Int,
+                                      _ onRecord: (Record) throws(DecodingFailure) -> Void) throws(DecodingFailure) -> Int? {
+        record.starts.removeAll(keepingCapacity: true)
+        record.ends.removeAll(keepingCapacity: true)
+        record.starts.append(0)
+        // A record longer than the limit is left to the byte-by-byte path, which reports it.
+        let limit = bytes.count - start - 2 < maxRecordBytes ? bytes.count : start + maxRecordBytes + 2
+        var at = start
+        while at < limit {
+            let byte = bytes[at]
+            // Comma, quote, CR and LF are all at most 0x2C: one comparison passes the rest.
+            if byte > Self.comma { at &+= 1; continue }
+            if byte == Self.comma {
+                record.ends.append(at &- start)
+                record.starts.append(at &- start &+ 1)
+            } else if byte == Self.lf {
+                var end = at
+                if end > start, bytes[end &- 1] == Self.cr { end &-= 1 }
+                guard end &- start <= maxRecordBytes else { return nil }
+                record.ends.append(end &- start)
+                record.base = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                line &+= 1
+                try onRecord(record)
+                return at &+ 1
+            } else if byte == Self.quote || (byte == Self.cr && (at &+ 1 >= bytes.count || bytes[at &+ 1] != Self.lf)) {
+                break
+            }
+            at &+= 1
+        }
+        record.starts.removeAll(keepingCapacity: true)
+        record.ends.removeAll(keepingCapacity: true)
+        return nil
     }
 
     /// Ends the input: the last record may lack its line break; a quote left open is a failure.
@@ -176,12 +225,13 @@ public struct CSVRecordStream {
     }
 
     private mutating func append(_ byte: UInt8) throws(DecodingFailure) {
-        guard record.storage.count < maxRecordBytes else { throw .invalidCSV(.recordTooLong(line: line, limit: maxRecordBytes)) }
-        record.storage.append(byte)
+        guard storage.count < maxRecordBytes else { throw .invalidCSV(.recordTooLong(line: line, limit: maxRecordBytes)) }
+        storage.append(byte)
     }
 
     private mutating func endField() {
-        record.ends.append(record.storage.count)
+        record.starts.append(record.ends.last ?? 0)
+        record.ends.append(storage.count)
         state = .fieldStart
     }
 
@@ -190,10 +240,16 @@ public struct CSVRecordStream {
         line += 1
         pending = false
         defer {
-            record.storage.removeAll(keepingCapacity: true)
+            storage.removeAll(keepingCapacity: true)
+            record.starts.removeAll(keepingCapacity: true)
             record.ends.removeAll(keepingCapacity: true)
         }
-        try onRecord(record)
+        let record = self.record
+        try withRawBytes(storage[...]) { (buffer) throws(DecodingFailure) in
+            var inPlace = record
+            inPlace.base = buffer
+            try onRecord(inPlace)
+        }
     }
 }
 

@@ -1,14 +1,26 @@
-/// What a stations source decoded: its platforms, and what only GTFS says — entrances, and
-/// whether the lines serving each platform are known at all.
+/// What a stations source decoded: its platforms, and what only GTFS says — entrances, the
+/// feed's lines and agencies, and whether the lines serving each platform are known at all.
 public struct DecodedStations: Sendable, Equatable {
     public var platforms: [Platform]
     public var entrances: [Entrance]
     /// False for GTFS `stops.txt` on its own: it names no lines, and none are guessed from names.
     public var linesKnown: Bool
+    /// The train lines of a GTFS feed's `routes.txt`; empty for CTA's own formats.
+    public var lines: [Line]
+    /// `agency.txt`'s agencies; `Agency.cta` for CTA's own formats; empty when nothing says
+    /// (a `stops.txt` of another agency, alone).
+    public var agencies: [Agency]
+    /// GTFS generic nodes and boarding areas by stop id → their station's id: never platforms,
+    /// but an alert naming one is about its station.
+    public var stopsWithin: [String: String]
 
-    public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true) {
+    public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [], agencies: [Agency] = [.cta],
+                stopsWithin: [String: String] = [:]) {
+        self.stopsWithin = stopsWithin
         self.platforms = platforms
         self.entrances = entrances
         self.linesKnown = linesKnown
+        self.lines = lines
+        self.agencies = agencies
     }
 }

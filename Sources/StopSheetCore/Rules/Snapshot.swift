@@ -30,7 +30,7 @@ public struct Snapshot: Sendable {
         }
         liveAlerts = live
         nextBoundary = boundary
-        matching = AlertMatching(live.map(\.alert))
+        matching = AlertMatching(live.map(\.alert), stopsWithin: stations?.stopsWithin ?? [:])
     }
 
     /// Positions in `liveAlerts` of the alerts that apply to a station, in dialog order: the

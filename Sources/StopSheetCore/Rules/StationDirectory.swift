@@ -4,21 +4,42 @@ public struct StationDirectory: Sendable {
     /// Stations in map-id order.
     public let stations: [Station]
     private let indexByStationID: [String: Int]
+    /// Platform ids, and the GTFS nodes and boarding areas within a station, to their station.
     private let indexByPlatformID: [String: Int]
+    /// GTFS generic nodes and boarding areas → their station's id.
+    public let stopsWithin: [String: String]
+    /// The source's agencies (`agency.txt`; `Agency.cta` for CTA's own formats; empty when
+    /// nothing names one), their zones included.
+    public let agencies: [Agency]
     /// False when the source could not say which lines serve a platform (GTFS `stops.txt` on its
     /// own): route-scoped alerts then match no station, and `health` says so.
     public let linesKnown: Bool
 
-    /// A decoded station source: its platforms, entrances and whether lines are known.
-    public init(_ decoded: DecodedStations) {
-        self.init(platforms: decoded.platforms, entrances: decoded.entrances, linesKnown: decoded.linesKnown)
+    /// A decoded station source: its platforms, entrances, lines and agencies. `agencyName`, when
+    /// given (`--agency-name`), is the name every station's "none" sentence gives.
+    public init(_ decoded: DecodedStations, agencyName: String? = nil) {
+        self.init(platforms: decoded.platforms, entrances: decoded.entrances, linesKnown: decoded.linesKnown,
+                  lines: decoded.lines, agencies: decoded.agencies, agencyName: agencyName, stopsWithin: decoded.stopsWithin)
     }
+
+    /// What the "none" sentence says when nothing names the agency (another agency's
+    /// `stops.txt` alone, without `--agency-name`).
+    public static let unnamedAgency = "The agency"
 
     /// Groups platforms by station. A stop id seen twice keeps its first row; a station's name
     /// is its first platform's station name, normalised. Entrances join their station; those of
-    /// a station without platforms are dropped with it.
-    public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true) {
+    /// a station without platforms are dropped with it. A station's agency is its first line's
+    /// (`agency_id`), else the first agency given.
+    public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [],
+                agencies: [Agency] = [.cta], agencyName: String? = nil, stopsWithin: [String: String] = [:]) {
         self.linesKnown = linesKnown
+        self.agencies = agencies
+        var linesByID: [RouteID: Line] = [:]
+        for line in lines where linesByID[line.id] == nil { linesByID[line.id] = line }
+        func agency(of stationLines: [Line]) -> Agency? {
+            if let id = stationLines.lazy.compactMap(\.agencyID).first, let named = agencies.first(where: { $0.id == id }) { return named }
+            return agencies.first
+        }
         var entrancesByStation: [String: [Entrance]] = [:]
         for entrance in entrances { entrancesByStation[entrance.stationID, default: []].append(entrance) }
         var order: [String] = []
@@ -30,8 +51,13 @@ public struct StationDirectory: Sendable {
         }
         stations = order.sorted().map { id in
             let members = grouped[id]!
-            return Station(id: id, name: StationDirectory.normalisedName(members[0].stationName), platforms: members,
-                           entrances: entrancesByStation[id] ?? [])
+            var station = Station(id: id, name: StationDirectory.normalisedName(members[0].stationName), platforms: members,
+                                  entrances: entrancesByStation[id] ?? [])
+            station.lines = station.routes.compactMap { linesByID[$0] }
+            let known = agency(of: station.lines)
+            station.agencyName = agencyName ?? known?.spokenName ?? StationDirectory.unnamedAgency
+            station.agencyID = station.lines.lazy.compactMap(\.agencyID).first ?? known?.id
+            return station
         }
         var byStation: [String: Int] = [:]
         var byPlatform: [String: Int] = [:]
@@ -39,13 +65,18 @@ public struct StationDirectory: Sendable {
             byStation[station.id] = index
             for platform in station.platforms { byPlatform[platform.stopID] = index }
         }
+        for (stop, station) in stopsWithin where byPlatform[stop] == nil {
+            if let index = byStation[station] { byPlatform[stop] = index }
+        }
         indexByStationID = byStation
         indexByPlatformID = byPlatform
+        self.stopsWithin = stopsWithin.filter { byStation[$0.value] != nil }
     }
 
     public var count: Int { stations.count }
 
-    /// The station a stop id names: a station map id or one of its platforms' stop ids.
+    /// The station a stop id names: a station map id, one of its platforms' stop ids, or a GTFS
+    /// node or boarding area within it.
     public func station(for stopID: String) -> Station? {
         index(for: stopID).map { stations[$0] }
     }

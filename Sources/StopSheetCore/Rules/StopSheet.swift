@@ -37,7 +37,7 @@ public struct StopSheet: Sendable, Equatable {
 
     /// The sheet for a known station. `alerts` nil means alert data is absent (not yet loaded).
     public init(station: Station, alerts: [LiveAlert]?) {
-        self.init(stationID: station.id, stationName: station.name, stepFree: station.stepFree, alerts: alerts)
+        self.init(stationID: station.id, stationName: station.name, stepFree: station.stepFree, alerts: alerts, agency: station.agencyName)
     }
 
     /// The sheet before station data has loaded: the caller's name for the station (or its id),
@@ -47,7 +47,8 @@ public struct StopSheet: Sendable, Equatable {
         return StopSheet(stationID: stopID, stationName: name, stepFree: .unknown, alerts: nil)
     }
 
-    public init(stationID: String, stationName: String, stepFree: StepFreeStatus, alerts: [LiveAlert]?) {
+    /// `agency` is the name the "none" sentence gives (`Station.agencyName`).
+    public init(stationID: String, stationName: String, stepFree: StepFreeStatus, alerts: [LiveAlert]?, agency: String = Agency.cta.name) {
         self.stationID = stationID
         self.stationName = stationName
         let ordered = StopSheet.dialogOrder(alerts ?? [], kind: \.kind)
@@ -56,17 +57,17 @@ public struct StopSheet: Sendable, Equatable {
             count: ordered.count,
             accessibilityLabel: StopSheet.glyphLabel(count: ordered.count),
             alert: AlertDialog(title: "Train service alerts", message: ordered.map(StopSheet.dialogItem).joined(separator: "\n\n"), buttons: ["Close"]))
-        self.accessibilityButton = StopSheet.accessibilityButton(stepFree, station: stationName,
+        self.accessibilityButton = StopSheet.accessibilityButton(stepFree, station: stationName, agency: agency,
                                                                  advisories: AccessibilityAdvisory.advisories(among: ordered))
     }
 
     /// The tone and the sentence depend on the station's step-free status alone; alerts add
     /// advisories beside them.
-    public static func accessibilityButton(_ stepFree: StepFreeStatus, station stationName: String,
+    public static func accessibilityButton(_ stepFree: StepFreeStatus, station stationName: String, agency: String = Agency.cta.name,
                                            advisories: [AccessibilityAdvisory] = []) -> AccessibilityButton {
         AccessibilityButton(
             tone: StopSheet.tone(stepFree), stepFree: stepFree, accessibilityLabel: "Accessibility information", symbol: "figure.roll",
-            alert: AlertDialog(title: "Accessibility", message: StopSheet.accessibilityMessage(stepFree, station: stationName), buttons: ["Close"]),
+            alert: AlertDialog(title: "Accessibility", message: StopSheet.accessibilityMessage(stepFree, station: stationName, agency: agency), buttons: ["Close"]),
             advisories: advisories)
     }
 
@@ -106,10 +107,11 @@ public struct StopSheet: Sendable, Equatable {
         }
     }
 
-    public static func accessibilityMessage(_ stepFree: StepFreeStatus, station: String) -> String {
+    /// `agency` names who reports: "CTA" for CTA's data, else the feed's `agency_name`.
+    public static func accessibilityMessage(_ stepFree: StepFreeStatus, station: String, agency: String = Agency.cta.name) -> String {
         switch stepFree {
         case .available: return "Step-free access is available at \(station)."
-        case .none: return "CTA currently reports no step-free access at \(station)."
+        case .none: return "\(agency) currently reports no step-free access at \(station)."
         case .unknown: return "Accessibility information is currently unavailable for \(station)."
         }
     }

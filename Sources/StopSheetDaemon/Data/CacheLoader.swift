@@ -12,19 +12,20 @@ public struct CacheLoader: Sendable {
     /// The journal field carrying the count.
     let countField: String
     /// Decodes `body` fetched from `source` into what the store installs (`Store.commit`).
-    /// `language` picks GTFS-realtime translations; CTA's wall-clock times are read in `zones`'
-    /// `chicago`. Throws when the body is not data for this cache; the store then keeps what it had.
-    let decode: @Sendable (_ body: [UInt8], _ source: any Source, _ language: String, _ zones: TimeZones) throws -> CacheContent
+    /// `reading` is how the configuration says to read bodies; CTA's wall-clock times are read in
+    /// `zones`' `chicago`. Throws when the body is not data for this cache; the store then keeps
+    /// what it had.
+    let decode: @Sendable (_ body: [UInt8], _ source: any Source, _ reading: FeedReading, _ zones: TimeZones) throws -> CacheContent
 
     public init(_ cache: CacheName) {
         switch cache {
         case .alerts:
-            self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, language, zones in
-                .alerts(try AlertsDecoder.decode(body, language: language, chicago: zones.chicago))
+            self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, reading, zones in
+                .alerts(try AlertsDecoder.decode(body, reading: reading, chicago: zones.chicago))
             }
         case .stations:
-            self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { body, source, _, _ in
-                let directory = try StationsBody.directory(body, source: source)
+            self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { body, source, reading, _ in
+                let directory = try StationsBody.directory(body, source: source, reading: reading)
                 // An empty station list is an upstream fault, not news that the 'L' closed.
                 guard directory.count > 0 else { throw FetchFailure("no stations in the body") }
                 return .stations(directory)
@@ -32,7 +33,7 @@ public struct CacheLoader: Sendable {
         }
     }
 
-    init(cache: CacheName, noun: String, countField: String, decode: @escaping @Sendable ([UInt8], any Source, String, TimeZones) throws -> CacheContent) {
+    init(cache: CacheName, noun: String, countField: String, decode: @escaping @Sendable ([UInt8], any Source, FeedReading, TimeZones) throws -> CacheContent) {
         self.cache = cache
         self.noun = noun
         self.countField = countField

@@ -3,16 +3,19 @@ import StopSheetCore
 
 /// Where a GTFS feed's tables are: a zip archive in memory, or a directory on disk.
 protocol GTFSTables {
+    /// Whether the feed has the table (`agency.txt` is optional here).
+    func has(_ name: String) -> Bool
     /// Streams a table's bytes in chunks; a missing table is a failure.
     func stream(_ name: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws
 }
 
-/// A whole GTFS feed → stations: `routes.txt`, `trips.txt` and `stop_times.txt` streamed
-/// through `GTFSStopLines` (never held whole), then `stops.txt` read with the lines found.
+/// A whole GTFS feed → stations: `agency.txt` (when there), `routes.txt`, `trips.txt` and
+/// `stop_times.txt` streamed through `GTFSStopLines` (never held whole), then `stops.txt` read
+/// with the lines found.
 enum GTFSFeed {
-    static func decode(_ tables: some GTFSTables, stops: [UInt8]? = nil, maxTableBytes: Int) throws -> DecodedStations {
-        var lines = GTFSStopLines()
-        for table in GTFSStopLines.Table.allCases {
+    static func decode(_ tables: some GTFSTables, stops: [UInt8]? = nil, maxTableBytes: Int, reading: FeedReading) throws -> DecodedStations {
+        var lines = GTFSStopLines(trainRouteTypes: reading.trainRouteTypes)
+        for table in GTFSStopLines.Table.allCases where table != .agency || tables.has(table.rawValue) {
             lines.begin(table)
             try tables.stream(table.rawValue) { chunk throws in try lines.consume(chunk) }
             try lines.end()
@@ -24,20 +27,15 @@ enum GTFSFeed {
                 stopsBytes.append(contentsOf: chunk)
             }
         }
-        return try GTFSStopsDecoder.decode(stopsBytes, linesByStopID: lines.linesByStopID)
-    }
-}
-
-extension ZipArchive: GTFSTables {
-    func stream(_ name: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let entry = entry(named: name) else { throw FetchFailure("GTFS feed has no \(name)") }
-        try read(entry, chunk)
+        return try GTFSStopsDecoder.decode(stopsBytes, feed: lines)
     }
 }
 
 /// A GTFS feed unpacked in a directory: each table streamed from its file (`FileSource.stream`).
 struct GTFSDirectory: GTFSTables {
     var path: String
+
+    func has(_ name: String) -> Bool { access(path + "/" + name, F_OK) == 0 }
 
     func stream(_ name: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
         try FileSource.stream(path + "/" + name, chunk)
@@ -67,15 +65,16 @@ public struct GTFSDirectorySource: Source {
 /// directory (the body is its `stops.txt`), a GTFS feed zip (told by its signature), or any
 /// format the core's `StationsDecoder` detects.
 public enum StationsBody {
-    public static func directory(_ bytes: [UInt8], source: any Source, maxTableBytes: Int = HTTPOptions.defaultMaxBodyBytes) throws -> StationDirectory {
+    public static func directory(_ bytes: [UInt8], source: any Source, reading: FeedReading = .init(),
+                                 maxTableBytes: Int = HTTPOptions.defaultMaxBodyBytes) throws -> StationDirectory {
         let decoded: DecodedStations
         if let feed = source as? GTFSDirectorySource {
-            decoded = try GTFSFeed.decode(feed.directory, stops: bytes, maxTableBytes: maxTableBytes)
+            decoded = try GTFSFeed.decode(feed.directory, stops: bytes, maxTableBytes: maxTableBytes, reading: reading)
         } else if bytes.starts(with: StationsDecoder.zipSignature) {
-            decoded = try GTFSFeed.decode(try ZipArchive(bytes), maxTableBytes: maxTableBytes)
+            decoded = try ZipFeed.open(bytes) { try GTFSFeed.decode($0, maxTableBytes: maxTableBytes, reading: reading) }
         } else {
             decoded = try StationsDecoder.decodeStations(bytes)
         }
-        return StationDirectory(decoded)
+        return StationDirectory(decoded, agencyName: reading.agencyName)
     }
 }

@@ -19,8 +19,8 @@ public final class Refresher: Sendable {
         var source: any Source
         var interval: Double
         var validators: CacheValidators?
-        /// GTFS-realtime translations: this language first.
-        var language: String
+        /// How bodies are read (`--language`, `--train-route-types`, `--agency-name`).
+        var reading: FeedReading
     }
     private let settings: Locked<Settings>
     /// Who is waiting for a refresh. Each completion is taken out under the lock before it is
@@ -40,14 +40,14 @@ public final class Refresher: Sendable {
     /// Called after every refresh round, on the refresher's thread (the daemon updates STATUS=).
     private let onRefreshed: @Sendable () -> Void
 
-    public init(cache: CacheName, source: any Source, interval: Double, store: Store, language: String = Config.defaults.language,
+    public init(cache: CacheName, source: any Source, interval: Double, store: Store, reading: FeedReading = .init(),
                 spacingMilliseconds: Int64 = Int64(Config.defaults.refreshSpacing * 1000), onRefreshed: @escaping @Sendable () -> Void = {}) {
         self.cache = cache
         self.spacingMilliseconds = spacingMilliseconds
         self.loader = CacheLoader(cache)
         self.store = store
         self.onRefreshed = onRefreshed
-        settings = Locked(Settings(source: source, interval: interval, validators: nil, language: language))
+        settings = Locked(Settings(source: source, interval: interval, validators: nil, reading: reading))
     }
 
     /// Starts the refresher's thread; it ends soon after `stop()` (a fetch in progress is abandoned).
@@ -70,8 +70,8 @@ public final class Refresher: Sendable {
     }
 
     /// Takes a new source and interval (on reload). Validators of the old source are dropped.
-    public func reconfigure(source: any Source, interval: Double, language: String = Config.defaults.language) {
-        settings.withLock { $0 = Settings(source: source, interval: interval, validators: nil, language: language) }
+    public func reconfigure(source: any Source, interval: Double, reading: FeedReading = .init()) {
+        settings.withLock { $0 = Settings(source: source, interval: interval, validators: nil, reading: reading) }
         store.updateStatus(cache) { $0.source = source.url }
     }
 
@@ -160,7 +160,7 @@ public final class Refresher: Sendable {
     /// sees the new data beside the old status. Returns the wait before the next round, in
     /// milliseconds from its end.
     private func refreshOnce() -> Int64 {
-        let (source, validators, language) = settings.withLock { ($0.source, $0.validators, $0.language) }
+        let (source, validators, reading) = settings.withLock { ($0.source, $0.validators, $0.reading) }
         let startedAt = SystemClock.now()
         let started = SystemClock.monotonicMilliseconds()
         let outcome = source.fetch(validators: validators, stop: stopFlag)
@@ -175,7 +175,7 @@ public final class Refresher: Sendable {
         case .success(.body(let bytes, let newValidators, let httpStatus)):
             if let httpStatus { fields.append(("HTTP_STATUS", String(httpStatus))) }
             do {
-                content = try loader.decode(bytes, source, language, store.zones)
+                content = try loader.decode(bytes, source, reading, store.zones)
                 settings.withLock { $0.validators = newValidators }
                 result = .succeeded(httpStatus: httpStatus)
             } catch {

@@ -50,7 +50,7 @@ extension Daemon {
         Log.configure(level: next.logLevel)
         if next.socketPath != previous.socketPath { Log.warning("reload: a new --socket takes effect at restart") }
         for (refresher, setting) in zip(refreshers, settings) {
-            refresher.reconfigure(source: setting.source, interval: setting.interval, language: next.language)
+            refresher.reconfigure(source: setting.source, interval: setting.interval, reading: next.reading)
         }
         store.applyStaleAfter(next)
         store.use(zones)

@@ -99,7 +99,7 @@ public final class Daemon: Sendable {
         // 3. The refreshers. STATUS= changes the moment a refresh does, not only at the next tick.
         let announce: @Sendable () -> Void = { notifier.status(store.serviceStatus(now: SystemClock.now())) }
         refreshers = zip(CacheName.allCases, sources).map { cache, settings in
-            Refresher(cache: cache, source: settings.source, interval: settings.interval, store: store, language: config.language,
+            Refresher(cache: cache, source: settings.source, interval: settings.interval, store: store, reading: config.reading,
                       spacingMilliseconds: Int64(config.refreshSpacing * 1000),
                       onRefreshed: announce)
         }

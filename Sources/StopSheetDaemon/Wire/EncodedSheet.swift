@@ -8,9 +8,9 @@ extension StopSheet {
     /// per station, and the button once per step-free status; only the id and the name are
     /// encoded per station, the name once for its two places. Tests check the two paths agree
     /// for every station of the real data and for names that need escapes.
-    static func encoded(stationID: String, stationName: String, stepFree: StepFreeStatus, alertMembers: EncodedAlertMembers,
-                        scratch: inout [UInt8]) -> [UInt8] {
-        let button = EncodedButton.for(stepFree)
+    static func encoded(stationID: String, stationName: String, stepFree: StepFreeStatus, agency: String = Agency.cta.name,
+                        alertMembers: EncodedAlertMembers, scratch: inout [UInt8]) -> [UInt8] {
+        let button = EncodedButton.for(stepFree, agency: agency)
         scratch.removeAll(keepingCapacity: true)
         JSON.encodeString(stationName, into: &scratch)
         let bareName = scratch.count - 2

@@ -64,6 +64,7 @@ public final class EncodedSnapshot: Sendable {
                     }
                 }
                 sheets.append(StopSheet.encoded(stationID: stations[index].id, stationName: stations[index].name, stepFree: stations[index].stepFree,
+                                               agency: stations[index].agencyName,
                                                alertMembers: members, scratch: &scratch))
             }
         }

@@ -90,6 +90,8 @@ extension AlertScope {
         case .systemwide: return ["type": "systemwide"]
         case .route(let route): return ["type": "route", "id": .string(route.rawValue)]
         case .station(let id): return ["type": "station", "id": .string(id)]
+        case .routeType(let type): return ["type": "routeType", "routeType": .int(type)]
+        case .agency(let id): return ["type": "agency", "id": .string(id)]
         }
     }
 }
@@ -106,14 +108,31 @@ extension Station {
     /// One entry of `stations`: the detail's first members, no platforms or entrances.
     public var summaryJSON: JSON { .object(summaryMembers) }
 
+    /// `lines` follows `routes` when the source describes its lines (a GTFS feed); CTA's own
+    /// formats give ids only, and their answers have no `lines` member.
     private var summaryMembers: JSONObject {
-        JSONObject([
+        var members = JSONObject([
             ("stationId", .string(id)),
             ("stationName", .string(name)),
             ("routes", .array(routes.map { .string($0.rawValue) })),
-            ("stepFree", .string(stepFree.rawValue)),
-            ("partial", .bool(partial)),
         ])
+        if !lines.isEmpty { members.append("lines", .array(lines.map(\.json))) }
+        members.append("stepFree", .string(stepFree.rawValue))
+        members.append("partial", .bool(partial))
+        return members
+    }
+}
+
+extension Line {
+    /// GTFS's `route_short_name`, `route_long_name`, `route_color`, `route_type`, null when absent.
+    public var json: JSON {
+        [
+            "id": .string(id.rawValue),
+            "shortName": shortName.map(JSON.string) ?? .null,
+            "longName": longName.map(JSON.string) ?? .null,
+            "color": color.map(JSON.string) ?? .null,
+            "routeType": .int(routeType),
+        ]
     }
 }
 

@@ -23,16 +23,28 @@ import Testing
     @Test func selectorsAreIntersections() throws {
         let negative = Wire.field(3, varint: UInt64(bitPattern: -1))
         let cases: [([UInt8], [AlertScope])] = [
-            (Wire.field(3, varint: 1), [.systemwide]),
-            (Wire.field(1, "CTA"), [.systemwide]),
+            (Wire.field(3, varint: 1), [.routeType(1)]),
+            (Wire.field(3, varint: 0), [.routeType(0)]),
+            (Wire.field(3, varint: 2), [.routeType(2)]),
+            (Wire.field(3, varint: 109), [.routeType(109)]),
+            (Wire.field(1, "CTA"), [.agency("CTA")]),
             (Wire.field(2, "Red"), [.route(.red)]),
-            (Wire.field(2, "Pnk") + Wire.field(3, varint: 1), [.route(.pink)]),
+            // Exactly as spelled: the station source's route_id.
+            (Wire.field(2, "Pnk") + Wire.field(3, varint: 1), [.route(RouteID("Pnk"))]),
+            (Wire.field(2, "Green-B") + Wire.field(3, varint: 0), [.route(RouteID("Green-B"))]),
+            (Wire.field(2, "CR-Worcester") + Wire.field(3, varint: 2), [.route(RouteID("CR-Worcester"))]),
             (Wire.field(2, "Silver") + Wire.field(3, varint: 1), [.route(RouteID("Silver"))]),
             (Wire.field(4, Wire.field(1, "trip") + Wire.field(5, "Brn")), [.route(.brown)]),
             (Wire.field(5, "40380") + Wire.field(2, "Blue"), [.station("40380")]),
             (Wire.field(5, "30374"), [.station("30374")]),
-            (Wire.field(2, "22"), []),
+            // A route without a route_type is kept as spelled: it reaches a station only if the
+            // station source runs a train line of that id.
+            (Wire.field(2, "22"), [.route(RouteID("22"))]),
             (Wire.field(2, "22") + Wire.field(3, varint: 3), []),
+            (Wire.field(2, "Boat-F1") + Wire.field(3, varint: 4), []),
+            (Wire.field(3, varint: 4), []),
+            (Wire.field(3, varint: 6), []),
+            (Wire.field(3, varint: 11), []),
             (Wire.field(5, "40380") + Wire.field(3, varint: 3), []),
             (Wire.field(2, "Red") + negative, []),
             ([], []),
@@ -70,8 +82,8 @@ import Testing
             ("first", red + Self.text(10, [("Hola", "es"), ("Bonjour", "fr")])),
         ])
         #expect(try AlertsDecoder.decode(feed, chicago: TestZones.chicago).map(\.headline) == ["Hello", "Howdy", "Plain", "Hola"])
-        #expect(try AlertsDecoder.decode(feed, language: "es", chicago: TestZones.chicago).map(\.headline) == ["Hola", "Hola", "Hola", "Hola"])
-        #expect(try AlertsDecoder.decode(feed, language: "fr", chicago: TestZones.chicago).map(\.headline) == ["Untagged", "Hola", "Plain", "Bonjour"])
+        #expect(try AlertsDecoder.decode(feed, reading: FeedReading(language: "es"), chicago: TestZones.chicago).map(\.headline) == ["Hola", "Hola", "Hola", "Hola"])
+        #expect(try AlertsDecoder.decode(feed, reading: FeedReading(language: "fr"), chicago: TestZones.chicago).map(\.headline) == ["Untagged", "Hola", "Plain", "Bonjour"])
     }
 
     @Test func detailsAndSkippedEntities() throws {

@@ -5,7 +5,8 @@ import Testing
 /// stops are real CTA rows (`gtfs_stops_2022-01.RAIL_SUBSET.txt`); the routes, trips and stop
 /// times below are MADE FOR THE TEST.
 @Suite struct GTFSStopLinesTests {
-    // Made for the test: two rail routes in CTA's spelling, one in another spelling, a bus route.
+    // Made for the test: two rail routes in CTA's spelling, one in another spelling (kept as
+    // spelled: a feed's route_id is the line), a bus route.
     static let routes = """
         route_id,route_short_name,route_long_name,route_type
         Red,,Red Line,1
@@ -35,9 +36,9 @@ import Testing
         R1,08:10:00,08:10:00,30088,2
         """
 
-    static func lines(chunk size: Int) throws -> [String: [RouteID]] {
+    static func feed(chunk size: Int) throws -> GTFSStopLines {
         var lines = GTFSStopLines()
-        for (table, text) in zip(GTFSStopLines.Table.allCases, [routes, trips, stopTimes]) {
+        for (table, text) in zip([GTFSStopLines.Table.routes, .trips, .stopTimes], [routes, trips, stopTimes]) {
             lines.begin(table)
             let body = Array(text.utf8)
             var start = 0
@@ -47,23 +48,25 @@ import Testing
             }
             try lines.end()
         }
-        return lines.linesByStopID
+        return lines
     }
+
+    static func lines(chunk size: Int) throws -> [String: [RouteID]] { try feed(chunk: size).linesByStopID }
 
     @Test(arguments: [1, 2, 7, 64, 1 << 16])
     func railLinesByStopWhateverTheChunks(size: Int) throws {
         let lines = try Self.lines(chunk: size)
-        #expect(lines == ["30089": [.red], "30088": [.red], "30074": [.brown, .pink], "30075": [.brown]])
+        #expect(lines == ["30089": [.red], "30088": [.red], "30074": [.brown, RouteID("Pnk")], "30075": [.brown]])
     }
 
     @Test func theFeedDecidesPlatformsAndLines() throws {
-        let lines = try Self.lines(chunk: 4096)
-        let decoded = try GTFSStopsDecoder.decode(Fixtures.bytes(GTFSStopsDecoderTests.file), linesByStopID: lines)
+        let decoded = try GTFSStopsDecoder.decode(Fixtures.bytes(GTFSStopsDecoderTests.file), feed: try Self.feed(chunk: 4096))
         #expect(decoded.linesKnown)
         let directory = StationDirectory(decoded)
         // Only stops a rail trip serves are platforms: the bus trip at 30374 makes it none.
         #expect(directory.station(for: "40380")?.platforms.map(\.stopID) == ["30074", "30075"])
-        #expect(directory.station(for: "40380")?.routes == [.brown, .pink])
+        #expect(directory.station(for: "40380")?.routes == [.brown, RouteID("Pnk")])
+        #expect(directory.station(for: "40380")?.lines.map(\.longName) == ["Brown Line", "Pink Line"])
         #expect(directory.station(for: "30088")?.routes == [.red])
         #expect(directory.station(for: "14003") == nil)
         #expect(directory.count == 2)
@@ -103,5 +106,85 @@ import Testing
         try stream.finish(collect)
         #expect(rows == (try CSVReader.rows(body)))
         #expect(rows.count == 301)
+    }
+}
+
+/// A feed with two agencies: each route's agency_id names its stations' agency, and an
+/// agency_id selector reaches that agency's stations only. MADE FOR THE TEST.
+@Suite struct GTFSAgenciesTests {
+    static func directory(agencyName: String? = nil) throws -> StationDirectory {
+        var lines = GTFSStopLines()
+        let tables: [(GTFSStopLines.Table, String)] = [
+            (.agency, "agency_id,agency_name,agency_url,agency_timezone\nST,Sound Transit,https://example.org,America/Los_Angeles\nKCM,King County Metro,https://example.org,America/Los_Angeles\n"),
+            (.routes, "route_id,agency_id,route_short_name,route_long_name,route_type,route_color\n1-Line,ST,1,1 Line,0,28813F\nSLU,KCM,,South Lake Union Streetcar,0,\nF1,ST,,Ferry,4,\n"),
+            (.trips, "route_id,service_id,trip_id\n1-Line,w,t1\nSLU,w,t2\nF1,w,t3\n"),
+            (.stopTimes, "trip_id,stop_id\nt1,p1\nt2,p2\nt3,p3\n"),
+        ]
+        for (table, text) in tables {
+            lines.begin(table)
+            try lines.consume(Array(text.utf8))
+            try lines.end()
+        }
+        #expect(lines.agencies == [Agency(id: "ST", name: "Sound Transit", timeZone: "America/Los_Angeles"),
+                                   Agency(id: "KCM", name: "King County Metro", timeZone: "America/Los_Angeles")])
+        let stops = """
+            stop_id,stop_name,location_type,parent_station,wheelchair_boarding
+            s1,Westlake,1,,2
+            p1,Westlake,0,s1,
+            s2,Westlake Streetcar,1,,2
+            p2,Westlake Streetcar,,s2,
+            s3,Colman Dock,1,,2
+            p3,Colman Dock,0,s3,
+            """
+        return StationDirectory(try GTFSStopsDecoder.decode(Array(stops.utf8), feed: lines), agencyName: agencyName)
+    }
+
+    @Test func eachStationNamesItsLinesAgency() throws {
+        let directory = try Self.directory()
+        #expect(directory.stations.map(\.id) == ["s1", "s2"])
+        #expect(directory.stations.map(\.agencyID) == ["ST", "KCM"])
+        #expect(directory.stations.map { Snapshot.build(stations: directory, alerts: [], now: Instant(secondsSince1970: 0)).stopSheet(for: $0).accessibilityButton.alert.message }
+            == ["Sound Transit currently reports no step-free access at Westlake.", "King County Metro currently reports no step-free access at Westlake Streetcar."])
+        #expect(directory.stations[0].lines == [Line(id: RouteID("1-Line"), shortName: "1", longName: "1 Line", color: "28813F", routeType: 0, agencyID: "ST")])
+        let overridden = try Self.directory(agencyName: "Transit")
+        #expect(overridden.stations.allSatisfy { $0.agencyName == "Transit" })
+    }
+
+    @Test func anAgencySelectorReachesThatAgencysStationsOnly() throws {
+        let directory = try Self.directory()
+        let alerts = [Alert(id: "kcm", kindSource: .fromTime, headline: "KCM", description: "", scopes: [.agency("KCM")]),
+                      Alert(id: "tram", kindSource: .fromTime, headline: "Trams", description: "", scopes: [.routeType(0)]),
+                      Alert(id: "metro", kindSource: .fromTime, headline: "Metro", description: "", scopes: [.routeType(1)])]
+        let snapshot = Snapshot.build(stations: directory, alerts: alerts, now: Instant(secondsSince1970: 0))
+        #expect(directory.stations.map { snapshot.alerts(applyingTo: $0).map(\.alert.id) } == [["tram"], ["kcm", "tram"]])
+    }
+
+    @Test func nodesAndBoardingAreasNameTheirStationAndInheritThroughTheirParents() throws {
+        let stops = """
+            stop_id,stop_name,location_type,parent_station,wheelchair_boarding
+            s1,Central,1,,2
+            p1,Central,0,s1,1
+            p2,Central,,s1,
+            b1,Central bay 1,4,p1,
+            n1,Central mezzanine,3,s1,
+            e1,Central entrance,2,s1,
+            """
+        let decoded = try GTFSStopsDecoder.decode(Array(stops.utf8))
+        // stops.txt alone, not CTA's numbering: every location_type 0/empty child is a platform.
+        #expect(decoded.platforms.map(\.stopID) == ["p1", "p2"])
+        #expect(decoded.platforms.map(\.stepFree) == [true, false])
+        #expect(decoded.entrances.map(\.stepFree) == [false])
+        #expect(decoded.stopsWithin == ["b1": "s1", "n1": "s1"])
+        #expect(decoded.agencies.isEmpty)
+        let directory = StationDirectory(decoded)
+        #expect(directory.station(for: "b1")?.id == "s1")
+        #expect(directory.station(for: "n1")?.agencyName == StationDirectory.unnamedAgency)
+        let alert = Alert(id: "bay", kindSource: .fromTime, headline: "Bay closed", description: "", scopes: [.station("b1")])
+        #expect(Snapshot.build(stations: directory, alerts: [alert], now: Instant(secondsSince1970: 0)).alerts(applyingTo: directory.stations[0]).map(\.alert.id) == ["bay"])
+    }
+
+    @Test func theCTAFeedsLongNameIsCTA() {
+        #expect(Agency(id: "CTA", name: "Chicago Transit Authority", timeZone: "America/Chicago").spokenName == "CTA")
+        #expect(Agency(id: nil, name: "MBTA", timeZone: nil).spokenName == "MBTA")
     }
 }

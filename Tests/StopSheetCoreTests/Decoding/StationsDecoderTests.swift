@@ -22,7 +22,7 @@ import Testing
     @Test func otherCSVIsNotMistakenForStops() {
         // GTFS stops.txt names stations by parent_station, not MAP_ID: it is read as GTFS.
         let gtfs = "stop_id,stop_code,stop_name,stop_desc,stop_lat,stop_lon,location_type,parent_station,wheelchair_boarding\n"
-        #expect((try? StationsDecoder.decodeStations(bytes(gtfs))) == DecodedStations(platforms: [], linesKnown: false))
+        #expect((try? StationsDecoder.decodeStations(bytes(gtfs))) == DecodedStations(platforms: [], linesKnown: false, agencies: []))
         // MAP_ID on a later line does not count.
         #expect(failure { try StationsDecoder.decode(bytes("STOP_ID,NAME\nMAP_ID\n")) }
             == .unrecognisedFormat("body is not JSON, an 'L' stops CSV or GTFS stops.txt (starts with 'S')"))

@@ -1,48 +1,61 @@
-/// Which rail lines stop at each stop, from a GTFS feed's `routes.txt`, `trips.txt` and
-/// `stop_times.txt`, each read as a stream: the caller opens a table with `begin`, pushes its
-/// bytes in chunks of any size with `consume`, closes it with `end`, in `Table.allCases` order
-/// (trips need the routes, stop times the trips).
+/// Which train lines stop at each stop, from a GTFS feed's `agency.txt` (optional), `routes.txt`,
+/// `trips.txt` and `stop_times.txt`, each read as a stream: the caller opens a table with
+/// `begin`, pushes its bytes in chunks of any size with `consume`, closes it with `end`, in
+/// `Table.allCases` order (trips need the routes, stop times the trips).
 ///
-/// Only rail routes are kept (`route_type` 1, the 'L'), and only their trips: memory is bounded
-/// by the rail trips and rail stops, never by the size of `stop_times.txt` (CTA's has millions of
-/// rows, mostly buses). A route id becomes a `RouteID` through `RouteID.train`, the one table of
-/// spellings (`Red`, `Brn`, `Pink`, `Pnk` …); a rail route it does not know keeps its GTFS id, so
-/// a GTFS-realtime alert naming that id still reaches its stations.
+/// Only train routes are kept (`route_type` in `TrainRouteTypes`, every rail mode by default),
+/// and only their trips: memory is bounded by the train trips and train stops, never by the size
+/// of `stop_times.txt` (CTA's has millions of rows, mostly buses). A line is the feed's
+/// `route_id` as the feed spells it (CTA's GTFS spells its lines as CTA's other formats do:
+/// `Red`, `Brn`, `G`), so a GTFS-realtime alert naming that id reaches its stations.
 ///
 /// A value type, owned by whoever feeds it.
 public struct GTFSStopLines {
     public enum Table: String, CaseIterable, Sendable {
+        /// Optional: a feed without it names no agency.
+        case agency = "agency.txt"
         case routes = "routes.txt"
         case trips = "trips.txt"
         case stopTimes = "stop_times.txt"
     }
 
-    /// The GTFS `route_type` of subway and metro lines.
-    public static let railRouteType = 1
     /// Most rail trips kept (CTA runs about 25,000 a week); each costs a dictionary entry.
     public static let maxRailTrips = 500_000
 
     private let limits: DecodingLimits
+    private let trainRouteTypes: TrainRouteTypes
     private var open: (table: Table, reader: GTFSTableReader)?
-    private var finished: [Table] = []
+    /// The last table begun: tables come in order, `agency.txt` may be left out.
+    private var last: Table?
     private var railRoutes: [String: RouteID] = [:]
+    /// The train lines in `routes.txt` order.
+    public private(set) var lines: [Line] = []
+    public private(set) var agencies: [Agency] = []
     private var tripRoutes: [String: RouteID] = [:]
     private var linesByStop: [String: Set<RouteID>] = [:]
     /// `stop_times.txt` lists a trip's stops together: its route is looked up once per trip.
     private var lastTrip: [UInt8] = []
     private var lastTripRoute: RouteID?
 
-    public init(limits: DecodingLimits = .init()) {
+    public init(trainRouteTypes: TrainRouteTypes = .rail, limits: DecodingLimits = .init()) {
+        self.trainRouteTypes = trainRouteTypes
         self.limits = limits
     }
 
-    /// Opens the next table; tables come in `Table.allCases` order.
+    /// Opens the next table; tables come in `Table.allCases` order, `agency.txt` first if at all.
     public mutating func begin(_ table: Table) {
-        precondition(open == nil && finished.count < Table.allCases.count && Table.allCases[finished.count] == table,
-                     "GTFS tables are read in the order routes, trips, stop_times")
+        let order = Table.allCases
+        let next = last.map { order.firstIndex(of: $0)! + 1 } ?? 0
+        precondition(open == nil && (order.firstIndex(of: table)! == next || (next == 0 && table == .routes)),
+                     "GTFS tables are read in the order agency (optional), routes, trips, stop_times")
+        last = table
         let reader: GTFSTableReader
         switch table {
-        case .routes: reader = GTFSTableReader(name: table.rawValue, required: ["route_id", "route_type"], maxRows: limits.maxItems)
+        case .agency:
+            reader = GTFSTableReader(name: table.rawValue, required: ["agency_name"], optional: ["agency_id", "agency_timezone"], maxRows: limits.maxItems)
+        case .routes:
+            reader = GTFSTableReader(name: table.rawValue, required: ["route_id", "route_type"],
+                                     optional: ["route_short_name", "route_long_name", "route_color", "agency_id"], maxRows: limits.maxItems)
         case .trips: reader = GTFSTableReader(name: table.rawValue, required: ["route_id", "trip_id"])
         case .stopTimes: reader = GTFSTableReader(name: table.rawValue, required: ["trip_id", "stop_id"])
         }
@@ -69,7 +82,6 @@ public struct GTFSStopLines {
         var reader = opened
         open = nil
         try reader.finish { (row) throws(DecodingFailure) in try self.take(row, of: table) }
-        finished.append(table)
     }
 
     /// Rail lines by stop id, in CTA line order; complete once every table has ended.
@@ -79,14 +91,24 @@ public struct GTFSStopLines {
 
     private mutating func take(_ row: GTFSTableReader.Row, of table: Table) throws(DecodingFailure) {
         switch table {
+        case .agency:
+            let id = row.text(1)
+            // The name goes into a sentence: control characters have no place there.
+            let name = String(String.UnicodeScalarView(row.text(0).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+            agencies.append(Agency(id: id.isEmpty ? nil : id, name: name, timeZone: row.text(2).isEmpty ? nil : row.text(2)))
         case .routes:
             let type = row.text(1)
             guard let routeType = Int(type) else {
                 throw .malformed(path: "routes.txt row \(row.number) column route_type", reason: "'\(type.prefix(40))' is not a number")
             }
             let id = row.text(0)
-            guard routeType == Self.railRouteType, !id.isEmpty else { return }
-            railRoutes[id] = RouteID.train(id) ?? RouteID(id)
+            guard trainRouteTypes.contains(routeType), !id.isEmpty, railRoutes[id] == nil else { return }
+            let route = RouteID(id)
+            railRoutes[id] = route
+            // A route without agency_id belongs to the feed's only agency (the reference allows
+            // leaving it out then).
+            let agency = row.text(5).isEmpty ? (agencies.count == 1 ? agencies[0].id : nil) : row.text(5)
+            lines.append(Line(id: route, shortName: row.text(2), longName: row.text(3), color: row.text(4), routeType: routeType, agencyID: agency))
         case .trips:
             guard let route = railRoutes[row.text(0)] else { return }
             tripRoutes[row.text(1)] = route

@@ -14,8 +14,8 @@ public struct GTFSTableReader {
         public let number: Int
 
         /// The bytes of the n-th requested column; empty when the column or the field is absent.
-        public func bytes(_ column: Int) -> ArraySlice<UInt8> {
-            guard let index = columns[column], index < record.count else { return [] }
+        public func bytes(_ column: Int) -> Slice<UnsafeRawBufferPointer> {
+            guard let index = columns[column], index < record.count else { return UnsafeRawBufferPointer(start: nil, count: 0)[...] }
             return record.bytes(index)
         }
 

@@ -6,11 +6,12 @@
 ///   entities without an alert (trip updates, vehicles) are skipped.
 /// - Each `informed_entity` selector is the intersection of its fields (as MBTA and the
 ///   reference read it): with a `stop_id` it names that stop (a station or platform: the most
-///   specific scope); else a rail `route_id` (or a trip's) names that line; `route_type` 1 alone
-///   means every train — route-less rail, read as systemwide for a train-only daemon; an
-///   `agency_id` alone is systemwide. A selector whose `route_type` is not 1, or whose route is
-///   not a train route, is a bus (or other mode) selector and dropped; an alert left with no
-///   train scope is dropped, as for every format.
+///   specific scope); else a `route_id` (or a trip's) names that line, exactly as spelled (the
+///   station source's `route_id`s); a train `route_type` alone means every station of that mode;
+///   an `agency_id` alone, that agency's stations. A selector whose `route_type` is not a train
+///   (`TrainRouteTypes`) is a bus (or other mode) selector and dropped; an alert left with no
+///   train scope is dropped, as for every format. A route the station source does not run
+///   reaches no sheet.
 /// - `active_period`s give the kind over time (`Alert.KindSource.periods`); no period → active.
 /// - Texts pick a translation: the wanted language, then the untagged one, then the first.
 public enum GTFSRealtimeAlertsDecoder {
@@ -44,7 +45,8 @@ public enum GTFSRealtimeAlertsDecoder {
         return control || UpstreamBody.firstInvalidUTF8Offset(bytes) != nil
     }
 
-    public static func decode(_ bytes: [UInt8], language: String = "en", limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Alert] {
+    public static func decode(_ bytes: [UInt8], language: String = "en", trainRouteTypes: TrainRouteTypes = .rail,
+                              limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Alert] {
         do {
             var feed = ProtobufReader(bytes, maxDepth: limits.maxDepth)
             var alerts: [Alert] = []
@@ -58,7 +60,7 @@ public enum GTFSRealtimeAlertsDecoder {
                 entities += 1
                 try limits.check(itemCount: entities)
                 var entity = try feed.message(expecting: field, at: path)
-                if let alert = try self.entity(&entity, path: path, language: language) { alerts.append(alert) }
+                if let alert = try self.entity(&entity, path: path, language: language, trains: trainRouteTypes) { alerts.append(alert) }
             }
             return alerts
         } catch let failure as ProtobufReader.Failure {
@@ -70,7 +72,7 @@ public enum GTFSRealtimeAlertsDecoder {
         }
     }
 
-    private static func entity(_ reader: inout ProtobufReader, path: String, language: String) throws -> Alert? {
+    private static func entity(_ reader: inout ProtobufReader, path: String, language: String, trains: TrainRouteTypes) throws -> Alert? {
         var id: String?
         var deleted = false
         var alert: ProtobufReader?
@@ -84,10 +86,10 @@ public enum GTFSRealtimeAlertsDecoder {
         }
         guard var alert, !deleted else { return nil }
         guard let id, !id.isEmpty else { throw DecodingFailure.malformed(path: "\(path).id", reason: "missing") }
-        return try self.alert(&alert, id: id, path: "\(path).alert", language: language)
+        return try self.alert(&alert, id: id, path: "\(path).alert", language: language, trains: trains)
     }
 
-    private static func alert(_ reader: inout ProtobufReader, id: String, path: String, language: String) throws -> Alert? {
+    private static func alert(_ reader: inout ProtobufReader, id: String, path: String, language: String, trains: TrainRouteTypes) throws -> Alert? {
         var periods: [ActivePeriod] = []
         var scopes: [AlertScope] = []
         var details = AlertDetails()
@@ -104,7 +106,7 @@ public enum GTFSRealtimeAlertsDecoder {
                 let at = "\(path).informed_entity[\(selectors)]"
                 selectors += 1
                 var selector = try reader.message(expecting: field, at: at)
-                if let scope = try scope(&selector, path: at), !scopes.contains(scope) { scopes.append(scope) }
+                if let scope = try scope(&selector, path: at, trains: trains), !scopes.contains(scope) { scopes.append(scope) }
             case AlertField.cause:
                 details.cause = name(try reader.varint(expecting: field, at: "\(path).cause"), in: causes)
             case AlertField.effect:
@@ -148,7 +150,7 @@ public enum GTFSRealtimeAlertsDecoder {
     }
 
     /// A selector as the intersection of its fields; nil when no train is in it.
-    private static func scope(_ reader: inout ProtobufReader, path: String) throws -> AlertScope? {
+    private static func scope(_ reader: inout ProtobufReader, path: String, trains: TrainRouteTypes) throws -> AlertScope? {
         var agency: String?
         var route: String?
         var routeType: Int64?
@@ -173,14 +175,12 @@ public enum GTFSRealtimeAlertsDecoder {
             default: try reader.skip(field)
             }
         }
-        if let routeType, routeType != Int64(GTFSStopLines.railRouteType) { return nil }
+        if let routeType, !(Int(exactly: routeType).map(trains.contains) ?? false) { return nil }
         let routeName = [route, tripRoute].compactMap { $0 }.map(UpstreamText.trimmed).first { !$0.isEmpty }
-        let train = routeName.flatMap(RouteID.train)
-        if routeName != nil, train == nil, routeType == nil { return nil }
         if let stop = stop.map(UpstreamText.trimmed), !stop.isEmpty { return .station(stop) }
-        if let routeName { return .route(train ?? RouteID(routeName)) }
-        if routeType != nil { return .systemwide }
-        if let agency, !UpstreamText.trimmed(agency).isEmpty { return .systemwide }
+        if let routeName { return .route(RouteID(routeName)) }
+        if let routeType { return .routeType(Int(routeType)) }
+        if let agency = agency.map(UpstreamText.trimmed), !agency.isEmpty { return .agency(agency) }
         return nil
     }
 
