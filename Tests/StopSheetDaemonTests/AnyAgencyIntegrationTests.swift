@@ -98,6 +98,12 @@ import Testing
         let printed = try StopSheetCtlIntegrationTests.ctl(["--socket", daemon.socketPath, "sheet", "place-hymnl"])
         #expect(printed.stdout.hasPrefix("Haymarket (Green Line B, Green Line C) place-hymnl\n"), "\(printed.stdout)")
         #expect(printed.stdout.contains("MBTA currently reports no step-free access at Haymarket."), "\(printed.stdout)")
+
+        // Times in the feed's agency_timezone (America/New_York), in answers and in health.
+        let times = try daemon.result("alerts")["alerts"]?.arrayValue?.compactMap { $0["start"]?.stringValue } ?? []
+        #expect(!times.isEmpty && times.allSatisfy { $0.hasSuffix("-05:00") || $0.hasSuffix("-04:00") }, "\(times.prefix(5))")
+        let loadedAt = try daemon.result("health")["stations"]?["loadedAt"]?.stringValue ?? ""
+        #expect(loadedAt.hasSuffix("-05:00") || loadedAt.hasSuffix("-04:00"), "\(loadedAt)")
     }
 
     @Test func stopsTxtAloneLoadsForAnotherAgency() throws {

@@ -105,8 +105,11 @@ public final class Store: Sendable {
     private static func generation(_ snapshot: Snapshot?, _ old: Generation, alerts: CacheStatus? = nil, stations: CacheStatus? = nil,
                                    zones: TimeZones? = nil) -> Generation {
         let zones = zones ?? old.zones
-        // The station feed's agency_timezone is not read yet: `feed` is where it goes.
-        let encoded = snapshot.map { EncodedSnapshot($0, zone: zones.shown(feed: nil, current: old.encoded.zone)) } ?? old.encoded
+        // A feed's agencies share one zone (GTFS requires it), so the first that names one speaks.
+        let encoded = snapshot.map { next in
+            let feedZone = next.stations?.agencies.lazy.compactMap(\.timeZone).first
+            return EncodedSnapshot(next, zone: zones.shown(feed: feedZone, current: old.encoded.zone))
+        } ?? old.encoded
         var alerts = alerts ?? old.alerts, stations = stations ?? old.stations
         let snapshot = encoded.snapshot
         alerts.count = snapshot.liveAlerts.count
