@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layering (see README "Layout"): a pure domain core, a daemon library with all I/O,
+// Layering (see docs/architecture.md, "Layout"): a pure domain core, a daemon library with all I/O,
 // C shims that only expose system headers, and two executables that only wire things.
 let package = Package(
     name: "StopSheet",
@@ -20,9 +20,12 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        // The wire contract, once for both sides: method names with their params and results,
+        // error codes and messages, StopType; `rpc.discover`'s OpenRPC document is made from it.
+        .target(name: "StopSheetProtocol", dependencies: ["StopSheetCore"]),
         .target(
             name: "StopSheetDaemon",
-            dependencies: ["StopSheetCore", "Posix", "CLinux", "CSystemd", "CCurl", "CZip"],
+            dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix", "CLinux", "CSystemd", "CCurl", "CZip"],
             resources: [
                 .embedInCode("Demo/alerts.json"),
                 .embedInCode("Demo/stops.csv"),
@@ -30,13 +33,13 @@ let package = Package(
         ),
         .executableTarget(name: "stopsheetd", dependencies: ["StopSheetDaemon"]),
         // Not the daemon library: stopsheetctl links neither libcurl nor libsystemd.
-        .target(name: "StopSheetClient", dependencies: ["StopSheetCore", "Posix"]),
-        .executableTarget(name: "stopsheetctl", dependencies: ["StopSheetClient", "StopSheetCore", "Posix"]),
+        .target(name: "StopSheetClient", dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix"]),
+        .executableTarget(name: "stopsheetctl", dependencies: ["StopSheetClient", "StopSheetCore", "StopSheetProtocol", "Posix"]),
         // `make bench`: closed-loop load generator, echo baseline server, snapshot-build timing.
-        .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "StopSheetDaemon", "StopSheetClient", "Posix", "CLinux"], path: "Benchmarks/StopSheetBench"),
+        .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "StopSheetProtocol", "StopSheetDaemon", "StopSheetClient", "Posix", "CLinux"], path: "Benchmarks/StopSheetBench"),
         // The tests' one fixture locator, shared by both test targets.
         .target(name: "StopSheetTestSupport", dependencies: ["StopSheetCore"], path: "Tests/StopSheetTestSupport"),
         .testTarget(name: "StopSheetCoreTests", dependencies: ["StopSheetCore", "StopSheetTestSupport"]),
-        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetClient", "StopSheetCore", "Posix", "StopSheetTestSupport"]),
+        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetClient", "StopSheetCore", "StopSheetProtocol", "Posix", "StopSheetTestSupport"]),
     ]
 )

@@ -149,6 +149,7 @@ requests = [
     req("stopSheet", {"stopId": "1106", "stopType": "bus"}), req("stopSheet", {"stopId": "49999", "stationName": "X"}),
     req("station", {"stopId": "40380"}), req("alerts"), req("alerts", {"stopId": "40900"}), req("health"),
     req("version", id=None), req("stations"), req("refresh", {"what": "alerts"}), req("refresh"), req("launch", [1, 2]),
+    req("stats"), req("rpc.discover"), req("rpc.discover", {"x": 1}),
     json.dumps({"jsonrpc": "2.0", "method": "health"}), "[" + ",".join([req("version", id=i) for i in range(3)]) + "]",
     "[]", "not json", '{"jsonrpc":"2.0","id":{},"method":"x"}', '{"jsonrpc":"2.0","id":1,"method":"stopSheet","params":{"stopId":"\\ud83d\\ude8b"}}',
     req("subscribe", {"stopIds": ["40380", 30374, "40900"]}), req("subscribe", {"health": True}),

@@ -1,5 +1,7 @@
 import Posix
 import StopSheetCore
+// The client's API speaks the protocol's types (RPCError, StopType, RPCMethod): its users get them with it.
+@_exported import StopSheetProtocol
 
 /// Why a call got no result. Descriptions are one line, fit for a command-line tool's stderr.
 public enum ClientError: Error, CustomStringConvertible {
@@ -30,28 +32,5 @@ public enum ClientError: Error, CustomStringConvertible {
         case .unreadableAnswer(let error): return "unreadable answer: \(error)"
         case .rpc(let error): return "\(error)"
         }
-    }
-}
-
-/// A JSON-RPC error answer: `code`, `message` and `data` as the daemon sent them (protocol.md
-/// "Errors"), and the whole answer object for callers that print it raw.
-public struct RPCError: Error, CustomStringConvertible {
-    public let code: Int?
-    public let message: String
-    public let data: JSON?
-    public let answer: JSON
-
-    init(answer: JSON) {
-        let error = answer["error"]
-        code = error?["code"]?.intValue
-        message = error?["message"]?.stringValue ?? "error"
-        data = error?["data"]
-        self.answer = answer
-    }
-
-    /// `message (code): data`, the data only when it is a string (it is the human detail).
-    public var description: String {
-        let detail = data?.stringValue.map { ": \($0)" } ?? ""
-        return "\(message) (\(code.map(String.init) ?? "?"))\(detail)"
     }
 }

@@ -23,9 +23,11 @@ public final class StopSheetClient {
     /// Any method: its `result`, or `.rpc` with the daemon's error.
     public func call(method: String, params: JSON? = nil) throws(ClientError) -> JSON {
         let answer = try answer(method: method, params: params)
-        if answer["error"] != nil { throw .rpc(RPCError(answer: answer)) }
+        if let error = answer["error"] { throw .rpc(RPCError(json: error)) }
         return answer["result"] ?? .null
     }
+
+    public func call(_ method: RPCMethod, params: JSON? = nil) throws(ClientError) -> JSON { try call(method: method.name, params: params) }
 
     /// Any method: the whole answer object, error or not.
     public func answer(method: String, params: JSON? = nil) throws(ClientError) -> JSON {
@@ -54,48 +56,40 @@ public final class StopSheetClient {
         var params = JSONObject([("stopId", .string(stopId))])
         if let stopType { params.append("stopType", .string(stopType.rawValue)) }
         if let stationName { params.append("stationName", .string(stationName)) }
-        return StopSheetReply(json: try call(method: "stopSheet", params: .object(params)))
+        return StopSheetReply(json: try call(.stopSheet, params: .object(params)))
     }
 
     /// Station detail: `{stationId, stationName, routes, stepFree, partial, platforms}`.
     public func station(stopId: String) throws(ClientError) -> JSON {
-        try call(method: "station", params: ["stopId": .string(stopId)])
+        try call(.station, params: ["stopId": .string(stopId)])
     }
 
     /// Every station: `{count, stations: [{stationId, stationName, routes, stepFree, partial}]}`.
     public func stations() throws(ClientError) -> JSON {
-        try call(method: "stations")
+        try call(.stations)
     }
 
     /// Live train alerts: all of them, or those applying to `stopId` in dialog order.
     public func alerts(stopId: String? = nil) throws(ClientError) -> JSON {
-        try call(method: "alerts", params: stopId.map { ["stopId": .string($0)] })
+        try call(.alerts, params: stopId.map { ["stopId": .string($0)] })
     }
 
     public func health() throws(ClientError) -> HealthReply {
-        HealthReply(json: try call(method: "health"))
+        HealthReply(json: try call(.health))
     }
 
     /// Refreshes now and answers when done with the `health` entries of what was refreshed.
     /// Only root and the daemon's user may (`-32002` otherwise).
-    public func refresh(_ what: RefreshTarget = .all) throws(ClientError) -> JSON {
-        try call(method: "refresh", params: ["what": .string(what.rawValue)])
+    public func refresh(_ what: RefreshTarget = .default) throws(ClientError) -> JSON {
+        try call(.refresh, params: ["what": .string(what.rawValue)])
     }
 
     public func version() throws(ClientError) -> VersionReply {
-        VersionReply(json: try call(method: "version"))
+        VersionReply(json: try call(.version))
     }
 
     /// What the daemon has counted since it started: requests, errors, connections, refreshes.
     public func stats() throws(ClientError) -> StatsReply {
-        StatsReply(json: try call(method: "stats"))
+        StatsReply(json: try call(.stats))
     }
-}
-
-public enum StopType: String, Sendable {
-    case train, bus
-}
-
-public enum RefreshTarget: String, Sendable, CaseIterable {
-    case alerts, stations, all
 }

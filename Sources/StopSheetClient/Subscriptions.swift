@@ -11,11 +11,11 @@ extension StopSheetClient {
         if !stopIds.isEmpty { params.append("stopIds", .array(stopIds.map(JSON.string))) }
         if let stopType { params.append("stopType", .string(stopType.rawValue)) }
         if health { params.append("health", true) }
-        return SubscribeReply(json: try call(method: "subscribe", params: .object(params)))
+        return SubscribeReply(json: try call(.subscribe, params: .object(params)))
     }
 
     public func unsubscribe(_ subscription: String) throws(ClientError) {
-        _ = try call(method: "unsubscribe", params: ["subscription": .string(subscription)])
+        _ = try call(.unsubscribe, params: ["subscription": .string(subscription)])
     }
 
     /// The next notification: one held already, or the next line within `timeout`.

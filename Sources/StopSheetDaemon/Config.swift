@@ -5,6 +5,17 @@ import StopSheetCore
 /// and every bad value is a one-line reason. The one exception is `--time-zone`, whose name is
 /// looked up in the system's time-zone database, so that a start and `--check-config` refuse a
 /// zone the daemon could not show.
+///
+/// Each setting is written once: its field here, named as its flag (`--max-output-bytes` is
+/// `maxOutputBytes`, and so in `ServerLimits`), with its default as the field's initial value;
+/// its row in `options` says how it is parsed and shows that default (`default: \.field`) in
+/// `--help`. The limits structs take their defaults from `Config.defaults`; the man pages and the
+/// sample config are checked against `documentedDefaults` (OptionsDocumentationIntegrationTests).
+///
+/// Adding an option: a field with its default, then a row in `options` (flag, placeholder, help
+/// without the default, `default: \.field` when it has one, and how to parse it), then its
+/// `.It Fl` item in man/stopsheetd.8, its `.It Ev` in man/stopsheetd.conf.5 and its commented
+/// `#STOPSHEETD_…=<default>` line in systemd/stopsheetd.conf.
 public struct Config: Sendable, Equatable {
     public var socketPath = "/run/stopsheetd/stopsheetd.sock"
     public var alertsURL: String?
@@ -38,6 +49,9 @@ public struct Config: Sendable, Equatable {
     public var maxSubscribedStops = 16384
     public var configFile: String?
 
+    /// Every setting at its default.
+    public static let defaults = Config()
+
     public enum Action: Equatable, Sendable {
         case run(Config)
         case help
@@ -52,8 +66,32 @@ public struct Config: Sendable, Equatable {
         let flag: String
         let placeholder: String?
         let help: String
+        /// The default as a user would write it, read from `Config.defaults`; nil when there is
+        /// none or `help` says it in words.
+        let defaultValue: String?
         /// Sets the value; `name` is how the user wrote the setting (flag or variable), for messages.
         let apply: @Sendable (inout Config, String, _ name: String) throws -> Void
+
+        init(flag: String, placeholder: String?, help: String, default field: PartialKeyPath<Config>? = nil,
+             apply: @escaping @Sendable (inout Config, String, _ name: String) throws -> Void) {
+            self.flag = flag
+            self.placeholder = placeholder
+            self.help = help
+            defaultValue = field.map { Self.written(Config.defaults[keyPath: $0]) }
+            self.apply = apply
+        }
+
+        /// A value as it would be written in a flag or the config file.
+        private static func written(_ value: Any) -> String {
+            switch value {
+            case let seconds as Double: seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+            case let level as LogLevel: level.name
+            default: "\(value)"
+            }
+        }
+
+        /// The help text with its default.
+        var helpWithDefault: String { help + (defaultValue.map { " (default \($0))" } ?? "") }
 
         var environmentName: String {
             "STOPSHEETD_" + flag.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
@@ -61,16 +99,16 @@ public struct Config: Sendable, Equatable {
     }
 
     private static let options: [Option] = [
-        Option(flag: "--socket", placeholder: "PATH", help: "Unix socket to serve (default /run/stopsheetd/stopsheetd.sock)") { $0.socketPath = try nonEmpty($1, $2) },
+        Option(flag: "--socket", placeholder: "PATH", help: "Unix socket to serve", default: \.socketPath) { $0.socketPath = try nonEmpty($1, $2) },
         Option(flag: "--alerts-url", placeholder: "URL", help: "train alerts: http(s):// or file:// (app API, CTA alerts.aspx JSON or GTFS-realtime)") { $0.alertsURL = try sourceURL($1, $2) },
         Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON, app stops JSON, GTFS stops.txt or feed)") { $0.stationsURL = try sourceURL($1, $2) },
-        Option(flag: "--alerts-interval", placeholder: "SECONDS", help: "alert refresh interval (default 60, at least 1)") { $0.alertsInterval = try seconds($1, $2, min: 1) },
-        Option(flag: "--stations-interval", placeholder: "SECONDS", help: "station refresh interval (default 3600, at least 1)") { $0.stationsInterval = try seconds($1, $2, min: 1) },
-        Option(flag: "--refresh-spacing", placeholder: "SECONDS", help: "least time between two fetches that refresh calls ask for (default 1)") { $0.refreshSpacing = try seconds($1, $2, min: 0) },
-        Option(flag: "--alerts-stale-after", placeholder: "SECONDS", help: "alerts older than this are stale in sheets and health (default 600)") { $0.alertsStaleAfter = try seconds($1, $2, min: 1) },
+        Option(flag: "--alerts-interval", placeholder: "SECONDS", help: "alert refresh interval, at least 1", default: \.alertsInterval) { $0.alertsInterval = try seconds($1, $2, min: 1) },
+        Option(flag: "--stations-interval", placeholder: "SECONDS", help: "station refresh interval, at least 1", default: \.stationsInterval) { $0.stationsInterval = try seconds($1, $2, min: 1) },
+        Option(flag: "--refresh-spacing", placeholder: "SECONDS", help: "least time between two fetches that refresh calls ask for", default: \.refreshSpacing) { $0.refreshSpacing = try seconds($1, $2, min: 0) },
+        Option(flag: "--alerts-stale-after", placeholder: "SECONDS", help: "alerts older than this are stale in sheets and health", default: \.alertsStaleAfter) { $0.alertsStaleAfter = try seconds($1, $2, min: 1) },
         Option(flag: "--stations-stale-after", placeholder: "SECONDS", help: "stations older than this are stale (default 3 x --stations-interval)") { $0.stationsStaleAfter = try seconds($1, $2, min: 1) },
-        Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch (default 10)") { $0.httpTimeout = try seconds($1, $2, min: 0.001) },
-        Option(flag: "--language", placeholder: "TAG", help: "GTFS-realtime translation to pick, then the untagged one, then the first (default en)") { $0.reading.language = try nonEmpty($1, $2) },
+        Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch", default: \.httpTimeout) { $0.httpTimeout = try seconds($1, $2, min: 0.001) },
+        Option(flag: "--language", placeholder: "TAG", help: "GTFS-realtime translation to pick, then the untagged one, then the first", default: \.reading.language) { $0.reading.language = try nonEmpty($1, $2) },
         Option(flag: "--train-route-types", placeholder: "LIST", help: "GTFS route_types that are trains, e.g. 0-2,12 (default \(TrainRouteTypes.rail))") {
             config, value, name in
             guard let types = TrainRouteTypes(parsing: value) else {
@@ -89,22 +127,22 @@ public struct Config: Sendable, Equatable {
             $0.configFile = path.hasPrefix("-") ? String(path.dropFirst()) : path
         },
         Option(flag: "--demo", placeholder: nil, help: "serve the embedded real CTA snapshot for any source not given") { $0.demo = try flag($1, $2) },
-        Option(flag: "--log-level", placeholder: "LEVEL", help: "critical, error, warning, notice (default), info or debug") { config, value, name in
+        Option(flag: "--log-level", placeholder: "LEVEL", help: "critical, error, warning, notice, info or debug", default: \.logLevel) { config, value, name in
             guard let level = LogLevel(name: value) else { throw Failure(description: "\(name): '\(value)' is not one of \(LogLevel.allCases.map(\.name).joined(separator: ", "))") }
             config.logLevel = level
         },
-        Option(flag: "--max-line-bytes", placeholder: "BYTES", help: "longest request line (default 1048576)") { $0.maxLineBytes = try count($1, $2, min: 64) },
-        Option(flag: "--max-connections", placeholder: "N", help: "concurrent clients; the next gets 'server busy' (default 1024)") { $0.maxConnections = try count($1, $2, min: 1) },
-        Option(flag: "--max-connections-per-uid", placeholder: "N", help: "concurrent clients of one uid other than root and the daemon's (default 64)") { $0.maxConnectionsPerUID = try count($1, $2, min: 1) },
-        Option(flag: "--max-buffered-bytes", placeholder: "BYTES", help: "unsent answers and unanswered requests of all clients together (default 33554432)") { $0.maxBufferedBytes = try count($1, $2, min: 65536) },
-        Option(flag: "--max-batch", placeholder: "N", help: "requests in one batch (default 64)") { $0.maxBatch = try count($1, $2, min: 1) },
-        Option(flag: "--max-depth", placeholder: "N", help: "JSON nesting depth of a request (default 64)") { $0.maxDepth = try count($1, $2, min: 4) },
-        Option(flag: "--max-output-bytes", placeholder: "BYTES", help: "unsent answers per client before it stops being read (default 262144)") { $0.maxOutputBytes = try count($1, $2, min: 4096) },
-        Option(flag: "--idle-timeout", placeholder: "SECONDS", help: "close clients idle this long (default 0 = never)") { $0.idleTimeout = try seconds($1, $2, min: 0) },
-        Option(flag: "--stuck-timeout", placeholder: "SECONDS", help: "close clients that read nothing of their answers this long (default 30)") { $0.stuckTimeout = try seconds($1, $2, min: 0.1) },
-        Option(flag: "--max-subscriptions", placeholder: "N", help: "subscriptions per connection (default 16)") { $0.maxSubscriptions = try count($1, $2, min: 1) },
-        Option(flag: "--max-subscription-stops", placeholder: "N", help: "stops in one subscription (default 256)") { $0.maxSubscriptionStops = try count($1, $2, min: 1) },
-        Option(flag: "--max-subscribed-stops", placeholder: "N", help: "subscribed stops over all connections (default 16384)") { $0.maxSubscribedStops = try count($1, $2, min: 1) },
+        Option(flag: "--max-line-bytes", placeholder: "BYTES", help: "longest request line", default: \.maxLineBytes) { $0.maxLineBytes = try count($1, $2, min: 64) },
+        Option(flag: "--max-connections", placeholder: "N", help: "concurrent clients; the next gets 'server busy'", default: \.maxConnections) { $0.maxConnections = try count($1, $2, min: 1) },
+        Option(flag: "--max-connections-per-uid", placeholder: "N", help: "concurrent clients of one uid other than root and the daemon's", default: \.maxConnectionsPerUID) { $0.maxConnectionsPerUID = try count($1, $2, min: 1) },
+        Option(flag: "--max-buffered-bytes", placeholder: "BYTES", help: "unsent answers and unanswered requests of all clients together", default: \.maxBufferedBytes) { $0.maxBufferedBytes = try count($1, $2, min: 65536) },
+        Option(flag: "--max-batch", placeholder: "N", help: "requests in one batch", default: \.maxBatch) { $0.maxBatch = try count($1, $2, min: 1) },
+        Option(flag: "--max-depth", placeholder: "N", help: "JSON nesting depth of a request", default: \.maxDepth) { $0.maxDepth = try count($1, $2, min: 4) },
+        Option(flag: "--max-output-bytes", placeholder: "BYTES", help: "unsent answers per client before it stops being read", default: \.maxOutputBytes) { $0.maxOutputBytes = try count($1, $2, min: 4096) },
+        Option(flag: "--idle-timeout", placeholder: "SECONDS", help: "close clients idle this long; 0 = never", default: \.idleTimeout) { $0.idleTimeout = try seconds($1, $2, min: 0) },
+        Option(flag: "--stuck-timeout", placeholder: "SECONDS", help: "close clients that read nothing of their answers this long", default: \.stuckTimeout) { $0.stuckTimeout = try seconds($1, $2, min: 0.1) },
+        Option(flag: "--max-subscriptions", placeholder: "N", help: "subscriptions per connection", default: \.maxSubscriptions) { $0.maxSubscriptions = try count($1, $2, min: 1) },
+        Option(flag: "--max-subscription-stops", placeholder: "N", help: "stops in one subscription", default: \.maxSubscriptionStops) { $0.maxSubscriptionStops = try count($1, $2, min: 1) },
+        Option(flag: "--max-subscribed-stops", placeholder: "N", help: "subscribed stops over all connections", default: \.maxSubscribedStops) { $0.maxSubscribedStops = try count($1, $2, min: 1) },
     ]
 
     public init() {}
@@ -264,21 +302,57 @@ public struct Config: Sendable, Equatable {
         return previous[b.count]
     }
 
+    /// Each option's flag, variable and default (nil: none, or said in words), for the tests
+    /// that hold the man pages and the sample config to them.
+    static var documentedDefaults: [(flag: String, environmentName: String, value: String?)] {
+        options.map { ($0.flag, $0.environmentName, $0.defaultValue) }
+    }
+
+    /// `--help`, within 80 columns: each option's help wrapped beside its flag, and its
+    /// environment variable on a line of its own below.
     public static var usage: String {
         var text = """
             Usage: stopsheetd [OPTIONS]
-            Serves CTA train stop sheets (alert glyph, step-free status) as JSON-RPC 2.0 on a Unix socket.
-            Every option can also be set as an environment variable (shown); flags win.
+            Serves CTA train stop sheets (alert glyph, step-free status) as JSON-RPC 2.0
+            on a Unix socket. Every option can also be set as the environment variable
+            shown below it; flags win.
 
             """
-        for option in options {
-            let left = option.flag + (option.placeholder.map { " " + $0 } ?? "")
-            text += "  " + left.padding(toLength: 26) + option.help + "  [" + option.environmentName + "]\n"
+        func entry(_ left: String, _ help: String, _ variable: String? = nil) {
+            let indent = String(repeating: " ", count: usageColumn)
+            var lines = wrap(help, width: 80 - usageColumn)
+            if let variable { lines.append("[\(variable)]") }
+            let head = "  " + left
+            if head.count < usageColumn - 1 {
+                text += head.padding(toLength: usageColumn) + lines.removeFirst() + "\n"
+            } else {
+                text += head + "\n"
+            }
+            for line in lines { text += indent + line + "\n" }
         }
-        text += "  " + checkFlag.padding(toLength: 26) + "check flags, environment and --config file; exit 0 or 1\n"
-        text += "  " + "--help".padding(toLength: 26) + "show this help\n"
-        text += "  " + "--version".padding(toLength: 26) + "show the version\n"
+        for option in options {
+            entry(option.flag + (option.placeholder.map { " " + $0 } ?? ""), option.helpWithDefault, option.environmentName)
+        }
+        entry(checkFlag, "check flags, environment and --config file; exit 0 or 1")
+        entry("--help", "show this help")
+        entry("--version", "show the version")
         return text
+    }
+
+    /// Where the help text of `usage` starts.
+    private static let usageColumn = 30
+
+    private static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + [line]
     }
 
     private static func split(_ argument: String) -> (String, String?) {
@@ -322,7 +396,7 @@ public struct Config: Sendable, Equatable {
 
 extension String {
     fileprivate func padding(toLength length: Int) -> String {
-        count >= length ? self + " " : self + String(repeating: " ", count: length - count)
+        count >= length ? self : self + String(repeating: " ", count: length - count)
     }
 
     fileprivate func replacingOccurrences(of target: Character, with replacement: Character) -> String {

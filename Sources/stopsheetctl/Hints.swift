@@ -28,13 +28,13 @@ enum Hints {
     static func after(_ error: ClientError, invocation: Invocation, client: StopSheetClient) -> String? {
         guard case .rpc(let rpc) = error else { return nil }
         let command = invocation.arguments.command ?? ""
-        switch rpc.code {
-        case -32601:
+        switch rpc.known {
+        case .methodNotFound:
             // The daemon's own method names are the keys of its request counters.
             guard let method = rpc.data?.stringValue, let stats = try? client.stats().json,
                   let methods = stats["requests"]?.objectValue?.keys.filter({ $0 != "unknown" }) else { return nil }
             return closest(to: method, among: methods).map { "did you mean '\($0)'? (method names are case-sensitive)" }
-        case -32001:
+        case .unknownStop:
             // `call`'s operands are a method and JSON, not a stop id.
             guard command != "call", let stopID = invocation.operands.first else { return nil }
             guard StationLookup.isStopIDShaped(stopID) else { return StationLookup.didYouMean(stopID, client: client, command: command) }
@@ -43,9 +43,9 @@ enum Hints {
             return command == "sheet" || command == "watch"
                 ? "is this a bus stop? try --bus: stopsheetctl \(command) --bus \(stopID)"
                 : "is this a bus stop? Bus stops have no \(command == "station" ? "station detail" : "train alerts"); try stopsheetctl sheet --bus \(stopID)"
-        case -32005:
+        case .notLoaded:
             return "the daemon has not loaded that data yet; stopsheetctl health says what it is waiting for"
-        case -32002:
+        case .notPermitted:
             return "refresh is only for root and the daemon's own user"
         default:
             return nil

@@ -97,12 +97,12 @@ struct Watch {
             if seq > lastSeq + 1 { gap = " (\(seq - lastSeq - 1) coalesced)" }
             lastSeq = seq
         }
-        switch notification.method {
-        case "stopSheetChanged":
+        switch notification.method.flatMap(RPCNotification.init(rawValue:)) {
+        case .stopSheetChanged:
             show(notification.stopId ?? "?", notification.json["params"]?["sheet"] ?? .null, gap: gap)
-        case "healthChanged":
+        case .healthChanged:
             show(health: notification.json["params"]?["health"] ?? .null, gap: gap)
-        default:
+        case nil:
             print(WatchLines.Event(headline: "notification " + TerminalText(notification.method ?? "?")))
         }
     }

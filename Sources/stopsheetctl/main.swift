@@ -22,7 +22,7 @@ let options = Command.globalOptions + Command.all.flatMap(\.options)
         error = ["code": .null, "message": .string(text), "data": .null]
     case .client(.rpc(let rpc), let guess):
         (message, hint) = ("\(rpc)", guess)
-        error = ["code": rpc.code.map { .int($0) } ?? .null, "message": .string(rpc.message), "data": rpc.data ?? .null]
+        error = ["code": .int(rpc.code), "message": .string(rpc.message), "data": rpc.data ?? .null]
     case .client(let client, let guess):
         (message, hint) = ("\(client)", guess)
         error = ["code": .null, "message": .string(message), "data": .null]

@@ -65,7 +65,7 @@ import Testing
         #expect(try rig.sheet()["data"]?["stations"] == Self.freshness(true, 10_801, true))
         // `data` is the last member, after the snapshot's sheet unchanged.
         let bytes = try rig.service.stopSheet(StopSheetQuery(stopID: "40380"))
-        let plain = rig.store.current.stopSheet(stopID: "40380")!
+        let plain = rig.store.current.encoded.stopSheet(stopID: "40380")!
         #expect(Array(bytes.prefix(plain.count - 1)) == Array(plain.dropLast()))
         #expect(String(decoding: bytes.dropFirst(plain.count - 1), as: UTF8.self).hasPrefix(#","data":{"alerts":{"loaded":true,"ageSeconds":10781"#))
         // Bus sheets stay as the spec has them: nothing at all.

@@ -27,7 +27,7 @@ import Testing
         #expect(counters.queued.load(ordering: .relaxed) == 2)
         #expect(counters.queuedBytes.load(ordering: .relaxed) == Self.line("a100").utf8.count + Self.line("b1").utf8.count)
         var out: [UInt8] = []
-        #expect(!queue.write(into: &out, outputLimit: .max))
+        #expect(!queue.write(into: &out, outputLimit: .max).more)
         #expect(String(decoding: out, as: UTF8.self) == Self.line("a100") + Self.line("b1"), "first-queued order, latest state")
         #expect(counters.queued.load(ordering: .relaxed) == 0 && counters.queuedBytes.load(ordering: .relaxed) == 0)
     }
@@ -38,11 +38,11 @@ import Testing
         queue.post(Self.notification("y"), key: .init(group: "s2", item: "a"))
         queue.post(Self.notification("z"), key: .init(group: "s1", item: "b"))
         var out: [UInt8] = []
-        #expect(queue.write(into: &out, outputLimit: 0), "one line, then full")
+        #expect(queue.write(into: &out, outputLimit: 0) == (1, true), "one line, then full")
         #expect(String(decoding: out, as: UTF8.self) == Self.line("x"))
         queue.remove(group: "s1")
         out = []
-        #expect(!queue.write(into: &out, outputLimit: .max))
+        #expect(!queue.write(into: &out, outputLimit: .max).more)
         #expect(String(decoding: out, as: UTF8.self) == Self.line("y"))
         queue.end()
         queue.post(Self.notification("late"), key: .init(group: "s2", item: "a"))
@@ -53,7 +53,7 @@ import Testing
         var dispatcher = Dispatcher()
         dispatcher.register("echo") { params, _ in .result(params ?? .null) }
         dispatcher.register("slow") { _, _ in .later { complete in complete(.result(.string("done"))) } }
-        let host = SessionHost(dispatcher: dispatcher, limits: ServerLimits(), counters: AtomicServerCounters())
+        let host = SessionHost(dispatcher: dispatcher, limits: ServerLimits(), counters: ServerCounterTable())
         let inbox = Inbox()
         let session = Session(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), host: host) { inbox.pending.append($0) }
         var out: [UInt8] = []
@@ -68,5 +68,6 @@ import Testing
         _ = session.answer(into: &out, outputLimit: .max, inputEnded: false)
         #expect(String(decoding: out, as: UTF8.self) == #"[{"jsonrpc":"2.0","id":1,"result":[1]},{"jsonrpc":"2.0","id":2,"result":"done"}]"# + "\n"
             + Self.line("n") + #"{"jsonrpc":"2.0","id":3,"result":[3]}"# + "\n", "queued before line 3 was answered: written before its answer")
+        #expect(host.counters[.notificationsSent].count == 1, "counted as written, as answers are")
     }
 }

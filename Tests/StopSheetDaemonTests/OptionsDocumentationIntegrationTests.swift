@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import StopSheetDaemon
 
 /// One source of truth for the options: what `stopsheetd --help` and `stopsheetctl --help` print
 /// (generated from the code) must be what the man pages and the sample configuration document.
@@ -45,6 +46,48 @@ import Testing
         let items = try matches(#"^\.It Ev (STOPSHEETD_.*)$"#, in: file("man/stopsheetd.conf.5").replacingOccurrences(of: "\\\n", with: ""))
         let documented = Set(items.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
         #expect(settable == documented, "only in --help: \(settable.subtracting(documented).sorted()), only in stopsheetd.conf(5): \(documented.subtracting(settable).sorted())")
+    }
+
+    /// Each default is the options table's (`Config`'s initial values): `--help` shows it, and the
+    /// man page's item for the flag and the sample config's commented line must say the same.
+    @Test func everyDefaultIsTheOptionsTables() throws {
+        let manual = try file("man/stopsheetd.8").components(separatedBy: "\n")
+        let sample = try file("systemd/stopsheetd.conf")
+        let help = try help(DaemonProcess.binary)
+        var checked = 0
+        for (flag, variable, value) in Config.documentedDefaults {
+            guard let value else { continue }
+            // The flag's item, up to the next, as words: roff macro names dropped, lines joined.
+            // `Fl` writes the first dash itself: `.It Fl -max-batch Ar N`.
+            let item = ".It Fl \(flag.dropFirst())"
+            guard let start = manual.firstIndex(where: { $0.hasPrefix(item + " ") || $0 == item }) else {
+                Issue.record("no item for \(flag) in stopsheetd(8)")
+                continue
+            }
+            let end = manual[(start + 1)...].firstIndex { $0.hasPrefix(".It ") || $0.hasPrefix(".El") } ?? manual.count
+            let words = manual[(start + 1)..<end].map { $0.hasPrefix(".") ? String($0.drop { $0 != " " }) : $0 }.joined(separator: " ")
+            let said = words.firstMatch(of: /default\s+([^\s),;:]+)/).map { String($0.1) }
+            #expect(said == value, "stopsheetd(8) on \(flag): default \(said ?? "not said"), the table's: \(value)")
+            let line = sample.firstMatch(of: try Regex("(?m)^#?\(variable)=(.*)$"))
+            #expect(line.flatMap { $0.output[1].substring.map(String.init) } == value, "systemd/stopsheetd.conf's \(variable): the table's default is \(value)")
+            #expect(help.contains("(default \(value))") || help.contains("(default\n"), "--help shows \(flag)'s default \(value)")
+            checked += 1
+        }
+        #expect(checked > 15, "only \(checked) defaults checked")
+        // The pages that name a flag's default in passing: "`--flag …` (default X)".
+        let table = Dictionary(uniqueKeysWithValues: Config.documentedDefaults.compactMap { entry in entry.value.map { (entry.flag, $0) } })
+        for page in ["README.md", "protocol.md"] {
+            for match in try file(page).matches(of: /`(--[a-z-]+)[^`]*`[^(`]{0,20}\(default `?([^),;:`]+)/) {
+                guard let value = table[String(match.1)] else { continue }
+                #expect(String(match.2) == value, "\(page) says \(match.1) defaults to \(match.2), the table: \(value)")
+            }
+        }
+        #expect(ServerLimits() == ServerLimits(Config()) && SubscriptionLimits() == SubscriptionLimits(Config()))
+    }
+
+    @Test func daemonHelpFitsEightyColumns() throws {
+        let wide = try help(DaemonProcess.binary).split(separator: "\n").filter { $0.count > 80 }
+        #expect(wide.isEmpty, "\(wide)")
     }
 
     @Test func clientOptions() throws {

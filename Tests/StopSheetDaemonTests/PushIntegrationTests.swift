@@ -77,6 +77,7 @@ import Testing
         try daemon.refreshAll()
         #expect(try notificationsBefore(watcher).isEmpty)
         #expect(try notificationsBefore(other).isEmpty)
+        #expect(try daemon.result("stats")["notificationsSent"] == 1, "the one notification, to the one client it concerned")
     }
 
     @Test func anAlertTurnsActiveAndEndsWithNoRefreshInBetween() throws {

@@ -1,7 +1,7 @@
 import StopSheetCore
 
 /// What makes one cache different from the other for its refresher: how a fetched body is
-/// decoded and installed in the store, and how the log names what was installed. The refresher
+/// decoded for the store, and how the log names what was installed. The refresher
 /// holds one of these and knows no cache by name.
 ///
 /// A value: built once, read by the refresher's thread only.
@@ -11,33 +11,32 @@ public struct CacheLoader: Sendable {
     let noun: String
     /// The journal field carrying the count.
     let countField: String
-    /// Decodes `body` fetched from `source`, installs it in the store as of `now`, returns how many
-    /// entries it installed. `reading` is how the configuration says to read bodies. Throws when the body is
-    /// not data for this cache; the store then keeps what it had.
-    let install: @Sendable (_ body: [UInt8], _ source: any Source, _ reading: FeedReading, _ now: Instant) throws -> Int
+    /// Decodes `body` fetched from `source` into what the store installs (`Store.commit`).
+    /// `reading` is how the configuration says to read bodies; CTA's wall-clock times are read in
+    /// `zones`' `chicago`. Throws when the body is not data for this cache; the store then keeps
+    /// what it had.
+    let decode: @Sendable (_ body: [UInt8], _ source: any Source, _ reading: FeedReading, _ zones: TimeZones) throws -> CacheContent
 
-    public init(_ cache: CacheName, into store: Store) {
+    public init(_ cache: CacheName) {
         switch cache {
         case .alerts:
-            self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, reading, now in
-                store.install(alerts: try AlertsDecoder.decode(body, reading: reading, chicago: store.zones.chicago), at: now)
-                return store.snapshot.liveAlerts.count
+            self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, reading, zones in
+                .alerts(try AlertsDecoder.decode(body, reading: reading, chicago: zones.chicago))
             }
         case .stations:
-            self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { body, source, reading, now in
+            self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { body, source, reading, _ in
                 let directory = try StationsBody.directory(body, source: source, reading: reading)
                 // An empty station list is an upstream fault, not news that the 'L' closed.
                 guard directory.count > 0 else { throw FetchFailure("no stations in the body") }
-                store.install(stations: directory, at: now)
-                return directory.count
+                return .stations(directory)
             }
         }
     }
 
-    init(cache: CacheName, noun: String, countField: String, install: @escaping @Sendable ([UInt8], any Source, FeedReading, Instant) throws -> Int) {
+    init(cache: CacheName, noun: String, countField: String, decode: @escaping @Sendable ([UInt8], any Source, FeedReading, TimeZones) throws -> CacheContent) {
         self.cache = cache
         self.noun = noun
         self.countField = countField
-        self.install = install
+        self.decode = decode
     }
 }

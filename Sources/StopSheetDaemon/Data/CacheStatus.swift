@@ -24,8 +24,9 @@ public struct CacheStatus: Sendable, Equatable {
     /// `stats`; not part of `health`.
     public var refreshesSucceeded = 0
     public var refreshesFailed = 0
-    /// `--alerts-stale-after` / `--stations-stale-after`: older good data is `stale`.
-    public var staleAfterSeconds: Int64 = 600
+    /// `--alerts-stale-after` / `--stations-stale-after`: older good data is `stale` (the
+    /// daemon sets each cache's own with `applyStaleAfter`).
+    public var staleAfterSeconds = Int64(Config.defaults.alertsStaleAfter)
 
     public static let linesUnknownNote =
         "lines unknown: GTFS stops.txt alone names no lines, so alerts about a line match no station; use a whole GTFS feed"

@@ -41,10 +41,10 @@ public final class Refresher: Sendable {
     private let onRefreshed: @Sendable () -> Void
 
     public init(cache: CacheName, source: any Source, interval: Double, store: Store, reading: FeedReading = .init(),
-                spacingMilliseconds: Int64 = 1000, onRefreshed: @escaping @Sendable () -> Void = {}) {
+                spacingMilliseconds: Int64 = Int64(Config.defaults.refreshSpacing * 1000), onRefreshed: @escaping @Sendable () -> Void = {}) {
         self.cache = cache
         self.spacingMilliseconds = spacingMilliseconds
-        self.loader = CacheLoader(cache, into: store)
+        self.loader = CacheLoader(cache)
         self.store = store
         self.onRefreshed = onRefreshed
         settings = Locked(Settings(source: source, interval: interval, validators: nil, reading: reading))
@@ -114,12 +114,11 @@ public final class Refresher: Sendable {
                 continue
             }
             lastStarted = SystemClock.monotonicMilliseconds()
-            let status = refreshOnce()
+            let delay = refreshOnce()
             // A refresh frees a whole decoded body and often a whole snapshot; hand the pages back
             // so the daemon's size follows its data, not the largest body an upstream ever sent.
             HeapTrim.releaseFreePages()
-            due = SystemClock.monotonicMilliseconds() + delayAfter(status)
-            store.updateStatus(cache) { $0.nextRefreshAt = SystemClock.now().adding(seconds: (due - SystemClock.monotonicMilliseconds() + 999) / 1000) }
+            due = SystemClock.monotonicMilliseconds() + delay
             let final = store.status(cache)
             onRefreshed()
             let answered = callers.withLock { callers in defer { callers.inRound = [] }; return callers.inRound }
@@ -150,74 +149,85 @@ public final class Refresher: Sendable {
         return max(1, min(backoff, interval, maxFailureBackoffSeconds))
     }
 
-    /// One fetch-decode-install round; returns the cache's status after it.
-    private func refreshOnce() -> CacheStatus {
-        let (source, validators) = settings.withLock { ($0.source, $0.validators) }
+    /// How a round ended, for the status it commits.
+    private enum RoundResult {
+        case succeeded(httpStatus: Int?)
+        case failed(String, httpStatus: Int?)
+    }
+
+    /// One fetch-decode-install round, published as one change of the store: what the round
+    /// brought (new data or none), its outcome and the next refresh's time together, so nobody
+    /// sees the new data beside the old status. Returns the wait before the next round, in
+    /// milliseconds from its end.
+    private func refreshOnce() -> Int64 {
+        let (source, validators, reading) = settings.withLock { ($0.source, $0.validators, $0.reading) }
         let startedAt = SystemClock.now()
         let started = SystemClock.monotonicMilliseconds()
         let outcome = source.fetch(validators: validators, stop: stopFlag)
         // Stopping: whatever the fetch brought (or its abandonment) is not news to record.
-        if stopFlag.isRaised { return store.status(cache) }
+        if stopFlag.isRaised { return 0 }
         let duration = Int(SystemClock.monotonicMilliseconds() - started)
         let now = SystemClock.now()
         var fields: [(String, String)] = [("UPSTREAM", cache.rawValue), ("UPSTREAM_URL", source.url), ("DURATION_MS", String(duration))]
-        store.updateStatus(cache) {
-            $0.lastAttemptAt = startedAt
-            $0.lastDurationMilliseconds = duration
-        }
+        var content: CacheContent?
+        let result: RoundResult
         switch outcome {
         case .success(.body(let bytes, let newValidators, let httpStatus)):
             if let httpStatus { fields.append(("HTTP_STATUS", String(httpStatus))) }
             do {
-                let count = try loader.install(bytes, source, settings.withLock { $0.reading }, now)
+                content = try loader.decode(bytes, source, reading, store.zones)
                 settings.withLock { $0.validators = newValidators }
-                succeeded(httpStatus: httpStatus, at: now)
-                fields.append((loader.countField, String(count)))
-                Log.info("\(cache.rawValue) refreshed: \(count) \(loader.noun) in \(duration) ms",
-                         [("STOPSHEET_EVENT", "refresh")] + fields)
+                result = .succeeded(httpStatus: httpStatus)
             } catch {
-                failed("\(cache.rawValue) body did not decode: \(error)", httpStatus: httpStatus, fields: fields)
+                result = .failed("\(cache.rawValue) body did not decode: \(error)", httpStatus: httpStatus)
             }
         case .success(.notModified(let httpStatus)):
             fields.append(("HTTP_STATUS", String(httpStatus)))
+            // Only this thread loads the cache, so `loaded` cannot change before the commit.
             if store.status(cache).loaded {
-                succeeded(httpStatus: httpStatus, at: now)
-                Log.info("\(cache.rawValue) not modified", [("STOPSHEET_EVENT", "refresh")] + fields)
+                result = .succeeded(httpStatus: httpStatus)
             } else {
                 settings.withLock { $0.validators = nil }
-                failed("\(cache.rawValue): 304 Not Modified with no data loaded", httpStatus: httpStatus, fields: fields)
+                result = .failed("\(cache.rawValue): 304 Not Modified with no data loaded", httpStatus: httpStatus)
             }
         case .failure(let failure):
             if let status = failure.httpStatus { fields.append(("HTTP_STATUS", String(status))) }
-            failed(failure.message, httpStatus: failure.httpStatus, fields: fields)
+            result = .failed(failure.message, httpStatus: failure.httpStatus)
         }
-        return store.status(cache)
-    }
-
-    private func succeeded(httpStatus: Int?, at now: Instant) {
-        store.updateStatus(cache) {
-            $0.loaded = true
-            $0.loadedAt = now
-            $0.lastError = nil
-            $0.consecutiveFailures = 0
-            $0.lastHTTPStatus = httpStatus
-            $0.refreshesSucceeded += 1
+        var delay: Int64 = 0
+        store.commit(cache, installing: content, at: now) { status in
+            status.lastAttemptAt = startedAt
+            status.lastDurationMilliseconds = duration
+            switch result {
+            case .succeeded(let httpStatus):
+                status.loaded = true
+                status.loadedAt = now
+                status.lastError = nil
+                status.consecutiveFailures = 0
+                status.lastHTTPStatus = httpStatus
+                status.refreshesSucceeded += 1
+            case .failed(let message, let httpStatus):
+                // Failure texts quote the upstream (a root key, a date, a reason phrase): keep what
+                // `health` serves and the journal stores to one short line, whatever it sent.
+                status.lastError = Log.oneLine(message, maxBytes: 400)
+                status.consecutiveFailures += 1
+                status.lastHTTPStatus = httpStatus
+                status.refreshesFailed += 1
+            }
+            delay = delayAfter(status)
+            status.nextRefreshAt = now.adding(seconds: (delay + 999) / 1000)
         }
-    }
-
-    private func failed(_ message: String, httpStatus: Int?, fields: [(String, String)]) {
-        // Failure texts quote the upstream (a root key, a date, a reason phrase): keep what
-        // `health` serves and the journal stores to one short line, whatever it sent.
-        let message = Log.oneLine(message, maxBytes: 400)
-        store.updateStatus(cache) {
-            $0.lastError = message
-            $0.consecutiveFailures += 1
-            $0.lastHTTPStatus = httpStatus
-            $0.refreshesFailed += 1
+        let status = store.status(cache)
+        switch result {
+        case .succeeded where content != nil:
+            fields.append((loader.countField, String(status.count)))
+            Log.info("\(cache.rawValue) refreshed: \(status.count) \(loader.noun) in \(duration) ms", [("STOPSHEET_EVENT", "refresh")] + fields)
+        case .succeeded:
+            Log.info("\(cache.rawValue) not modified", [("STOPSHEET_EVENT", "refresh")] + fields)
+        case .failed:
+            let kept = status.loaded ? "keeping the last good data" : "no data yet"
+            Log.warning("\(cache.rawValue) refresh failed, \(kept): \(status.lastError ?? "")", [("STOPSHEET_EVENT", "refresh_failed")] + fields)
         }
-        // Only this thread loads the cache, so `loaded` cannot change under this line.
-        let kept = store.status(cache).loaded ? "keeping the last good data" : "no data yet"
-        Log.warning("\(cache.rawValue) refresh failed, \(kept): \(message)",
-                    [("STOPSHEET_EVENT", "refresh_failed")] + fields)
+        return delay
     }
 }

@@ -1,134 +1,120 @@
 import StopSheetCore
 
-/// The current snapshot and the caches' status. Readers take the snapshot under a brief lock;
-/// writers build a whole new snapshot outside it and swap it in, so a refresh never blocks an
-/// answer and an answer never sees half a refresh.
-///
-/// The snapshot is held with its wire encoding (`EncodedSnapshot`, built once per swap) in a
-/// shared box, so that a reader copies one reference under the lock, not the snapshot's dozen. The lock is uncontended in practice: the serving loop is its only
-/// frequent taker, the refreshers take it once per refresh.
+/// The current `Generation`: the snapshot and the caches' status. Readers take it under a brief
+/// lock (one reference); a change builds a whole new generation outside that lock and swaps it
+/// in, so a refresh never blocks an answer and an answer never sees half a refresh. The lock is
+/// uncontended in practice: the serving loop is its only frequent taker, the refreshers take it
+/// once per refresh.
 public final class Store: Sendable {
-    private struct State {
-        var current: EncodedSnapshot
-        var alerts: CacheStatus
-        var stations: CacheStatus
-        var spliced = SplicedSheets()
-        var zones: TimeZones
-    }
-
-    private let state: Locked<State>
-    /// Serialises builds, so two refreshers finishing together cannot lose each other's data.
-    /// It guards a count of builds rather than nothing: TSan mistakes accesses to a zero-size
-    /// guarded value for accesses to the lock itself.
+    private let state: Locked<Generation>
+    /// Serialises changes, so two refreshers finishing together cannot lose each other's data
+    /// and the hook sees the generations in the order they were published. It guards a count of
+    /// changes rather than nothing: TSan mistakes accesses to a zero-size guarded value for
+    /// accesses to the lock itself.
     private let building = Locked(0)
-    /// Told after every swap and status change, on the thread that made it (`onChange`).
-    private let changeHook = Locked<(@Sendable () -> Void)?>(nil)
+    /// Told once per change, with the generation it replaced and the new one (`onChange`).
+    private let changeHook = Locked<(@Sendable (_ old: Generation, _ new: Generation) -> Void)?>(nil)
 
     public init(alertsSource: String, stationsSource: String, now: Instant, zones: TimeZones) {
-        let empty = Snapshot.build(stations: nil, alerts: nil, now: now)
         // No station feed yet, so no agency_timezone.
-        state = Locked(State(current: EncodedSnapshot(empty, zone: zones.shown(feed: nil, current: nil)),
-                            alerts: CacheStatus(source: alertsSource), stations: CacheStatus(source: stationsSource), zones: zones))
+        state = Locked(Generation(EncodedSnapshot(.build(stations: nil, alerts: nil, now: now), zone: zones.shown(feed: nil, current: nil)),
+                                  alerts: CacheStatus(source: alertsSource), stations: CacheStatus(source: stationsSource), zones: zones))
     }
+
+    /// The generation for one answer: one reference taken under the lock.
+    public var current: Generation { state.withLock { $0 } }
 
     public var snapshot: Snapshot { current.snapshot }
 
     /// The zone the current answers show their times in.
-    public var zone: TimeZoneRules { current.zone }
+    public var zone: TimeZoneRules { current.encoded.zone }
 
     /// The zones in force; CTA's wall-clock timestamps are read with their `chicago`.
-    public var zones: TimeZones { state.withLock { $0.zones } }
+    public var zones: TimeZones { current.zones }
 
     /// New zones (a reload): the current snapshot is encoded again in the zone they choose.
     public func use(_ zones: TimeZones) {
-        building.withLock { builds in
-            guard state.withLock({ state in defer { state.zones = zones }; return state.zones != zones }) else { return }
-            swap(snapshot)
-            builds += 1
+        publish { old in
+            guard old.zones != zones else { return nil }
+            return Self.generation(old.snapshot, old, zones: zones)
         }
     }
 
-    /// The snapshot for one answer: one reference taken under the lock.
-    public var current: EncodedSnapshot { state.withLock { $0.current } }
+    public func status(_ cache: CacheName) -> CacheStatus { current.status(cache) }
 
-    /// A station or platform id's `stopSheet` answer at `now`: the snapshot's sheet with the
-    /// caches' freshness as its `data`. One lock for the snapshot, the statuses and the splice,
-    /// so they agree (a sheet whose `data` says loaded has that data) and an answer still takes
-    /// one lock.
-    public func stopSheet(stopID: String, now: Instant) -> StopSheetLookup {
-        state.withLock { state in
-            let data = SheetData(alerts: state.alerts, stations: state.stations, now: now)
-            guard let index = state.current.stationIndex(stopID: stopID) else {
-                return .noStation(state.current, data: state.spliced.encodedData(data, of: state.current))
+    /// One change of one cache, published as one generation: its status changed by `change`,
+    /// and, with `content`, its data replaced (the snapshot rebuilt as of `now`, and the status's
+    /// count and note following it).
+    public func commit(_ cache: CacheName, installing content: CacheContent? = nil, at now: Instant,
+                       _ change: (inout CacheStatus) -> Void = { _ in }) {
+        publish { old in
+            var alerts = old.alerts, stations = old.stations
+            if cache == .alerts { change(&alerts) } else { change(&stations) }
+            var snapshot: Snapshot?
+            switch content {
+            case .alerts(let list)?: snapshot = .build(stations: old.snapshot.stations, alerts: list, now: now)
+            case .stations(let directory)?: snapshot = .build(stations: directory, alerts: old.snapshot.alerts, now: now)
+            case nil: break
             }
-            return .sheet(state.spliced.sheet(at: index, of: state.current, data: data))
+            return Self.generation(snapshot, old, alerts: alerts, stations: stations)
         }
     }
 
-    public func status(_ cache: CacheName) -> CacheStatus {
-        state.withLock { cache == .alerts ? $0.alerts : $0.stations }
-    }
+    public func install(alerts: [Alert], at now: Instant) { commit(.alerts, installing: .alerts(alerts), at: now) }
 
-    /// A good alert load replaces the alert set.
-    public func install(alerts: [Alert], at now: Instant) {
-        rebuild(at: now) { Snapshot.build(stations: $0.stations, alerts: alerts, now: now) }
-    }
+    public func install(stations: StationDirectory, at now: Instant) { commit(.stations, installing: .stations(stations), at: now) }
 
-    /// A good station load replaces the whole station set: stations gone upstream are gone.
-    public func install(stations: StationDirectory, at now: Instant) {
-        rebuild(at: now) { Snapshot.build(stations: stations, alerts: $0.alerts, now: now) }
+    public func updateStatus(_ cache: CacheName, _ change: (inout CacheStatus) -> Void) {
+        commit(cache, at: SystemClock.now(), change)
     }
 
     /// Rebuilds the snapshot when an alert's start or end has passed, so kinds follow the clock
     /// without waiting for a refresh. Returns whether it rebuilt.
     @discardableResult
     public func rebuildIfBoundaryPassed(now: Instant) -> Bool {
-        building.withLock { builds in
-            let current = snapshot
-            guard let boundary = current.nextBoundary, boundary <= now else { return false }
-            swap(Snapshot.build(stations: current.stations, alerts: current.alerts, now: now))
-            builds += 1
-            return true
+        var rebuilt = false
+        publish { old in
+            guard let boundary = old.snapshot.nextBoundary, boundary <= now else { return nil }
+            rebuilt = true
+            return Self.generation(Snapshot.build(stations: old.snapshot.stations, alerts: old.snapshot.alerts, now: now), old)
         }
+        return rebuilt
     }
 
-    public func updateStatus(_ cache: CacheName, _ change: (inout CacheStatus) -> Void) {
-        state.withLock {
-            if cache == .alerts { change(&$0.alerts) } else { change(&$0.stations) }
-        }
-        changed()
-    }
-
-    /// `hook` runs after each new snapshot is swapped in and after each status change, on the
-    /// thread that made the change (a refresher's, or the loop's at a clock boundary), outside
-    /// the snapshot's lock. It must return at once: subscriptions hand it to the loop.
-    public func onChange(_ hook: @escaping @Sendable () -> Void) {
+    /// `hook` runs once per change, with the generation replaced and the new one, on the thread
+    /// that made the change (a refresher's, the reload's, or the loop's at a clock boundary),
+    /// outside the generation's lock. It must return at once: subscriptions hand it to the loop.
+    public func onChange(_ hook: @escaping @Sendable (_ old: Generation, _ new: Generation) -> Void) {
         changeHook.withLock { $0 = hook }
     }
 
-    private func changed() {
-        changeHook.withLock { $0 }?()
-    }
-
-    private func rebuild(at now: Instant, _ make: (Snapshot) -> Snapshot) {
-        building.withLock { builds in
-            swap(make(snapshot))
-            builds += 1
+    /// Builds the next generation from the current one (nil: no change) outside the readers'
+    /// lock, swaps it in, and tells the hook.
+    private func publish(_ make: (Generation) -> Generation?) {
+        building.withLock { changes in
+            let old = current
+            guard let new = make(old) else { return }
+            state.withLock { $0 = new }
+            changes += 1
+            changeHook.withLock { $0 }?(old, new)
         }
     }
 
-    /// Encodes outside the lock, so readers wait only for the pointer swap.
-    private func swap(_ next: Snapshot) {
-        let (zones, current) = state.withLock { ($0.zones, $0.current.zone) }
+    /// The generation after `old`: `snapshot` encoded in the zone `zones` choose (nil: `old`'s
+    /// encoding kept), the statuses' counts and note following the snapshot.
+    private static func generation(_ snapshot: Snapshot?, _ old: Generation, alerts: CacheStatus? = nil, stations: CacheStatus? = nil,
+                                   zones: TimeZones? = nil) -> Generation {
+        let zones = zones ?? old.zones
         // A feed's agencies share one zone (GTFS requires it), so the first that names one speaks.
-        let feedZone = next.stations?.agencies.lazy.compactMap(\.timeZone).first
-        let encoded = EncodedSnapshot(next, zone: zones.shown(feed: feedZone, current: current))
-        state.withLock {
-            $0.current = encoded
-            $0.alerts.count = next.liveAlerts.count
-            $0.stations.count = next.stations?.count ?? 0
-            $0.stations.note = next.stations?.linesKnown == false ? CacheStatus.linesUnknownNote : nil
-        }
-        changed()
+        let encoded = snapshot.map { next in
+            let feedZone = next.stations?.agencies.lazy.compactMap(\.timeZone).first
+            return EncodedSnapshot(next, zone: zones.shown(feed: feedZone, current: old.encoded.zone))
+        } ?? old.encoded
+        var alerts = alerts ?? old.alerts, stations = stations ?? old.stations
+        let snapshot = encoded.snapshot
+        alerts.count = snapshot.liveAlerts.count
+        stations.count = snapshot.stations?.count ?? 0
+        stations.note = snapshot.stations?.linesKnown == false ? CacheStatus.linesUnknownNote : nil
+        return Generation(encoded, alerts: alerts, stations: stations, zones: zones)
     }
 }

@@ -113,16 +113,16 @@ public final class Daemon: Sendable {
         var dispatcher = Dispatcher()
         service.register(in: &dispatcher)
         StatsMethod(since: now, store: store, server: { serverReference.withLock { $0 } }).register(in: &dispatcher)
-        let subscriptions = SubscriptionRegistry(service: service, limits: Daemon.subscriptionLimits(config), counters: pushCounters)
+        let subscriptions = SubscriptionRegistry(service: service, limits: SubscriptionLimits(config), counters: pushCounters)
         self.subscriptions = subscriptions
         subscriptions.register(in: &dispatcher)
-        var limits = Daemon.limits(config)
+        var limits = ServerLimits(config)
         // The watchdog is fed from the loop's tick, so the tick must come often enough.
         if let ping = notifier.watchdogPingInterval { limits.tickInterval = min(.seconds(1), ping / 4) }
         server = Server(listeners: listeners, dispatcher: dispatcher, limits: limits)
         serverReference.withLock { [server] in $0 = server }
         // Push: every store change is compared on the loop, where the subscriptions live.
-        store.onChange { [server] in subscriptions.storeChanged(post: server.post) }
+        store.onChange { [server] _, new in subscriptions.storeChanged(to: new, post: server.post) }
 
         // 5. The notifier says READY=1 from the loop's first turn (`becomeReady`).
         Log.notice("starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath)",
@@ -223,7 +223,8 @@ public final class Daemon: Sendable {
             Log.debug("alert kinds changed with the clock", [("STOPSHEET_EVENT", "alerts_boundary")])
         }
         // Data turns stale with the clock alone, no store change: subscribers hear of it here.
-        subscriptions.update(to: store.current)
+        // A rebuild above is a change of the store, compared through its hook like any other.
+        subscriptions.clockMoved()
         if let interval = notifier.watchdogPingInterval {
             let now = SystemClock.monotonicMilliseconds()
             if now - lastPing.load(ordering: .relaxed) >= interval.clampedNanoseconds / 1_000_000 * 95 / 100 {
@@ -235,17 +236,6 @@ public final class Daemon: Sendable {
     }
 
     func statusLine() -> String { store.serviceStatus(now: SystemClock.now()) }
-
-    private static func limits(_ config: Config) -> ServerLimits {
-        ServerLimits(maxLineBytes: config.maxLineBytes, maxConnections: config.maxConnections, maxConnectionsPerUID: config.maxConnectionsPerUID,
-                     maxBatch: config.maxBatch, maxDepth: config.maxDepth, maxPendingOutputBytes: config.maxOutputBytes,
-                     maxBufferedBytes: config.maxBufferedBytes,
-                     stuckTimeout: .milliseconds(Int64(config.stuckTimeout * 1000)), idleTimeout: .milliseconds(Int64(config.idleTimeout * 1000)))
-    }
-
-    private static func subscriptionLimits(_ config: Config) -> SubscriptionLimits {
-        SubscriptionLimits(perConnection: config.maxSubscriptions, stopsPerSubscription: config.maxSubscriptionStops, daemonStops: config.maxSubscribedStops)
-    }
 
     /// What `config` says one cache's refresher uses: the configured URL (or the embedded demo
     /// snapshot, with `--demo` and no URL) and the interval. The one place that maps a cache to

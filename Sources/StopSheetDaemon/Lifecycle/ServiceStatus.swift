@@ -5,8 +5,8 @@ extension Store {
     /// alerts 12s old` (`(stale)` past `--alerts-stale-after`), and the failing source, if any — with "no data yet" when it never loaded,
     /// so nobody reads "failing" as "serving the last good data". At most 200 characters.
     func serviceStatus(now: Instant) -> String {
-        let alerts = status(.alerts)
-        let stations = status(.stations)
+        let generation = current
+        let (alerts, stations, snapshot) = (generation.alerts, generation.stations, generation.snapshot)
         var line = "serving \(stations.loaded ? String(stations.count) : "no") stations, \(alerts.loaded ? String(alerts.count) : "no") train alerts"
         if alerts.loaded {
             let kinds = snapshot.liveAlerts.map(\.kind)

@@ -1,8 +1,12 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// Reads a method's params: by name only, with -32602 naming what is wrong.
 struct Params {
     private let object: JSONObject
+
+    /// `method`'s params, by `RPCMethod`'s list of names.
+    init(_ params: JSON?, of method: RPCMethod) throws(RPCError) { try self.init(params, allowed: method.paramNames) }
 
     init(_ params: JSON?, allowed: Set<String>) throws(RPCError) {
         switch params {
@@ -59,7 +63,7 @@ struct Params {
         .invalidParams("'\(name)' must be a stop id (a non-empty string or a non-negative integer)")
     }
 
-    func string(_ name: String, maxLength: Int = 200) throws(RPCError) -> String? {
+    func string(_ name: String, maxLength: Int = RPCParam.maxStringBytes) throws(RPCError) -> String? {
         switch object[name] {
         case nil, .null?: return nil
         case .string(let text)? where text.utf8.count <= maxLength: return text
@@ -67,11 +71,13 @@ struct Params {
         }
     }
 
-    func oneOf(_ name: String, _ choices: [String], default fallback: String) throws(RPCError) -> String {
+    /// A string param naming a case of `Choice`; `fallback` when absent.
+    func oneOf<Choice: RawRepresentable & CaseIterable>(_ name: String, default fallback: Choice) throws(RPCError) -> Choice
+    where Choice.RawValue == String {
         guard let value = try string(name) else { return fallback }
-        guard choices.contains(value) else {
-            throw .invalidParams("'\(name)' must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", "))")
+        guard let choice = Choice(rawValue: value) else {
+            throw .invalidParams("'\(name)' must be one of \(Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
         }
-        return value
+        return choice
     }
 }

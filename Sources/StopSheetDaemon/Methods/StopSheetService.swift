@@ -1,8 +1,10 @@
 import Glibc
 import StopSheetCore
+import StopSheetProtocol
 
-/// The methods of protocol.md, answering from the store's current snapshot. Each handler runs
-/// on the serving loop and returns at once; `refresh` hands its work to the refreshers.
+/// The methods of protocol.md, each answer from one generation of the store (`Store.current`).
+/// Each handler runs on the serving loop and returns at once; `refresh` hands its work to the
+/// refreshers.
 public struct StopSheetService: Sendable {
     let store: Store
     let refreshers: [CacheName: Refresher]
@@ -12,6 +14,7 @@ public struct StopSheetService: Sendable {
     let subscriptions: SubscriptionCounters?
     /// The wall clock the answers' ages are taken from (a fixed one in tests).
     let now: @Sendable () -> Instant
+    private let spliced = SplicedSheets()
 
     public init(store: Store, refreshers: [Refresher], connections: @escaping @Sendable () -> Int, subscriptions: SubscriptionCounters? = nil,
                 now: @escaping @Sendable () -> Instant = SystemClock.now) {
@@ -24,31 +27,33 @@ public struct StopSheetService: Sendable {
     }
 
     public func register(in dispatcher: inout Dispatcher) {
-        dispatcher.register("stopSheet") { params, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(params)) } }
-        dispatcher.registerExact("stopSheet", param: "stopId") { stopID, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) } }
-        dispatcher.register("station") { params, _ in reply { () throws(RPCError) in try station(params) } }
-        dispatcher.register("stations") { params, _ in reply { () throws(RPCError) in try noParams(params); return try stations() } }
-        dispatcher.register("alerts") { params, _ in reply { () throws(RPCError) in try alerts(params) } }
-        dispatcher.register("health") { params, _ in reply { () throws(RPCError) in try noParams(params); return health().encoded } }
-        dispatcher.register("version") { params, _ in reply { () throws(RPCError) in try noParams(params); return version.encoded } }
-        dispatcher.register("refresh") { params, context in refresh(params, peer: context.peer) }
+        dispatcher.register(.stopSheet) { params, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(params)) } }
+        dispatcher.registerExact(.stopSheet, param: "stopId") { stopID, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) } }
+        dispatcher.register(.station) { params, _ in reply { () throws(RPCError) in try station(params) } }
+        dispatcher.register(.stations) { params, _ in reply { () throws(RPCError) in try noParams(params, .stations); return try stations() } }
+        dispatcher.register(.alerts) { params, _ in reply { () throws(RPCError) in try alerts(params) } }
+        dispatcher.register(.health) { params, _ in reply { () throws(RPCError) in try noParams(params, .health); return health().encoded } }
+        dispatcher.register(.version) { params, _ in reply { () throws(RPCError) in try noParams(params, .version); return version.encoded } }
+        dispatcher.register(.refresh) { params, context in refresh(params, peer: context.peer) }
+        let description = OpenRPC.document(version: StopSheetVersion.current).encoded
+        dispatcher.register(.discover) { params, _ in reply { () throws(RPCError) in try noParams(params, .discover); return description } }
     }
 
     private func reply(_ body: () throws(RPCError) -> [UInt8]) -> RPCReply {
         do { return .result(try body()) } catch { return .error(error) }
     }
 
-    private func noParams(_ params: JSON?) throws(RPCError) { _ = try Params(params, allowed: []) }
+    private func noParams(_ params: JSON?, _ method: RPCMethod) throws(RPCError) { _ = try Params(params, of: method) }
 
     func stopSheet(_ query: StopSheetQuery) throws(RPCError) -> [UInt8] {
         if query.stopType == .bus { return StopSheet.busJSON(stopID: query.stopID).encoded }
-        switch store.stopSheet(stopID: query.stopID, now: now()) {
-        case .sheet(let sheet):
-            return sheet
-        case .noStation(let current, let data):
-            // An unknown stop, or stations not loaded yet: the rule is `stopSheet(_:in:)`'s.
-            return SheetData.appending(data, to: try stopSheet(query, in: current))
+        let generation = store.current
+        let data = generation.sheetData(now: now())
+        if let index = generation.encoded.stationIndex(stopID: query.stopID) {
+            return spliced.sheet(at: index, of: generation, data: data)
         }
+        // An unknown stop, or stations not loaded yet: the rule is `stopSheet(_:in:)`'s.
+        return SheetData.appending(spliced.encodedData(data, of: generation), to: try stopSheet(query, in: generation.encoded))
     }
 
     /// The answer from a given snapshot, without the train sheet's `data` (it moves with the
@@ -59,11 +64,6 @@ public struct StopSheetService: Sendable {
         if let encoded = current.stopSheet(stopID: query.stopID) { return encoded }
         guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
         return StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json(in: current.zone).encoded
-    }
-
-    /// The caches' freshness now: the `data` of every train sheet.
-    func sheetData() -> SheetData {
-        SheetData(alerts: store.status(.alerts), stations: store.status(.stations), now: now())
     }
 
     /// A train sheet from `stopSheet(_:in:)` with `data` as its last member, as `stopSheet` answers.
@@ -79,8 +79,8 @@ public struct StopSheetService: Sendable {
     }
 
     func station(_ params: JSON?) throws(RPCError) -> [UInt8] {
-        let stopID = try Params(params, allowed: ["stopId"]).stopID()!
-        let current = store.current
+        let stopID = try Params(params, of: .station).stopID()!
+        let current = store.current.encoded
         guard let stations = current.snapshot.stations else { throw .notLoaded("stations") }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
         guard case .object(var detail) = station.json else { return station.json.encoded }
@@ -97,8 +97,8 @@ public struct StopSheetService: Sendable {
     }
 
     func alerts(_ params: JSON?) throws(RPCError) -> [UInt8] {
-        let stopID = try Params(params, allowed: ["stopId"]).stopID(required: false)
-        let current = store.current
+        let stopID = try Params(params, of: .alerts).stopID(required: false)
+        let current = store.current.encoded
         let snapshot = current.snapshot
         guard snapshot.alerts != nil else { throw .notLoaded("alerts") }
         var result = JSONObject()
@@ -116,14 +116,14 @@ public struct StopSheetService: Sendable {
         return JSON.object(result).encoded
     }
 
-    public func healthStatus() -> String { HealthState(CacheName.allCases.map(store.status)).rawValue }
-
-    public func health() -> JSON {
+    /// `health`'s answer from `generation` (the current one by default).
+    public func health(of generation: Generation? = nil) -> JSON {
+        let generation = generation ?? store.current
         let now = now()
-        let zone = store.zone
-        func cache(_ name: CacheName) -> JSON { store.status(name).json(at: now, in: zone) }
+        let zone = generation.encoded.zone
+        func cache(_ name: CacheName) -> JSON { generation.status(name).json(at: now, in: zone) }
         return [
-            "status": .string(healthStatus()),
+            "status": .string(generation.health.rawValue),
             "alerts": cache(.alerts),
             "stations": cache(.stations),
             "uptimeSeconds": .int(Int((SystemClock.monotonicMilliseconds() - startedAt) / 1000)),
@@ -140,9 +140,9 @@ public struct StopSheetService: Sendable {
     /// Root and the daemon's own user may force a refresh; anyone else could use it to hammer
     /// the upstream, so they are refused.
     func refresh(_ params: JSON?, peer: PeerCredentials) -> RPCReply {
-        let what: String
+        let what: RefreshTarget
         do {
-            what = try Params(params, allowed: ["what"]).oneOf("what", ["alerts", "stations", "all"], default: "all")
+            what = try Params(params, of: .refresh).oneOf("what", default: RefreshTarget.default)
         } catch {
             return .error(error)
         }
@@ -150,7 +150,7 @@ public struct StopSheetService: Sendable {
             Log.info("refresh refused for uid \(peer.uid)", [("STOPSHEET_EVENT", "client_error"), ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
             return .error(.notPermitted("refresh is for root or the daemon's own user (uid \(getuid()))"))
         }
-        let targets = what == "all" ? CacheName.allCases : [CacheName(rawValue: what)!]
+        let targets = what == .all ? CacheName.allCases : [CacheName(rawValue: what.rawValue)!]
         return .later { [refreshers, store] complete in
             let outcome = RefreshOutcome(expected: targets, zone: store.zone)
             for target in targets {

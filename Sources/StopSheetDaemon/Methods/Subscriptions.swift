@@ -1,15 +1,19 @@
 import StopSheetCore
+import StopSheetProtocol
 import Synchronization
 
 /// `subscribe` / `unsubscribe` and the `stopSheetChanged` / `healthChanged` notifications
-/// (protocol.md "Push"). A notification goes out exactly when an answer's bytes change: after
-/// every store change the registry compares, once per watched stop id (not per subscriber), the
-/// answer it last saw with the new one, and queues the new one for each subscription watching it.
-/// Health is compared by what a dashboard acts on: status, each cache's loaded flag and lastError.
+/// (protocol.md "Push"). A notification goes out exactly when an answer's bytes change: for each
+/// new generation of the store the registry compares, once per watched stop id (not per
+/// subscriber), the answer in the generation it last compared with the one in the new, and queues
+/// the new one for each subscription watching it. A refresh is one generation, so it gives at
+/// most one notification per watched stop. Health is compared by what a dashboard acts on:
+/// status, each cache's loaded flag and lastError.
 ///
-/// Threads: `storeChanged()` is called from any thread (the store's hook) and hands the
-/// comparison to the loop through `post`; everything else (the handlers, `update`, the queues)
-/// runs on the loop thread, which owns all of the registry's state except the atomics.
+/// Threads: `storeChanged(to:post:)` is called from any thread (the store's hook) and hands the
+/// comparison to the loop through `post`; everything else (the handlers, `update`, `clockMoved`,
+/// the queues) runs on the loop thread, which owns all of the registry's state except `pending`
+/// and the atomics. Debug builds check that one thread alone runs them (`OwningThread`).
 public final class SubscriptionRegistry: @unchecked Sendable {
     private final class Subscription {
         let id: String
@@ -38,66 +42,84 @@ public final class SubscriptionRegistry: @unchecked Sendable {
 
     /// What `healthChanged` follows; the rest of `health` (ages, uptime) changes every second.
     private struct HealthKey: Equatable {
-        var status: String
+        var status: HealthState
         var loaded: [Bool]
         var lastErrors: [String?]
+
+        /// Through `Generation.health`, the very rule `health` answers with.
+        init(_ generation: Generation) {
+            let statuses = CacheName.allCases.map(generation.status)
+            (status, loaded, lastErrors) = (generation.health, statuses.map(\.loaded), statuses.map(\.lastError))
+        }
     }
 
     private let service: StopSheetService
     private let limits: SubscriptionLimits
     public let counters: SubscriptionCounters
-    private let updatePosted = Atomic<Bool>(false)
+    /// The newest generation the hook handed over and the loop has not compared yet: a burst of
+    /// changes before the loop gets to it costs one comparison, with the newest.
+    private let pending = Locked<Generation?>(nil)
 
     // Loop thread only.
-    private var snapshot: EncodedSnapshot
+    /// The generation the watched answers were last compared in.
+    private var generation: Generation
     /// The train sheets' `data` as last compared: a sheet changes when its bytes without `data`
     /// change or when a cache's `loaded` or `stale` flips (`SheetData.sameState`), never by age.
     private var data: SheetData
-    private var healthKey: HealthKey
     private var subscriptions: [String: Subscription] = [:]
     private var byQueue: [ObjectIdentifier: [String]] = [:]
     private var watched: [String: WatchedStop] = [:]
     private var healthWatchers: [String] = []
     private var subscribedStops = 0
     private var lastID = 0
+    private var thread = OwningThread()
 
     public init(service: StopSheetService, limits: SubscriptionLimits, counters: SubscriptionCounters) {
         self.service = service
         self.limits = limits
         self.counters = counters
-        snapshot = service.store.current
-        data = service.sheetData()
-        healthKey = Self.healthKey(service)
+        generation = service.store.current
+        data = generation.sheetData(now: service.now())
     }
 
     public func register(in dispatcher: inout Dispatcher) {
-        dispatcher.register("subscribe") { [self] params, context in subscribe(params, context) }
-        dispatcher.register("unsubscribe") { [self] params, context in unsubscribe(params, context) }
+        dispatcher.register(.subscribe) { [self] params, context in subscribe(params, context) }
+        dispatcher.register(.unsubscribe) { [self] params, context in unsubscribe(params, context) }
     }
 
-    /// The store's change hook: at most one comparison is posted at a time, and a change made
-    /// after it started posts the next one, so none is missed and a burst costs one.
-    public func storeChanged(post: (@escaping @Sendable () -> Void) -> Void) {
-        guard !updatePosted.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    /// The store's change hook, with the generation just published: at most one comparison is
+    /// posted at a time, and a change made after it was taken posts the next one, so none is
+    /// missed and a burst costs one.
+    public func storeChanged(to new: Generation, post: (@escaping @Sendable () -> Void) -> Void) {
+        let alreadyPosted = pending.withLock { pending in
+            defer { pending = new }
+            return pending != nil
+        }
+        guard !alreadyPosted else { return }
         post { [self] in
-            updatePosted.store(false, ordering: .releasing)
-            update(to: service.store.current)
+            guard let next = pending.withLock({ pending in defer { pending = nil }; return pending }) else { return }
+            update(to: next)
         }
     }
 
     // MARK: - Comparing (loop thread)
 
-    /// Compares every watched answer and the health key with `next` and the store's statuses,
-    /// and queues a notification for each subscription of whatever changed.
-    func update(to next: EncodedSnapshot) {
-        let nextData = service.sheetData()
+    /// The clock moved (the loop's tick): data turns stale with it, in the generation last compared.
+    public func clockMoved() { update(to: generation) }
+
+    /// Compares every watched answer and the health key of the generation last compared with
+    /// `next`, and queues a notification for each subscription of whatever changed.
+    func update(to next: Generation) {
+        thread.check("SubscriptionRegistry")
+        let previous = generation
+        generation = next
+        let nextData = next.sheetData(now: service.now())
         let dataChanged = !nextData.sameState(as: data)
         data = nextData
-        if next !== snapshot || dataChanged {
-            snapshot = next
+        if next.encoded !== previous.encoded || dataChanged {
             var changed: Set<String> = []
             for (stopID, stop) in watched {
-                let answer = Self.answer(service, stopID, in: next)
+                let answer = Self.answer(service, stopID, in: next.encoded)
                 guard answer != stop.answer || (dataChanged && answer != nil) else { continue }
                 watched[stopID]!.answer = answer
                 changed.insert(stopID)
@@ -113,27 +135,24 @@ public final class SubscriptionRegistry: @unchecked Sendable {
                 }
             }
         }
-        let key = Self.healthKey(service)
-        if key != healthKey {
-            healthKey = key
-            guard !healthWatchers.isEmpty else { return }
-            let health = service.health().encoded
+        if HealthKey(next) != HealthKey(previous), !healthWatchers.isEmpty {
+            let health = service.health(of: next).encoded
             for id in healthWatchers { queueHealth(subscriptions[id]!, health) }
         }
     }
 
     private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: [UInt8]?) {
         let sheet = answer.map { StopSheetService.withData(data, $0) } ?? Array("null".utf8)
-        queue(subscription, "stopSheetChanged", stopID: stopID, "sheet", sheet)
+        queue(subscription, .stopSheetChanged, stopID: stopID, "sheet", sheet)
     }
 
     private func queueHealth(_ subscription: Subscription, _ health: [UInt8]) {
-        queue(subscription, "healthChanged", stopID: nil, "health", health)
+        queue(subscription, .healthChanged, stopID: nil, "health", health)
     }
 
     /// The next notification of `subscription`: `{subscription, seq, stopId?, <member>: encoded}`,
     /// replacing an unsent one about the same stop (or the health).
-    private func queue(_ subscription: Subscription, _ method: String, stopID: String?, _ member: String, _ encoded: [UInt8]) {
+    private func queue(_ subscription: Subscription, _ method: RPCNotification, stopID: String?, _ member: String, _ encoded: [UInt8]) {
         subscription.seq += 1
         var members: [(key: String, value: JSON)] = [("subscription", .string(subscription.id)), ("seq", .int(subscription.seq))]
         if let stopID { members.append(("stopId", .string(stopID))) }
@@ -143,7 +162,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         head.append(UInt8(ascii: ","))
         JSON.encodeString(member, into: &head)
         head.append(UInt8(ascii: ":"))
-        let notification = NotificationQueue.Notification(method: method, params: [head, encoded, Array("}".utf8)])
+        let notification = NotificationQueue.Notification(method: method.rawValue, params: [head, encoded, Array("}".utf8)])
         subscription.queue.post(notification, key: .init(group: subscription.id, item: stopID ?? ""))
     }
 
@@ -153,40 +172,36 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         return try? service.stopSheet(query, in: snapshot)
     }
 
-    /// Through `healthStatus()`, the very rule `health` answers with.
-    private static func healthKey(_ service: StopSheetService) -> HealthKey {
-        let statuses = CacheName.allCases.map(service.store.status)
-        return HealthKey(status: service.healthStatus(), loaded: statuses.map(\.loaded), lastErrors: statuses.map(\.lastError))
-    }
 
     // MARK: - Methods (loop thread)
 
     private func subscribe(_ params: JSON?, _ context: RPCContext) -> RPCReply {
+        thread.check("SubscriptionRegistry")
         guard let queue = context.notifications, !queue.ended else { return .error(.internalError("subscribe needs a connection")) }
         let stopIDs: [String]
-        let stopType: StopSheetQuery.StopType
+        let stopType: StopType
         let health: Bool
         do {
-            let params = try Params(params, allowed: ["stopIds", "stopType", "health"])
+            let params = try Params(params, of: .subscribe)
             var seen: Set<String> = []
             stopIDs = (try params.stopIDs("stopIds") ?? []).filter { seen.insert($0).inserted }
-            stopType = StopSheetQuery.StopType(rawValue: try params.oneOf("stopType", StopSheetQuery.StopType.allCases.map(\.rawValue), default: "train"))!
+            stopType = try params.oneOf("stopType", default: StopType.default)
             health = try params.bool("health") ?? false
         } catch {
             return .error(error)
         }
         guard !stopIDs.isEmpty || health else { return .error(.invalidParams("nothing to subscribe to: give 'stopIds' or 'health': true")) }
         let mine = byQueue[ObjectIdentifier(queue)] ?? []
-        guard mine.count < limits.perConnection else {
-            return .error(.subscriptionLimit("at most \(limits.perConnection) subscriptions per connection (--max-subscriptions)"))
+        guard mine.count < limits.maxSubscriptions else {
+            return .error(.subscriptionLimit("at most \(limits.maxSubscriptions) subscriptions per connection (--max-subscriptions)"))
         }
-        guard stopIDs.count <= limits.stopsPerSubscription else {
-            return .error(.subscriptionLimit("at most \(limits.stopsPerSubscription) stops per subscription (--max-subscription-stops)"))
+        guard stopIDs.count <= limits.maxSubscriptionStops else {
+            return .error(.subscriptionLimit("at most \(limits.maxSubscriptionStops) stops per subscription (--max-subscription-stops)"))
         }
-        guard subscribedStops + stopIDs.count <= limits.daemonStops else {
-            return .error(.subscriptionLimit("at most \(limits.daemonStops) subscribed stops in the daemon (--max-subscribed-stops)"))
+        guard subscribedStops + stopIDs.count <= limits.maxSubscribedStops else {
+            return .error(.subscriptionLimit("at most \(limits.maxSubscribedStops) subscribed stops in the daemon (--max-subscribed-stops)"))
         }
-        // Every answer first, from the snapshot the registry last compared: a change after it is
+        // Every answer first, from the generation the registry last compared: a change after it is
         // then a notification, and an unknown id fails the call before anything is subscribed.
         // Kept without `data` too: the watched answers they start from.
         var answers: [[UInt8]] = []
@@ -194,7 +209,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
             do {
                 var query = try StopSheetQuery(stopID: stopID)
                 query.stopType = stopType
-                answers.append(try service.stopSheet(query, in: snapshot))
+                answers.append(try service.stopSheet(query, in: generation.encoded))
             } catch {
                 return .error(error)
             }
@@ -233,15 +248,16 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         }
         if health {
             result.append(contentsOf: #","health":"#.utf8)
-            service.health().encode(into: &result)
+            service.health(of: generation).encode(into: &result)
         }
         result.append(UInt8(ascii: "}"))
         return .result(result)
     }
 
     private func unsubscribe(_ params: JSON?, _ context: RPCContext) -> RPCReply {
+        thread.check("SubscriptionRegistry")
         let given: String?
-        do { given = try Params(params, allowed: ["subscription"]).string("subscription") } catch { return .error(error) }
+        do { given = try Params(params, of: .unsubscribe).string("subscription") } catch { return .error(error) }
         guard let id = given else { return .error(.invalidParams("missing 'subscription'")) }
         // Only the connection that subscribed may end a subscription.
         guard let queue = context.notifications, let subscription = subscriptions[id], subscription.queue === queue else {
@@ -273,17 +289,20 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     }
 }
 
-/// The limits of push, each a flag (protocol.md "Push"): what a client can make the daemon hold.
+/// The limits of push, each a flag of the same name (protocol.md "Push"): what a client can make
+/// the daemon hold.
 public struct SubscriptionLimits: Sendable, Equatable {
-    public var perConnection: Int
-    public var stopsPerSubscription: Int
+    /// Subscriptions per connection.
+    public var maxSubscriptions: Int
+    /// Stops in one subscription.
+    public var maxSubscriptionStops: Int
     /// Stops over all subscriptions of all connections (a stop in two subscriptions counts twice).
-    public var daemonStops: Int
+    public var maxSubscribedStops: Int
 
-    public init(perConnection: Int = 16, stopsPerSubscription: Int = 256, daemonStops: Int = 16384) {
-        self.perConnection = perConnection
-        self.stopsPerSubscription = stopsPerSubscription
-        self.daemonStops = daemonStops
+    public init(_ config: Config = .defaults) {
+        maxSubscriptions = config.maxSubscriptions
+        maxSubscriptionStops = config.maxSubscriptionStops
+        maxSubscribedStops = config.maxSubscribedStops
     }
 }
 

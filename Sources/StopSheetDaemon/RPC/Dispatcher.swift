@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// Method name → handler. Built once at start-up, then read-only on the serving loop.
 public struct Dispatcher: Sendable {
@@ -15,12 +16,19 @@ public struct Dispatcher: Sendable {
         if exact?.request.method == method { exact = nil }
     }
 
+    public mutating func register(_ method: RPCMethod, _ handler: @escaping RPCHandler) { register(method.name, handler) }
+
     /// A shortcut for the single most common call, `{"<param>": "<value>"}` in `ExactRequest`'s
     /// exact bytes: the handler takes the value and replies exactly as `method`'s general handler
     /// would for those params (by building the same validated params value, e.g. `StopSheetQuery`).
     /// Lines of any other shape are parsed once, the general way. One method at most: a second
     /// registration replaces the first.
-    public mutating func registerExact(_ method: String, param: String, _ handler: @escaping RPCExactHandler) {
+    public mutating func registerExact(_ method: RPCMethod, param: String, _ handler: @escaping RPCExactHandler) {
+        precondition(method.paramNames.contains(param), "\(param) is not a param of \(method.name)")
+        registerExact(method.name, param: param, handler)
+    }
+
+    mutating func registerExact(_ method: String, param: String, _ handler: @escaping RPCExactHandler) {
         precondition(handlers[method] != nil, "a shortcut needs the general handler of \(method) registered first")
         exact = ExactRoute(request: ExactRequest(method: method, paramName: param), handler: handler)
     }
@@ -34,8 +42,8 @@ public struct Dispatcher: Sendable {
 }
 
 /// The shortcut's matcher and handler in one box, so that taking it per line copies one
-/// reference, not the matcher's strings and bytes and the closure (a tenth of the fast path's
-/// instructions). Immutable; read on the loop thread.
+/// reference, not the matcher's strings and bytes and the closure, which the fast path would
+/// otherwise pay on every line. Immutable; read on the loop thread.
 final class ExactRoute: Sendable {
     let request: ExactRequest
     let handler: RPCExactHandler

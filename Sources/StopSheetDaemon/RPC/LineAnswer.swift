@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// Answers one line's message, writing into the session's output as answers become known.
 /// Owned by the loop thread, inside its `Session`.

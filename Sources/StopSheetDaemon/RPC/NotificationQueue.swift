@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Owned by the loop thread: the session that holds it and the subscription handlers, which run
 /// there, are its only users. It is `Sendable` only so that an `RPCContext` can carry it to a
-/// handler; no other thread ever touches it.
+/// handler; no other thread ever touches it, which debug builds check (`OwningThread`).
 final class NotificationQueue: @unchecked Sendable {
     struct Key: Hashable {
         /// What the entries of one `remove(group:)` share: a subscription's id.
@@ -47,6 +47,7 @@ final class NotificationQueue: @unchecked Sendable {
     /// The daemon-wide count of what is queued, kept by whoever fills queues.
     var counters: NotificationCounters?
     private(set) var ended = false
+    private var thread = OwningThread()
 
     init(wake: @escaping () -> Void) { self.wake = wake }
 
@@ -55,6 +56,7 @@ final class NotificationQueue: @unchecked Sendable {
 
     /// Queues `notification` under `key`, replacing an unsent one, and wakes the loop.
     func post(_ notification: Notification, key: Key) {
+        thread.check("NotificationQueue")
         guard !ended else { return }
         if let old = entries.updateValue(notification, forKey: key) {
             counters?.replaced(old.lineBytes, by: notification.lineBytes)
@@ -67,6 +69,7 @@ final class NotificationQueue: @unchecked Sendable {
 
     /// Drops every unsent entry of a group (an ended subscription).
     func remove(group: String) {
+        thread.check("NotificationQueue")
         for key in order[start...] where key.group == group {
             if let old = entries.removeValue(forKey: key) { counters?.removed(old.lineBytes) }
         }
@@ -74,22 +77,26 @@ final class NotificationQueue: @unchecked Sendable {
     }
 
     /// Writes entries, oldest first, while `output` is not past `outputLimit` bytes (the rule the
-    /// session's answers follow); true when it stopped with entries left.
-    func write(into output: inout [UInt8], outputLimit: Int) -> Bool {
+    /// session's answers follow): how many it wrote, and whether it stopped with entries left.
+    func write(into output: inout [UInt8], outputLimit: Int) -> (written: Int, more: Bool) {
+        thread.check("NotificationQueue")
+        var written = 0
         while start < order.count {
-            guard output.count <= outputLimit else { return true }
+            guard output.count <= outputLimit else { return (written, true) }
             let key = order[start]
             start += 1
             guard let notification = entries.removeValue(forKey: key) else { continue }
             counters?.removed(notification.lineBytes)
             notification.write(into: &output)
+            written += 1
         }
         compact(force: false)
-        return false
+        return (written, false)
     }
 
     /// The connection is gone: nothing more is queued, and its owner is told once.
     func end() {
+        thread.check("NotificationQueue")
         guard !ended else { return }
         ended = true
         for notification in entries.values { counters?.removed(notification.lineBytes) }

@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// What a method handler sees besides its params.
 public struct RPCContext: Sendable {

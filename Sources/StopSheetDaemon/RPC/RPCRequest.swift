@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// A valid JSON-RPC 2.0 request object.
 public struct RPCRequest: Sendable, Equatable {

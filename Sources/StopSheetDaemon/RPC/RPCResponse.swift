@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// Response encoding: the envelope is spliced around bytes that are already JSON (a result
 /// encoded once per data refresh), so a result is never parsed or encoded again per request.

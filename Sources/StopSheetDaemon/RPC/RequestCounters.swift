@@ -1,3 +1,4 @@
+import StopSheetProtocol
 import Synchronization
 
 /// One count in a table built once: shared by reference, so the table itself never changes.
@@ -6,8 +7,9 @@ final class Counter: Sendable {
 
     var count: Int { value.load(ordering: .relaxed) }
 
-    /// The serving loop is the only writer of every table of these (see `RequestCounters`).
-    func add() { value.add(byItsOnlyWriter: 1) }
+    /// The serving loop is the only writer of every table of these (`RequestCounters`,
+    /// `ServerCounterTable`).
+    func add(_ amount: Int = 1) { value.add(byItsOnlyWriter: amount) }
 }
 
 /// Requests per method and error answers per code, for `stats`. The keys are fixed when the
@@ -18,7 +20,7 @@ final class Counter: Sendable {
 /// Written only on the serving loop (sessions and their line answers); read from anywhere.
 final class RequestCounters: Sendable {
     /// protocol.md's error table, in its order.
-    static let documentedCodes = [-32700, -32600, -32601, -32602, -32603, -32001, -32002, -32003, -32004, -32005, -32006, -32007]
+    static let documentedCodes = ErrorCode.allCases.map(\.rawValue)
 
     private let byMethod: [String: Counter]
     private let unknownMethod = Counter()

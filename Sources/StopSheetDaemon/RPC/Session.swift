@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// The protocol side of one connection, between the loop's bytes and the dispatcher's requests:
 /// bytes in (`receive`), answer bytes out (`answer(into:…)`), after Redis's `networking.c`
@@ -61,7 +62,7 @@ final class Session {
     var atLineBoundary: Bool { waiting?.answer.isOpen != true }
 
     func receive(_ bytes: UnsafeRawBufferPointer) {
-        host.counters.bytesIn.add(byItsOnlyWriter: bytes.count)
+        host.bytesIn.add(bytes.count)
         framer.append(bytes)
     }
 
@@ -70,7 +71,11 @@ final class Session {
     /// `inputEnded`: the client sent its last byte, so a final line without newline counts.
     /// Queued notifications go first, so one queued before a request was read precedes its answer.
     func answer(into output: inout [UInt8], outputLimit: Int, inputEnded: Bool) -> Bool {
-        if !notifications.isEmpty, atLineBoundary, notifications.write(into: &output, outputLimit: outputLimit) { return true }
+        if !notifications.isEmpty, atLineBoundary {
+            let (written, more) = notifications.write(into: &output, outputLimit: outputLimit)
+            host.notificationsSent.add(written)
+            if more { return true }
+        }
         while waiting == nil {
             guard output.count <= outputLimit else { return true }
             guard let event = framer.next() ?? (inputEnded ? framer.finish() : nil) else { return false }
@@ -78,10 +83,9 @@ final class Session {
             // Counted per line, not when sent: a `stats` answer then counts exactly the lines
             // before it, however the client's bytes were split into reads.
             let start = output.count
-            defer { host.counters.bytesOut.add(byItsOnlyWriter: output.count - start) }
+            defer { host.bytesOut.add(output.count - start) }
             switch event {
             case .tooLarge:
-                host.counters.oversizedLines.increment()
                 host.countTooLargeLine()
                 logClientError("request line longer than \(host.limits.maxLineBytes) bytes")
                 output.append(contentsOf: host.tooLargeLine)
@@ -97,7 +101,7 @@ final class Session {
     func resume(_ resumption: Resumption, into output: inout [UInt8]) -> Bool {
         guard var waiting, waiting.token == resumption.token else { return false }
         let start = output.count
-        defer { host.counters.bytesOut.add(byItsOnlyWriter: output.count - start) }
+        defer { host.bytesOut.add(output.count - start) }
         self.waiting = nil
         waiting.answer.resume(with: resumption.reply, out: &output)
         advance(waiting.answer, into: &output)
@@ -161,11 +165,6 @@ final class Session {
     }
 
     private func count(_ error: RPCError) {
-        if error.code == -32700 {
-            host.counters.parseErrors.increment()
-        } else {
-            host.counters.invalidRequests.increment()
-        }
         logClientError("\(error.message): \(error.data?.stringValue ?? "")")
     }
 
@@ -181,8 +180,10 @@ final class Session {
 final class SessionHost {
     let dispatcher: Dispatcher
     let limits: ServerLimits
-    let counters: AtomicServerCounters
+    let counters: ServerCounterTable
     let requests: RequestCounters
+    /// The counters every line touches, looked up once.
+    let bytesIn: Counter, bytesOut: Counter, notificationsSent: Counter
     /// Sent to a connection turned away at the connection limit, before it is closed.
     private let busyLine: [UInt8]
     let tooLargeLine: [UInt8]
@@ -190,10 +191,11 @@ final class SessionHost {
     private let tooLargeCode: Int
     private var lastToken: UInt64 = 0
 
-    init(dispatcher: Dispatcher, limits: ServerLimits, counters: AtomicServerCounters, requests: RequestCounters? = nil) {
+    init(dispatcher: Dispatcher, limits: ServerLimits, counters: ServerCounterTable, requests: RequestCounters? = nil) {
         self.dispatcher = dispatcher
         self.limits = limits
         self.counters = counters
+        (bytesIn, bytesOut, notificationsSent) = (counters[.bytesIn], counters[.bytesOut], counters[.notificationsSent])
         self.requests = requests ?? RequestCounters(dispatcher)
         let busy = RPCError.serverBusy(Self.connectionLimitReason), tooLarge = RPCError.requestTooLarge(limit: limits.maxLineBytes)
         (busyLine, busyCode) = (RPCResponse.errorLine(busy), busy.code)

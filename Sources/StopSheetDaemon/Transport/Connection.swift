@@ -106,8 +106,7 @@ final class Connection {
         }
         if sent == output.count {
             // Keep the buffer for the next answers: a pipelining client fills it again at once, and
-            // growing it anew every round copied each answer several times over (3× the
-            // instructions per stopSheet at 16 pipelined). What a burst left behind is released on
+            // growing it anew every round would copy each answer several times over. What a burst left behind is released on
             // the loop's tick once the connection goes quiet (`releaseIdleBuffer`), so a thousand
             // idle connections do not each keep one.
             output.removeAll(keepingCapacity: output.capacity <= Connection.keptOutputCapacity)

@@ -1,9 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 
 /// Everything other threads hand to the serving loop: posted work, sessions' deferred answers and
-/// the stop request. Each hand-over writes the loop's eventfd so that `epoll_wait` returns.
+/// the stop request. The first hand-over after the loop last took its inbox writes the loop's
+/// eventfd so that `epoll_wait` returns; the others join that wake-up (a burst costs one write).
 final class LoopInbox: Sendable {
     struct Completion: Sendable {
         let fd: Int32
@@ -19,6 +21,14 @@ final class LoopInbox: Sendable {
     private struct State {
         var wakeFD: Int32 = -1
         var pending = Batch()
+        /// The eventfd was written and the loop has not taken the inbox since.
+        var woken = false
+
+        mutating func wake() {
+            guard wakeFD >= 0, !woken else { return }
+            woken = true
+            EventFD.signal(wakeFD)
+        }
     }
 
     private let state = Locked(State())
@@ -27,7 +37,8 @@ final class LoopInbox: Sendable {
     func open(wakeFD: Int32) {
         state.withLock {
             $0.wakeFD = wakeFD
-            if !$0.pending.work.isEmpty || !$0.pending.completions.isEmpty || $0.pending.stopRequested { Self.wake($0.wakeFD) }
+            $0.woken = false
+            if !$0.pending.work.isEmpty || !$0.pending.completions.isEmpty || $0.pending.stopRequested { $0.wake() }
         }
     }
 
@@ -42,42 +53,33 @@ final class LoopInbox: Sendable {
     func post(_ work: @escaping @Sendable () -> Void) {
         state.withLock {
             $0.pending.work.append(work)
-            Self.wake($0.wakeFD)
+            $0.wake()
         }
     }
 
     func complete(_ completion: Completion) {
         state.withLock {
             $0.pending.completions.append(completion)
-            Self.wake($0.wakeFD)
+            $0.wake()
         }
     }
 
     func requestStop() {
         state.withLock {
             $0.pending.stopRequested = true
-            Self.wake($0.wakeFD)
+            $0.wake()
         }
     }
 
     /// Everything handed over so far; the stop request stays set.
     func take() -> Batch {
         state.withLock {
-            if $0.wakeFD >= 0 {
-                var counter: UInt64 = 0
-                _ = Glibc.read($0.wakeFD, &counter, MemoryLayout<UInt64>.size)
-            }
+            if $0.wakeFD >= 0, $0.woken { EventFD.drain($0.wakeFD) }
+            $0.woken = false
             let batch = $0.pending
             $0.pending.work.removeAll()
             $0.pending.completions.removeAll()
             return batch
         }
-    }
-
-    private static func wake(_ fd: Int32) {
-        guard fd >= 0 else { return }
-        var one: UInt64 = 1
-        // EAGAIN only if the counter is near 2^64: the loop is awake then anyway.
-        _ = Glibc.write(fd, &one, MemoryLayout<UInt64>.size)
     }
 }

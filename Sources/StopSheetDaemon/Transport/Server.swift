@@ -25,7 +25,7 @@ public final class Server: Sendable {
     let limits: ServerLimits
     private let listeners: [Int32]
     let inbox = LoopInbox()
-    let liveCounters = AtomicServerCounters()
+    let liveCounters = ServerCounterTable()
     /// Requests per registered method and error answers per code (`stats`).
     let requestCounters: RequestCounters
     let openConnections = Atomic<Int>(0)
@@ -69,7 +69,7 @@ public final class Server: Sendable {
 
     public var connectionCount: Int { openConnections.load(ordering: .relaxed) }
 
-    public var counters: ServerCounters { liveCounters.snapshot }
+    public var counters: ServerCounts { liveCounters.snapshot }
 
     /// Called on the loop thread at least every `limits.tickInterval`, also when idle; a wedged
     /// loop stops calling it, which is what makes it the place for the systemd watchdog ping.

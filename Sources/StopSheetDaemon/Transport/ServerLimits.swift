@@ -1,5 +1,6 @@
 /// The server's limits, Redis-style: configuration with documented defaults, each one a bound a
-/// hostile or broken client runs into instead of the daemon's memory or the other clients.
+/// hostile or broken client runs into instead of the daemon's memory or the other clients. Those
+/// that are settings have their flag's name and take their defaults from `Config.defaults`.
 public struct ServerLimits: Sendable, Equatable {
     /// Longest request line (content without its newline). Longer: one -32003 error, the line is
     /// skipped, the connection stays open.
@@ -19,14 +20,14 @@ public struct ServerLimits: Sendable, Equatable {
     /// Unsent answer bytes a connection may hold. Past it the connection is no longer read from
     /// or answered until the client catches up (back-pressure through the socket buffers). The
     /// answer in progress is finished first, so a connection holds at most this plus one answer.
-    public var maxPendingOutputBytes: Int
+    public var maxOutputBytes: Int
     /// Unsent answer bytes and unanswered request bytes of all connections together. Past it a
     /// connection holding any is neither read from nor answered (those still reading everything
     /// they are sent go on), until the total falls back under: memory stays near this plus one
     /// answer and one small read per connection, whatever the clients do.
     public var maxBufferedBytes: Int
     /// How long a connection may owe answers without taking any of them before it is closed,
-    /// whether or not it is past `maxPendingOutputBytes`.
+    /// whether or not it is past `maxOutputBytes`.
     public var stuckTimeout: Duration
     /// How long a connection with nothing in flight may go without sending a whole request;
     /// `.zero` means forever. Bytes that complete no request (a drip) do not count.
@@ -36,32 +37,21 @@ public struct ServerLimits: Sendable, Equatable {
     /// The longest gap between two `onTick` calls; also the resolution of the timeouts above.
     public var tickInterval: Duration
 
-    public init(
-        maxLineBytes: Int = 1 << 20,
-        maxConnections: Int = 1024,
-        maxConnectionsPerUID: Int = 64,
-        reservedConnections: Int = 8,
-        maxBatch: Int = 64,
-        maxDepth: Int = 64,
-        maxPendingOutputBytes: Int = 256 << 10,
-        maxBufferedBytes: Int = 32 << 20,
-        stuckTimeout: Duration = .seconds(30),
-        idleTimeout: Duration = .zero,
-        drainTimeout: Duration = .seconds(5),
-        tickInterval: Duration = .seconds(1)
-    ) {
-        self.maxLineBytes = maxLineBytes
-        self.maxConnections = maxConnections
-        self.maxConnectionsPerUID = maxConnectionsPerUID
-        self.reservedConnections = reservedConnections
-        self.maxBatch = maxBatch
-        self.maxDepth = maxDepth
-        self.maxPendingOutputBytes = maxPendingOutputBytes
-        self.maxBufferedBytes = maxBufferedBytes
-        self.stuckTimeout = stuckTimeout
-        self.idleTimeout = idleTimeout
-        self.drainTimeout = drainTimeout
-        self.tickInterval = tickInterval
+    /// The settings' limits from `config`; the others (reserved slots, drain, tick) are not
+    /// settings and have their defaults here.
+    public init(_ config: Config = .defaults) {
+        maxLineBytes = config.maxLineBytes
+        maxConnections = config.maxConnections
+        maxConnectionsPerUID = config.maxConnectionsPerUID
+        reservedConnections = 8
+        maxBatch = config.maxBatch
+        maxDepth = config.maxDepth
+        maxOutputBytes = config.maxOutputBytes
+        maxBufferedBytes = config.maxBufferedBytes
+        stuckTimeout = .milliseconds(Int64(config.stuckTimeout * 1000))
+        idleTimeout = .milliseconds(Int64(config.idleTimeout * 1000))
+        drainTimeout = .seconds(5)
+        tickInterval = .seconds(1)
     }
 
     /// The reserved slots in force: never more than half of all, so a small `maxConnections`

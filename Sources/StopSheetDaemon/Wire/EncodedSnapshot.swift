@@ -50,8 +50,7 @@ public final class EncodedSnapshot: Sendable {
         var sheets: [[UInt8]] = []
         sheets.reserveCapacity(snapshot.stations?.count ?? 0)
         var scratch: [UInt8] = []
-        // Stations are read in place: a `for station in` loop copies each one, retains included,
-        // and that was a tenth of the build.
+        // Stations are read in place: a `for station in` loop copies each one, retains included.
         (snapshot.stations?.stations ?? []).withUnsafeBufferPointer { stations in
             for index in stations.indices {
                 var members = noAlerts

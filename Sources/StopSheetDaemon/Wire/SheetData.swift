@@ -10,9 +10,9 @@ public struct SheetData: Sendable, Equatable {
     public var alerts: DataFreshness
     public var stations: DataFreshness
 
-    public init(alerts: CacheStatus, stations: CacheStatus, now: Instant) {
-        self.alerts = alerts.freshness(now: now)
-        self.stations = stations.freshness(now: now)
+    public init(alerts: DataFreshness, stations: DataFreshness) {
+        self.alerts = alerts
+        self.stations = stations
     }
 
     public func sameState(as other: SheetData) -> Bool {

@@ -1,38 +1,46 @@
 import StopSheetCore
 
-/// The snapshot's sheets with the current `data` member appended, each spliced once per change
+/// The generation's sheets with the current `data` member appended, each spliced once per change
 /// of the data — at most once a second while a cache is loaded, since the age moves — instead of
 /// once per answer: an answer then costs a lookup, as before `data` existed. Holds at most one
-/// spliced copy of each sheet, of one snapshot. A value kept in the `Store`'s state and changed
-/// under its lock only (`Store.stopSheet(stopID:now:)`), so an answer takes one lock, as before.
-struct SplicedSheets {
-    private var snapshot: EncodedSnapshot?
-    private var key: (alerts: Int64, stations: Int64)?
-    private var encodedData: [UInt8] = []
-    private var sheets: [[UInt8]?] = []
+/// spliced copy of each sheet, of one generation.
+///
+/// Owned by the serving loop: `StopSheetService`'s handlers, which run there, are its only users,
+/// so it takes no lock (the store's lock is never held while it splices); debug builds check that
+/// one thread alone uses it (`OwningThread`).
+///
+/// Its fields skip the run-time exclusivity check (`@exclusivity(unchecked)`): one thread owns
+/// them, and the check's bookkeeping cost the answer more than the splice cache saves.
+final class SplicedSheets: @unchecked Sendable {
+    @exclusivity(unchecked) private var generation: Generation?
+    @exclusivity(unchecked) private var key: (alerts: Int64, stations: Int64)?
+    @exclusivity(unchecked) private var encodedData: [UInt8] = []
+    @exclusivity(unchecked) private var sheets: [[UInt8]?] = []
+    @exclusivity(unchecked) private var thread = OwningThread()
 
-    /// The sheet at `index` of `snapshot` with `data` as its last member.
-    mutating func sheet(at index: Int, of snapshot: EncodedSnapshot, data: SheetData) -> [UInt8] {
-        update(snapshot, data)
+    /// The sheet at `index` of `generation` with `data` as its last member.
+    func sheet(at index: Int, of generation: Generation, data: SheetData) -> [UInt8] {
+        update(generation, data)
         if let sheet = sheets[index] { return sheet }
-        let sheet = SheetData.appending(encodedData, to: snapshot.stopSheet(at: index))
+        let sheet = SheetData.appending(encodedData, to: generation.encoded.stopSheet(at: index))
         sheets[index] = sheet
         return sheet
     }
 
-    /// The encoded `data` member, for a sheet that is not one of the snapshot's.
-    mutating func encodedData(_ data: SheetData, of snapshot: EncodedSnapshot) -> [UInt8] {
-        update(snapshot, data)
+    /// The encoded `data` member, for a sheet that is not one of the generation's.
+    func encodedData(_ data: SheetData, of generation: Generation) -> [UInt8] {
+        update(generation, data)
         return encodedData
     }
 
-    private mutating func update(_ snapshot: EncodedSnapshot, _ data: SheetData) {
+    private func update(_ generation: Generation, _ data: SheetData) {
+        thread.check("SplicedSheets")
         let key = (Self.code(data.alerts), Self.code(data.stations))
-        guard self.snapshot !== snapshot || self.key.map({ $0 != key }) ?? true else { return }
-        self.snapshot = snapshot
+        guard self.generation !== generation || self.key.map({ $0 != key }) ?? true else { return }
+        self.generation = generation
         self.key = key
         encodedData = data.json.encoded
-        sheets = Array(repeating: nil, count: snapshot.stationCount)
+        sheets = Array(repeating: nil, count: generation.encoded.stationCount)
     }
 
     /// A cache's freshness as one number, -1 when not loaded: comparing two numbers per answer
@@ -40,13 +48,4 @@ struct SplicedSheets {
     private static func code(_ freshness: DataFreshness) -> Int64 {
         freshness.ageSeconds.map { $0 << 1 | (freshness.stale ? 1 : 0) } ?? -1
     }
-}
-
-/// What `Store.stopSheet(stopID:now:)` found.
-public enum StopSheetLookup {
-    /// The station's whole answer, `data` included.
-    case sheet([UInt8])
-    /// The id names no station of `snapshot`; `data` is the encoded `data` member for a sheet
-    /// made otherwise (before stations load).
-    case noStation(EncodedSnapshot, data: [UInt8])
 }

@@ -1,0 +1,48 @@
+import StopSheetCore
+
+/// Everything the daemon answers from, as of one change: the snapshot with its encoded sheets
+/// and both caches' status, built together and published by the `Store` with one swap. Readers
+/// take one generation per answer (`Store.current`), so no answer can pair new alerts with an
+/// old status; subscriptions compare two of them (`Store.onChange`). Immutable and shared by
+/// reference: built on the thread that made the change, read from any.
+public final class Generation: Sendable {
+    public let encoded: EncodedSnapshot
+    public let alerts: CacheStatus
+    public let stations: CacheStatus
+    /// The zones in force (`--time-zone`); `encoded.zone` is the one its answers show.
+    public let zones: TimeZones
+    /// What each answer's `data` is made from, kept apart from the statuses so that making it
+    /// copies no status (their strings would be retained and released per answer).
+    private let alertsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64)
+    private let stationsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64)
+
+    init(_ encoded: EncodedSnapshot, alerts: CacheStatus, stations: CacheStatus, zones: TimeZones) {
+        self.encoded = encoded
+        self.alerts = alerts
+        self.stations = stations
+        self.zones = zones
+        alertsLoad = (alerts.loaded ? alerts.loadedAt : nil, alerts.staleAfterSeconds)
+        stationsLoad = (stations.loaded ? stations.loadedAt : nil, stations.staleAfterSeconds)
+    }
+
+    public var snapshot: Snapshot { encoded.snapshot }
+
+    public func status(_ cache: CacheName) -> CacheStatus { cache == .alerts ? alerts : stations }
+
+    /// The train sheets' `data` at `now`.
+    public func sheetData(now: Instant) -> SheetData {
+        SheetData(alerts: DataFreshness(lastGoodLoad: alertsLoad.lastGoodLoad, now: now, staleAfterSeconds: alertsLoad.staleAfterSeconds),
+                  stations: DataFreshness(lastGoodLoad: stationsLoad.lastGoodLoad, now: now, staleAfterSeconds: stationsLoad.staleAfterSeconds))
+    }
+
+    /// `health.status`, by the one rule `HealthState` writes.
+    public var health: HealthState { HealthState([alerts, stations]) }
+}
+
+/// A cache's newly decoded data, for `Store.commit`.
+public enum CacheContent: Sendable {
+    /// A good alert load replaces the alert set.
+    case alerts([Alert])
+    /// A good station load replaces the whole station set: stations gone upstream are gone.
+    case stations(StationDirectory)
+}

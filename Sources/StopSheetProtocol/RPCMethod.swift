@@ -1,0 +1,119 @@
+import StopSheetCore
+
+/// One method of the protocol: its name, its params by name with their types, its result, and
+/// the error codes it adds to `ErrorCode.anyRequest`. The daemon registers its handlers and reads
+/// params by these, the client calls by them, and `rpc.discover` describes them; protocol.md
+/// says in words what each one does, and a test holds the two together.
+public struct RPCMethod: Sendable, Equatable {
+    public let name: String
+    public let summary: String
+    public let params: [RPCParam]
+    public let result: RPCResult
+    public let errors: [ErrorCode]
+
+    /// The names `params` may carry: any other is -32602.
+    public var paramNames: Set<String> { Set(params.map(\.name)) }
+
+    public static let stopSheet = RPCMethod(
+        "stopSheet", "The stop sheet of a stop: alert glyph, dialog, accessibility button and data freshness.",
+        params: [.init("stopId", .stopID, required: true), .init("stopType", .oneOf(StopType.allCases.map(\.rawValue))),
+                 .init("stationName", .string(maxBytes: RPCParam.maxStringBytes))],
+        result: .init("stopSheet", .object), errors: [.unknownStop])
+    public static let station = RPCMethod(
+        "station", "A station's detail: routes, platforms, step-free status and accessibility advisories.",
+        params: [.init("stopId", .stopID, required: true)], result: .init("station", .object), errors: [.unknownStop, .notLoaded])
+    public static let stations = RPCMethod(
+        "stations", "Every station, in map-id order, without platforms.", params: [], result: .init("stations", .object), errors: [.notLoaded])
+    public static let alerts = RPCMethod(
+        "alerts", "Live train alerts: all, or those applying to a stop in dialog order.",
+        params: [.init("stopId", .stopID)], result: .init("alerts", .object), errors: [.unknownStop, .notLoaded])
+    public static let health = RPCMethod(
+        "health", "Whether the daemon can answer, and each cache's state.", params: [], result: .init("health", .object), errors: [])
+    public static let refresh = RPCMethod(
+        "refresh", "Refresh now; answered when done, with the health entries of what was refreshed. Root and the daemon's user only.",
+        params: [.init("what", .oneOf(RefreshTarget.allCases.map(\.rawValue)))], result: .init("refreshed", .object), errors: [.notPermitted])
+    public static let stats = RPCMethod(
+        "stats", "What the daemon has counted since it started.", params: [], result: .init("stats", .object), errors: [])
+    public static let version = RPCMethod(
+        "version", "The daemon's name, version and protocol version.", params: [], result: .init("version", .object), errors: [])
+    public static let subscribe = RPCMethod(
+        "subscribe", "Follow stop sheets and health on this connection: stopSheetChanged and healthChanged notifications.",
+        params: [.init("stopIds", .stopIDs), .init("stopType", .oneOf(StopType.allCases.map(\.rawValue))), .init("health", .bool)],
+        result: .init("subscription", .object), errors: [.unknownStop, .subscriptionLimit])
+    public static let unsubscribe = RPCMethod(
+        "unsubscribe", "End one of this connection's subscriptions.",
+        params: [.init("subscription", .string(maxBytes: RPCParam.maxStringBytes), required: true)], result: .init("ended", .bool),
+        errors: [.unknownSubscription])
+    /// The OpenRPC service description of every method above (`OpenRPC.document`).
+    public static let discover = RPCMethod(
+        "rpc.discover", "This service's OpenRPC description.", params: [], result: .init("OpenRPC Schema", .object), errors: [])
+
+    /// Every method the daemon serves, `rpc.discover` last (OpenRPC lists it in no document).
+    public static let all: [RPCMethod] = [stopSheet, station, stations, alerts, health, refresh, stats, version, subscribe, unsubscribe, discover]
+
+    init(_ name: String, _ summary: String, params: [RPCParam], result: RPCResult, errors: [ErrorCode]) {
+        self.name = name
+        self.summary = summary
+        self.params = params
+        self.result = result
+        self.errors = errors
+    }
+}
+
+/// One param of a method, by name.
+public struct RPCParam: Sendable, Equatable {
+    public let name: String
+    public let type: RPCType
+    public let required: Bool
+
+    /// The longest free-text param (`stationName`, a subscription id).
+    public static let maxStringBytes = 200
+
+    init(_ name: String, _ type: RPCType, required: Bool = false) {
+        self.name = name
+        self.type = type
+        self.required = required
+    }
+}
+
+/// A method's result: a name for generated code, and its JSON type (protocol.md has its members).
+public struct RPCResult: Sendable, Equatable {
+    public let name: String
+    public let type: RPCType
+
+    init(_ name: String, _ type: RPCType) {
+        self.name = name
+        self.type = type
+    }
+}
+
+/// The JSON types of params and results, each with its JSON Schema.
+public enum RPCType: Sendable, Equatable {
+    /// A non-empty string of at most `maxStopIDBytes` bytes, or a non-negative integer.
+    case stopID
+    case stopIDs
+    case string(maxBytes: Int)
+    case oneOf([String])
+    case bool
+    case object
+
+    public static let maxStopIDBytes = 32
+
+    public var schema: JSON {
+        switch self {
+        case .stopID:
+            ["oneOf": [["type": "string", "minLength": 1, "maxLength": .int(Self.maxStopIDBytes)], ["type": "integer", "minimum": 0]]]
+        case .stopIDs: ["type": "array", "items": RPCType.stopID.schema]
+        case .string(let maxBytes): ["type": "string", "maxLength": .int(maxBytes)]
+        case .oneOf(let choices): ["type": "string", "enum": .array(choices.map(JSON.string))]
+        case .bool: ["type": "boolean"]
+        case .object: ["type": "object"]
+        }
+    }
+}
+
+/// The notifications the daemon pushes to a subscriber (`subscribe`), by method name.
+public enum RPCNotification: String, CaseIterable, Sendable {
+    case stopSheetChanged
+    case healthChanged
+}
