@@ -2,7 +2,9 @@ import Foundation
 import Testing
 @testable import StopSheetDaemon
 
-@Suite struct ListenerTests {
+/// Serialized: binding narrows the process's umask for a moment, so a directory another test
+/// makes meanwhile came out group-writable (0775), which the socket-directory check then refused.
+@Suite(.serialized) struct ListenerTests {
     private func withDirectory(_ body: (String) throws -> Void) throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

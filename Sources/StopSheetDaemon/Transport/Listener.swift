@@ -31,6 +31,9 @@ public enum ListenerError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+/// Held across a bind's umask change and back.
+private let bindUmask = Locked(())
+
 /// Binds a listening Unix stream socket at `path`, non-blocking and close-on-exec, mode 0660.
 ///
 /// A socket file left by a crashed run is removed, but only when connecting to it is refused:
@@ -41,9 +44,6 @@ public enum ListenerError: Error, Equatable, CustomStringConvertible {
 /// (owned by this uid or root, not writable by group or others unless sticky, so nobody else can
 /// swap the socket for their own), and the socket gets its mode before `bind` creates it (the
 /// mode of an unbound socket, under a umask that keeps 0660), not by a `chmod` of the path.
-/// Held across a bind's umask change and back.
-private let bindUmask = Locked(())
-
 public func bindUnixListener(path: String, backlog: Int32 = 512) throws(ListenerError) -> Int32 {
     let address: UnixSocketAddress
     do throws(UnixSocketPathError) { address = try UnixSocketAddress(path: path) } catch {
