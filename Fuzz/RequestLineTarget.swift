@@ -102,16 +102,23 @@ enum FuzzService {
     /// Each input is one connection to a daemon of its own as far as push goes, so its
     /// subscription ids start at "s1" (a seed can unsubscribe) and small limits are reachable.
     static func makeHost() -> (SessionHost, SubscriptionRegistry) {
+        var pushLimits = SubscriptionLimits()
+        (pushLimits.maxSubscriptions, pushLimits.maxSubscriptionStops, pushLimits.maxSubscribedStops) = (4, 8, 12)
         let subscriptions = SubscriptionRegistry(service: StopSheetService(store: store, refreshers: [], connections: { 1 }),
-                                                 limits: SubscriptionLimits(perConnection: 4, stopsPerSubscription: 8, daemonStops: 12),
-                                                 counters: SubscriptionCounters())
+                                                 limits: pushLimits, counters: SubscriptionCounters())
         var withPush = dispatcher
         subscriptions.register(in: &withPush)
         // A small line limit, so the fuzzer reaches the overflow path with inputs it can mutate.
-        let host = SessionHost(dispatcher: withPush, limits: ServerLimits(maxLineBytes: 2048, maxBatch: 8, maxDepth: 16), counters: AtomicServerCounters())
+        var limits = ServerLimits()
+        (limits.maxLineBytes, limits.maxBatch, limits.maxDepth) = (2048, 8, 16)
+        let host = SessionHost(dispatcher: withPush, limits: limits, counters: ServerCounterTable())
         return (host, subscriptions)
     }
 
     /// The fixtures without their alerts: every train sheet differs from the store's.
-    static let changed = EncodedSnapshot(.build(stations: FuzzFixtures.stations, alerts: [], now: FuzzFixtures.capturedAt), zone: FuzzFixtures.zones.chicago)
+    static let changed: Generation = {
+        let current = store.current
+        let encoded = EncodedSnapshot(.build(stations: FuzzFixtures.stations, alerts: [], now: FuzzFixtures.capturedAt), zone: FuzzFixtures.zones.chicago)
+        return Generation(encoded, alerts: current.alerts, stations: current.stations, zones: current.zones)
+    }()
 }
