@@ -97,10 +97,12 @@ def main():
     started = time.monotonic()
     waiting, running, finished = list(stages), set(), set()
     with lock:
-        while waiting or running:
+        while True:
             failed = any(r["code"] != 0 for r in results)
             finished = {r["name"] for r in results}
             running = {stage for stage in running if stage.name not in finished}
+            if not running and (failed or not waiting):
+                break
             building = any(stage.build for stage in running)
             for stage in list(waiting):
                 if failed:
@@ -112,8 +114,6 @@ def main():
                 running.add(stage)
                 building = building or stage.build
                 threading.Thread(target=run, args=(stage, results, lock, done)).start()
-            if failed and not running:
-                break
             done.wait()
     failed = any(r["code"] != 0 for r in results)
     total = time.monotonic() - started

@@ -138,6 +138,57 @@ def install_from_source(results, box, bindir_in_box):
                   uninstall.returncode == 0 and not left and gone, f"rc {uninstall.returncode} {uninstall.stderr.strip()[-200:]} left {left}")
 
 
+def readme_install_block():
+    """The shell block of README's "As a systemd service", one command a line, comments cut."""
+    with open(os.path.join(sdtest.REPO, "README.md")) as f:
+        text = f.read()
+    section = text.split("## As a systemd service", 1)[1]
+    block = section.split("```sh", 1)[1].split("```", 1)[0]
+    return [line.split("#", 1)[0].strip() for line in block.strip().splitlines() if line.split("#", 1)[0].strip()]
+
+
+def follow_readme(results, box, deb_in_box):
+    """README's install section as a newcomer types it, on a system with no stopsheetd: the
+    package installed with apt, the shipped configuration (CTA's live sources) checked and
+    started, a user added to the group who logs in again and asks for health, the journal's
+    refresh failures read, and a reload. The container has no network, so the journal must show
+    the service trying exactly the URLs README says it contacts."""
+    lines = readme_install_block()
+    first = lines[0].split("&&")
+    results.check("README's install block starts with make deb && sudo apt install ./<the .deb make deb built>",
+                  len(first) == 2 and first[0].strip() == "make deb" and first[1].strip() == f"sudo apt install ./{os.path.basename(deb_in_box)}",
+                  repr(lines[0]))
+    box.sh("useradd -m newcomer")
+    env = "export USER=newcomer SUDO_EDITOR=true DEBIAN_FRONTEND=noninteractive"
+    since = box.run("date", "+%s").stdout.strip()
+    outcomes = []
+    for line in [first[1].strip()] + lines[1:]:
+        if line.startswith("stopsheetctl"):
+            # "then log in again": a new login of the user, who is in the group only from now on.
+            ran = box.run("su", "-", "newcomer", "-c", line, timeout=60)
+        else:
+            ran = box.sh(f"cd /pkg && {env} && {line}", timeout=120)
+        outcomes.append((line, ran))
+    for line, ran in outcomes:
+        # Offline, health is honest: exit 4 (not ready) with what it knows; anything else is 0.
+        expected = (0, 4) if line.startswith("stopsheetctl health") else (0,)
+        results.check(f"README, as written: {line}", ran.returncode in expected,
+                      f"exit {ran.returncode}: {(ran.stdout + ran.stderr).strip()[-300:]}")
+    health = dict(outcomes).get("stopsheetctl health")
+    results.check("README's stopsheetctl health, as the user after logging in again, reaches the daemon",
+                  health is not None and "alerts" in health.stdout, (health.stdout + health.stderr).strip()[-300:] if health else "not run")
+    with open(os.path.join(sdtest.REPO, "README.md")) as f:
+        readme = f.read()
+    said = readme.split("**What the installed service contacts.**", 1)[-1].split("To contact nothing", 1)[0]
+    urls = re.findall(r"`(https://[^`]+)`", said)
+    journal = box.run("journalctl", "--no-pager", "-o", "verbose", "-u", "stopsheetd", f"--since=@{since}").stdout
+    contacted = set(re.findall(r"UPSTREAM_URL=(\S+)", journal))
+    results.check("the service contacted the URLs README says, and no others", bool(urls) and contacted == set(urls),
+                  f"README lists {urls}, the journal shows {sorted(contacted)}")
+    box.run("systemctl", "disable", "--now", "stopsheetd.socket", "stopsheetd.service")
+    purge_package(results, box)
+
+
 def run_checks(results, box, deb_in_box):
     install_package(results, box, deb_in_box)
     box.sh(f"cat > {CONF} <<'EOF'\n# written by nspawn_e2e.py\nSTOPSHEETD_DEMO=true\nSTOPSHEETD_LOG_LEVEL=notice\nEOF")
@@ -277,6 +328,7 @@ def run_checks(results, box, deb_in_box):
                   own_errors[-400:])
     purge_package(results, box)
     install_from_source(results, box, "/stage-bin")
+    follow_readme(results, box, deb_in_box)
 
 
 def main():
