@@ -1,22 +1,24 @@
 #!/usr/bin/env python3
-"""Runs the Swift suites of the built test bundle, one process per suite, several at a time.
+"""Runs the Swift tests of the built test bundle in several processes at once.
 
     scripts/swift-tests.py unit|integration [--jobs N] [--bin DIR] [--label NAME]
 
 unit: every suite whose name does not end in `IntegrationTests` (the core and the daemon library,
-no daemon process). integration: the suites named `…IntegrationTests`, which start the real
-`stopsheetd` and `stopsheetctl` (from DIR with --bin, e.g. a sanitized build; else the plain one).
+no daemon process), one process per suite. integration: the suites named `…IntegrationTests`,
+which start the real `stopsheetd` and `stopsheetctl` (from DIR with --bin, e.g. a sanitized build;
+else the plain one), one process per test.
 
 Why processes: Swift Testing runs a process's tests on the Swift concurrency pool, which on Linux
 has one thread per core. A test that blocks (waiting for a daemon, an answer, an exit) holds one of
-those two threads, so in one process every other test queues behind the waiting ones, and a 0.3 s
-test is reported at a minute. One process per suite gives each suite its own pool; the suites that
-mostly wait overlap, and a suite's time is its own again.
+those two threads, so in one process every other test queues behind the waiting ones, and is
+reported with the queue in its time (a 3 ms test at 64 s in one process of the whole suite). The
+unit suites mostly compute, so a process each is enough; the integration tests mostly wait, so
+each gets a process, and its time is its own. Processes also share no umask, environment or fds.
 
-Each suite's output goes to a log under .build/test-logs/LABEL/; a failing suite's log is printed
-whole, with the tail of every daemon log its tests kept (DaemonProcess writes them to
+Each process's output goes to a log under .build/test-logs/LABEL/; a failing one is printed whole,
+with the tail of every daemon log its tests kept (DaemonProcess writes them to
 STOPSHEET_TEST_LOGS). The last line is `N passed, M failed` (tests, as Swift Testing counts them).
-Suite times of each run are kept in .build/test-times.json: the slowest suites start first."""
+The times of each run are kept in .build/test-times.json: the slowest start first."""
 
 import argparse
 import json
@@ -41,15 +43,20 @@ def bundle():
     return path
 
 
-def suites(kind):
+def units(kind):
+    """What runs as one process, with its number of tests: a suite of unit tests (they are quick
+    and mostly compute), or one integration test (they mostly wait, and in one process a test that
+    takes 0.1 s alone queued for seconds behind its suite's waiting tests)."""
     listed = subprocess.run([bundle(), "--testing-library", "swift-testing", "--list-tests"],
                             capture_output=True, text=True, check=True).stdout.split()
     counts = {}
     for test in listed:
         suite = test.split("/", 1)[0]  # Module.Suite
-        counts[suite] = counts.get(suite, 0) + 1
-    chosen = {s: n for s, n in counts.items() if s.endswith(INTEGRATION) == (kind == "integration")}
-    return chosen
+        if suite.endswith(INTEGRATION) != (kind == "integration"):
+            continue
+        unit = test if kind == "integration" else suite + "/"
+        counts[unit] = counts.get(unit, 0) + 1
+    return counts
 
 
 def load_times():
@@ -61,13 +68,14 @@ def load_times():
 
 
 def run_suite(suite, label, environment, logs):
-    log_path = os.path.join(logs, suite + ".log")
-    daemon_logs = os.path.join(logs, suite + ".daemons")
+    name = re.sub(r"[^\w.-]+", "_", suite).strip("_")
+    log_path = os.path.join(logs, name + ".log")
+    daemon_logs = os.path.join(logs, name + ".daemons")
     os.makedirs(daemon_logs, exist_ok=True)
     env = dict(environment, STOPSHEET_TEST_LOGS=daemon_logs, NO_COLOR="1")
     started = time.monotonic()
     with open(log_path, "w") as log:
-        code = subprocess.run([bundle(), "--testing-library", "swift-testing", "--filter", "^" + re.escape(suite) + "/"],
+        code = subprocess.run([bundle(), "--testing-library", "swift-testing", "--filter", "^" + re.escape(suite)],
                               stdout=log, stderr=subprocess.STDOUT, env=env, cwd=REPO).returncode
     elapsed = time.monotonic() - started
     with open(log_path, errors="replace") as log:
@@ -94,7 +102,7 @@ def report_failure(result):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("kind", choices=["unit", "integration"])
-    parser.add_argument("--jobs", type=int, default=0, help="suites at once (default: 2 for unit, 6 for integration)")
+    parser.add_argument("--jobs", type=int, default=0, help="processes at once (default: 2 for unit, 6 for integration)")
     parser.add_argument("--bin", help="directory of the stopsheetd and stopsheetctl to test")
     parser.add_argument("--label", help="name of this run's log folder (default: the kind)")
     args = parser.parse_args()
@@ -109,7 +117,7 @@ def main():
     logs = os.path.join(BUILD, "test-logs", label)
     shutil.rmtree(logs, ignore_errors=True)
     os.makedirs(logs)
-    chosen = suites(args.kind)
+    chosen = units(args.kind)
     if not chosen:
         print("0 passed, 1 failed\nno suites found", flush=True)
         sys.exit(1)
@@ -149,8 +157,8 @@ def main():
     for result in failures:
         report_failure(result)
     slowest = sorted(results, key=lambda r: -r["seconds"])[:5]
-    print(f"{args.kind} ({label}): {len(results)} suites in {wall:.1f} s with {jobs} at a time; slowest: "
-          + ", ".join(f"{r['suite'].split('.', 1)[1]} {r['seconds']:.1f} s" for r in slowest), flush=True)
+    print(f"{args.kind} ({label}): {len(results)} processes in {wall:.1f} s with {jobs} at a time; slowest: "
+          + ", ".join(f"{r['suite'].split('.', 1)[1].rstrip('/')} {r['seconds']:.1f} s" for r in slowest), flush=True)
     passed = sum(r["passed"] for r in results)
     failed = sum(r["failed"] for r in results)
     print(f"{passed} passed, {failed} failed", flush=True)
