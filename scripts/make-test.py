@@ -95,7 +95,7 @@ def main():
     results, lock = [], threading.Lock()
     done = threading.Condition(lock)
     started = time.monotonic()
-    waiting, running, finished = list(stages), set(), set()
+    waiting, running = list(stages), set()
     with lock:
         while True:
             failed = any(r["code"] != 0 for r in results)

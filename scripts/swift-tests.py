@@ -67,15 +67,16 @@ def load_times():
         return {}
 
 
-def run_suite(suite, label, environment, logs):
-    name = re.sub(r"[^\w.-]+", "_", suite).strip("_")
+def run_unit(unit, environment, logs):
+    """One process running `unit` (a suite's id with its slash, or one test's id)."""
+    name = re.sub(r"[^\w.-]+", "_", unit).strip("_")
     log_path = os.path.join(logs, name + ".log")
     daemon_logs = os.path.join(logs, name + ".daemons")
     os.makedirs(daemon_logs, exist_ok=True)
     env = dict(environment, STOPSHEET_TEST_LOGS=daemon_logs, NO_COLOR="1")
     started = time.monotonic()
     with open(log_path, "w") as log:
-        code = subprocess.run([bundle(), "--testing-library", "swift-testing", "--filter", "^" + re.escape(suite)],
+        code = subprocess.run([bundle(), "--testing-library", "swift-testing", "--filter", "^" + re.escape(unit)],
                               stdout=log, stderr=subprocess.STDOUT, env=env, cwd=REPO).returncode
     elapsed = time.monotonic() - started
     with open(log_path, errors="replace") as log:
@@ -84,19 +85,19 @@ def run_suite(suite, label, environment, logs):
     failed = len(re.findall(r"^\S+ Test (?!run with )\S.* failed after", text, re.M))
     if code != 0 and failed == 0:
         failed = 1  # a crash before any test could say so is a failure all the same
-    return {"suite": suite, "code": code, "seconds": elapsed, "passed": passed, "failed": failed,
+    return {"unit": unit, "code": code, "seconds": elapsed, "passed": passed, "failed": failed,
             "log": log_path, "daemon_logs": daemon_logs, "text": text}
 
 
 def report_failure(result):
-    print(f"\n===== {result['suite']}: FAILED (exit {result['code']}); its output:", flush=True)
+    print(f"\n===== {result['unit']}: FAILED (exit {result['code']}); its output:", flush=True)
     print(result["text"].rstrip(), flush=True)
     for name in sorted(os.listdir(result["daemon_logs"])):
         with open(os.path.join(result["daemon_logs"], name), errors="replace") as f:
             lines = f.read().splitlines()
         print(f"----- daemon log {name} (last {min(40, len(lines))} of {len(lines)} lines):")
         print("\n".join(lines[-40:]))
-    print(f"===== end of {result['suite']}\n", flush=True)
+    print(f"===== end of {result['unit']}\n", flush=True)
 
 
 def main():
@@ -132,12 +133,12 @@ def main():
             with lock:
                 if not queue:
                     return
-                suite = queue.pop(0)
-            result = run_suite(suite, label, environment, logs)
+                unit = queue.pop(0)
+            result = run_unit(unit, environment, logs)
             with lock:
                 results.append(result)
                 mark = "ok" if result["failed"] == 0 else "FAILED"
-                print(f"  {mark:6} {result['suite']}: {result['passed']} passed, {result['failed']} failed "
+                print(f"  {mark:6} {result['unit']}: {result['passed']} passed, {result['failed']} failed "
                       f"in {result['seconds']:.1f} s", flush=True)
 
     threads = [threading.Thread(target=worker) for _ in range(min(jobs, len(queue)))]
@@ -147,7 +148,7 @@ def main():
         thread.join()
     wall = time.monotonic() - started
 
-    times[label] = {r["suite"]: round(r["seconds"], 2) for r in results}
+    times[label] = {r["unit"]: round(r["seconds"], 2) for r in results}
     try:
         with open(TIMES, "w") as f:
             json.dump(times, f, indent=1, sort_keys=True)
@@ -158,7 +159,7 @@ def main():
         report_failure(result)
     slowest = sorted(results, key=lambda r: -r["seconds"])[:5]
     print(f"{args.kind} ({label}): {len(results)} processes in {wall:.1f} s with {jobs} at a time; slowest: "
-          + ", ".join(f"{r['suite'].split('.', 1)[1].rstrip('/')} {r['seconds']:.1f} s" for r in slowest), flush=True)
+          + ", ".join(f"{r['unit'].split('.', 1)[1].rstrip('/')} {r['seconds']:.1f} s" for r in slowest), flush=True)
     passed = sum(r["passed"] for r in results)
     failed = sum(r["failed"] for r in results)
     print(f"{passed} passed, {failed} failed", flush=True)
