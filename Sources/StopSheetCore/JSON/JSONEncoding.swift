@@ -45,6 +45,13 @@ extension JSON {
     /// concatenation of its parts' encodings (the wire's spliced sheets rely on that).
     public static func encodeString(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        encodeStringContent(string, into: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `encodeString` without the quotes: a string written from parts is the parts' contents
+    /// between one pair of quotes, since escapes are per code point.
+    public static func encodeStringContent(_ string: String, into bytes: inout [UInt8]) {
         var string = string
         string.withUTF8 { utf8 in
             var runStart = 0
@@ -73,7 +80,6 @@ extension JSON {
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private static func appendEscape(_ scalar: UInt32, into bytes: inout [UInt8]) {

@@ -59,13 +59,18 @@ public struct Alert: Hashable, Sendable {
     }
 }
 
-/// An alert with its kind fixed at a moment: what a snapshot serves.
+/// An alert with its kind fixed at a moment: what a snapshot serves. Whether it is an
+/// accessibility advisory is decided here too, once per alert and snapshot, rather than for each
+/// sheet it appears on (`AccessibilityAdvisory` holds the rule).
 public struct LiveAlert: Hashable, Sendable {
-    public var alert: Alert
-    public var kind: AlertKind
+    public let alert: Alert
+    public let kind: AlertKind
+    /// Nil when the alert is no accessibility advisory; else whether it announces a return to service.
+    public let advisoryRestored: Bool?
 
     public init(alert: Alert, kind: AlertKind) {
         self.alert = alert
         self.kind = kind
+        advisoryRestored = AccessibilityAdvisory.isAdvisory(alert) ? AccessibilityAdvisory.isRestored(alert) : nil
     }
 }

@@ -8,9 +8,20 @@ public struct AccessibilityAdvisory: Sendable, Equatable {
     /// not an outage.
     public var restored: Bool
 
+    /// The advisory an alert is, nil when it is none (as classified when it went live).
+    public init?(_ alert: LiveAlert) {
+        guard let restored = alert.advisoryRestored else { return nil }
+        self.init(alert: alert, restored: restored)
+    }
+
+    public init(alert: LiveAlert, restored: Bool) {
+        self.alert = alert
+        self.restored = restored
+    }
+
     /// The advisories among a station's applying alerts, in the order given (dialog order).
     public static func advisories(among alerts: [LiveAlert]) -> [AccessibilityAdvisory] {
-        alerts.filter { isAdvisory($0.alert) }.map { AccessibilityAdvisory(alert: $0, restored: isRestored($0.alert)) }
+        alerts.compactMap(AccessibilityAdvisory.init)
     }
 
     /// CTA `Impact` naming elevators or accessibility as a word (`Elevator Status`,

@@ -53,12 +53,17 @@ public struct StopSheet: Sendable, Equatable {
         self.stationName = stationName
         let ordered = StopSheet.dialogOrder(alerts ?? [], kind: \.kind)
         self.alerts = ordered
-        self.alertGlyph = ordered.isEmpty ? nil : AlertGlyph(
+        self.alertGlyph = StopSheet.alertGlyph(ordered)
+        self.accessibilityButton = StopSheet.accessibilityButton(stepFree, station: stationName, agency: agency,
+                                                                 advisories: AccessibilityAdvisory.advisories(among: ordered))
+    }
+
+    /// The glyph of a sheet whose applying alerts are `ordered` (dialog order): none without alerts.
+    public static func alertGlyph(_ ordered: [LiveAlert]) -> AlertGlyph? {
+        ordered.isEmpty ? nil : AlertGlyph(
             count: ordered.count,
             accessibilityLabel: StopSheet.glyphLabel(count: ordered.count),
             alert: AlertDialog(title: "Train service alerts", message: ordered.map(StopSheet.dialogItem).joined(separator: "\n\n"), buttons: ["Close"]))
-        self.accessibilityButton = StopSheet.accessibilityButton(stepFree, station: stationName, agency: agency,
-                                                                 advisories: AccessibilityAdvisory.advisories(among: ordered))
     }
 
     /// The tone and the sentence depend on the station's step-free status alone; alerts add
@@ -109,10 +114,17 @@ public struct StopSheet: Sendable, Equatable {
 
     /// `agency` names who reports: "CTA" for CTA's data, else the feed's `agency_name`.
     public static func accessibilityMessage(_ stepFree: StepFreeStatus, station: String, agency: String = Agency.cta.name) -> String {
+        let (before, after) = accessibilityMessage(stepFree, agency: agency)
+        return before + station + after
+    }
+
+    /// The sentence's words before and after the station's name: a wire encoding that writes
+    /// thousands of sheets puts the name between them without building each sentence.
+    public static func accessibilityMessage(_ stepFree: StepFreeStatus, agency: String = Agency.cta.name) -> (before: String, after: String) {
         switch stepFree {
-        case .available: return "Step-free access is available at \(station)."
-        case .none: return "\(agency) currently reports no step-free access at \(station)."
-        case .unknown: return "Accessibility information is currently unavailable for \(station)."
+        case .available: return ("Step-free access is available at ", ".")
+        case .none: return ("\(agency) currently reports no step-free access at ", ".")
+        case .unknown: return ("Accessibility information is currently unavailable for ", ".")
         }
     }
 }
