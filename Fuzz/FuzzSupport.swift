@@ -52,7 +52,7 @@ func requireJSON(_ bytes: some Collection<UInt8>, _ what: @autoclosure () -> Str
 func renderSamples(_ snapshot: Snapshot, extraStopIDs: [String] = []) {
     let encoded = EncodedSnapshot(snapshot, zone: FuzzFixtures.zones.chicago)
     for stopID in sampleStopIDs + extraStopIDs {
-        if let sheet = encoded.stopSheet(stopID: stopID) { requireJSON(sheet, "stop sheet \(stopID)") }
+        if let sheet = encoded.stopSheet(stopID: stopID) { requireJSON(sheet.object, "stop sheet \(stopID)") }
     }
     for (index, alert) in snapshot.liveAlerts.enumerated() { requireJSON(alert.json(in: FuzzFixtures.zones.chicago).encoded, "alert \(index)") }
 }

@@ -16,7 +16,7 @@ import Testing
         else { throw TestFailure("demo data did not load") }
         let snapshot = Snapshot.build(stations: StationDirectory(platforms: try StationsDecoder.decode(stopBytes)),
                                       alerts: try AlertsDecoder.decode(alertBytes, chicago: TestZones.chicago), now: captured)
-        return try JSONParser.parse(try #require(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: stopID)))
+        return try JSONParser.parse(try #require(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: stopID)).object)
     }
 
     func expectError(_ response: JSON, _ code: Int, id: JSON? = nil, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -10,7 +10,7 @@ import Testing
     }
 
     static func notification(_ value: String) -> NotificationQueue.Notification {
-        NotificationQueue.Notification(method: "changed", params: [Array(#"{"v":"#.utf8), Array("\"\(value)\"".utf8), Array("}".utf8)])
+        NotificationQueue.Notification(method: "changed", params: Array("{\"v\":\"\(value)\"}".utf8))
     }
 
     static func line(_ value: String) -> String { #"{"jsonrpc":"2.0","method":"changed","params":{"v":"\#(value)"}}"# + "\n" }

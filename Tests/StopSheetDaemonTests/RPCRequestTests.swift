@@ -159,7 +159,7 @@ import Testing
         #expect(answer(#"{"jsonrpc":"2.0","id":1.50,"method":"echo","params":{"a":[1,"é"]}}"#)
             == #"{"jsonrpc":"2.0","id":1.50,"result":{"a":[1,"é"]}}"# + "\n")
         var out: [UInt8] = []
-        RPCResponse.appendResult(id: "q", result: Array("[true]".utf8), to: &out)
+        RPCResponse.append(id: "q", .result(Array("[true]".utf8)), to: &out)
         #expect(String(decoding: out, as: UTF8.self) == #"{"jsonrpc":"2.0","id":"q","result":[true]}"#)
     }
 

@@ -53,22 +53,22 @@ public struct StopSheetService: Sendable {
             return spliced.sheet(at: index, of: generation, data: data)
         }
         // An unknown stop, or stations not loaded yet: the rule is `stopSheet(_:in:)`'s.
-        return SheetData.appending(spliced.encodedData(data, of: generation), to: try stopSheet(query, in: generation.encoded))
+        return SheetData.sheet(try stopSheet(query, in: generation.encoded), data: spliced.encodedData(data, of: generation))
     }
 
-    /// The answer from a given snapshot, without the train sheet's `data` (it moves with the
-    /// clock): subscriptions compare two snapshots' answers with it, and add `data` to what they
-    /// send (`withData`).
-    func stopSheet(_ query: StopSheetQuery, in current: EncodedSnapshot) throws(RPCError) -> [UInt8] {
-        if query.stopType == .bus { return StopSheet.busJSON(stopID: query.stopID).encoded }
+    /// The answer's members from a given snapshot, without the train sheet's `data` (it moves
+    /// with the clock): subscriptions compare two snapshots' answers with it, and add `data` to
+    /// what they send (`answer(_:stopType:data:)`).
+    func stopSheet(_ query: StopSheetQuery, in current: EncodedSnapshot) throws(RPCError) -> EncodedMembers {
+        if query.stopType == .bus { return EncodedMembers(of: StopSheet.busJSON(stopID: query.stopID)) }
         if let encoded = current.stopSheet(stopID: query.stopID) { return encoded }
         guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
-        return StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json(in: current.zone).encoded
+        return EncodedMembers(of: StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json(in: current.zone))
     }
 
-    /// A train sheet from `stopSheet(_:in:)` with `data` as its last member, as `stopSheet` answers.
-    static func withData(_ data: SheetData, _ sheet: [UInt8]) -> [UInt8] {
-        SheetData.appending(data.json.encoded, to: sheet)
+    /// The `stopSheet` result from members of `stopSheet(_:in:)`: a train sheet gets `data`.
+    static func answer(_ members: EncodedMembers, stopType: StopType, data: SheetData) -> [UInt8] {
+        stopType == .train ? SheetData.sheet(members, data: data.json.encoded) : members.object
     }
 
     /// Unknown ids are the client's business, so they are logged at debug only: with the id, for

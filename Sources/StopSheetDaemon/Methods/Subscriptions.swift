@@ -36,7 +36,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     /// A stop id some train subscription watches: its answer as last compared (nil: unknown
     /// stop) and who watches it, in subscription order.
     private struct WatchedStop {
-        var answer: [UInt8]?
+        var answer: EncodedMembers?
         var subscriptions: [String]
     }
 
@@ -141,33 +141,31 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         }
     }
 
-    private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: [UInt8]?) {
-        let sheet = answer.map { StopSheetService.withData(data, $0) } ?? Array("null".utf8)
-        queue(subscription, .stopSheetChanged, stopID: stopID, "sheet", sheet)
+    private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: EncodedMembers?) {
+        let sheet = answer.map { StopSheetService.answer($0, stopType: .train, data: data) } ?? JSON.null.encoded
+        queue(subscription, .stopSheetChanged, stopID: stopID, .sheet, sheet)
     }
 
     private func queueHealth(_ subscription: Subscription, _ health: [UInt8]) {
-        queue(subscription, .healthChanged, stopID: nil, "health", health)
+        queue(subscription, .healthChanged, stopID: nil, .health, health)
     }
 
     /// The next notification of `subscription`: `{subscription, seq, stopId?, <member>: encoded}`,
     /// replacing an unsent one about the same stop (or the health).
-    private func queue(_ subscription: Subscription, _ method: RPCNotification, stopID: String?, _ member: String, _ encoded: [UInt8]) {
+    private func queue(_ subscription: Subscription, _ method: RPCNotification, stopID: String?, _ member: JSONKey, _ encoded: [UInt8]) {
         subscription.seq += 1
-        var members: [(key: String, value: JSON)] = [("subscription", .string(subscription.id)), ("seq", .int(subscription.seq))]
-        if let stopID { members.append(("stopId", .string(stopID))) }
-        var head: [UInt8] = []
-        JSON.object(JSONObject(members)).encode(into: &head)
-        head.removeLast()  // the `}`: the member follows
-        head.append(UInt8(ascii: ","))
-        JSON.encodeString(member, into: &head)
-        head.append(UInt8(ascii: ":"))
-        let notification = NotificationQueue.Notification(method: method.rawValue, params: [head, encoded, Array("}".utf8)])
+        let params = [UInt8].object { params in
+            params.member(.subscription, string: subscription.id)
+            params.member(.seq, int: subscription.seq)
+            if let stopID { params.member(.stopId, string: stopID) }
+            params.member(member, encoded: encoded)
+        }
+        let notification = NotificationQueue.Notification(method: method.rawValue, params: params)
         subscription.queue.post(notification, key: .init(group: subscription.id, item: stopID ?? ""))
     }
 
-    /// `stopSheet {stopId}`'s result bytes, nil when it would be -32001 (the stop is unknown).
-    private static func answer(_ service: StopSheetService, _ stopID: String, in snapshot: EncodedSnapshot) -> [UInt8]? {
+    /// `stopSheet {stopId}`'s result members, nil when it would be -32001 (the stop is unknown).
+    private static func answer(_ service: StopSheetService, _ stopID: String, in snapshot: EncodedSnapshot) -> EncodedMembers? {
         guard let query = try? StopSheetQuery(stopID: stopID) else { return nil }
         return try? service.stopSheet(query, in: snapshot)
     }
@@ -204,7 +202,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         // Every answer first, from the generation the registry last compared: a change after it is
         // then a notification, and an unknown id fails the call before anything is subscribed.
         // Kept without `data` too: the watched answers they start from.
-        var answers: [[UInt8]] = []
+        var answers: [EncodedMembers] = []
         for stopID in stopIDs {
             do {
                 var query = try StopSheetQuery(stopID: stopID)
@@ -214,7 +212,6 @@ public final class SubscriptionRegistry: @unchecked Sendable {
                 return .error(error)
             }
         }
-        let sheets = stopType == .train ? answers.map { StopSheetService.withData(data, $0) } : answers
         lastID += 1
         let subscription = Subscription(id: "s\(lastID)", queue: queue, stopIDs: stopIDs, watchesSheets: stopType == .train, health: health)
         subscriptions[subscription.id] = subscription
@@ -233,24 +230,17 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         subscribedStops += stopIDs.count
         counters.record(subscriptions: subscriptions.count, stops: subscribedStops)
 
-        // Spliced by hand: the sheets are already encoded.
-        var result = Array(#"{"subscription":"#.utf8)
-        JSON.encodeString(subscription.id, into: &result)
-        if !stopIDs.isEmpty {
-            result.append(contentsOf: #","sheets":{"#.utf8)
-            for (index, stopID) in stopIDs.enumerated() {
-                if index > 0 { result.append(UInt8(ascii: ",")) }
-                JSON.encodeString(stopID, into: &result)
-                result.append(UInt8(ascii: ":"))
-                result.append(contentsOf: sheets[index])
+        let result = [UInt8].object { result in
+            result.member(.subscription, string: subscription.id)
+            if !stopIDs.isEmpty {
+                result.object(.sheets) { sheets in
+                    for (stopID, answer) in zip(stopIDs, answers) {
+                        sheets.member(JSONKey(stopID), encoded: StopSheetService.answer(answer, stopType: stopType, data: data))
+                    }
+                }
             }
-            result.append(UInt8(ascii: "}"))
+            if health { result.member(.health, service.health(of: generation)) }
         }
-        if health {
-            result.append(contentsOf: #","health":"#.utf8)
-            service.health(of: generation).encode(into: &result)
-        }
-        result.append(UInt8(ascii: "}"))
         return .result(result)
     }
 
@@ -329,4 +319,13 @@ public final class SubscriptionCounters: Sendable {
             "queuedNotificationBytes": .int(notifications.queuedBytes.load(ordering: .relaxed)),
         ]
     }
+}
+
+extension JSONKey {
+    static let subscription: JSONKey = "subscription"
+    static let seq: JSONKey = "seq"
+    static let stopId: JSONKey = "stopId"
+    static let sheet: JSONKey = "sheet"
+    static let sheets: JSONKey = "sheets"
+    static let health: JSONKey = "health"
 }

@@ -58,7 +58,7 @@ struct LineAnswer {
         }
     }
 
-    mutating func advance(_ dispatcher: Dispatcher, context: RPCContext, out: inout [UInt8]) -> Progress {
+    mutating func advance<Output: JSONSink>(_ dispatcher: Dispatcher, context: RPCContext, out: inout Output) -> Progress {
         while next < count {
             let entry = entry(at: next)
             next += 1
@@ -74,12 +74,12 @@ struct LineAnswer {
                 if let id = request.id { write(id: id, reply: reply, out: &out) }
             }
         }
-        if opened { out.append(contentsOf: "]\n".utf8) }
+        if opened { out.write(Self.batchEnd) }
         return .finished
     }
 
     /// Answers the entry that was waiting; call `advance` next for the rest.
-    mutating func resume(with reply: RPCReply, out: inout [UInt8]) {
+    mutating func resume<Output: JSONSink>(with reply: RPCReply, out: inout Output) {
         guard case .some(let id) = waitingFor else { return }
         waitingFor = nil
         guard let id else { return }
@@ -91,18 +91,16 @@ struct LineAnswer {
         }
     }
 
-    private mutating func write(id: JSON, reply: RPCReply, out: inout [UInt8]) {
+    private static let batchEnd = Array("]\n".utf8)
+
+    private mutating func write<Output: JSONSink>(id: JSON, reply: RPCReply, out: inout Output) {
         if case .later = reply { return }  // never passed: callers turn it into waiting or an error
         if case .error(let error) = reply { counters.countError(code: error.code) }
         if isBatch {
-            out.append(opened ? UInt8(ascii: ",") : UInt8(ascii: "["))
+            out.write(opened ? UInt8(ascii: ",") : UInt8(ascii: "["))
             opened = true
         }
-        switch reply {
-        case .result(let bytes): RPCResponse.appendResult(id: id, result: bytes, to: &out)
-        case .error(let error): RPCResponse.appendError(id: id, error: error, to: &out)
-        case .later: break
-        }
-        if !isBatch { out.append(UInt8(ascii: "\n")) }
+        RPCResponse.append(id: id, reply, to: &out)
+        if !isBatch { out.write(UInt8(ascii: "\n")) }
     }
 }

@@ -15,25 +15,18 @@ final class NotificationQueue: @unchecked Sendable {
         var item: String
     }
 
-    /// One notification line, `{"jsonrpc":"2.0","method":…,"params":…}`, its params given as
-    /// already-encoded pieces in order (a sheet shared with the snapshot is not copied).
+    /// One notification line, `{"jsonrpc":"2.0","method":…,"params":…}` and its newline, encoded
+    /// when queued (`RPCResponse.notificationLine`).
     struct Notification {
-        var method: String
-        var params: [[UInt8]]
+        let line: [UInt8]
+
+        /// `params`: the encoded params object.
+        init(method: String, params: [UInt8]) { line = RPCResponse.notificationLine(method: method, params: params) }
 
         /// The bytes `write(into:)` appends.
-        var lineBytes: Int { Self.head.count + method.utf8.count + Self.middle.count + params.reduce(0) { $0 + $1.count } + 2 }
+        var lineBytes: Int { line.count }
 
-        func write(into output: inout [UInt8]) {
-            output.append(contentsOf: Self.head)
-            output.append(contentsOf: method.utf8)
-            output.append(contentsOf: Self.middle)
-            for piece in params { output.append(contentsOf: piece) }
-            output.append(contentsOf: "}\n".utf8)
-        }
-
-        private static let head = Array(#"{"jsonrpc":"2.0","method":""#.utf8)
-        private static let middle = Array(#"","params":"#.utf8)
+        func write<Sink: JSONSink>(into output: inout Sink) { output.append(shared: line) }
     }
 
     /// First-queued order; a replaced entry keeps its place.
@@ -78,7 +71,7 @@ final class NotificationQueue: @unchecked Sendable {
 
     /// Writes entries, oldest first, while `output` is not past `outputLimit` bytes (the rule the
     /// session's answers follow): how many it wrote, and whether it stopped with entries left.
-    func write(into output: inout [UInt8], outputLimit: Int) -> (written: Int, more: Bool) {
+    func write<Sink: JSONSink>(into output: inout Sink, outputLimit: Int) -> (written: Int, more: Bool) {
         thread.check("NotificationQueue")
         var written = 0
         while start < order.count {

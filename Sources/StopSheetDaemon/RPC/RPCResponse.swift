@@ -1,70 +1,72 @@
 import StopSheetCore
 import StopSheetProtocol
 
-/// Response encoding: the envelope is spliced around bytes that are already JSON (a result
-/// encoded once per data refresh), so a result is never parsed or encoded again per request.
-/// Appends into the caller's buffer, normally the connection's output, so answering allocates
-/// nothing once that buffer has grown. No trailing newline: the caller frames (single or batch).
+/// Response envelopes, written with `JSONWriter` around a result already encoded (once per data
+/// refresh, for a sheet), so a result is never parsed or encoded again per request. Appends into
+/// the caller's sink, normally the connection's output, which holds a big result by reference.
+/// `append` writes no newline: the caller frames (single or batch); `appendLine` does.
 public enum RPCResponse {
-    public static func appendResult(id: JSON, result: [UInt8], to out: inout [UInt8]) {
-        appendHead(id: id, to: &out)
-        appendResultTail(result, to: &out)
+    /// `{"jsonrpc":"2.0","id":…,"result":…}` or `…,"error":…}`.
+    static func append<Sink: JSONSink>(id: JSON, _ reply: RPCReply, to out: inout Sink) {
+        out.writeObject { envelope in
+            envelope.member(.jsonrpc, literal: #""2.0""#)
+            envelope.member(.id, id)
+            body(reply, &envelope)
+        }
+    }
+
+    /// A single answer line, newline included; `.later` never reaches here.
+    static func appendLine<Sink: JSONSink>(id: JSON, reply: RPCReply, to out: inout Sink) {
+        append(id: id, reply, to: &out)
+        out.write(UInt8(ascii: "\n"))
     }
 
     /// A single answer line for an id given as its encoded bytes (`ExactRequest`'s id token,
     /// which is its own encoding), newline included.
-    static func appendLine(encodedID: UnsafeRawBufferPointer, reply: RPCReply, to out: inout [UInt8]) {
-        out.append(contentsOf: head)
-        out.append(contentsOf: encodedID)
-        appendTail(reply, to: &out)
-        out.append(UInt8(ascii: "\n"))
-    }
-
-    private static func appendResultTail(_ result: [UInt8], to out: inout [UInt8]) {
-        out.append(contentsOf: #","result":"#.utf8)
-        // A handler bug must not put a broken line on the wire.
-        if result.isEmpty { out.append(contentsOf: "null".utf8) } else { out.append(contentsOf: result) }
-        out.append(UInt8(ascii: "}"))
-    }
-
-    public static func appendError(id: JSON, error: RPCError, to out: inout [UInt8]) {
-        appendHead(id: id, to: &out)
-        appendErrorTail(error, to: &out)
-    }
-
-    private static func appendErrorTail(_ error: RPCError, to out: inout [UInt8]) {
-        out.append(contentsOf: #","error":"#.utf8)
-        error.json.encode(into: &out)
-        out.append(UInt8(ascii: "}"))
-    }
-
-    /// A single (non-batch) answer line, newline included; `.later` never reaches here.
-    static func appendLine(id: JSON, reply: RPCReply, to out: inout [UInt8]) {
-        appendHead(id: id, to: &out)
-        appendTail(reply, to: &out)
-        out.append(UInt8(ascii: "\n"))
-    }
-
-    private static func appendTail(_ reply: RPCReply, to out: inout [UInt8]) {
-        switch reply {
-        case .result(let bytes): appendResultTail(bytes, to: &out)
-        case .error(let error): appendErrorTail(error, to: &out)
-        case .later: appendErrorTail(.internalError("a deferred reply on the direct path"), to: &out)
+    static func appendLine<Sink: JSONSink>(encodedID: UnsafeRawBufferPointer, reply: RPCReply, to out: inout Sink) {
+        out.writeObject { envelope in
+            envelope.member(.jsonrpc, literal: #""2.0""#)
+            envelope.member(.id, encoded: encodedID)
+            body(reply, &envelope)
         }
+        out.write(UInt8(ascii: "\n"))
     }
 
     /// A whole error line, for answers sent outside any request (server busy).
     public static func errorLine(id: JSON = .null, _ error: RPCError) -> [UInt8] {
         var out: [UInt8] = []
-        appendError(id: id, error: error, to: &out)
-        out.append(UInt8(ascii: "\n"))
+        appendLine(id: id, reply: .error(error), to: &out)
         return out
     }
 
-    private static let head = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
-
-    private static func appendHead(id: JSON, to out: inout [UInt8]) {
-        out.append(contentsOf: head)
-        id.encode(into: &out)
+    /// A notification line, newline included: `{"jsonrpc":"2.0","method":…,"params":…}`.
+    static func notificationLine(method: String, params: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.writeObject { envelope in
+            envelope.member(.jsonrpc, literal: #""2.0""#)
+            envelope.member(.method, string: method)
+            envelope.member(.params, encoded: params)
+        }
+        out.write(UInt8(ascii: "\n"))
+        return out
     }
+
+    private static func body<Sink: JSONSink>(_ reply: RPCReply, _ envelope: inout JSONWriter<Sink>) {
+        switch reply {
+        // A handler bug must not put a broken line on the wire.
+        case .result(let bytes) where bytes.isEmpty: envelope.member(.result, .null)
+        case .result(let bytes): envelope.member(.result, shared: bytes)
+        case .error(let error): envelope.member(.error, error.json)
+        case .later: envelope.member(.error, RPCError.internalError("a deferred reply on the direct path").json)
+        }
+    }
+}
+
+extension JSONKey {
+    static let jsonrpc: JSONKey = "jsonrpc"
+    static let id: JSONKey = "id"
+    static let result: JSONKey = "result"
+    static let error: JSONKey = "error"
+    static let method: JSONKey = "method"
+    static let params: JSONKey = "params"
 }

@@ -70,7 +70,7 @@ final class Session {
     /// `output` has grown past `outputLimit` bytes; true in the last case (lines may be left).
     /// `inputEnded`: the client sent its last byte, so a final line without newline counts.
     /// Queued notifications go first, so one queued before a request was read precedes its answer.
-    func answer(into output: inout [UInt8], outputLimit: Int, inputEnded: Bool) -> Bool {
+    func answer<Output: JSONSink>(into output: inout Output, outputLimit: Int, inputEnded: Bool) -> Bool {
         if !notifications.isEmpty, atLineBoundary {
             let (written, more) = notifications.write(into: &output, outputLimit: outputLimit)
             host.notificationsSent.add(written)
@@ -88,7 +88,7 @@ final class Session {
             case .tooLarge:
                 host.countTooLargeLine()
                 logClientError("request line longer than \(host.limits.maxLineBytes) bytes")
-                output.append(contentsOf: host.tooLargeLine)
+                output.write(host.tooLargeLine)
             case .line(let range):
                 answerLine(range, into: &output)
             }
@@ -98,7 +98,7 @@ final class Session {
 
     /// Writes a completed deferred answer and goes on with the rest of its line; false when the
     /// resumption is stale. Call `answer(into:…)` next for further lines.
-    func resume(_ resumption: Resumption, into output: inout [UInt8]) -> Bool {
+    func resume<Output: JSONSink>(_ resumption: Resumption, into output: inout Output) -> Bool {
         guard var waiting, waiting.token == resumption.token else { return false }
         let start = output.count
         defer { host.bytesOut.add(output.count - start) }
@@ -113,7 +113,7 @@ final class Session {
 
     // MARK: - One line
 
-    private func answerLine(_ range: Range<Int>, into output: inout [UInt8]) {
+    private func answerLine<Output: JSONSink>(_ range: Range<Int>, into output: inout Output) {
         if answerExact(range, into: &output) { return }
         guard let message = RPCMessage.parse(framer.buffer[range], maxDepth: host.limits.maxDepth, maxBatch: host.limits.maxBatch)
         else { return }
@@ -123,7 +123,7 @@ final class Session {
 
     /// The most common line answered from its bytes alone (`ExactRequest`), with the reply the
     /// general path would give; false leaves the line to the general parser.
-    private func answerExact(_ range: Range<Int>, into output: inout [UInt8]) -> Bool {
+    private func answerExact<Output: JSONSink>(_ range: Range<Int>, into output: inout Output) -> Bool {
         guard host.limits.maxDepth >= ExactRequest.depth, let exact = host.dispatcher.exact else { return false }
         return framer.buffer.withUnsafeBytes { all in
             let line = UnsafeRawBufferPointer(rebasing: all[range])
@@ -139,7 +139,7 @@ final class Session {
     }
 
     /// Runs a line's entries until done or one waits on a `.later`, which it then starts.
-    private func advance(_ answer: LineAnswer, into output: inout [UInt8]) {
+    private func advance<Output: JSONSink>(_ answer: LineAnswer, into output: inout Output) {
         var answer = answer
         guard case .waiting(let start) = answer.advance(host.dispatcher, context: context, out: &output) else { return }
         let token = host.nextToken()

@@ -27,9 +27,10 @@ final class Connection {
     let generation: UInt32
     let peer: PeerCredentials
     let session: Session
-    /// Answers; bytes before `sent` are already on the wire.
-    var output: [UInt8] = []
-    private(set) var sent = 0
+    /// Answers, sent and not yet sent. Unchecked for exclusivity: only the loop thread touches
+    /// it, and the run-time check of its long accesses (the session writes a round's answers
+    /// into it) cost a few percent of an answer.
+    @exclusivity(unchecked) var output = OutputBuffer()
     /// The client shut down its sending side (or closed): answer what was received, then close.
     var readClosed = false
     /// Epoll events currently registered, so `epoll_ctl` runs only when they change.
@@ -58,7 +59,10 @@ final class Connection {
         self.lastActivity = now
     }
 
-    var unsent: Int { output.count - sent }
+    var unsent: Int { output.unsent }
+
+    /// Bytes sent so far of what `output` holds.
+    var sent: Int { output.sent }
 
     /// What this connection holds in memory for its client: answers not sent, requests not answered.
     var bufferedBytes: Int { unsent + session.bufferedInputBytes }
@@ -85,49 +89,24 @@ final class Connection {
     }
 
     func flush(now: Int64) -> FlushOutcome {
-        var progressed = false
-        defer {
+        guard output.unsent > 0 else {
+            owedSince = nil
+            return .ok
+        }
+        switch output.send(to: fd) {
+        case .failed(let code):
+            return .failed(code)
+        case .sent(let progressed):
+            if progressed { lastActivity = now }
             if unsent == 0 { owedSince = nil } else if progressed || owedSince == nil { owedSince = now }
+            return .ok
         }
-        while sent < output.count {
-            let count = output.withUnsafeBytes { all in
-                send(fd, all.baseAddress! + sent, all.count - sent, Int32(MSG_NOSIGNAL))
-            }
-            if count > 0 {
-                sent += count
-                progressed = true
-                lastActivity = now
-                continue
-            }
-            let code = errno
-            if count < 0, code == EINTR { continue }
-            if count < 0, code == EAGAIN || code == EWOULDBLOCK { break }
-            return .failed(count == 0 ? EPIPE : code)
-        }
-        if sent == output.count {
-            // Keep the buffer for the next answers: a pipelining client fills it again at once, and
-            // growing it anew every round would copy each answer several times over. What a burst left behind is released on
-            // the loop's tick once the connection goes quiet (`releaseIdleBuffer`), so a thousand
-            // idle connections do not each keep one.
-            output.removeAll(keepingCapacity: output.capacity <= Connection.keptOutputCapacity)
-            sent = 0
-        } else if sent >= output.count / 2 {
-            output.removeSubrange(..<sent)
-            sent = 0
-        }
-        return .ok
     }
-
-    /// Capacity a connection with nothing unsent keeps between rounds while it is busy.
-    static let keptOutputCapacity = 1 << 20
-    /// Capacity it keeps once quiet for a tick.
-    static let idleOutputCapacity = 64 << 10
 
     /// Called on the loop's tick: a connection that sent nothing since `since` gives back a big
     /// output buffer it no longer fills.
     func releaseIdleBuffer(quietSince since: Int64) {
-        guard unsent == 0, output.capacity > Connection.idleOutputCapacity, lastActivity < since else { return }
-        output = []
-        sent = 0
+        guard lastActivity < since else { return }
+        output.releaseIdle()
     }
 }

@@ -1,41 +1,38 @@
 import StopSheetCore
 
-/// The encoded `accessibilityButton` value of one step-free status and agency, split where the
-/// station's name and the advisories go: `head`, the name escaped without its quotes, `tail`, the
-/// encoded advisories array and `}` give the bytes of
-/// `StopSheet.accessibilityButton(stepFree, station: name, agency: agency, advisories: …).json(in: zone).encoded`.
-///
-/// Derived from the button itself rather than spelled out again: it is encoded once for a marker
-/// name and cut at the marker. That holds for any name because the encoder escapes byte by byte,
-/// so a string's escape is the concatenation of its parts' escapes.
+/// What the `accessibilityButton` of every station with one step-free status and agency shares,
+/// encoded once per snapshot: its members before the dialog (tone, stepFree, accessibilityLabel,
+/// symbol), the dialog's title and buttons and its sentence's words around the station's name,
+/// all taken from the core. `StopSheet.encodedMembers` writes the name into the sentence per station.
 struct EncodedButton: Sendable {
-    let head: [UInt8]
-    let tail: [UInt8]
+    let stepFree: StepFreeStatus
+    let agency: String
+    let fixed: EncodedMembers
+    let title: String
+    /// The dialog's sentence before and after the station's name.
+    let message: (before: String, after: String)
+    let buttons: [UInt8]
 
-    static let available = EncodedButton(.available)
-    static let none = EncodedButton(.none)
-    static let unknown = EncodedButton(.unknown)
-
-    /// Only the "none" sentence names the agency; CTA's is encoded once, another agency's per call.
-    static func `for`(_ stepFree: StepFreeStatus, agency: String = Agency.cta.name) -> EncodedButton {
-        switch stepFree {
-        case .available: return available
-        case .none: return agency == Agency.cta.name ? none : EncodedButton(.none, agency: agency)
-        case .unknown: return unknown
+    init(_ stepFree: StepFreeStatus, agency: String) {
+        // Nothing written here depends on the station or, without advisories, on a zone.
+        let button = StopSheet.accessibilityButton(stepFree, station: "", agency: agency)
+        self.stepFree = stepFree
+        self.agency = agency
+        fixed = EncodedMembers { members in
+            members.member(.tone, string: button.tone.rawValue)
+            members.member(.stepFree, string: button.stepFree.rawValue)
+            members.member(.accessibilityLabel, string: button.accessibilityLabel)
+            members.member(.symbol, string: button.symbol)
         }
+        title = button.alert.title
+        message = StopSheet.accessibilityMessage(stepFree, agency: agency)
+        buttons = JSON.array(button.alert.buttons.map(JSON.string)).encoded
     }
+}
 
-    private init(_ stepFree: StepFreeStatus, agency: String = Agency.cta.name) {
-        // NUL escapes to `\u0000`, which none of the spec's fixed words can contain.
-        let marker = Array(#"\u0000"#.utf8)
-        // Without advisories the button holds no time, so any zone gives these bytes.
-        let bytes = StopSheet.accessibilityButton(stepFree, station: "\u{0}", agency: agency).json(in: .utc).encoded
-        let cuts = bytes.indices.filter { bytes[$0...].starts(with: marker) }
-        precondition(cuts.count == 1, "the button's fixed text must not contain the name marker")
-        head = Array(bytes[..<cuts[0]])
-        // The advisories are the last member: cut their empty array and the closing brace.
-        let noAdvisories = Array("[]}".utf8)
-        precondition(bytes.suffix(noAdvisories.count).elementsEqual(noAdvisories), "the advisories must end the button")
-        tail = Array(bytes[(cuts[0] + marker.count)..<(bytes.count - noAdvisories.count)])
-    }
+extension JSONKey {
+    static let tone: JSONKey = "tone"
+    static let stepFree: JSONKey = "stepFree"
+    static let accessibilityLabel: JSONKey = "accessibilityLabel"
+    static let symbol: JSONKey = "symbol"
 }

@@ -8,8 +8,8 @@ public final class EncodedSnapshot: Sendable {
     public let snapshot: Snapshot
     /// The zone the answers show their times in.
     public let zone: TimeZoneRules
-    /// The encoded `stopSheet` result of each station, in the directory's station order.
-    private let sheets: [[UInt8]]
+    /// The members of each station's `stopSheet` result, in the directory's station order.
+    private let sheets: [EncodedMembers]
     private let decimalIndex: DecimalStopIndex
 
     public init(_ snapshot: Snapshot, zone: TimeZoneRules) {
@@ -19,10 +19,10 @@ public final class EncodedSnapshot: Sendable {
         decimalIndex = DecimalStopIndex(snapshot.stations)
     }
 
-    /// The encoded `stopSheet` result for a station or platform id, when stations are loaded,
-    /// without the answer's `data` member (it moves with the clock; these bytes only with the
-    /// data, so they are what to compare between snapshots).
-    public func stopSheet(stopID: String) -> [UInt8]? {
+    /// The members of the `stopSheet` result for a station or platform id, when stations are
+    /// loaded, without the answer's `data` member (it moves with the clock; these bytes only with
+    /// the data, so they are what to compare between snapshots).
+    func stopSheet(stopID: String) -> EncodedMembers? {
         stationIndex(stopID: stopID).map { sheets[$0] }
     }
 
@@ -35,21 +35,23 @@ public final class EncodedSnapshot: Sendable {
     }
 
     /// The sheet of the station at `index` (from `stationIndex`), without `data`.
-    public func stopSheet(at index: Int) -> [UInt8] { sheets[index] }
+    func stopSheet(at index: Int) -> EncodedMembers { sheets[index] }
 
     public var stationCount: Int { sheets.count }
 
-    /// Each alert is encoded once, and so is each distinct set of alerts that applies to some
-    /// station (a line's stations share one): building is then linear in stations + alerts with
-    /// a small constant, not stations × alerts-per-station encodings.
-    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules) -> [[UInt8]] {
+    /// Each alert is encoded once (and each advisory), and so is each distinct set of alerts that
+    /// applies to some station (a line's stations share one), and each button's fixed part:
+    /// building is then linear in stations + alerts with a small constant, not stations ×
+    /// alerts-per-station encodings.
+    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules) -> [EncodedMembers] {
         let live = snapshot.liveAlerts
         let encodedAlerts = live.map { $0.json(in: zone).encoded }
+        let encodedAdvisories = live.map { AccessibilityAdvisory($0)?.json(in: zone).encoded }
         var membersBySet: [[Int]: EncodedAlertMembers] = [:]
-        let noAlerts = StopSheet.encodedAlertMembers([], encodedAlerts: [], zone: zone)
-        var sheets: [[UInt8]] = []
+        let noAlerts = StopSheet.encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: [])
+        var buttons: [EncodedButton] = []
+        var sheets: [EncodedMembers] = []
         sheets.reserveCapacity(snapshot.stations?.count ?? 0)
-        var scratch: [UInt8] = []
         // Stations are read in place: a `for station in` loop copies each one, retains included.
         (snapshot.stations?.stations ?? []).withUnsafeBufferPointer { stations in
             for index in stations.indices {
@@ -59,13 +61,19 @@ public final class EncodedSnapshot: Sendable {
                     if let known = membersBySet[positions] {
                         members = known
                     } else {
-                        members = StopSheet.encodedAlertMembers(positions.map { live[$0] }, encodedAlerts: positions.map { encodedAlerts[$0] }, zone: zone)
+                        members = StopSheet.encodedAlertMembers(positions.map { live[$0] }, encodedAlerts: positions.map { encodedAlerts[$0] },
+                                                                encodedAdvisories: positions.compactMap { encodedAdvisories[$0] })
                         membersBySet[positions] = members
                     }
                 }
-                sheets.append(StopSheet.encoded(stationID: stations[index].id, stationName: stations[index].name, stepFree: stations[index].stepFree,
-                                               agency: stations[index].agencyName,
-                                               alertMembers: members, scratch: &scratch))
+                let (stepFree, agency) = (stations[index].stepFree, stations[index].agencyName)
+                // A feed has one agency or a few: a short list beats hashing the name per station.
+                let button = buttons.first { $0.stepFree == stepFree && $0.agency == agency } ?? {
+                    buttons.append(EncodedButton(stepFree, agency: agency))
+                    return buttons[buttons.count - 1]
+                }()
+                sheets.append(StopSheet.encodedMembers(stationID: stations[index].id, stationName: stations[index].name, button: button,
+                                                       alertMembers: members))
             }
         }
         return sheets

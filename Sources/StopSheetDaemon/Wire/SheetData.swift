@@ -21,17 +21,13 @@ public struct SheetData: Sendable, Equatable {
 
     public var json: JSON { ["alerts": alerts.json, "stations": stations.json] }
 
-    /// `sheet` (an encoded object without `data`) with `encodedData` (this type's encoded `json`)
-    /// as its last member.
-    public static func appending(_ encodedData: [UInt8], to sheet: [UInt8]) -> [UInt8] {
-        let member = #","data":"#.utf8
-        var out: [UInt8] = []
-        out.reserveCapacity(sheet.count + member.count + encodedData.count)
-        sheet.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0.dropLast())) }
-        out.append(contentsOf: member)
-        out.append(contentsOf: encodedData)
-        out.append(UInt8(ascii: "}"))
-        return out
+    /// A train sheet's bytes: its members (`EncodedSnapshot`'s, or any sheet's without `data`)
+    /// with `data`, given encoded, as the last member.
+    static func sheet(_ members: EncodedMembers, data encodedData: [UInt8]) -> [UInt8] {
+        .object { sheet in
+            sheet.members(members)
+            sheet.member(.data, encoded: encodedData)
+        }
     }
 }
 
@@ -39,4 +35,8 @@ extension DataFreshness {
     public var json: JSON {
         ["loaded": .bool(loaded), "ageSeconds": ageSeconds.map { .int(Int($0)) } ?? .null, "stale": .bool(stale)]
     }
+}
+
+extension JSONKey {
+    static let data: JSONKey = "data"
 }

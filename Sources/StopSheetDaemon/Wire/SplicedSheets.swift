@@ -22,7 +22,7 @@ final class SplicedSheets: @unchecked Sendable {
     func sheet(at index: Int, of generation: Generation, data: SheetData) -> [UInt8] {
         update(generation, data)
         if let sheet = sheets[index] { return sheet }
-        let sheet = SheetData.appending(encodedData, to: generation.encoded.stopSheet(at: index))
+        let sheet = SheetData.sheet(generation.encoded.stopSheet(at: index), data: encodedData)
         sheets[index] = sheet
         return sheet
     }

@@ -1,0 +1,294 @@
+import StopSheetCore
+
+/// The one way the daemon puts JSON together from parts: answer and notification envelopes,
+/// results made of pieces encoded before (a snapshot's sheets, a client's id token), and the sheets
+/// themselves from the pieces a snapshot shares between stations. It writes members and elements
+/// one by one and places every brace, bracket, comma and colon itself, so no caller cuts encoded
+/// bytes at a marker or drops a last byte to add a member.
+///
+/// Containers nest through closures (`object(_:_:)`, `array(_:_:)`); the writer keeps
+/// one bit per open container (has it an element yet), so it nests up to 64 deep, far more than
+/// any shape of protocol.md. A value given as bytes (`encoded:`, `shared:`) must be one complete
+/// JSON value; `EncodedMembers` are members of an object without its braces.
+///
+/// It writes through a pointer to the sink, valid for the closure it is handed to
+/// (`writeObject`, `writeArray`, `EncodedMembers.init`): the sink is appended to in place, never
+/// moved or copied (a copy would make its buffer shared, and the next append copy it whole).
+struct JSONWriter<Sink: JSONSink>: ~Copyable {
+    private let target: UnsafeMutablePointer<Sink>
+    /// Bit 0: the innermost open container has an element, so the next one needs a comma.
+    private var filled: UInt64 = 0
+    private var depth = 0
+
+    fileprivate init(_ target: UnsafeMutablePointer<Sink>) { self.target = target }
+
+    private var sink: Sink {
+        get { target.pointee }
+        nonmutating _modify { yield &target.pointee }
+    }
+
+    // MARK: Object members
+
+    mutating func member(_ key: JSONKey, _ value: JSON) {
+        self.key(key)
+        sink.write(value)
+    }
+
+    mutating func member(_ key: JSONKey, string: String) {
+        self.key(key)
+        sink.write(string: string)
+    }
+
+    /// A string written from parts: `"` + each part escaped + `"`, the encoding of the parts joined.
+    mutating func member(_ key: JSONKey, joining parts: String...) {
+        self.key(key)
+        sink.write(UInt8(ascii: "\""))
+        for part in parts { sink.write(stringContent: part) }
+        sink.write(UInt8(ascii: "\""))
+    }
+
+    mutating func member(_ key: JSONKey, int: Int) {
+        self.key(key)
+        sink.write(JSON.int(int))
+    }
+
+    /// A value encoded before, copied.
+    mutating func member(_ key: JSONKey, encoded value: [UInt8]) {
+        self.key(key)
+        sink.write(value)
+    }
+
+    /// A value spelled in the source, such as `#""2.0""#`: one complete JSON value.
+    mutating func member(_ key: JSONKey, literal value: StaticString) {
+        self.key(key)
+        append(value)
+    }
+
+    mutating func member(_ key: JSONKey, encoded value: UnsafeRawBufferPointer) {
+        self.key(key)
+        sink.write(value)
+    }
+
+    /// A value encoded before and kept by others (a snapshot's sheet): a sink that can hold it by
+    /// reference does (`OutputBuffer`).
+    mutating func member(_ key: JSONKey, shared value: [UInt8]) {
+        self.key(key)
+        sink.append(shared: value)
+    }
+
+    /// A member whose value is an object, its members written by `body`.
+    mutating func object(_ key: JSONKey, _ body: (inout JSONWriter) -> Void) {
+        self.key(key)
+        open(UInt8(ascii: "{"))
+        body(&self)
+        close(UInt8(ascii: "}"))
+    }
+
+    /// A member whose value is an array, its elements written by `body`.
+    mutating func array(_ key: JSONKey, _ body: (inout JSONWriter) -> Void) {
+        self.key(key)
+        open(UInt8(ascii: "["))
+        body(&self)
+        close(UInt8(ascii: "]"))
+    }
+
+    /// The members of a JSON object value, in their order.
+    mutating func members(of object: JSONObject) {
+        for (key, value) in object.members { member(JSONKey(key), value) }
+    }
+
+    /// Members encoded before (`EncodedMembers`), in their order, after those written so far.
+    mutating func members(_ members: EncodedMembers) {
+        guard !members.bytes.isEmpty else { return }
+        separate()
+        sink.write(members.bytes)
+    }
+
+    // MARK: Array elements
+
+    mutating func element(_ value: JSON) {
+        separate()
+        sink.write(value)
+    }
+
+    mutating func element(encoded value: [UInt8]) {
+        separate()
+        sink.write(value)
+    }
+
+    mutating func elementObject(_ body: (inout JSONWriter) -> Void) {
+        separate()
+        open(UInt8(ascii: "{"))
+        body(&self)
+        close(UInt8(ascii: "}"))
+    }
+
+    // MARK: Punctuation
+
+    private mutating func key(_ key: JSONKey) {
+        separate()
+        switch key.name {
+        case .literal(let name):
+            sink.write(key: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        case .encoded(let bytes):
+            sink.write(bytes)
+        }
+    }
+
+    private mutating func append(_ literal: StaticString) {
+        sink.write(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    private mutating func separate() {
+        if filled & 1 != 0 { sink.write(UInt8(ascii: ",")) }
+        filled |= 1
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        precondition(depth < 63, "JSON nested deeper than the writer keeps")
+        sink.write(bracket)
+        filled <<= 1
+        depth += 1
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        sink.write(bracket)
+        filled >>= 1
+        depth -= 1
+    }
+}
+
+/// Where a `JSONWriter` writes: a byte array, or a connection's output, which holds big shared
+/// pieces by reference and appends small ones without the array's per-call bookkeeping.
+protocol JSONSink {
+    /// Bytes written so far, shared pieces included.
+    var count: Int { get }
+    mutating func write(_ byte: UInt8)
+    mutating func write(_ bytes: UnsafeRawBufferPointer)
+    mutating func write(_ bytes: [UInt8])
+    /// A JSON value, encoded.
+    mutating func write(_ value: JSON)
+    /// A string as JSON, escaped.
+    mutating func write(string: String)
+    /// A string's escaped content, without quotes.
+    mutating func write(stringContent: String)
+    /// A complete value encoded before and kept by others.
+    mutating func append(shared bytes: [UInt8])
+    /// `"name":` for a name that needs no escape.
+    mutating func write(key name: UnsafeRawBufferPointer)
+}
+
+extension JSONSink {
+    mutating func write(key name: UnsafeRawBufferPointer) {
+        write(UInt8(ascii: "\""))
+        write(name)
+        write(UInt8(ascii: "\""))
+        write(UInt8(ascii: ":"))
+    }
+
+    /// Writes one object, `{`…`}`, whose members `body` gives.
+    mutating func writeObject(_ body: (inout JSONWriter<Self>) -> Void) {
+        write(UInt8(ascii: "{"))
+        withUnsafeMutablePointer(to: &self) { target in
+            var writer = JSONWriter(target)
+            body(&writer)
+        }
+        write(UInt8(ascii: "}"))
+    }
+
+    /// Writes one array, `[`…`]`, whose elements `body` gives.
+    mutating func writeArray(_ body: (inout JSONWriter<Self>) -> Void) {
+        write(UInt8(ascii: "["))
+        withUnsafeMutablePointer(to: &self) { target in
+            var writer = JSONWriter(target)
+            body(&writer)
+        }
+        write(UInt8(ascii: "]"))
+    }
+}
+
+extension Array: JSONSink where Element == UInt8 {
+    mutating func write(_ byte: UInt8) { append(byte) }
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        // As typed bytes: a raw buffer would be appended byte by byte, a typed one with memcpy.
+        append(contentsOf: UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count))
+    }
+
+    mutating func write(_ bytes: [UInt8]) { append(contentsOf: bytes) }
+
+    mutating func write(_ value: JSON) { value.encode(into: &self) }
+
+    mutating func write(string: String) { JSON.encodeString(string, into: &self) }
+
+    mutating func write(stringContent: String) { JSON.encodeStringContent(stringContent, into: &self) }
+
+    mutating func append(shared bytes: [UInt8]) { append(contentsOf: bytes) }
+
+    /// One object's bytes.
+    static func object(_ body: (inout JSONWriter<[UInt8]>) -> Void) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.writeObject(body)
+        return bytes
+    }
+}
+
+extension OutputBuffer: JSONSink {
+    mutating func write(_ value: JSON) { write { value.encode(into: &$0) } }
+
+    mutating func write(string: String) { write { JSON.encodeString(string, into: &$0) } }
+
+    mutating func write(stringContent: String) { write { JSON.encodeStringContent(stringContent, into: &$0) } }
+}
+
+/// A member name: a literal of the source (plain ASCII, no escape needed: checked in debug
+/// builds), written without any allocation or reference count, or any string, escaped once.
+struct JSONKey: Sendable, ExpressibleByStringLiteral {
+    fileprivate enum Name {
+        case literal(StaticString)
+        /// `"name":`, encoded.
+        case encoded([UInt8])
+    }
+
+    fileprivate let name: Name
+
+    init(_ name: String) {
+        var bytes: [UInt8] = []
+        JSON.encodeString(name, into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        self.name = .encoded(bytes)
+    }
+
+    init(stringLiteral name: StaticString) {
+        assert(name.hasPointerRepresentation && UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            .allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a key literal that needs escapes")
+        self.name = .literal(name)
+    }
+}
+
+/// Members of an object encoded without its braces, to be written among other members
+/// (`JSONWriter.members`): a snapshot's sheet without `data`, which each answer adds.
+struct EncodedMembers: Sendable, Equatable {
+    let bytes: [UInt8]
+
+    /// `capacity`: about how many bytes the members take, so the buffer is allocated once.
+    init(capacity: Int = 0, _ body: (inout JSONWriter<[UInt8]>) -> Void) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(capacity)
+        withUnsafeMutablePointer(to: &bytes) { target in
+            var writer = JSONWriter(target)
+            body(&writer)
+        }
+        self.bytes = bytes
+    }
+
+    /// The members of `json`, an object (any other value has none).
+    init(of json: JSON) {
+        self.init { writer in
+            if case .object(let object) = json { writer.members(of: object) }
+        }
+    }
+
+    /// The object of these members alone.
+    var object: [UInt8] { .object { $0.members(self) } }
+}
