@@ -126,20 +126,28 @@ public struct BoundSocketFile: Sendable, Equatable {
 }
 
 /// The socket's directory must exist, but for a runtime directory of the documented layout: one
-/// directly in `/run` (`/run/stopsheetd`), which is made here as systemd's `RuntimeDirectory=`
+/// directly in `/run` (`/run/stopsheetd`), which the start makes as systemd's `RuntimeDirectory=`
 /// would make it. Anything else missing is refused, not made: a mistyped path, or one from a
-/// config file, must not have root create directories across the file system. A directory made
-/// here gets 0755 whatever the umask, set through a descriptor of the directory just made (never
-/// followed through a symlink), so a directory swapped in meanwhile is never the one changed.
-private func createRuntimeDirectory(of path: String) throws(ListenerError) {
+/// config file, must not have root create directories across the file system. Returns the
+/// directory to make, nil when it exists. The start and `--check-config` both ask here.
+public func socketDirectoryToMake(forSocket path: String) throws(ListenerError) -> String? {
     let bytes = Array(path.utf8)
-    guard let lastSlash = bytes.lastIndex(of: UInt8(ascii: "/")), lastSlash > 0 else { return }
+    guard let lastSlash = bytes.lastIndex(of: UInt8(ascii: "/")), lastSlash > 0 else { return nil }
     let directory = String(decoding: bytes[..<lastSlash], as: UTF8.self)
     var info = stat()
-    if stat(directory, &info) == 0 { return }
+    if stat(directory, &info) == 0 { return nil }
     guard errno == ENOENT, directory.hasPrefix(runDirectory + "/"), !directory.dropFirst(runDirectory.count + 1).contains("/") else {
         throw .missingDirectory(path: directory)
     }
+    return directory
+}
+
+/// Makes the runtime directory `socketDirectoryToMake` names. It gets 0755 whatever the umask,
+/// set through a descriptor of the directory just made (never followed through a symlink), so a
+/// directory swapped in meanwhile is never the one changed.
+private func createRuntimeDirectory(of path: String) throws(ListenerError) {
+    guard let directory = try socketDirectoryToMake(forSocket: path) else { return }
+    var info = stat()
     guard mkdir(directory, 0o700) == 0 else {
         if errno == EEXIST { return }
         throw .system(call: "mkdir", path: directory, errno: errno)
