@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import StopSheetCore
 import Testing
+import ZoneInfo
 @testable import StopSheetDaemon
 
 /// The configuration checker (`Config.check`, `--check-config`, warnings at start and reload):
