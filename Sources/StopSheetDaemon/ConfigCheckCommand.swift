@@ -5,10 +5,10 @@
 public enum ConfigCheckCommand {
     public static func run(arguments: [String], environment: [String: String], readFile: (String) throws(Config.Failure) -> String?) -> Int32 {
         var checked = Config.check(arguments: arguments, environment: environment, readFile: readFile)
-        // What the start refuses once the configuration is read, in its words: a socket whose
-        // directory is missing (checked, never made: a check changes nothing).
+        // What the start refuses of the socket path once the configuration is read, in its words:
+        // one too long, or in a missing directory (checked, never made: a check changes nothing).
         if case .run(let config)? = checked.action {
-            do throws(ListenerError) { _ = try socketDirectoryToMake(forSocket: config.socketPath) } catch {
+            do throws(ListenerError) { try checkSocketPath(config.socketPath) } catch {
                 checked.problems.append(.error(error.description))
                 checked.action = nil
             }
