@@ -17,6 +17,8 @@ let package = Package(
         .target(name: "CLinux"),
         // sockaddr_un, descriptor flags, errno text, eventfd: written once for every target.
         .target(name: "Posix", dependencies: ["CLinux"]),
+        // The system's time-zone database: the daemon's zone, and stopsheetctl's reading of it.
+        .target(name: "ZoneInfo", dependencies: ["StopSheetCore", "Posix"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
@@ -25,7 +27,7 @@ let package = Package(
         .target(name: "StopSheetProtocol", dependencies: ["StopSheetCore"]),
         .target(
             name: "StopSheetDaemon",
-            dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix", "CLinux", "CSystemd", "CCurl", "CZip"],
+            dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix", "ZoneInfo", "CLinux", "CSystemd", "CCurl", "CZip"],
             resources: [
                 .embedInCode("Demo/alerts.json"),
                 .embedInCode("Demo/stops.csv"),
@@ -34,12 +36,12 @@ let package = Package(
         .executableTarget(name: "stopsheetd", dependencies: ["StopSheetDaemon"]),
         // Not the daemon library: stopsheetctl links neither libcurl nor libsystemd.
         .target(name: "StopSheetClient", dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix"]),
-        .executableTarget(name: "stopsheetctl", dependencies: ["StopSheetClient", "StopSheetCore", "StopSheetProtocol", "Posix"]),
+        .executableTarget(name: "stopsheetctl", dependencies: ["StopSheetClient", "StopSheetCore", "StopSheetProtocol", "Posix", "ZoneInfo"]),
         // `make bench`: closed-loop load generator, echo baseline server, snapshot-build timing.
-        .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "StopSheetProtocol", "StopSheetDaemon", "StopSheetClient", "Posix", "CLinux"], path: "Benchmarks/StopSheetBench"),
+        .executableTarget(name: "stopsheet-bench", dependencies: ["StopSheetCore", "StopSheetProtocol", "StopSheetDaemon", "StopSheetClient", "Posix", "ZoneInfo", "CLinux"], path: "Benchmarks/StopSheetBench"),
         // The tests' one fixture locator, shared by both test targets.
         .target(name: "StopSheetTestSupport", dependencies: ["StopSheetCore"], path: "Tests/StopSheetTestSupport"),
         .testTarget(name: "StopSheetCoreTests", dependencies: ["StopSheetCore", "StopSheetTestSupport"]),
-        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetClient", "StopSheetCore", "StopSheetProtocol", "Posix", "StopSheetTestSupport"]),
+        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetClient", "StopSheetCore", "StopSheetProtocol", "Posix", "ZoneInfo", "StopSheetTestSupport"]),
     ]
 )

@@ -3,6 +3,7 @@ import Glibc
 
 import StopSheetCore
 import StopSheetDaemon
+import ZoneInfo
 
 /// `snapshot --alerts FILE --stations FILE --scales 1,10,100 --repeat N`: times what a refresh
 /// builds before the swap, `Snapshot.build` and its wire encoding (`EncodedSnapshot`), from decoded data (decoding is not timed), for the real set and for

@@ -25,6 +25,8 @@ public struct HealthReply: Sendable {
     /// `ready`, `degraded`, `starting` or `unavailable`.
     public var status: String? { json["status"]?.stringValue }
     public var isReady: Bool { status == "ready" }
+    /// The zone of the daemon's times (`America/Chicago`); nil from a daemon that does not say.
+    public var timeZone: String? { json["timeZone"]?.stringValue }
 }
 
 /// A `version` result.

@@ -1,4 +1,5 @@
 import StopSheetCore
+import ZoneInfo
 
 /// The daemon's configuration from flags and `STOPSHEETD_*` environment variables (flags win),
 /// so the unit can use `EnvironmentFile=`. Parsing is pure: argv and environment are parameters,

@@ -20,6 +20,8 @@ struct Watch {
     private var sheets: [String: JSON] = [:]
     private var shownHealth: JSON?
     private var lastSeq = 0
+    /// The agency's clock, for the stamps: its zone asked of the daemon at each connection.
+    private var clock: AgencyClock?
 
     init(_ invocation: Invocation, stopType: StopType?, health: Bool) {
         self.invocation = invocation
@@ -48,7 +50,9 @@ struct Watch {
                 backoff = min(backoff * 2, 5)
                 continue
             }
+            let zoneName: String?
             do {
+                zoneName = try client.health().timeZone
                 reply = try client.subscribe(stopIds: invocation.operands, stopType: stopType, health: health)
             } catch .rpc(let error) {
                 throw .client(.rpc(error), hint: Hints.after(.rpc(error), invocation: invocation, client: client))
@@ -60,6 +64,11 @@ struct Watch {
                 continue
             }
             if connected { say("reconnected to \(invocation.socketPath) and subscribed again") }
+            if clock == nil || clock?.zoneName != zoneName {
+                let agency = AgencyClock(zoneName: zoneName)
+                clock = agency
+                if let problem = agency.problem { say(problem) }
+            }
             backoff = 0.1
             lastSeq = 0
             show(reply)
@@ -138,14 +147,11 @@ struct Watch {
         if json { printError("stopsheetctl: \(TerminalText(message))") } else { print(WatchLines.Event(headline: TerminalText(message))) }
     }
 
-    /// `14:35:07`: when the line arrived, in this machine's time, as a log line's (protocol.md,
-    /// "Time zone"); the dates inside the lines are the agency's.
+    /// `14:35:07`: when the line arrived, on the agency's clock, as every time `stopsheetctl`
+    /// shows (protocol.md, "Time zone"); a line of watch's own before the first connection has
+    /// the UTC stamp of a zone not known yet.
     private func stamp() -> String {
-        var now = time(nil)
-        var parts = tm()
-        localtime_r(&now, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+        (clock ?? AgencyClock(zoneName: nil)).stamp(at: Instant(secondsSince1970: Int64(time(nil))))
     }
 
     /// Unbuffered, so each line is out when it is printed; any failure means no reader.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import StopSheetCore
 import Testing
+import ZoneInfo
 @testable import StopSheetDaemon
 
 /// The configuration checker (`Config.check`, `--check-config`, warnings at start and reload):
@@ -132,6 +133,39 @@ import Testing
         #expect(good.status == 0 && good.stderr == "stopsheetd: configuration OK\n")
         let missing = try runProcess(DaemonProcess.binary, ["--check-config", "--demo", "--config", directory + "/none.conf"])
         #expect(missing.status == 1 && missing.stderr.hasPrefix("\(directory)/none.conf: cannot read this config file"))
+    }
+
+    /// The real binary: a socket in a missing directory, or with a path too long for a socket
+    /// address, is an error of `--check-config` in the very words the start refuses it with, exit
+    /// 1 as the start's; a runtime directory directly in /run, which the start would make,
+    /// passes. Neither check makes a directory.
+    @Test func aSocketPathTheStartRefusesIsReportedInItsWords() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STOPSHEETD_") && !["NOTIFY_SOCKET", "LISTEN_FDS"].contains($0.key) }
+        let missing = "socket directory \(directory)/missing does not exist; stopsheetd makes only a runtime directory directly in /run (such as /run/stopsheetd), so create this one first"
+        let long = directory + "/" + String(repeating: "s", count: 120) + ".sock"
+        for (socket, expected) in [(directory + "/missing/x.sock", missing), (long, "socket path \"\(long)\" is longer than")] {
+            let checked = try runProcess(DaemonProcess.binary, ["--check-config", "--demo", "--socket", socket], environment: environment)
+            let logPath = directory + "/start.log"
+            let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            try #require(log >= 0)
+            let start = try ChildProcess(DaemonProcess.binary, ["--demo", "--socket", socket], environment: environment, stderr: log)
+            close(log)
+            let started = start.wait(seconds: 60)
+            if started == nil { start.signal(SIGKILL); start.wait() }
+            let startLog = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            let lines = checked.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(checked.status == 1 && lines.count == 3 && lines[0].hasPrefix(expected) && lines[1] == "stopsheetd: configuration has errors (1 error)",
+                    "status \(checked.status), stderr: \(checked.stderr)")
+            #expect(started == 1 && startLog.contains(lines[0]), "start: \(started.map(String.init) ?? "still serving after 60 s"); \(startLog)")
+        }
+        #expect(access(directory + "/missing", F_OK) != 0, "\(directory)/missing was made")
+
+        let runtime = "/run/stopsheetd-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let runtimeChecked = try runProcess(DaemonProcess.binary, ["--check-config", "--demo", "--socket", runtime + "/x.sock"], environment: environment)
+        #expect(runtimeChecked.status == 0 && runtimeChecked.stderr == "stopsheetd: configuration OK\n", "status \(runtimeChecked.status), stderr: \(runtimeChecked.stderr)")
+        #expect(access(runtime, F_OK) != 0, "\(runtime) was made by a check")
     }
 
     /// The real daemon: an unknown key is one warning naming file and line at start and one on each

@@ -63,6 +63,54 @@ import Testing
         }
     }
 
+    /// `watch`'s first line, and the stamp it starts with: `HH:MM:SS` (and a `Z` in UTC).
+    func firstWatchLine(_ daemon: DaemonProcess, environment: [String: String]) -> (line: String, stamp: String?) {
+        let watch: WatchProcess
+        do { watch = try WatchProcess(socket: daemon.socketPath, ["40380"], environment: environment) } catch { return ("cannot run watch: \(error)", nil) }
+        let line = watch.output.next(timeout: patience) ?? "nothing after \(patience) s"
+        let stamp = line.range(of: #"^[0-9]{2}:[0-9]{2}:[0-9]{2}Z?(?= )"#, options: .regularExpression).map { String(line[$0]) }
+        return (line, stamp)
+    }
+
+    /// Whether `stamp` is the wall clock of `zone` (Foundation's rules, not the daemon's) at a
+    /// second between `from` and now: the window the line was printed in.
+    func isWallClock(_ stamp: String?, of zone: String, since from: Date) -> Bool {
+        guard let stamp, let timeZone = TimeZone(identifier: zone) else { return false }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let seconds = Int(from.timeIntervalSince1970)...Int(Date().timeIntervalSince1970) + 1
+        return seconds.contains { second in
+            let parts = calendar.dateComponents([.hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(second)))
+            return stamp.prefix(8) == String(format: "%02d:%02d:%02d", parts.hour ?? -1, parts.minute ?? -1, parts.second ?? -1)
+        }
+    }
+
+    /// `watch` stamps its lines with the agency's wall clock, as every other command shows
+    /// times: the zone `health` names, whatever the `TZ` of the machine it runs on.
+    @Test(arguments: ["UTC", "Asia/Kolkata"])
+    func watchStampsAreTheAgencysWallClock(tz: String) throws {
+        let daemon = try DaemonProcess(["--demo", "--time-zone", "America/New_York"], environment: ["TZ": "Australia/Sydney"])
+        #expect(try daemon.result("health")["timeZone"]?.stringValue == "America/New_York")
+        let from = Date()
+        let (line, stamp) = firstWatchLine(daemon, environment: ["TZ": tz, "COLUMNS": "100"])
+        #expect(stamp?.count == 8 && isWallClock(stamp, of: "America/New_York", since: from), "TZ=\(tz), not New York's time now: \(line)")
+        #expect(line.contains(" Clark/Lake (40380): "), "\(line)")
+    }
+
+    /// A zone this machine's database lacks: one line saying so, then UTC stamps marked `Z`.
+    @Test func watchStampsAreUTCMarkedZWhenTheZoneIsNotKnownHere() throws {
+        let database = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: database) }
+        let daemon = try DaemonProcess(["--demo", "--time-zone", "America/New_York"])
+        let from = Date()
+        let watch = try WatchProcess(socket: daemon.socketPath, ["40380"], environment: ["TZ": "Asia/Kolkata", "TZDIR": database, "COLUMNS": "300"])
+        let note = watch.output.next(timeout: patience) ?? "nothing after \(patience) s"
+        #expect(note.hasSuffix(" the daemon's time zone: 'America/New_York' is not a zone of the time-zone database in \(database) (is tzdata installed?); times are UTC (Z), not the agency's"), "\(note)")
+        let line = watch.output.next(timeout: patience) ?? "nothing after \(patience) s"
+        let stamp = line.range(of: #"^[0-9]{2}:[0-9]{2}:[0-9]{2}Z(?= )"#, options: .regularExpression).map { String(line[$0]) }
+        #expect(isWallClock(stamp, of: "UTC", since: from), "not UTC now with a Z: \(line)")
+    }
+
     @Test func withoutTheFlagCTAsTimesStayChicagos() throws {
         let (daemon, directory) = try daemon([], tz: "Asia/Tokyo")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -113,6 +161,7 @@ import Testing
             }
             let sheet = try daemon.result("stopSheet", ["stopId": "40380"])
             #expect(sheet["alerts"]?.arrayValue?.first { $0["id"] == "1" }?["start"]?.stringValue == expected, "the encoded sheets follow the zone")
+            #expect(try daemon.result("health")["timeZone"]?.stringValue == zone, "health names the zone shown")
         }
     }
 

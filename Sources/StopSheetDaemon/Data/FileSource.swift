@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 
 /// A `file://` upstream: `file:///abs/path` (or `file://localhost/abs/path`, or `file:/abs/path`),
 /// percent-decoded. Handy for dev boxes and tests; holds the same size cap as HTTP.
@@ -21,68 +21,12 @@ public struct FileSource: Source {
     }
 
     public func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> {
-        FileSource.read(path, maxBytes: maxBodyBytes).map { .body($0, validators: CacheValidators(), httpStatus: nil) }
+        FileSource.fetched(path, maxBytes: maxBodyBytes)
     }
 
-    /// A local file's bytes, at most `maxBytes` of them (more is a failure, never a truncation).
-    /// `regularOnly`: anything but a regular file is a failure, and opening never blocks (a FIFO
-    /// with no writer would otherwise hang the open, and one with a writer every read).
-    static func read(_ path: String, maxBytes: Int, regularOnly: Bool = false) -> Result<[UInt8], FetchFailure> {
-        let tooLarge = FetchFailure("file \(path) is larger than \(maxBytes) bytes")
-        var bytes: [UInt8] = []
-        do {
-            try stream(path, nonBlocking: regularOnly, opened: { (info) throws(FetchFailure) in
-                let type = info.st_mode & S_IFMT
-                if regularOnly, type != S_IFREG, type != S_IFDIR {
-                    throw FetchFailure("\(path) is not a regular file (\(fileTypeName(type)))")
-                }
-                guard type == S_IFREG else { return }
-                if info.st_size > maxBytes { throw tooLarge }
-                bytes.reserveCapacity(Int(info.st_size))
-            }) { (chunk) throws(FetchFailure) in
-                // A file can grow after fstat, and pipes or devices have no size: the cap holds anyway.
-                guard chunk.count <= maxBytes - bytes.count else { throw tooLarge }
-                bytes.append(contentsOf: chunk)
-            }
-            return .success(bytes)
-        } catch let failure as FetchFailure {
-            return .failure(failure)
-        } catch {
-            preconditionFailure("only FetchFailure is thrown here")
-        }
-    }
-
-    /// A local file in 64 KiB chunks: `opened` sees its status first (and may refuse it), then
-    /// `chunk` each piece, so a large file (a GTFS table) passes through without being held.
-    /// Failures opening or reading are `FetchFailure`s; whatever `chunk` throws passes through.
-    static func stream(_ path: String, nonBlocking: Bool = false, opened: (stat) throws -> Void = { _ in },
-                       _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var fd: Int32
-        // Non-blocking when asked: a FIFO with no writer would otherwise hang the open (and one with
-        // a writer every read); a regular file reads the same either way.
-        let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (nonBlocking ? O_NONBLOCK : 0)
-        repeat { fd = open(path, flags) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { throw FetchFailure("cannot open \(path): \(errorText(errno))") }
-        defer { close(fd) }
-
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FetchFailure("cannot stat \(path): \(errorText(errno))") }
-        // open(2) succeeds on a directory; say so plainly instead of waiting for read's EISDIR.
-        if info.st_mode & S_IFMT == S_IFDIR { throw FetchFailure("cannot read \(path): \(errorText(EISDIR))") }
-        try opened(info)
-
-        let chunkSize = 64 * 1024
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        defer { buffer.deallocate() }
-        while true {
-            let count = Glibc.read(fd, buffer.baseAddress, chunkSize)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FetchFailure("cannot read \(path): \(errorText(errno))")
-            }
-            if count == 0 { return }
-            try chunk(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        }
+    /// The whole file at `path` as a fetch's body, with empty validators.
+    static func fetched(_ path: String, maxBytes: Int) -> Result<Fetched, FetchFailure> {
+        LocalFile.read(path, maxBytes: maxBytes).map { .body($0, validators: CacheValidators(), httpStatus: nil) }.mapError { FetchFailure($0.message) }
     }
 
     static func path(of url: String) throws(FetchFailure) -> String {
@@ -146,18 +90,4 @@ private func hexValue(_ byte: UInt8) -> UInt8? {
     case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
     default: nil
     }
-}
-
-private func fileTypeName(_ type: mode_t) -> String {
-    switch type {
-    case S_IFIFO: "a FIFO"
-    case S_IFCHR: "a character device"
-    case S_IFBLK: "a block device"
-    case S_IFSOCK: "a socket"
-    default: "not a plain file"
-    }
-}
-
-private func errorText(_ code: Int32) -> String {
-    String(cString: strerror(code))
 }

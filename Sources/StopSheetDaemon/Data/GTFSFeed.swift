@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 import StopSheetCore
 
 /// Where a GTFS feed's tables are: a zip archive in memory, or a directory on disk.
@@ -31,14 +32,14 @@ enum GTFSFeed {
     }
 }
 
-/// A GTFS feed unpacked in a directory: each table streamed from its file (`FileSource.stream`).
+/// A GTFS feed unpacked in a directory: each table streamed from its file (`LocalFile.stream`).
 struct GTFSDirectory: GTFSTables {
     var path: String
 
     func has(_ name: String) -> Bool { access(path + "/" + name, F_OK) == 0 }
 
     func stream(_ name: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
-        try FileSource.stream(path + "/" + name, chunk)
+        try LocalFile.stream(path + "/" + name, chunk)
     }
 }
 
@@ -57,7 +58,7 @@ public struct GTFSDirectorySource: Source {
     }
 
     public func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> {
-        FileSource.read(directory.path + "/stops.txt", maxBytes: maxBodyBytes).map { .body($0, validators: CacheValidators(), httpStatus: nil) }
+        FileSource.fetched(directory.path + "/stops.txt", maxBytes: maxBodyBytes)
     }
 }
 

@@ -1,4 +1,5 @@
 import StopSheetCore
+import ZoneInfo
 
 /// The zones of the daemon's times (protocol.md, "Time zone"): the one every time is shown in,
 /// and Chicago's, which reads CTA's wall-clock timestamps whatever is shown. Immutable; any thread.

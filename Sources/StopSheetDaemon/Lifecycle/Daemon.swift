@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 import StopSheetCore
 import Synchronization
 
@@ -264,7 +265,7 @@ public final class Daemon: Sendable {
     /// /dev/zero must not pass for an empty config, and a NUL would cut a value short at the C
     /// boundary while `health` showed the whole string.
     static func readConfigFile(_ path: String) throws(Config.Failure) -> String? {
-        switch FileSource.read(path, maxBytes: 1 << 20, regularOnly: true) {
+        switch LocalFile.read(path, maxBytes: 1 << 20, regularOnly: true) {
         case .success(let bytes):
             if let nul = bytes.firstIndex(of: 0) {
                 throw Config.Failure(description: "--config: \(path) contains a NUL byte (at byte \(nul))")

@@ -130,6 +130,7 @@ public struct StopSheetService: Sendable {
             "connections": .int(connections()),
             "version": .string(StopSheetVersion.current),
             "subscriptions": subscriptions?.json ?? .null,
+            "timeZone": .string(zone.identifier),
         ]
     }
 

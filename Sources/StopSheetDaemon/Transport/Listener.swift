@@ -45,14 +45,7 @@ private let bindUmask = Locked(())
 /// swap the socket for their own), and the socket gets its mode before `bind` creates it (the
 /// mode of an unbound socket, under a umask that keeps 0660), not by a `chmod` of the path.
 public func bindUnixListener(path: String, backlog: Int32 = 512) throws(ListenerError) -> Int32 {
-    let address: UnixSocketAddress
-    do throws(UnixSocketPathError) { address = try UnixSocketAddress(path: path) } catch {
-        switch error {
-        case .invalid: throw .invalidPath(path)
-        case .tooLong(_, let limit): throw .pathTooLong(path: path, limit: limit)
-        }
-    }
-
+    let address = try socketAddress(path)
     try createRuntimeDirectory(of: path)
     try checkSocketDirectory(of: path)
     try removeStaleSocket(at: address, path: path)
@@ -125,21 +118,48 @@ public struct BoundSocketFile: Sendable, Equatable {
     }
 }
 
+/// What the start requires of a socket path before it touches the file system, and what
+/// `--check-config` checks of it too: an address that fits `sockaddr_un`, in a directory that
+/// exists or is a runtime directory to make (`socketDirectoryToMake`). The rest (the
+/// directory's owner, a server already there) is for the start alone: it depends on who starts
+/// and when.
+public func checkSocketPath(_ path: String) throws(ListenerError) {
+    _ = try socketAddress(path)
+    _ = try socketDirectoryToMake(forSocket: path)
+}
+
+private func socketAddress(_ path: String) throws(ListenerError) -> UnixSocketAddress {
+    do throws(UnixSocketPathError) { return try UnixSocketAddress(path: path) } catch {
+        switch error {
+        case .invalid: throw .invalidPath(path)
+        case .tooLong(_, let limit): throw .pathTooLong(path: path, limit: limit)
+        }
+    }
+}
+
 /// The socket's directory must exist, but for a runtime directory of the documented layout: one
-/// directly in `/run` (`/run/stopsheetd`), which is made here as systemd's `RuntimeDirectory=`
+/// directly in `/run` (`/run/stopsheetd`), which the start makes as systemd's `RuntimeDirectory=`
 /// would make it. Anything else missing is refused, not made: a mistyped path, or one from a
-/// config file, must not have root create directories across the file system. A directory made
-/// here gets 0755 whatever the umask, set through a descriptor of the directory just made (never
-/// followed through a symlink), so a directory swapped in meanwhile is never the one changed.
-private func createRuntimeDirectory(of path: String) throws(ListenerError) {
+/// config file, must not have root create directories across the file system. Returns the
+/// directory to make, nil when it exists.
+private func socketDirectoryToMake(forSocket path: String) throws(ListenerError) -> String? {
     let bytes = Array(path.utf8)
-    guard let lastSlash = bytes.lastIndex(of: UInt8(ascii: "/")), lastSlash > 0 else { return }
+    guard let lastSlash = bytes.lastIndex(of: UInt8(ascii: "/")), lastSlash > 0 else { return nil }
     let directory = String(decoding: bytes[..<lastSlash], as: UTF8.self)
     var info = stat()
-    if stat(directory, &info) == 0 { return }
+    if stat(directory, &info) == 0 { return nil }
     guard errno == ENOENT, directory.hasPrefix(runDirectory + "/"), !directory.dropFirst(runDirectory.count + 1).contains("/") else {
         throw .missingDirectory(path: directory)
     }
+    return directory
+}
+
+/// Makes the runtime directory `socketDirectoryToMake` names. It gets 0755 whatever the umask,
+/// set through a descriptor of the directory just made (never followed through a symlink), so a
+/// directory swapped in meanwhile is never the one changed.
+private func createRuntimeDirectory(of path: String) throws(ListenerError) {
+    guard let directory = try socketDirectoryToMake(forSocket: path) else { return }
+    var info = stat()
     guard mkdir(directory, 0o700) == 0 else {
         if errno == EEXIST { return }
         throw .system(call: "mkdir", path: directory, errno: errno)

@@ -1,9 +1,11 @@
 import Glibc
+import Posix
 import StopSheetCore
 
 /// The system's time-zone database (Debian's `tzdata`), where glibc looks for it: `$TZDIR`,
-/// else `/usr/share/zoneinfo`. A zone is read from its TZif file when it is chosen, so an update
-/// of tzdata (a change in the law) reaches the daemon at its next start or reload. Any thread.
+/// else `/usr/share/zoneinfo`. The daemon reads the zone it shows here, and `stopsheetctl` the
+/// zone the daemon names. A zone is read from its TZif file when it is chosen, so an update of
+/// tzdata (a change in the law) reaches the daemon at its next start or reload. Any thread.
 public enum TimeZoneDatabase {
     public struct Failure: Error, Equatable, CustomStringConvertible {
         public var description: String
@@ -17,12 +19,16 @@ public enum TimeZoneDatabase {
     public static func rules(_ identifier: String) throws(Failure) -> TimeZoneRules {
         // A name, not a path: no way out of the database's directory.
         let components = identifier.split(separator: "/", omittingEmptySubsequences: false)
-        guard !identifier.isEmpty, components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }),
-              identifier.utf8.allSatisfy({ isNameByte($0) })
-        else { throw Failure(description: "'\(Log.oneLine(identifier, maxBytes: 80))' is not a time-zone name (such as America/New_York)") }
+        guard !identifier.isEmpty, identifier.utf8.count <= maxNameBytes,
+              components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }), identifier.utf8.allSatisfy({ isNameByte($0) })
+        else {
+            // Quoted as given, as every value of the configuration is, but never at length.
+            let shown = identifier.utf8.count <= maxNameBytes ? identifier : String(identifier.unicodeScalars.prefix(maxNameBytes / 2).map(Character.init)) + "…"
+            throw Failure(description: "'\(shown)' is not a time-zone name (such as America/New_York)")
+        }
         let path = directory + "/" + identifier
         let bytes: [UInt8]
-        switch FileSource.read(path, maxBytes: 1 << 20, regularOnly: true) {
+        switch LocalFile.read(path, maxBytes: 1 << 20, regularOnly: true) {
         case .success(let read): bytes = read
         case .failure:
             throw Failure(description: "'\(identifier)' is not a zone of the time-zone database in \(directory) (is tzdata installed?)")
@@ -33,6 +39,9 @@ public enum TimeZoneDatabase {
             throw Failure(description: "\(path) is not a usable time-zone file: \(error)")
         }
     }
+
+    /// Longer than any zone's name (the longest are about 30 bytes).
+    private static let maxNameBytes = 120
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
