@@ -1,6 +1,6 @@
-/// Fuzz target (see Entry.swift): bytes a client sends, through the very `Session` the serving loop gives a
-/// connection (framer, the exact-bytes fast path, the general parser, batches, deferred answers)
-/// minus the socket, dispatching to the real methods over a store holding the real CTA fixtures.
+/// Fuzz target (see Entry.swift): bytes a client sends, through the very `LineFramer` and `Session` the
+/// serving loop gives a connection (framing, the exact-bytes fast path, the general parser, batches,
+/// deferred answers) minus the socket, dispatching to the real methods over a store holding the real CTA fixtures.
 ///
 /// Beyond "does not crash": every answer line is one JSON value, a JSON-RPC 2.0 response (or a
 /// batch of them) with exactly one of `result` and `error`, or a push notification; and no
@@ -19,10 +19,11 @@ public func requestLineFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     let inbox = FuzzInbox()
     let (host, subscriptions) = FuzzService.makeHost()
     let session = Session(peer: peer, host: host) { inbox.pending.append($0) }
+    var input = LineFramer(maxLineBytes: host.limits.maxLineBytes)
     var out: [UInt8] = []
     func answerLines(atEnd: Bool) {
         while true {
-            _ = session.answer(into: &out, outputLimit: .max, inputEnded: atEnd)
+            _ = session.answer(&input, into: &out, outputLimit: .max, inputEnded: atEnd)
             guard !inbox.pending.isEmpty else { return }
             precondition(session.resume(inbox.pending.removeFirst(), into: &out), "a fresh resumption was refused")
         }
@@ -30,12 +31,12 @@ public func requestLineFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     var offset = 0
     while offset < stream.count {
         let end = min(stream.count, offset + readSize)
-        session.receive(UnsafeRawBufferPointer(rebasing: stream[offset..<end]))
+        input.append(UnsafeRawBufferPointer(rebasing: stream[offset..<end]))
         offset = end
         answerLines(atEnd: false)
     }
     answerLines(atEnd: true)
-    precondition(!session.isWaiting && !session.hasBufferedInput, "input left unanswered")
+    precondition(!session.isWaiting && !input.hasBufferedBytes, "input left unanswered")
     // Push: the data changes and changes back, as a refresh would; every subscription the input
     // made is told, through the same queue and lines, and then ends with the connection.
     subscriptions.update(to: FuzzService.changed)
