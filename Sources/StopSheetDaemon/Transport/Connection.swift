@@ -150,7 +150,7 @@ private enum OutputCapacity {
 }
 
 /// Why the loop closes a connection.
-enum CloseReason {
+enum CloseReason: Equatable {
     /// Done: input ended and everything was answered, or nothing was in flight at hang-up.
     case finished
     case drained
