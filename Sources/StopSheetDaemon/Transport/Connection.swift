@@ -30,10 +30,14 @@ final class Connection<Handler: ConnectionHandler> {
     let generation: UInt32
     let peer: PeerCredentials
     let handler: Handler
+    // Both buffers are handed to the handler `inout` across calls the compiler cannot see into
+    // (the dispatcher's methods), so it would check every access to them at run time, reads
+    // included: several a round, each dearer than the work it guards. No access can overlap:
+    // the handler, the only code running while it holds them, has no reference to this object.
     /// Requests read and not yet taken by the handler.
-    var input: LineFramer
+    @exclusivity(unchecked) var input: LineFramer
     /// Answers; bytes before `sent` are already on the wire.
-    var output: [UInt8] = []
+    @exclusivity(unchecked) var output: [UInt8] = []
     private(set) var sent = 0
     /// The client shut down its sending side (or closed): answer what was received, then close.
     private(set) var readClosed = false

@@ -14,13 +14,18 @@ import CLinux
 /// Level-triggered, because a connection is paused often (a `.later` outstanding, output over its
 /// limit, input ended): pausing is then just dropping EPOLLIN from its interest, and resuming needs
 /// no memory of readiness missed meanwhile, as edge-triggered epoll would.
+///
+/// `@exclusivity(unchecked)` marks the state every round touches whose run-time exclusivity
+/// checks the compiler cannot drop, each dearer than the work it guards (as on `Connection`'s
+/// buffers). None can see overlapping accesses: `Clients` calls out to nothing, `scratch` and
+/// `events` serve one call at a time (`read`; `epoll_wait`), `deferred` is walked as a copy.
 final class EventLoop<Handler: ConnectionHandler> {
     private let server: Server
     private let limits: ServerLimits
     private let epollFD: Int32
     private let wakeFD: Int32
     private var listeners: [Int32]
-    private var clients: Clients<Handler>
+    @exclusivity(unchecked) private var clients: Clients<Handler>
     /// Tags each connection's epoll events: an event read in the same round in which its
     /// connection closed and a new one got the same fd must not reach the new one.
     private var nextGeneration: UInt32 = 0
@@ -36,9 +41,9 @@ final class EventLoop<Handler: ConnectionHandler> {
 
     /// Connections with input read this round, answered and written once every ready event is
     /// read (Redis's clients-pending-write): see `serviceDeferred`.
-    private var deferred: [Connection<Handler>] = []
-    private var scratch = [UInt8](repeating: 0, count: 64 << 10)
-    private var events = [epoll_event](repeating: epoll_event(), count: 256)
+    @exclusivity(unchecked) private var deferred: [Connection<Handler>] = []
+    @exclusivity(unchecked) private var scratch = [UInt8](repeating: 0, count: 64 << 10)
+    @exclusivity(unchecked) private var events = [epoll_event](repeating: epoll_event(), count: 256)
     private var acceptThrottle = LogThrottle(intervalNanoseconds: 10_000_000_000)
     private var busyThrottle = LogThrottle(intervalNanoseconds: 60_000_000_000)
 
