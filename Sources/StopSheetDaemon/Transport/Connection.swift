@@ -152,13 +152,3 @@ private enum OutputCapacity {
     /// Once it was quiet for a tick.
     static let idle = 64 << 10
 }
-
-/// Why the loop closes a connection.
-enum CloseReason: Equatable {
-    /// Done: input ended and everything was answered, or nothing was in flight at hang-up.
-    case finished
-    case drained
-    case vanished(Int32)
-    case idle
-    case stuck
-}

@@ -364,20 +364,9 @@ final class EventLoop<Handler: ConnectionHandler> {
         connection.handler.end()
         server.openConnections.store(clients.count, ordering: .relaxed)
         // Counted before the close, so a client that sees its end of stream sees the count too.
-        defer { Glibc.close(fd) }
-        switch reason {
-        case .finished, .drained:
-            server.liveCounters[.closedFinished].add()
-        case .vanished(let code):
-            server.liveCounters[.closedVanished].add()
-            Log.clientError(connection.peer, "client went away with answers pending: \(Errno(code))")
-        case .idle:
-            server.liveCounters[.closedIdle].add()
-            Log.clientError(connection.peer, "closed an idle connection")
-        case .stuck:
-            server.liveCounters[.closedStuck].add()
-            Log.clientError(connection.peer, "closed a connection that stopped reading its answers")
-        }
+        server.liveCounters[reason.counter].add()
+        if let message = reason.clientError { Log.clientError(connection.peer, message) }
+        Glibc.close(fd)
     }
 
     // MARK: - epoll
