@@ -36,7 +36,7 @@ final class Session: ConnectionHandler {
 
     /// `resume` must hand its argument back to the loop thread and there to `resume(_:into:)` of
     /// this session; it is called from any thread, at most once per deferred answer. `wake`
-    /// asks the loop, on its thread, to call `answer(into:…)` soon: notifications are queued.
+    /// asks the loop, on its thread, to call `answer(_:into:…)` soon: notifications are queued.
     init(peer: PeerCredentials, host: SessionHost, resume: @escaping @Sendable (Resumption) -> Void, wake: @escaping () -> Void = {}) {
         self.host = host
         let notifications = NotificationQueue(wake: wake)
@@ -84,7 +84,7 @@ final class Session: ConnectionHandler {
     }
 
     /// Writes a completed deferred answer and goes on with the rest of its line; false when the
-    /// resumption is stale. Call `answer(into:…)` next for further lines.
+    /// resumption is stale. Call `answer(_:into:…)` next for further lines.
     func resume(_ resumption: Resumption, into output: inout [UInt8]) -> Bool {
         guard var waiting, waiting.token == resumption.token else { return false }
         let start = output.count
