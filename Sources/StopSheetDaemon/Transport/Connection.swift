@@ -33,7 +33,8 @@ final class Connection<Handler: ConnectionHandler> {
     // Both buffers are handed to the handler `inout` across calls the compiler cannot see into
     // (the dispatcher's methods), so it would check every access to them at run time, reads
     // included: several a round, each dearer than the work it guards. No access can overlap:
-    // the handler, the only code running while it holds them, has no reference to this object.
+    // the handler, the only code running while it holds them, is made before this object and
+    // never given it, and its `wake` reaches the loop's list, not these.
     /// Requests read and not yet taken by the handler.
     @exclusivity(unchecked) var input: LineFramer
     /// Answers; bytes before `sent` are already on the wire.
