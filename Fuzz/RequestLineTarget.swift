@@ -1,6 +1,8 @@
-/// Fuzz target (see Entry.swift): bytes a client sends, through the very `Session` the serving loop gives a
-/// connection (framer, the exact-bytes fast path, the general parser, batches, deferred answers)
-/// minus the socket, dispatching to the real methods over a store holding the real CTA fixtures.
+import Glibc
+
+/// Fuzz target (see Entry.swift): bytes a client sends, through the very `LineFramer` and `Session` the
+/// serving loop gives a connection (framing, the exact-bytes fast path, the general parser, batches,
+/// deferred answers) minus the socket, dispatching to the real methods over a store holding the real CTA fixtures.
 ///
 /// Beyond "does not crash": every answer line is one JSON value, a JSON-RPC 2.0 response (or a
 /// batch of them) with exactly one of `result` and `error`, or a push notification; and no
@@ -19,29 +21,33 @@ public func requestLineFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     let inbox = FuzzInbox()
     let (host, subscriptions) = FuzzService.makeHost()
     let session = Session(peer: peer, host: host) { inbox.pending.append($0) }
-    var out: [UInt8] = []
+    var input = LineFramer(maxLineBytes: host.limits.maxLineBytes)
+    let output = FuzzOutput()
     func answerLines(atEnd: Bool) {
         while true {
-            _ = session.answer(into: &out, outputLimit: .max, inputEnded: atEnd)
+            _ = session.answer(&input, into: &output.buffer, outputLimit: .max, inputEnded: atEnd)
+            output.deliver()
             guard !inbox.pending.isEmpty else { return }
-            precondition(session.resume(inbox.pending.removeFirst(), into: &out), "a fresh resumption was refused")
+            precondition(session.resume(inbox.pending.removeFirst(), into: &output.buffer), "a fresh resumption was refused")
+            output.deliver()
         }
     }
     var offset = 0
     while offset < stream.count {
         let end = min(stream.count, offset + readSize)
-        session.receive(UnsafeRawBufferPointer(rebasing: stream[offset..<end]))
+        input.append(UnsafeRawBufferPointer(rebasing: stream[offset..<end]))
         offset = end
         answerLines(atEnd: false)
     }
     answerLines(atEnd: true)
-    precondition(!session.isWaiting && !session.hasBufferedInput, "input left unanswered")
+    precondition(!session.isWaiting && !input.hasBufferedBytes, "input left unanswered")
     // Push: the data changes and changes back, as a refresh would; every subscription the input
     // made is told, through the same queue and lines, and then ends with the connection.
     subscriptions.update(to: FuzzService.changed)
     subscriptions.update(to: FuzzService.store.current)
     answerLines(atEnd: true)
     session.end()
+    let out = output.received
     precondition(subscriptions.counters.subscriptions.load(ordering: .relaxed) == 0, "a subscription outlived its connection")
 
     for line in out.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
@@ -63,6 +69,38 @@ public func requestLineFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     }
     precondition(out.isEmpty || out.last == UInt8(ascii: "\n"), "an answer without its newline")
     return 0
+}
+
+/// The connection's output, its bytes read back through a socket pair as a client would get them.
+final class FuzzOutput {
+    var buffer = OutputBuffer()
+    private(set) var received: [UInt8] = []
+    private let writer: Int32, reader: Int32
+
+    init() {
+        var fds: [Int32] = [-1, -1]
+        precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &fds) == 0, "socketpair: errno \(errno)")
+        (writer, reader) = (fds[0], fds[1])
+    }
+
+    deinit {
+        close(writer)
+        close(reader)
+    }
+
+    /// Sends what was written and reads it back, in turns, until all of it arrived.
+    func deliver() {
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            guard case .sent = buffer.send(to: writer) else { preconditionFailure("send to the socket pair failed") }
+            while true {
+                let count = read(reader, &chunk, chunk.count)
+                guard count > 0 else { break }
+                received += chunk[..<count]
+            }
+            if buffer.unsent == 0 { return }
+        }
+    }
 }
 
 /// Resumptions handed back by the session, on the fuzzing thread only.

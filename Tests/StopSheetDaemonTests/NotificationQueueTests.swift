@@ -55,17 +55,18 @@ import Testing
         dispatcher.register("slow") { _, _ in .later { complete in complete(.result(.string("done"))) } }
         let host = SessionHost(dispatcher: dispatcher, limits: ServerLimits(), counters: ServerCounterTable())
         let inbox = Inbox()
-        let session = Session(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), host: host) { inbox.pending.append($0) }
+        let fed = FedSession(host: host) { inbox.pending.append($0) }
+        let session = fed.session
         var out: [UInt8] = []
         let batch = #"[{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]},{"jsonrpc":"2.0","id":2,"method":"slow"}]"# + "\n"
         let after = #"{"jsonrpc":"2.0","id":3,"method":"echo","params":[3]}"# + "\n"
-        Array((batch + after).utf8).withUnsafeBytes { session.receive($0) }
-        _ = session.answer(into: &out, outputLimit: .max, inputEnded: false)
+        fed.receive(batch + after)
+        _ = fed.answer(into: &out)
         session.notifications.post(Self.notification("n"), key: .init(group: "s1", item: "a"))
-        _ = session.answer(into: &out, outputLimit: .max, inputEnded: false)
+        _ = fed.answer(into: &out)
         #expect(String(decoding: out, as: UTF8.self) == #"[{"jsonrpc":"2.0","id":1,"result":[1]}"#, "the batch's line is open: nothing else goes in")
-        #expect(session.resume(inbox.pending.removeFirst(), into: &out))
-        _ = session.answer(into: &out, outputLimit: .max, inputEnded: false)
+        #expect(fed.resume(inbox.pending.removeFirst(), into: &out))
+        _ = fed.answer(into: &out)
         #expect(String(decoding: out, as: UTF8.self) == #"[{"jsonrpc":"2.0","id":1,"result":[1]},{"jsonrpc":"2.0","id":2,"result":"done"}]"# + "\n"
             + Self.line("n") + #"{"jsonrpc":"2.0","id":3,"result":[3]}"# + "\n", "queued before line 3 was answered: written before its answer")
         #expect(host.counters[.notificationsSent].count == 1, "counted as written, as answers are")

@@ -2,7 +2,7 @@ import StopSheetCore
 import Testing
 @testable import StopSheetDaemon
 
-/// The session without a socket: bytes in, answer bytes out, deferred answers resumed by token.
+/// The session without a socket: lines in, answer bytes out, deferred answers resumed by token.
 @Suite struct SessionTests {
     /// Resumptions the session hands back; the test is the loop thread.
     final class Inbox: @unchecked Sendable {
@@ -20,15 +20,15 @@ import Testing
         return SessionHost(dispatcher: dispatcher, limits: limits, counters: ServerCounterTable())
     }
 
-    private func answers(_ session: Session, _ text: String, inputEnded: Bool = false) -> String {
+    private func answers(_ fed: FedSession, _ text: String, inputEnded: Bool = false) -> String {
         var out: [UInt8] = []
-        Array(text.utf8).withUnsafeBytes { session.receive($0) }
-        _ = session.answer(into: &out, outputLimit: .max, inputEnded: inputEnded)
+        fed.receive(text)
+        _ = fed.answer(into: &out, inputEnded: inputEnded)
         return String(decoding: out, as: UTF8.self)
     }
 
     @Test func theFastPathAndTheGeneralPathWriteTheSameLine() {
-        let session = Session(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), host: makeHost()) { _ in }
+        let session = FedSession(host: makeHost())
         let fast = answers(session, #"{"jsonrpc":"2.0","id":7,"method":"echo","params":{"k":"v"}}"# + "\n")
         let general = answers(session, #"{ "jsonrpc":"2.0","id":7,"method":"echo","params":{"k":"v"}}"# + "\n")
         #expect(fast == #"{"jsonrpc":"2.0","id":7,"result":{"k":"v"}}"# + "\n")
@@ -37,40 +37,41 @@ import Testing
 
     @Test func aBatchWaitsOnItsLaterAndResumesInOrder() {
         let inbox = Inbox()
-        let session = Session(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), host: makeHost()) { inbox.pending.append($0) }
+        let fed = FedSession(host: makeHost()) { inbox.pending.append($0) }
+        let session = fed.session
         var out: [UInt8] = []
         let batch = #"[{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]},{"jsonrpc":"2.0","id":2,"method":"slow"}]"# + "\n"
         let after = #"{"jsonrpc":"2.0","id":3,"method":"echo","params":[3]}"# + "\n"
-        Array((batch + after).utf8).withUnsafeBytes { session.receive($0) }
-        #expect(!session.answer(into: &out, outputLimit: .max, inputEnded: false))
+        fed.receive(batch + after)
+        #expect(!fed.answer(into: &out))
         #expect(session.isWaiting && !session.atLineBoundary && inbox.pending.count == 1)
         #expect(String(decoding: out, as: UTF8.self) == #"[{"jsonrpc":"2.0","id":1,"result":[1]}"#)
 
         let resumption = inbox.pending.removeFirst()
-        #expect(session.resume(resumption, into: &out))
-        #expect(!session.resume(resumption, into: &out), "a second completion is stale")
+        #expect(fed.resume(resumption, into: &out))
+        #expect(!fed.resume(resumption, into: &out), "a second completion is stale")
         #expect(!session.isWaiting && session.atLineBoundary)
-        _ = session.answer(into: &out, outputLimit: .max, inputEnded: false)
+        _ = fed.answer(into: &out)
         #expect(String(decoding: out, as: UTF8.self) == #"[{"jsonrpc":"2.0","id":1,"result":[1]},{"jsonrpc":"2.0","id":2,"result":"done"}]"#
             + "\n" + #"{"jsonrpc":"2.0","id":3,"result":[3]}"# + "\n")
-        #expect(!session.hasBufferedInput)
+        #expect(!fed.input.hasBufferedBytes)
     }
 
     @Test func answeringStopsAtTheOutputLimitAndGoesOnLater() {
-        let session = Session(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), host: makeHost()) { _ in }
+        let fed = FedSession(host: makeHost())
         let line = #"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"k":"v"}}"# + "\n"
-        Array((line + line).utf8).withUnsafeBytes { session.receive($0) }
+        fed.receive(line + line)
         var out: [UInt8] = []
-        #expect(session.answer(into: &out, outputLimit: 0, inputEnded: false), "full after the first answer")
+        #expect(fed.answer(into: &out, outputLimit: 0), "full after the first answer")
         let first = out.count
-        #expect(first > 0 && session.hasBufferedInput)
-        #expect(!session.answer(into: &out, outputLimit: .max, inputEnded: false))
+        #expect(first > 0 && fed.input.hasBufferedBytes)
+        #expect(!fed.answer(into: &out))
         #expect(out.count == 2 * first)
     }
 
     @Test func anOverlongLineIsAnsweredAndCounted() {
         let host = makeHost(maxLineBytes: 64)
-        let session = Session(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), host: host) { _ in }
+        let session = FedSession(host: host)
         let answer = answers(session, String(repeating: "x", count: 100) + "\n")
         #expect(answer == String(decoding: host.tooLargeLine, as: UTF8.self))
         #expect(answers(session, "{", inputEnded: true).contains(#""code":-32700"#), "the last line without newline counts at end of input")
@@ -79,7 +80,7 @@ import Testing
 
     @Test func requestsCountPerRegisteredMethodOnBothPathsAndNeverByAClientsName() {
         let host = makeHost()
-        let session = Session(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), host: host) { _ in }
+        let session = FedSession(host: host)
         let fast = #"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"k":"v"}}"# + "\n"
         let general = #"{"jsonrpc":"2.0","method":"echo","params":[1]}"# + "\n"  // a notification counts too
         let strangers = (0..<50).map { #"{"jsonrpc":"2.0","id":2,"method":"m\#($0)"}"# + "\n" }.joined()
@@ -88,7 +89,6 @@ import Testing
         #expect(host.requests.requests.map(\.method) == ["echo", "slow", "unknown"], "no key from a client's string")
         #expect(host.requests.requests.map(\.count) == [3, 0, 50])
         #expect(host.requests.errors.filter { $0.count > 0 }.map { [$0.code, $0.count] } == [[-32601, 50]])
-        #expect(host.counters[.bytesIn].count == input.utf8.count)
         #expect(host.counters[.bytesOut].count == output.utf8.count)
     }
 }

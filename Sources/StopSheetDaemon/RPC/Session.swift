@@ -1,11 +1,12 @@
 import StopSheetCore
 import StopSheetProtocol
 
-/// The protocol side of one connection, between the loop's bytes and the dispatcher's requests:
-/// bytes in (`receive`), answer bytes out (`answer(into:…)`), after Redis's `networking.c`
-/// beside `ae.c`. It owns the line framer, the one parse of each line (fast path included),
-/// batch sequencing (`LineAnswer`), the deferred (`.later`) answer it may wait on, and the
-/// accounting and logging of client mistakes. It holds no file descriptor and never does I/O.
+/// The JSON-RPC side of one connection, between the connection's lines and the dispatcher's
+/// requests: the loop's `ConnectionHandler`. Lines in (taken from the connection's input),
+/// answer bytes out (`answer(_:into:…)`). It owns the one parse of each line (fast path
+/// included), batch sequencing (`LineAnswer`), the deferred (`.later`) answer it may wait on, and
+/// the accounting and logging of client mistakes. It holds no buffer of the connection's and no
+/// file descriptor, and never does I/O.
 ///
 /// Owned by the loop thread: every method runs there. Only a `Resumption` crosses threads, and
 /// it comes back through the `resume` hand-over the loop gave at creation.
@@ -13,7 +14,7 @@ import StopSheetProtocol
 /// Answers go into an output buffer the caller hands in, whole lines at a time except while a
 /// batch waits on a `.later` (then its `[…` is written and `atLineBoundary` is false): a feature
 /// that pushes lines of its own (notifications) appends them when `atLineBoundary` holds.
-final class Session {
+final class Session: ConnectionHandler {
     /// A deferred answer's completion on its way back to the loop thread. Its token tells a stale
     /// one (connection gone, fd reused, completed twice) apart from the one awaited.
     struct Resumption: Sendable {
@@ -29,48 +30,35 @@ final class Session {
     private let host: SessionHost
     private let context: RPCContext
     private let resume: @Sendable (Resumption) -> Void
-    private var framer: LineFramer
     private var waiting: Waiting?
     /// Notifications owed to the client (subscriptions), written between whole lines.
     let notifications: NotificationQueue
 
     /// `resume` must hand its argument back to the loop thread and there to `resume(_:into:)` of
     /// this session; it is called from any thread, at most once per deferred answer. `wake`
-    /// asks the loop, on its thread, to call `answer(into:…)` soon: notifications are queued.
+    /// asks the loop, on its thread, to call `answer(_:into:…)` soon: notifications are queued.
     init(peer: PeerCredentials, host: SessionHost, resume: @escaping @Sendable (Resumption) -> Void, wake: @escaping () -> Void = {}) {
         self.host = host
         let notifications = NotificationQueue(wake: wake)
         self.notifications = notifications
         self.context = RPCContext(peer: peer, notifications: notifications)
         self.resume = resume
-        self.framer = LineFramer(maxLineBytes: host.limits.maxLineBytes)
     }
 
     /// A `.later` is outstanding: no further line is looked at until it completes.
     var isWaiting: Bool { waiting != nil }
 
-    /// A line or partial line is held, received but not yet answered.
-    var hasBufferedInput: Bool { framer.hasBufferedBytes }
-
-    /// Bytes received and not yet answered, counted in the server's memory budget.
-    var bufferedInputBytes: Int { framer.bufferedByteCount }
-
-    /// Whole lines taken so far (answered, refused or waiting): what the idle timeout counts.
-    private(set) var linesTaken = 0
-
     /// Nothing half-written in the output: a whole line of another kind may be appended.
     var atLineBoundary: Bool { waiting?.answer.isOpen != true }
 
-    func receive(_ bytes: UnsafeRawBufferPointer) {
-        host.bytesIn.add(bytes.count)
-        framer.append(bytes)
-    }
+    static func refusalLine(_ refusal: ConnectionRefusal, host: SessionHost) -> [UInt8] { host.busyLine(refusal) }
 
-    /// Answers complete lines into `output` until one waits on a `.later`, none is left, or
-    /// `output` has grown past `outputLimit` bytes; true in the last case (lines may be left).
-    /// `inputEnded`: the client sent its last byte, so a final line without newline counts.
-    /// Queued notifications go first, so one queued before a request was read precedes its answer.
-    func answer<Output: JSONSink>(into output: inout Output, outputLimit: Int, inputEnded: Bool) -> Bool {
+    /// Answers complete lines of `input` into `output` until one waits on a `.later`, none is
+    /// left, or `output` has grown past `outputLimit` bytes; true in the last case (lines may be
+    /// left). `inputEnded`: the client sent its last byte, so a final line without newline
+    /// counts. Queued notifications go first, so one queued before a request was read precedes
+    /// its answer.
+    func answer(_ input: inout LineFramer, into output: inout OutputBuffer, outputLimit: Int, inputEnded: Bool) -> Bool {
         if !notifications.isEmpty, atLineBoundary {
             let (written, more) = notifications.write(into: &output, outputLimit: outputLimit)
             host.notificationsSent.add(written)
@@ -78,8 +66,7 @@ final class Session {
         }
         while waiting == nil {
             guard output.count <= outputLimit else { return true }
-            guard let event = framer.next() ?? (inputEnded ? framer.finish() : nil) else { return false }
-            linesTaken &+= 1
+            guard let event = input.next() ?? (inputEnded ? input.finish() : nil) else { return false }
             // Counted per line, not when sent: a `stats` answer then counts exactly the lines
             // before it, however the client's bytes were split into reads.
             let start = output.count
@@ -90,15 +77,15 @@ final class Session {
                 logClientError("request line longer than \(host.limits.maxLineBytes) bytes")
                 output.write(host.tooLargeLine)
             case .line(let range):
-                answerLine(range, into: &output)
+                answerLine(range, of: input.buffer, into: &output)
             }
         }
         return false
     }
 
     /// Writes a completed deferred answer and goes on with the rest of its line; false when the
-    /// resumption is stale. Call `answer(into:…)` next for further lines.
-    func resume<Output: JSONSink>(_ resumption: Resumption, into output: inout Output) -> Bool {
+    /// resumption is stale. Call `answer(_:into:…)` next for further lines.
+    func resume(_ resumption: Resumption, into output: inout OutputBuffer) -> Bool {
         guard var waiting, waiting.token == resumption.token else { return false }
         let start = output.count
         defer { host.bytesOut.add(output.count - start) }
@@ -113,9 +100,9 @@ final class Session {
 
     // MARK: - One line
 
-    private func answerLine<Output: JSONSink>(_ range: Range<Int>, into output: inout Output) {
-        if answerExact(range, into: &output) { return }
-        guard let message = RPCMessage.parse(framer.buffer[range], maxDepth: host.limits.maxDepth, maxBatch: host.limits.maxBatch)
+    private func answerLine<Output: JSONSink>(_ range: Range<Int>, of bytes: [UInt8], into output: inout Output) {
+        if answerExact(range, of: bytes, into: &output) { return }
+        guard let message = RPCMessage.parse(bytes[range], maxDepth: host.limits.maxDepth, maxBatch: host.limits.maxBatch)
         else { return }
         count(message)
         advance(LineAnswer(message, counters: host.requests), into: &output)
@@ -123,9 +110,9 @@ final class Session {
 
     /// The most common line answered from its bytes alone (`ExactRequest`), with the reply the
     /// general path would give; false leaves the line to the general parser.
-    private func answerExact<Output: JSONSink>(_ range: Range<Int>, into output: inout Output) -> Bool {
+    private func answerExact<Output: JSONSink>(_ range: Range<Int>, of bytes: [UInt8], into output: inout Output) -> Bool {
         guard host.limits.maxDepth >= ExactRequest.depth, let exact = host.dispatcher.exact else { return false }
-        return framer.buffer.withUnsafeBytes { all in
+        return bytes.withUnsafeBytes { all in
             let line = UnsafeRawBufferPointer(rebasing: all[range])
             guard let match = exact.request.match(line) else { return false }
             // Plain ASCII: up to 15 bytes the String is stored inline, not allocated.
@@ -183,7 +170,7 @@ final class SessionHost {
     let counters: ServerCounterTable
     let requests: RequestCounters
     /// The counters every line touches, looked up once.
-    let bytesIn: Counter, bytesOut: Counter, notificationsSent: Counter
+    let bytesOut: Counter, notificationsSent: Counter
     /// Sent to a connection turned away at the connection limit, before it is closed.
     private let busyLine: [UInt8]
     let tooLargeLine: [UInt8]
@@ -195,21 +182,19 @@ final class SessionHost {
         self.dispatcher = dispatcher
         self.limits = limits
         self.counters = counters
-        (bytesIn, bytesOut, notificationsSent) = (counters[.bytesIn], counters[.bytesOut], counters[.notificationsSent])
+        (bytesOut, notificationsSent) = (counters[.bytesOut], counters[.notificationsSent])
         self.requests = requests ?? RequestCounters(dispatcher)
-        let busy = RPCError.serverBusy(Self.connectionLimitReason), tooLarge = RPCError.requestTooLarge(limit: limits.maxLineBytes)
+        let busy = RPCError.serverBusy(ConnectionRefusal.full.reason), tooLarge = RPCError.requestTooLarge(limit: limits.maxLineBytes)
         (busyLine, busyCode) = (RPCResponse.errorLine(busy), busy.code)
         (tooLargeLine, tooLargeCode) = (RPCResponse.errorLine(tooLarge), tooLarge.code)
     }
 
-    /// The -32004 line for a connection turned away for `reason` (the common one made once),
-    /// counted among the error answers.
-    func busyLine(reason: String) -> [UInt8] {
+    /// The -32004 line for a connection turned away (the common one made once), counted among
+    /// the error answers.
+    fileprivate func busyLine(_ refusal: ConnectionRefusal) -> [UInt8] {
         requests.countError(code: busyCode)
-        return reason == Self.connectionLimitReason ? busyLine : RPCResponse.errorLine(.serverBusy(reason))
+        return refusal == .full ? busyLine : RPCResponse.errorLine(.serverBusy(refusal.reason))
     }
-
-    static let connectionLimitReason = "too many connections"
 
     /// The too-large line answered a line over the limit.
     fileprivate func countTooLargeLine() { requests.countError(code: tooLargeCode) }

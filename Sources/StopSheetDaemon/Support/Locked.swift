@@ -8,7 +8,10 @@ import Glibc
 /// checks the daemon's real ordering instead. Uncontended, both cost the same.
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private var value: Value
+    /// Handed `inout` to a closure, so Swift would check it at run time on every `withLock` (a
+    /// read of the store's generation per request, too). The mutex already excludes the other
+    /// threads, and a nested `withLock` on the same thread blocks before it could overlap.
+    @exclusivity(unchecked) private var value: Value
 
     public init(_ value: Value) {
         self.value = value

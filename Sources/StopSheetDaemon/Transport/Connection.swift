@@ -2,16 +2,19 @@
 import Glibc
 #endif
 
-/// One client's socket: its session (the protocol side), its answers not yet sent, and what
-/// the loop tracks about it. Lives on the loop thread only.
+/// One client's socket: its input (requests read, framed into lines), its output (answers not
+/// yet sent), its handler (the protocol side) and what the loop tracks about it. Lives on the
+/// loop thread only.
 ///
-/// Answers go out in request order because the session works on one line at a time and appends
-/// each answer to this single output buffer; while a `.later` is outstanding no further line of
-/// this connection is looked at (others are unaffected). Pipelined answers accumulate in that
-/// buffer and leave in one `send` per round (Redis's reply buffer), not one per answer.
-final class Connection {
+/// Both buffers are here, so the loop sees what a connection holds without asking its handler.
+/// Answers go out in request order because the handler works on one line at a time and appends
+/// each answer to this single output buffer; while a deferred answer is outstanding no further
+/// line of this connection is looked at (others are unaffected). Pipelined answers accumulate in
+/// that buffer and leave in one `send` per round (Redis's reply buffer), not one per answer.
+final class Connection<Handler: ConnectionHandler> {
     enum ReadOutcome {
-        case data
+        /// This many bytes were added to `input`.
+        case data(Int)
         case wouldBlock
         case endOfInput
         case failed(Int32)
@@ -26,35 +29,39 @@ final class Connection {
     let fd: Int32
     let generation: UInt32
     let peer: PeerCredentials
-    let session: Session
-    /// Answers, sent and not yet sent. Unchecked for exclusivity: only the loop thread touches
-    /// it, and the run-time check of its long accesses (the session writes a round's answers
-    /// into it) cost a few percent of an answer.
+    let handler: Handler
+    // Both buffers are handed to the handler `inout` across calls the compiler cannot see into
+    // (the dispatcher's methods), so it would check every access to them at run time, reads
+    // included: several a round, each dearer than the work it guards. No access can overlap:
+    // the handler, the only code running while it holds them, is made before this object and
+    // never given it, and its `wake` reaches the loop's list, not these.
+    /// Requests read and not yet taken by the handler.
+    @exclusivity(unchecked) var input: LineFramer
+    /// Answers, sent and not yet sent.
     @exclusivity(unchecked) var output = OutputBuffer()
     /// The client shut down its sending side (or closed): answer what was received, then close.
-    var readClosed = false
+    private(set) var readClosed = false
     /// Epoll events currently registered, so `epoll_ctl` runs only when they change.
     var registeredEvents: UInt32
     /// Monotonic nanoseconds of the last whole request taken or answer bytes sent: what the idle
     /// timeout measures. A byte that completes no request is not activity.
-    var lastActivity: Int64
+    private(set) var lastActivity: Int64
     /// Since when answers have been owed without the client taking any: set when output is left
     /// unsent, moved on whenever the socket takes some, cleared once all is sent.
     private(set) var owedSince: Int64?
     /// Listed in the loop's connections to service at the end of this round.
     var deferred = false
-    /// What this connection adds to the loop's buffered total, as last counted.
+    /// What this connection adds to the loop's buffered total, as last counted (`Clients`).
     var accountedBytes = 0
     /// Not read from nor answered because the loop's buffered total is over its budget.
     var pausedForBudget = false
-    /// The session's count of lines taken, when last looked at.
-    var linesSeen = 0
 
-    init(fd: Int32, generation: UInt32, peer: PeerCredentials, session: Session, registeredEvents: UInt32, now: Int64) {
+    init(fd: Int32, generation: UInt32, peer: PeerCredentials, handler: Handler, maxLineBytes: Int, registeredEvents: UInt32, now: Int64) {
         self.fd = fd
         self.generation = generation
         self.peer = peer
-        self.session = session
+        self.handler = handler
+        self.input = LineFramer(maxLineBytes: maxLineBytes)
         self.registeredEvents = registeredEvents
         self.lastActivity = now
     }
@@ -65,18 +72,18 @@ final class Connection {
     var sent: Int { output.sent }
 
     /// What this connection holds in memory for its client: answers not sent, requests not answered.
-    var bufferedBytes: Int { unsent + session.bufferedInputBytes }
+    var bufferedBytes: Int { unsent + input.bufferedByteCount }
 
-    /// Nothing owed in either direction: no line or partial line held, no job, nothing unsent.
-    var isQuiet: Bool { !session.isWaiting && unsent == 0 && !session.hasBufferedInput }
+    /// Nothing owed in either direction: no line or partial line held, no deferred answer, nothing unsent.
+    var isQuiet: Bool { !handler.isWaiting && unsent == 0 && !input.hasBufferedBytes }
 
     /// One read per readiness event: with level-triggered epoll the rest comes next round, so a
     /// client streaming requests cannot starve the others.
-    func read(into scratch: UnsafeMutableRawBufferPointer, now: Int64) -> ReadOutcome {
+    func read(into scratch: UnsafeMutableRawBufferPointer) -> ReadOutcome {
         let count = Glibc.read(fd, scratch.baseAddress, scratch.count)
         if count > 0 {
-            session.receive(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
-            return .data
+            input.append(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
+            return .data(count)
         }
         if count == 0 {
             readClosed = true
@@ -86,6 +93,15 @@ final class Connection {
         case EAGAIN, EWOULDBLOCK, EINTR: return .wouldBlock
         case let code: return .failed(code)
         }
+    }
+
+    /// Lets the handler answer the lines held, within `allowance` unsent bytes; true when it
+    /// stopped there with lines left. Input it took (a whole line) is the client's activity.
+    func answer(allowance: Int, now: Int64) -> Bool {
+        let held = input.bufferedByteCount
+        let outputFull = handler.answer(&input, into: &output, outputLimit: sent + allowance, inputEnded: readClosed)
+        if input.bufferedByteCount != held { lastActivity = now }
+        return outputFull
     }
 
     func flush(now: Int64) -> FlushOutcome {
@@ -110,3 +126,4 @@ final class Connection {
         output.releaseIdle()
     }
 }
+

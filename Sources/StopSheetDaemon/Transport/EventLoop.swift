@@ -4,79 +4,58 @@ import Glibc
 import CLinux
 
 /// The serving loop, after Redis's `ae`: one thread, level-triggered epoll, non-blocking sockets.
-/// It accepts, reads, writes, closes and keeps time; what the bytes mean is each connection's
-/// `Session`'s business, which it calls with what was read and which writes the answers into the
-/// connection's output. Sessions return promptly; a deferred answer comes back through the inbox.
-/// All state in this class belongs to the loop thread; `Server` is the thread-safe face.
+/// It accepts, reads, writes, closes and keeps time; who may connect, how long a client may stay
+/// silent and how many bytes all may hold are its `Clients`' rules. What the lines mean is each
+/// connection's `Handler`'s business (`Session` for JSON-RPC), which takes them from the
+/// connection's input and writes the answers into its output. Handlers return promptly; a
+/// deferred answer comes back through the inbox. All state in this class belongs to the loop
+/// thread; `Server` is the thread-safe face.
 ///
 /// Level-triggered, because a connection is paused often (a `.later` outstanding, output over its
 /// limit, input ended): pausing is then just dropping EPOLLIN from its interest, and resuming needs
 /// no memory of readiness missed meanwhile, as edge-triggered epoll would.
-final class EventLoop {
-    private enum CloseReason {
-        /// Done: input ended and everything was answered, or nothing was in flight at hang-up.
-        case finished
-        case drained
-        case vanished(Int32)
-        case idle
-        case stuck
-    }
-
+///
+/// `@exclusivity(unchecked)` marks the state every round touches whose run-time exclusivity
+/// checks the compiler cannot drop, each dearer than the work it guards (as on `Connection`'s
+/// buffers). None can see overlapping accesses: `Clients` calls out to nothing, `scratch` and
+/// `events` serve one call at a time (`read`; `epoll_wait`), `deferred` is walked as a copy.
+final class EventLoop<Handler: ConnectionHandler> {
     private let server: Server
     private let limits: ServerLimits
     private let epollFD: Int32
     private let wakeFD: Int32
     private var listeners: [Int32]
-    /// Indexed by fd, as Redis does: descriptors are small and dense.
-    private var connections: [Connection?] = []
-    private var liveCount = 0
-    /// Open connections per peer uid, for `maxConnectionsPerUID`.
-    private var connectionsByUID: [UInt32: Int] = [:]
-    /// The daemon's own uid, which like root may use the reserved slots.
-    private let ownUID = geteuid()
-    /// Unsent answers and unanswered requests of all connections (`Connection.bufferedBytes`).
-    private var bufferedTotal = 0
-    /// Connections with `pausedForBudget` set: serviced again once the total is under budget.
-    private var pausedForBudget = 0
+    @exclusivity(unchecked) private var clients: Clients<Handler>
     /// Tags each connection's epoll events: an event read in the same round in which its
     /// connection closed and a new one got the same fd must not reach the new one.
     private var nextGeneration: UInt32 = 0
-    private let sessions: SessionHost
+    private let host: Handler.Host
+    private let bytesIn: Counter
     private var now: Int64
     private var nextTick: Int64
     private var acceptPausedUntil: Int64?
     private var drainDeadline: Int64?
 
     private let tickNanos: Int64
-    private let idleNanos: Int64
-    private let stuckNanos: Int64
     private let drainNanos: Int64
 
     /// Connections with input read this round, answered and written once every ready event is
     /// read (Redis's clients-pending-write): see `serviceDeferred`.
-    private var deferred: [Connection] = []
-    private var scratch = [UInt8](repeating: 0, count: 64 << 10)
-    private var events = [epoll_event](repeating: epoll_event(), count: 256)
+    @exclusivity(unchecked) private var deferred: [Connection<Handler>] = []
+    @exclusivity(unchecked) private var scratch = [UInt8](repeating: 0, count: 64 << 10)
+    @exclusivity(unchecked) private var events = [epoll_event](repeating: epoll_event(), count: 256)
     private var acceptThrottle = LogThrottle(intervalNanoseconds: 10_000_000_000)
     private var busyThrottle = LogThrottle(intervalNanoseconds: 60_000_000_000)
 
-    /// Pause after EMFILE/ENFILE: long enough not to spin on a full descriptor table, short
-    /// enough that service resumes as soon as descriptors free up.
-    private static let acceptBackoffNanos: Int64 = 100_000_000
-
-    private static let readable = EPOLLIN.rawValue
-    private static let writable = EPOLLOUT.rawValue
-    private static let hangUp = EPOLLHUP.rawValue | EPOLLERR.rawValue
-
-    init(server: Server, listeners: [Int32]) throws(ServerError) {
+    init(server: Server, listeners: [Int32], host: Handler.Host) throws(ServerError) {
         self.server = server
         self.limits = server.limits
         self.listeners = listeners
+        self.clients = Clients(limits: limits)
         self.tickNanos = max(limits.tickInterval.clampedNanoseconds, 1_000_000)
-        self.idleNanos = limits.idleTimeout.clampedNanoseconds
-        self.stuckNanos = limits.stuckTimeout.clampedNanoseconds
         self.drainNanos = limits.drainTimeout.clampedNanoseconds
-        self.sessions = server.makeSessionHost()
+        self.host = host
+        bytesIn = server.liveCounters[.bytesIn]
         now = SystemClock.monotonicNanoseconds()
         nextTick = now + tickNanos
 
@@ -93,7 +72,7 @@ final class EventLoop {
             Glibc.close(epollFD)
             throw .system(call: "eventfd", errno: code)
         }
-        for fd in [wakeFD] + listeners where !register(fd, generation: 0, events: Self.readable) {
+        for fd in [wakeFD] + listeners where !register(fd, generation: 0, events: Epoll.readable) {
             let code = errno
             Glibc.close(wakeFD)
             Glibc.close(epollFD)
@@ -109,7 +88,7 @@ final class EventLoop {
         while true {
             if now >= nextTick { tick() }
             if let resume = acceptPausedUntil, now >= resume { resumeAccepting() }
-            if let deadline = drainDeadline, liveCount == 0 || now >= deadline { return }
+            if let deadline = drainDeadline, clients.count == 0 || now >= deadline { return }
 
             var wakeAt = nextTick
             if let resume = acceptPausedUntil { wakeAt = min(wakeAt, resume) }
@@ -130,7 +109,7 @@ final class EventLoop {
                 handle(key: event.data.u64, events: event.events)
             }
             serviceDeferred()
-            if pausedForBudget > 0, !overBudget { resumePausedForBudget() }
+            if clients.anyPausedForBudget, !clients.overBudget { resumePausedForBudget() }
         }
     }
 
@@ -145,18 +124,18 @@ final class EventLoop {
             } else if listeners.contains(fd) {
                 acceptConnections(from: fd)
             }
-        } else if let connection = connection(fd), connection.generation == generation {
-            if events & Self.hangUp != 0 {
+        } else if let connection = clients[fd], connection.generation == generation {
+            if events & Epoll.hangUp != 0 {
                 // Peer fully closed (or reset): nobody is left to read an answer. A half-close
                 // (shutdown SHUT_WR) is not this: it arrives as EPOLLIN and a zero-byte read.
                 close(connection, connection.isQuiet ? .finished : .vanished(ECONNRESET))
                 return
             }
-            if events & Self.writable != 0, case .failed(let code) = connection.flush(now: now) {
+            if events & Epoll.writable != 0, case .failed(let code) = connection.flush(now: now) {
                 close(connection, .vanished(code))
                 return
             }
-            if events & Self.readable != 0, read(connection) == nil { return }
+            if events & Epoll.readable != 0, read(connection) == nil { return }
             if !connection.deferred {
                 connection.deferred = true
                 deferred.append(connection)
@@ -172,47 +151,39 @@ final class EventLoop {
         for connection in deferred {
             connection.deferred = false
             // Closed meanwhile, its fd perhaps already reused by a connection accepted this round.
-            guard connection === self.connection(connection.fd) else { continue }
+            guard connection === clients[connection.fd] else { continue }
             service(connection)
         }
         deferred.removeAll(keepingCapacity: true)
     }
 
-    private func connection(_ fd: Int32) -> Connection? {
-        fd >= 0 && Int(fd) < connections.count ? connections[Int(fd)] : nil
-    }
-
-    /// Reads once; nil when the read failed and the connection is closed. Over budget, only a
-    /// little: a connection read then held nothing, and one read must not undo the budget.
-    private func read(_ connection: Connection) -> Connection.ReadOutcome? {
-        let size = overBudget ? Self.readSizeOverBudget : scratch.count
-        let outcome = scratch.withUnsafeMutableBytes { connection.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<size]), now: now) }
-        if case .failed(let code) = outcome {
+    /// Reads once (as much as the budget allows); nil when the read failed and the connection
+    /// is closed.
+    private func read(_ connection: Connection<Handler>) -> Connection<Handler>.ReadOutcome? {
+        let size = clients.readSize(of: scratch.count)
+        let outcome = scratch.withUnsafeMutableBytes { connection.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<size])) }
+        switch outcome {
+        case .data(let count): bytesIn.add(count)
+        case .failed(let code):
             close(connection, .vanished(code))
             return nil
+        case .wouldBlock, .endOfInput: break
         }
         return outcome
     }
 
     /// Brings a connection up to date after anything happened to it: answers what can be
     /// answered, writes, closes it when it is done, and sets what epoll watches for it.
-    private func service(_ connection: Connection) {
-        defer { account(connection) }
+    private func service(_ connection: Connection<Handler>) {
+        defer { clients.account(connection) }
         while true {
-            // Over budget, a connection owed answers gets no more (limit: what it holds now); one
-            // owed none still gets one, so clients that read what they are sent are served.
-            let allowance = overBudget ? 0 : limits.maxOutputBytes
-            let outputFull = connection.session.answer(
-                into: &connection.output, outputLimit: connection.sent + allowance, inputEnded: connection.readClosed)
-            if connection.session.linesTaken != connection.linesSeen {
-                connection.linesSeen = connection.session.linesTaken
-                connection.lastActivity = now
-            }
+            let allowance = clients.outputAllowance
+            let outputFull = connection.answer(allowance: allowance, now: now)
             if case .failed(let code) = connection.flush(now: now) {
                 close(connection, .vanished(code))
                 return
             }
-            account(connection)
+            clients.account(connection)
             // The socket took enough (over budget: all of it): go on with lines already read,
             // which no event would bring back (their bytes are out of the kernel's buffer and in ours).
             if outputFull, connection.unsent <= allowance { continue }
@@ -231,13 +202,13 @@ final class EventLoop {
             default: continue
             }
         }
-        let heldBack = overBudget && connection.bufferedBytes > 0
-        setPausedForBudget(connection, heldBack)
+        let heldBack = clients.overBudget && connection.bufferedBytes > 0
+        clients.setPausedForBudget(connection, heldBack)
         var wanted: UInt32 = 0
-        if !connection.readClosed, !connection.session.isWaiting, connection.unsent <= limits.maxOutputBytes, !heldBack {
-            wanted |= Self.readable
+        if !connection.readClosed, !connection.handler.isWaiting, connection.unsent <= limits.maxOutputBytes, !heldBack {
+            wanted |= Epoll.readable
         }
-        if connection.unsent > 0 { wanted |= Self.writable }
+        if connection.unsent > 0 { wanted |= Epoll.writable }
         if wanted != connection.registeredEvents {
             if modify(connection.fd, generation: connection.generation, events: wanted) {
                 connection.registeredEvents = wanted
@@ -247,46 +218,26 @@ final class EventLoop {
         }
     }
 
-    /// A session queued notifications (inbox work, on this thread): service it at the end of
+    /// A handler has output of its own (inbox work, on this thread): service it at the end of
     /// this round. Never called while `serviceDeferred` walks the list.
     private func wake(_ fd: Int32, _ generation: UInt32) {
-        guard let connection = connection(fd), connection.generation == generation, !connection.deferred else { return }
+        guard let connection = clients[fd], connection.generation == generation, !connection.deferred else { return }
         connection.deferred = true
         deferred.append(connection)
     }
 
     private func resume(_ completion: LoopInbox.Completion) {
-        guard let connection = connection(completion.fd),
-              connection.session.resume(completion.resumption, into: &connection.output)
+        guard let connection = clients[completion.fd], let resumption = completion.resumption as? Handler.Resumption,
+              connection.handler.resume(resumption, into: &connection.output)
         else { return }
         service(connection)
-    }
-
-    // MARK: - The memory budget
-
-    private static let readSizeOverBudget = 4096
-
-    private var overBudget: Bool { bufferedTotal >= limits.maxBufferedBytes }
-
-    /// Brings `bufferedTotal` up to date with what `connection` holds now.
-    private func account(_ connection: Connection) {
-        guard connection === self.connection(connection.fd) else { return }  // closed: counted out
-        let held = connection.bufferedBytes
-        bufferedTotal += held - connection.accountedBytes
-        connection.accountedBytes = held
-    }
-
-    private func setPausedForBudget(_ connection: Connection, _ paused: Bool) {
-        guard connection.pausedForBudget != paused else { return }
-        connection.pausedForBudget = paused
-        pausedForBudget += paused ? 1 : -1
     }
 
     /// The total fell under budget: connections held back get their turn, in fd order, until it
     /// is over again (the rest wait for the next chance).
     private func resumePausedForBudget() {
-        for case let connection? in connections where connection.pausedForBudget {
-            guard !overBudget else { return }
+        for case let connection? in clients.byFD where connection.pausedForBudget {
+            guard !clients.overBudget else { return }
             service(connection)
         }
     }
@@ -316,7 +267,7 @@ final class EventLoop {
                 (pid, uid, gid) = (0, UInt32.max, UInt32.max)
             }
             let peer = PeerCredentials(pid: pid, uid: uid, gid: gid)
-            if let refusal = refusal(of: peer) {
+            if let refusal = clients.refusal(of: peer) {
                 reject(fd, peer, refusal)
                 continue
             }
@@ -324,49 +275,31 @@ final class EventLoop {
         }
     }
 
-    /// Why a new connection from `peer` is turned away, or nil when it may come in. Root and the
-    /// daemon's own uid may use every slot; anyone else neither the reserved ones nor more than
-    /// `maxConnectionsPerUID`, so one local user cannot lock the others (or the admin) out.
-    private func refusal(of peer: PeerCredentials) -> String? {
-        if liveCount >= limits.maxConnections { return SessionHost.connectionLimitReason }
-        guard peer.uid != 0, peer.uid != ownUID else { return nil }
-        if liveCount >= limits.maxConnections - limits.reserve {
-            return "too many connections; the last \(limits.reserve) are reserved for root"
-        }
-        if connectionsByUID[peer.uid, default: 0] >= limits.maxConnectionsPerUID {
-            return "too many connections from uid \(peer.uid) (limit \(limits.maxConnectionsPerUID))"
-        }
-        return nil
-    }
-
     private func open(_ fd: Int32, _ peer: PeerCredentials) {
         nextGeneration = nextGeneration == UInt32.max ? 1 : nextGeneration + 1
-        guard register(fd, generation: nextGeneration, events: Self.readable) else {
+        guard register(fd, generation: nextGeneration, events: Epoll.readable) else {
             Glibc.close(fd)
             return
         }
-        let index = Int(fd)
-        if index >= connections.count { connections.append(contentsOf: repeatElement(nil, count: index + 1 - connections.count)) }
         let inbox = server.inbox
         let generation = nextGeneration
-        let session = Session(peer: peer, host: sessions, resume: { inbox.complete(LoopInbox.Completion(fd: fd, resumption: $0)) },
+        let handler = Handler(peer: peer, host: host, resume: { inbox.complete(LoopInbox.Completion(fd: fd, resumption: $0)) },
                               wake: { [weak self] in self?.wake(fd, generation) })
-        connections[index] = Connection(fd: fd, generation: nextGeneration, peer: peer, session: session, registeredEvents: Self.readable, now: now)
-        liveCount += 1
-        connectionsByUID[peer.uid, default: 0] += 1
-        server.openConnections.store(liveCount, ordering: .relaxed)
+        clients.add(Connection(fd: fd, generation: generation, peer: peer, handler: handler, maxLineBytes: limits.maxLineBytes,
+                               registeredEvents: Epoll.readable, now: now))
+        server.openConnections.store(clients.count, ordering: .relaxed)
         server.liveCounters[.accepted].add()
     }
 
     /// One busy line saying why, then close. The socket is fresh, so its send buffer takes the
     /// line whole.
-    private func reject(_ fd: Int32, _ peer: PeerCredentials, _ reason: String) {
+    private func reject(_ fd: Int32, _ peer: PeerCredentials, _ refusal: ConnectionRefusal) {
         server.liveCounters[.refusedBusy].add()  // before the close, as in close(_:_:)
-        let line = sessions.busyLine(reason: reason)
+        let line = Handler.refusalLine(refusal, host: host)
         _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         Glibc.close(fd)
         if let skipped = busyThrottle.admit(now: now) {
-            Log.notice("turning clients away: \(reason) (uid \(peer.uid), \(liveCount) of \(limits.maxConnections) open)",
+            Log.notice("turning clients away: \(refusal.reason) (uid \(peer.uid), \(clients.count) of \(limits.maxConnections) open)",
                        [("STOPSHEET_EVENT", "server_busy"), ("PEER_UID", String(peer.uid)), ("SUPPRESSED", String(skipped))])
         }
     }
@@ -378,12 +311,12 @@ final class EventLoop {
         }
         guard acceptPausedUntil == nil else { return }
         for fd in listeners { _ = modify(fd, generation: 0, events: 0) }
-        acceptPausedUntil = now + Self.acceptBackoffNanos
+        acceptPausedUntil = now + Epoll.acceptBackoffNanos
     }
 
     private func resumeAccepting() {
         acceptPausedUntil = nil
-        for fd in listeners { _ = modify(fd, generation: 0, events: Self.readable) }
+        for fd in listeners { _ = modify(fd, generation: 0, events: Epoll.readable) }
     }
 
     // MARK: - Inbox, ticks, shutdown
@@ -399,15 +332,9 @@ final class EventLoop {
         let previousTick = nextTick - tickNanos
         nextTick = now + tickNanos
         server.tickHandler?()
-        for case let connection? in connections {
+        for case let connection? in clients.byFD {
             connection.releaseIdleBuffer(quietSince: previousTick)
-            if let since = connection.owedSince, now - since >= stuckNanos {
-                close(connection, .stuck)
-            } else if idleNanos > 0, !connection.session.isWaiting, connection.unsent == 0, now - connection.lastActivity >= idleNanos {
-                // A `.later` outstanding is our wait, not the client's silence; answers owed are
-                // the stuck timeout's business.
-                close(connection, .idle)
-            }
+            if let reason = clients.timedOut(connection, now: now) { close(connection, reason) }
         }
     }
 
@@ -416,7 +343,7 @@ final class EventLoop {
         drainDeadline = now + drainNanos
         closeListeners()
         acceptPausedUntil = nil
-        for case let connection? in connections { service(connection) }
+        for case let connection? in clients.byFD { service(connection) }
     }
 
     private func closeListeners() {
@@ -426,40 +353,20 @@ final class EventLoop {
 
     private func shutDown() {
         closeListeners()
-        for case let connection? in connections { close(connection, .drained) }
+        for case let connection? in clients.byFD { close(connection, .drained) }
         server.inbox.close()
         Glibc.close(epollFD)
     }
 
-    private func close(_ connection: Connection, _ reason: CloseReason) {
+    private func close(_ connection: Connection<Handler>, _ reason: CloseReason) {
         let fd = connection.fd
-        guard connection === self.connection(fd) else { return }
-        connections[Int(fd)] = nil
-        connection.session.end()
-        liveCount -= 1
-        bufferedTotal -= connection.accountedBytes
-        setPausedForBudget(connection, false)
-        if let count = connectionsByUID[connection.peer.uid], count > 1 {
-            connectionsByUID[connection.peer.uid] = count - 1
-        } else {
-            connectionsByUID[connection.peer.uid] = nil
-        }
-        server.openConnections.store(liveCount, ordering: .relaxed)
+        guard clients.remove(connection) else { return }
+        connection.handler.end()
+        server.openConnections.store(clients.count, ordering: .relaxed)
         // Counted before the close, so a client that sees its end of stream sees the count too.
-        defer { Glibc.close(fd) }
-        switch reason {
-        case .finished, .drained:
-            server.liveCounters[.closedFinished].add()
-        case .vanished(let code):
-            server.liveCounters[.closedVanished].add()
-            Log.clientError(connection.peer, "client went away with answers pending: \(Errno(code))")
-        case .idle:
-            server.liveCounters[.closedIdle].add()
-            Log.clientError(connection.peer, "closed an idle connection")
-        case .stuck:
-            server.liveCounters[.closedStuck].add()
-            Log.clientError(connection.peer, "closed a connection that stopped reading its answers")
-        }
+        server.liveCounters[reason.counter].add()
+        if let message = reason.clientError { Log.clientError(connection.peer, message) }
+        Glibc.close(fd)
     }
 
     // MARK: - epoll
@@ -479,4 +386,14 @@ final class EventLoop {
         event.data.u64 = UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
         return epoll_ctl(epollFD, operation, fd, &event) == 0
     }
+}
+
+/// The loop's constants (a generic class has no static stored properties).
+private enum Epoll {
+    static let readable = EPOLLIN.rawValue
+    static let writable = EPOLLOUT.rawValue
+    static let hangUp = EPOLLHUP.rawValue | EPOLLERR.rawValue
+    /// Pause after EMFILE/ENFILE: long enough not to spin on a full descriptor table, short
+    /// enough that service resumes as soon as descriptors free up.
+    static let acceptBackoffNanos: Int64 = 100_000_000
 }

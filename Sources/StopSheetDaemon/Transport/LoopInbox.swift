@@ -3,13 +3,15 @@ import Glibc
 #endif
 import Posix
 
-/// Everything other threads hand to the serving loop: posted work, sessions' deferred answers and
+/// Everything other threads hand to the serving loop: posted work, handlers' deferred answers and
 /// the stop request. The first hand-over after the loop last took its inbox writes the loop's
 /// eventfd so that `epoll_wait` returns; the others join that wake-up (a burst costs one write).
 final class LoopInbox: Sendable {
     struct Completion: Sendable {
         let fd: Int32
-        let resumption: Session.Resumption
+        /// The connection's `ConnectionHandler.Resumption`: the server makes its inbox before the
+        /// loop, so the inbox names no handler type (a deferred answer is rare: the box is cheap).
+        let resumption: any Sendable
     }
 
     struct Batch {

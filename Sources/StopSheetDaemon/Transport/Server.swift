@@ -43,16 +43,17 @@ public final class Server: Sendable {
     /// `limits.drainTimeout` passed). Throws when the loop cannot start (the listeners are then
     /// still open and the caller's) or when epoll itself fails (everything is closed).
     public func run() throws(ServerError) {
+        try run(Session.self, host: SessionHost(dispatcher: dispatcher, limits: limits, counters: liveCounters, requests: requestCounters))
+    }
+
+    /// Serves each connection with a `Handler` (`Session`, unless a test of the loop brings its
+    /// own); `host` is made on the loop thread, which then owns it.
+    func run<Handler: ConnectionHandler>(_: Handler.Type, host: @autoclosure () -> Handler.Host) throws(ServerError) {
         guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else {
             throw .alreadyStarted
         }
-        let loop = try EventLoop(server: self, listeners: listeners)
+        let loop = try EventLoop<Handler>(server: self, listeners: listeners, host: host())
         try loop.run()
-    }
-
-    /// What the loop's sessions share; made on the loop thread, which then owns it.
-    func makeSessionHost() -> SessionHost {
-        SessionHost(dispatcher: dispatcher, limits: limits, counters: liveCounters, requests: requestCounters)
     }
 
     /// Runs `work` on the loop thread, soon. Work posted after `run()` returned never runs.

@@ -17,7 +17,9 @@ final class TestServer: Sendable {
     private let running = DispatchGroup()
     private let runError = Locked<ServerError?>(nil)
 
-    init(limits: ServerLimits = ServerLimits(), extra: (inout Dispatcher) -> Void = { _ in }) throws {
+    /// `serve` runs the server on its thread: `run()`, or a loop test's own handler.
+    init(limits: ServerLimits = ServerLimits(), extra: (inout Dispatcher) -> Void = { _ in },
+         serve: @escaping @Sendable (Server) throws(ServerError) -> Void = { server throws(ServerError) in try server.run() }) throws {
         ignoreSIGPIPE()
         directory = try makeTemporaryDirectory()
         path = directory + "/s.sock"
@@ -28,7 +30,7 @@ final class TestServer: Sendable {
         self.server = server
         running.enter()
         let thread = Thread { [self] in
-            do throws(ServerError) { try server.run() } catch { runError.withLock { $0 = error } }
+            do throws(ServerError) { try serve(server) } catch { runError.withLock { $0 = error } }
             running.leave()
         }
         thread.stackSize = 1 << 20

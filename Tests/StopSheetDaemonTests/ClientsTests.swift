@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import StopSheetDaemon
+
+/// The loop's book-keeping of its clients on its own: who is turned away, and who is idle, with
+/// connections whose handler knows no JSON-RPC (`EventLoopTests.EchoLines`).
+@Suite struct ClientsTests {
+    typealias Echo = EventLoopTests.EchoLines
+
+    private func peer(_ uid: UInt32) -> PeerCredentials { PeerCredentials(pid: 1, uid: uid, gid: uid) }
+
+    private func connection(fd: Int32, uid: UInt32, now: Int64 = 0) -> Connection<Echo> {
+        Connection(fd: fd, generation: 1, peer: peer(uid), handler: Echo(peer: peer(uid), host: Echo.Host(), resume: { _ in }, wake: {}),
+                   maxLineBytes: 64, registeredEvents: 0, now: now)
+    }
+
+    @Test func theReservedSlotsAreRootsAndTheShareOfAUIDIsCapped() {
+        var limits = ServerLimits()
+        (limits.maxConnections, limits.reservedConnections, limits.maxConnectionsPerUID) = (4, 1, 2)
+        var clients = Clients<Echo>(limits: limits)
+        let (user, other): (UInt32, UInt32) = (1000, 1001)
+        let first = connection(fd: 10, uid: user)
+        clients.add(first)
+        clients.add(connection(fd: 11, uid: user))
+        #expect(clients.refusal(of: peer(user)) == .perUID(user, limit: 2))
+        #expect(clients.refusal(of: peer(other)) == nil)
+        clients.add(connection(fd: 12, uid: other))
+        #expect(clients.refusal(of: peer(other)) == .reserved(1), "the last slot is root's")
+        #expect(clients.refusal(of: peer(0)) == nil)
+        let admin = connection(fd: 13, uid: 0)
+        clients.add(admin)
+        #expect(clients.refusal(of: peer(0)) == .full)
+        let (removed, removedAgain, removedFirst) = (clients.remove(admin), clients.remove(admin), clients.remove(first))
+        #expect(removed && !removedAgain && removedFirst, "each counted out once")
+        #expect(clients.count == 2 && clients.refusal(of: peer(user)) == nil, "one of its two slots is free again")
+        #expect(clients[13] == nil && clients[11] != nil && clients[99] == nil && clients[-1] == nil)
+    }
+
+    @Test func aWholeLineTakenIsActivityAndAWaitingHandlerIsNeverIdle() throws {
+        var limits = ServerLimits()
+        limits.idleTimeout = .seconds(10)
+        let clients = Clients<Echo>(limits: limits)
+        var fds: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        defer { fds.forEach { close($0) } }
+        let connection = connection(fd: fds[0], uid: 1000)
+        let second: Int64 = 1_000_000_000
+
+        connection.input.append("part".utf8)
+        _ = connection.answer(allowance: 1 << 20, now: 5 * second)
+        #expect(clients.timedOut(connection, now: 10 * second) == .idle, "a byte that completes no line is not activity")
+
+        connection.input.append("ial\n".utf8)
+        _ = connection.answer(allowance: 1 << 20, now: 8 * second)
+        guard case .ok = connection.flush(now: 8 * second) else { Issue.record("the socket pair took no answer"); return }
+        #expect(connection.unsent == 0)
+        #expect(clients.timedOut(connection, now: 17 * second) == nil, "the line taken at 8 s is activity")
+        #expect(clients.timedOut(connection, now: 18 * second) == .idle)
+
+        connection.input.append("later\n".utf8)
+        _ = connection.answer(allowance: 1 << 20, now: 8 * second)
+        #expect(connection.handler.isWaiting && connection.unsent == 0)
+        #expect(clients.timedOut(connection, now: 60 * second) == nil, "waiting on its own deferred answer is not the client's silence")
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import StopSheetDaemon
+
+/// The serving loop with a handler that knows no JSON-RPC, over a real socket: what the loop
+/// does (framing, order, deferred answers, refusals, the byte count, the end of a connection) is
+/// its own, whatever the protocol.
+@Suite struct EventLoopTests {
+    /// Each line back as `echo <line>`; the line `later` is answered from another thread as
+    /// `done later`, the way a deferred answer comes back.
+    final class EchoLines: ConnectionHandler {
+        final class Host: Sendable {
+            let ended = Atomic<Int>(0)
+        }
+
+        struct Resumption: Sendable {
+            let token: Int
+            let line: String
+        }
+
+        private let host: Host
+        private let resume: @Sendable (Resumption) -> Void
+        private var waitingFor: Int?
+        private var lastToken = 0
+
+        init(peer: PeerCredentials, host: Host, resume: @escaping @Sendable (Resumption) -> Void, wake: @escaping () -> Void) {
+            self.host = host
+            self.resume = resume
+        }
+
+        static func refusalLine(_ refusal: ConnectionRefusal, host: Host) -> [UInt8] { Array("refused: \(refusal.reason)\n".utf8) }
+
+        func answer(_ input: inout LineFramer, into output: inout OutputBuffer, outputLimit: Int, inputEnded: Bool) -> Bool {
+            while waitingFor == nil {
+                guard output.count <= outputLimit else { return true }
+                guard let event = input.next() ?? (inputEnded ? input.finish() : nil) else { return false }
+                guard case .line(let range) = event else {
+                    output.write(Array("too long\n".utf8))
+                    continue
+                }
+                let line = String(decoding: input.buffer[range], as: UTF8.self)
+                guard line == "later" else {
+                    output.write(Array("echo \(line)\n".utf8))
+                    continue
+                }
+                lastToken += 1
+                waitingFor = lastToken
+                let (resume, token) = (resume, lastToken)
+                Thread { resume(Resumption(token: token, line: line)) }.start()
+            }
+            return false
+        }
+
+        func resume(_ resumption: Resumption, into output: inout OutputBuffer) -> Bool {
+            guard resumption.token == waitingFor else { return false }
+            waitingFor = nil
+            output.write(Array("done \(resumption.line)\n".utf8))
+            return true
+        }
+
+        var isWaiting: Bool { waitingFor != nil }
+
+        func end() { host.ended.add(1, ordering: .relaxed) }
+    }
+
+    private func echoServer(_ limits: ServerLimits = ServerLimits(), host: EchoLines.Host) throws -> TestServer {
+        try TestServer(limits: limits, serve: { server throws(ServerError) in try server.run(EchoLines.self, host: host) })
+    }
+
+    @Test func aHandlerOtherThanTheSessionIsServedInOrderDeferredAnswersIncluded() throws {
+        let host = EchoLines.Host()
+        let harness = try echoServer(host: host)
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+        let sent = "a\nlater\nb\r\nlast"
+        #expect(client.send(Array(sent.utf8)))
+        client.shutdownWrite()
+        let lines = (0..<4).map { _ in client.readLine() ?? "(\(client.lastReadFailure ?? "?"))" }
+        #expect(lines == ["echo a", "done later", "echo b", "echo last"], "in request order; the last line counts at end of input")
+        #expect(client.waitForClose(), "answered and ended: closed")
+        #expect(harness.server.counters[.bytesIn] == sent.utf8.count, "the loop counts what it reads: \(harness.server.counters)")
+        #expect(eventually { host.ended.load(ordering: .relaxed) == 1 }, "the handler is told its connection ended")
+        #expect(harness.server.counters[.closedFinished] == 1, "\(harness.server.counters)")
+    }
+
+    @Test func aConnectionTurnedAwayGetsTheHandlersRefusalLine() throws {
+        var limits = ServerLimits()
+        limits.maxConnections = 1
+        let harness = try echoServer(limits, host: EchoLines.Host())
+        defer { #expect(harness.finish()) }
+        let first = try harness.client()
+        #expect(first.send(line: "here"))
+        #expect(first.readLine() == "echo here")
+        let second = try harness.client()
+        #expect(second.readLine() == "refused: too many connections", "\(second.lastReadFailure ?? "")")
+        #expect(second.waitForClose())
+        #expect(harness.server.counters[.refusedBusy] == 1)
+    }
+}

@@ -1,0 +1,57 @@
+import Glibc
+@testable import StopSheetDaemon
+
+/// A session with what its connection would give it: an input to take lines from and an output
+/// to answer into, whose bytes come back to the test through a real socket pair, as they would
+/// reach a client. The test is the loop, on its thread.
+final class FedSession {
+    let session: Session
+    var input: LineFramer
+    private var output = OutputBuffer()
+    private let socket: (writer: Int32, reader: Int32)
+
+    init(host: SessionHost, peer: PeerCredentials = PeerCredentials(pid: 1, uid: 0, gid: 0),
+         resume: @escaping @Sendable (Session.Resumption) -> Void = { _ in }) {
+        session = Session(peer: peer, host: host, resume: resume)
+        input = LineFramer(maxLineBytes: host.limits.maxLineBytes)
+        var fds: [Int32] = [-1, -1]
+        precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &fds) == 0, "socketpair: errno \(errno)")
+        socket = (fds[0], fds[1])
+    }
+
+    deinit {
+        close(socket.writer)
+        close(socket.reader)
+    }
+
+    /// Bytes the client sent, as a read would add them.
+    func receive(_ text: String) { input.append(text.utf8) }
+
+    /// `Session.answer`, then what it wrote appended to `out`.
+    func answer(into out: inout [UInt8], outputLimit: Int = .max, inputEnded: Bool = false) -> Bool {
+        let full = session.answer(&input, into: &output, outputLimit: outputLimit, inputEnded: inputEnded)
+        deliver(into: &out)
+        return full
+    }
+
+    /// `Session.resume`, then what it wrote appended to `out`.
+    func resume(_ resumption: Session.Resumption, into out: inout [UInt8]) -> Bool {
+        let resumed = session.resume(resumption, into: &output)
+        deliver(into: &out)
+        return resumed
+    }
+
+    /// Sends the output and reads it back, in turns, until all of it arrived.
+    private func deliver(into out: inout [UInt8]) {
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            guard case .sent = output.send(to: socket.writer) else { preconditionFailure("send to the socket pair failed") }
+            while true {
+                let count = read(socket.reader, &chunk, chunk.count)
+                guard count > 0 else { break }
+                out += chunk[..<count]
+            }
+            if output.unsent == 0 { return }
+        }
+    }
+}
