@@ -11,7 +11,6 @@
 #   scripts/bench-fastpath.sh [REV]        REV defaults to 5a98afc (the three-path design)
 #   BENCH_ROUNDS=5 BENCH_DURATION=1.5 BENCH_CONFIGS="16:16 1:1" CALLGRIND=1 CALLGRIND_REQUESTS=20000
 #   FASTPATH_WORK=DIR FASTPATH_VARIANTS="a b": measure DIR/bin/a and DIR/bin/b with DIR/bin/stopsheet-bench
-#   (scripts/bench-data-field.sh does this)
 set -eu
 cd "$(dirname "$0")/.."
 REV=${1:-5a98afc}

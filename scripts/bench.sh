@@ -16,7 +16,7 @@ WARMUP=${BENCH_WARMUP:-0.3}
 CONFIGS=${BENCH_CONFIGS:-"1:1 1:16 16:1 16:16 64:1 64:16"}   # connections:pipeline
 NOISE_LIMIT=10                     # % spread of a server's runs above which a figure is "noisy"
 
-scripts/install-deps.sh redis-server unzip
+scripts/install-deps.sh redis-server unzip valgrind
 echo "building release…"
 swift build -c release 2>&1 | grep -E "error|warning: |Compiling|Build" | grep -v "^\[" | tail -3
 BIN=.build/release
@@ -184,8 +184,9 @@ B100=$(sed -n 's/^scale=100 .*build_ms=\([0-9.]*\).*/\1/p' "$WORK/snapshot.txt")
 G=$(sed -n 's/^scale=100 .*growth=\([0-9.]*\)x.*/\1/p' "$WORK/snapshot.txt")
 echo "   snapshot rebuild ×100 ≤ 50 ms and linear: $B100 ms, ×${G} for 10× the data — $(verdict "$(awk -v v="$B100" -v g="$G" 'BEGIN { print (v <= 50 && g <= 13) }')")"
 
-# The train sheet's `data` member (issue 12): the same tree with and without it, same run.
-if [ "${BENCH_DATA_FIELD:-1}" != 0 ]; then
+# The answer path before and after issue 20 (scripts/bench-wire.sh): instructions, CPU beside
+# loadgen's refserver (LOADGEN_DIR), snapshot build.
+if [ "${BENCH_WIRE:-1}" != 0 ]; then
     echo
-    scripts/bench-data-field.sh
+    scripts/bench-wire.sh
 fi

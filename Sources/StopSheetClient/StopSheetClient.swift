@@ -1,5 +1,6 @@
 import Posix
 import StopSheetCore
+import StopSheetProtocol
 
 /// A typed client for stopsheetd's JSON-RPC over its Unix socket (protocol.md): one connection,
 /// one request at a time, each answer awaited for at most `timeout`. For `stopsheetctl`, scripts
@@ -53,15 +54,15 @@ public final class StopSheetClient {
 
     /// `stopType` is sent only when given: the daemon's default is a train stop.
     public func stopSheet(stopId: String, stopType: StopType? = nil, stationName: String? = nil) throws(ClientError) -> StopSheetReply {
-        var params = JSONObject([("stopId", .string(stopId))])
-        if let stopType { params.append("stopType", .string(stopType.rawValue)) }
-        if let stationName { params.append("stationName", .string(stationName)) }
+        var params = JSONObject([(ParamName.stopId, .string(stopId))])
+        if let stopType { params.append(ParamName.stopType, .string(stopType.rawValue)) }
+        if let stationName { params.append(ParamName.stationName, .string(stationName)) }
         return StopSheetReply(json: try call(.stopSheet, params: .object(params)))
     }
 
     /// Station detail: `{stationId, stationName, routes, stepFree, partial, platforms}`.
     public func station(stopId: String) throws(ClientError) -> JSON {
-        try call(.station, params: ["stopId": .string(stopId)])
+        try call(.station, params: [ParamName.stopId: .string(stopId)])
     }
 
     /// Every station: `{count, stations: [{stationId, stationName, routes, stepFree, partial}]}`.
@@ -71,7 +72,7 @@ public final class StopSheetClient {
 
     /// Live train alerts: all of them, or those applying to `stopId` in dialog order.
     public func alerts(stopId: String? = nil) throws(ClientError) -> JSON {
-        try call(.alerts, params: stopId.map { ["stopId": .string($0)] })
+        try call(.alerts, params: stopId.map { [ParamName.stopId: .string($0)] })
     }
 
     public func health() throws(ClientError) -> HealthReply {
@@ -81,7 +82,7 @@ public final class StopSheetClient {
     /// Refreshes now and answers when done with the `health` entries of what was refreshed.
     /// Only root and the daemon's user may (`-32002` otherwise).
     public func refresh(_ what: RefreshTarget = .default) throws(ClientError) -> JSON {
-        try call(.refresh, params: ["what": .string(what.rawValue)])
+        try call(.refresh, params: [ParamName.what: .string(what.rawValue)])
     }
 
     public func version() throws(ClientError) -> VersionReply {

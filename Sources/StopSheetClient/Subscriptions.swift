@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// Push (protocol.md "Push"): subscribe, then read notifications as they come. Answers to other
 /// calls on the same client still work: notifications arriving meanwhile are held for
@@ -8,14 +9,14 @@ extension StopSheetClient {
     /// daemon sends `stopSheetChanged` (and `healthChanged`) on this connection.
     public func subscribe(stopIds: [String], stopType: StopType? = nil, health: Bool = false) throws(ClientError) -> SubscribeReply {
         var params = JSONObject()
-        if !stopIds.isEmpty { params.append("stopIds", .array(stopIds.map(JSON.string))) }
-        if let stopType { params.append("stopType", .string(stopType.rawValue)) }
-        if health { params.append("health", true) }
+        if !stopIds.isEmpty { params.append(ParamName.stopIds, .array(stopIds.map(JSON.string))) }
+        if let stopType { params.append(ParamName.stopType, .string(stopType.rawValue)) }
+        if health { params.append(ParamName.health, true) }
         return SubscribeReply(json: try call(.subscribe, params: .object(params)))
     }
 
     public func unsubscribe(_ subscription: String) throws(ClientError) {
-        _ = try call(.unsubscribe, params: ["subscription": .string(subscription)])
+        _ = try call(.unsubscribe, params: [ParamName.subscription: .string(subscription)])
     }
 
     /// The next notification: one held already, or the next line within `timeout`.

@@ -16,33 +16,33 @@ public struct RPCMethod: Sendable, Equatable {
 
     public static let stopSheet = RPCMethod(
         "stopSheet", "The stop sheet of a stop: alert glyph, dialog, accessibility button and data freshness.",
-        params: [.init("stopId", .stopID, required: true), .init("stopType", .oneOf(StopType.allCases.map(\.rawValue))),
-                 .init("stationName", .string(maxBytes: RPCParam.maxStringBytes))],
+        params: [.init(ParamName.stopId, .stopID, required: true), .init(ParamName.stopType, .oneOf(StopType.allCases.map(\.rawValue))),
+                 .init(ParamName.stationName, .string(maxBytes: RPCParam.maxStringBytes))],
         result: .init("stopSheet", .object), errors: [.unknownStop])
     public static let station = RPCMethod(
         "station", "A station's detail: routes, platforms, step-free status and accessibility advisories.",
-        params: [.init("stopId", .stopID, required: true)], result: .init("station", .object), errors: [.unknownStop, .notLoaded])
+        params: [.init(ParamName.stopId, .stopID, required: true)], result: .init("station", .object), errors: [.unknownStop, .notLoaded])
     public static let stations = RPCMethod(
         "stations", "Every station, in map-id order, without platforms.", params: [], result: .init("stations", .object), errors: [.notLoaded])
     public static let alerts = RPCMethod(
         "alerts", "Live train alerts: all, or those applying to a stop in dialog order.",
-        params: [.init("stopId", .stopID)], result: .init("alerts", .object), errors: [.unknownStop, .notLoaded])
+        params: [.init(ParamName.stopId, .stopID)], result: .init("alerts", .object), errors: [.unknownStop, .notLoaded])
     public static let health = RPCMethod(
-        "health", "Whether the daemon can answer, and each cache's state.", params: [], result: .init("health", .object), errors: [])
+        "health", "Whether the daemon can answer, and each cache's state.", params: [], result: .init(ParamName.health, .object), errors: [])
     public static let refresh = RPCMethod(
         "refresh", "Refresh now; answered when done, with the health entries of what was refreshed. Root and the daemon's user only.",
-        params: [.init("what", .oneOf(RefreshTarget.allCases.map(\.rawValue)))], result: .init("refreshed", .object), errors: [.notPermitted])
+        params: [.init(ParamName.what, .oneOf(RefreshTarget.allCases.map(\.rawValue)))], result: .init("refreshed", .object), errors: [.notPermitted])
     public static let stats = RPCMethod(
         "stats", "What the daemon has counted since it started.", params: [], result: .init("stats", .object), errors: [])
     public static let version = RPCMethod(
         "version", "The daemon's name, version and protocol version.", params: [], result: .init("version", .object), errors: [])
     public static let subscribe = RPCMethod(
         "subscribe", "Follow stop sheets and health on this connection: stopSheetChanged and healthChanged notifications.",
-        params: [.init("stopIds", .stopIDs), .init("stopType", .oneOf(StopType.allCases.map(\.rawValue))), .init("health", .bool)],
-        result: .init("subscription", .object), errors: [.unknownStop, .subscriptionLimit])
+        params: [.init(ParamName.stopIds, .stopIDs), .init(ParamName.stopType, .oneOf(StopType.allCases.map(\.rawValue))), .init(ParamName.health, .bool)],
+        result: .init(ParamName.subscription, .object), errors: [.unknownStop, .subscriptionLimit])
     public static let unsubscribe = RPCMethod(
         "unsubscribe", "End one of this connection's subscriptions.",
-        params: [.init("subscription", .string(maxBytes: RPCParam.maxStringBytes), required: true)], result: .init("ended", .bool),
+        params: [.init(ParamName.subscription, .string(maxBytes: RPCParam.maxStringBytes), required: true)], result: .init("ended", .bool),
         errors: [.unknownSubscription])
     /// The OpenRPC service description of every method above (`OpenRPC.document`).
     public static let discover = RPCMethod(
@@ -116,4 +116,16 @@ public enum RPCType: Sendable, Equatable {
 public enum RPCNotification: String, CaseIterable, Sendable {
     case stopSheetChanged
     case healthChanged
+}
+
+/// The name of every param, written once: the methods list their params by them (`RPCMethod`),
+/// the daemon reads params by them, and the client sends them.
+public enum ParamName {
+    public static let stopId = "stopId"
+    public static let stopIds = "stopIds"
+    public static let stopType = "stopType"
+    public static let stationName = "stationName"
+    public static let what = "what"
+    public static let health = "health"
+    public static let subscription = "subscription"
 }

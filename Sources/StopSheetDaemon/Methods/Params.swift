@@ -21,7 +21,7 @@ struct Params {
     }
 
     /// A stop id: a string `StopSheetQuery.isStopID` accepts, or a non-negative integer.
-    func stopID(_ name: String = "stopId", required: Bool = true) throws(RPCError) -> String? {
+    func stopID(_ name: String = ParamName.stopId, required: Bool = true) throws(RPCError) -> String? {
         switch object[name] {
         case nil, .null?:
             if required { throw .invalidParams("missing '\(name)'") }

@@ -19,14 +19,14 @@ struct StopSheetQuery: Equatable {
     /// fast path: the call would cost more than the check.
     @inline(__always)
     init(stopID: String) throws(RPCError) {
-        guard Self.isStopID(stopID) else { throw Params.notAStopID("stopId") }
+        guard Self.isStopID(stopID) else { throw Params.notAStopID(ParamName.stopId) }
         self.stopID = stopID
     }
 
     init(_ params: JSON?) throws(RPCError) {
         let params = try Params(params, of: .stopSheet)
         stopID = try params.stopID()!
-        stopType = try params.oneOf("stopType", default: StopType.default)
-        stationName = try params.string("stationName")
+        stopType = try params.oneOf(ParamName.stopType, default: StopType.default)
+        stationName = try params.string(ParamName.stationName)
     }
 }

@@ -28,7 +28,7 @@ public struct StopSheetService: Sendable {
 
     public func register(in dispatcher: inout Dispatcher) {
         dispatcher.register(.stopSheet) { params, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(params)) } }
-        dispatcher.registerExact(.stopSheet, param: "stopId") { stopID, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) } }
+        dispatcher.registerExact(.stopSheet, param: ParamName.stopId) { stopID, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) } }
         dispatcher.register(.station) { params, _ in reply { () throws(RPCError) in try station(params) } }
         dispatcher.register(.stations) { params, _ in reply { () throws(RPCError) in try noParams(params, .stations); return try stations() } }
         dispatcher.register(.alerts) { params, _ in reply { () throws(RPCError) in try alerts(params) } }
@@ -143,7 +143,7 @@ public struct StopSheetService: Sendable {
     func refresh(_ params: JSON?, peer: PeerCredentials) -> RPCReply {
         let what: RefreshTarget
         do {
-            what = try Params(params, of: .refresh).oneOf("what", default: RefreshTarget.default)
+            what = try Params(params, of: .refresh).oneOf(ParamName.what, default: RefreshTarget.default)
         } catch {
             return .error(error)
         }

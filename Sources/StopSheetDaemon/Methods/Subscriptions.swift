@@ -182,9 +182,9 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         do {
             let params = try Params(params, of: .subscribe)
             var seen: Set<String> = []
-            stopIDs = (try params.stopIDs("stopIds") ?? []).filter { seen.insert($0).inserted }
-            stopType = try params.oneOf("stopType", default: StopType.default)
-            health = try params.bool("health") ?? false
+            stopIDs = (try params.stopIDs(ParamName.stopIds) ?? []).filter { seen.insert($0).inserted }
+            stopType = try params.oneOf(ParamName.stopType, default: StopType.default)
+            health = try params.bool(ParamName.health) ?? false
         } catch {
             return .error(error)
         }
@@ -247,7 +247,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     private func unsubscribe(_ params: JSON?, _ context: RPCContext) -> RPCReply {
         thread.check("SubscriptionRegistry")
         let given: String?
-        do { given = try Params(params, of: .unsubscribe).string("subscription") } catch { return .error(error) }
+        do { given = try Params(params, of: .unsubscribe).string(ParamName.subscription) } catch { return .error(error) }
         guard let id = given else { return .error(.invalidParams("missing 'subscription'")) }
         // Only the connection that subscribed may end a subscription.
         guard let queue = context.notifications, let subscription = subscriptions[id], subscription.queue === queue else {

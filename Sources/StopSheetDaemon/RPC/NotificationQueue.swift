@@ -29,10 +29,13 @@ final class NotificationQueue: @unchecked Sendable {
         func write<Sink: JSONSink>(into output: inout Sink) { output.append(shared: line) }
     }
 
+    // Unchecked for exclusivity: one thread owns the queue (`OwningThread` checks it in debug
+    // builds) and none of its methods calls out while it holds them, so no access can overlap;
+    // checked, `isEmpty` alone, asked every round of every connection, cost more than it guards.
     /// First-queued order; a replaced entry keeps its place.
-    private var order: [Key] = []
-    private var start = 0
-    private var entries: [Key: Notification] = [:]
+    @exclusivity(unchecked) private var order: [Key] = []
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var entries: [Key: Notification] = [:]
     /// Asks the loop to bring this connection up to date (set by the loop when it makes the session).
     let wake: () -> Void
     /// Called once when the connection ends, so its subscriptions end with it.

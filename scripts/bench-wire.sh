@@ -1,0 +1,113 @@
+#!/bin/sh
+# The answer path before and after issue 20's loop and writer work, in one run (make bench runs
+# it last; BENCH_WIRE=0 skips it). Builds BASE (default 14d3ebd, the tree before) and the working
+# tree in release, then measures both side by side:
+#   * instructions per `stopSheet 40630` request under callgrind (C=1 P=16; repeatable under load);
+#   * server CPU µs per request at C=16 P=16 for `stopSheet 40630` (a 7,677-byte answer), beside
+#     loadgen's `refserver` answering a line of the same size, all driven by loadgen's
+#     `ndjson-load -E -S` in alternating rounds (medians). LOADGEN_DIR names a copy of that
+#     load generator's sources (C, libc only); without it this part is skipped;
+#   * the snapshot build at ×100 scale (`stopsheet-bench snapshot`, medians of alternating runs).
+#
+#   scripts/bench-wire.sh [BASE]      LOADGEN_DIR=DIR WIRE_ROUNDS=3 WIRE_DURATION=2
+set -eu
+cd "$(dirname "$0")/.."
+BASE=${1:-14d3ebd}
+ROUNDS=${WIRE_ROUNDS:-3}
+DURATION=${WIRE_DURATION:-2}
+WORK=$(mktemp -d /tmp/stopsheet-wire.XXXXXX)
+PIDS=""
+cleanup() { for pid in $PIDS; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
+trap cleanup EXIT INT TERM
+
+build() { swift build -c release --package-path "$1" --product "$2" 2>&1 | grep -E "error|Build" | tail -1; }
+echo "building $BASE and the working tree in release…"
+mkdir -p "$WORK/src" "$WORK/bin"
+git archive "$BASE" | tar -x -C "$WORK/src"
+for product in stopsheetd stopsheet-bench; do
+    build "$WORK/src" "$product"; cp "$WORK/src/.build/release/$product" "$WORK/bin/before-$product"
+    build . "$product"; cp ".build/release/$product" "$WORK/bin/after-$product"
+done
+BENCH=$WORK/bin/after-stopsheet-bench
+field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+start() {  # start NAME [wrapper…]: the NAME daemon on the demo data at $WORK/NAME.sock; sets PID
+    name=$1; shift
+    "$@" "$WORK/bin/$name-stopsheetd" --demo --socket "$WORK/$name.sock" --log-level warning 2>>"$WORK/$name.log" &
+    PID=$!; PIDS="$PIDS $PID"
+    for _ in $(seq 1 300); do [ -S "$WORK/$name.sock" ] && return; sleep 0.1; done
+    echo "$name did not start" >&2; exit 1
+}
+
+echo
+echo "== instructions per stopSheet 40630 under callgrind (20,000 requests, C=1 P=16, after 2,000)"
+for name in before after; do
+    start "$name" valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.$name" --instr-atstart=no
+    $BENCH loadgen --socket "$WORK/$name.sock" --connections 1 --pipeline 16 --requests 2000 --stop-id 40630 >/dev/null
+    callgrind_control -i on "$PID" >/dev/null 2>&1
+    OUT=$($BENCH loadgen --socket "$WORK/$name.sock" --connections 1 --pipeline 16 --requests 20000 --stop-id 40630)
+    callgrind_control -i off "$PID" >/dev/null 2>&1
+    kill "$PID"; wait "$PID" 2>/dev/null || true
+    IR=$(awk -v i="$(sed -n 's/^totals: *//p' "$WORK/cg.$name" | head -1)" -v n="$(field "$OUT" requests)" 'BEGIN { printf "%.0f", i / n }')
+    eval "IR_$name=$IR"
+    printf '   %-6s %6s instructions/request  (errors %s)\n' "$name" "$IR" "$(field "$OUT" errors)"
+done
+
+echo
+echo "== server CPU per request, C=16 P=16, stopSheet 40630, beside refserver (medians of $ROUNDS alternating ${DURATION} s runs)"
+if [ -n "${LOADGEN_DIR:-}" ] && [ -f "$LOADGEN_DIR/loadgen.c" ]; then
+    cp -r "$LOADGEN_DIR" "$WORK/loadgen"
+    make -s -C "$WORK/loadgen" >/dev/null
+    start before; PID_before=$PID
+    start after; PID_after=$PID
+    echo '{"jsonrpc":"2.0","id":1,"method":"stopSheet","params":{"stopId":"40630"}}' > "$WORK/request.ndjson"
+    BYTES=$(python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(open(sys.argv[2], "rb").read())
+data = b""
+while not data.endswith(b"\n"): data += s.recv(65536)
+print(len(data))' "$WORK/after.sock" "$WORK/request.ndjson")
+    "$WORK/loadgen/refserver" -s "$WORK/ref.sock" -b "$BYTES" >/dev/null 2>&1 & PID_ref=$!; PIDS="$PIDS $PID_ref"
+    for _ in $(seq 1 100); do [ -S "$WORK/ref.sock" ] && break; sleep 0.05; done
+    echo "   answer line: $BYTES bytes; load average at start $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+    round=0
+    while [ $round -lt "$ROUNDS" ]; do
+        for name in before after ref; do
+            eval "pid=\$PID_$name"
+            "$WORK/loadgen/ndjson-load" -s "$WORK/$name.sock" -f "$WORK/request.ndjson" -c 16 -P 16 -t 2 -d "$DURATION" -w 0.5 -E -S "$pid" -q \
+                | sed -n 's/^RESULT //p' >> "$WORK/cpu.$name"
+        done
+        round=$((round + 1))
+    done
+    for name in before after ref; do
+        CPU=$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } printf "%.2f ", v["server_cpu_pct"] * 1e4 / v["rps"] }' "$WORK/cpu.$name" | median)
+        RPS=$(sed -n 's/.*rps=\([0-9]*\).*/\1/p' "$WORK/cpu.$name" | median)
+        ERRORS=$(sed -n 's/.* errors=\([0-9]*\).*/\1/p' "$WORK/cpu.$name" | awk '{ s += $1 } END { print s + 0 }')
+        eval "CPU_$name=$CPU"
+        printf '   %-6s %5s µs/request  %8s req/s  errors %s\n' "$name" "$CPU" "$RPS" "$ERRORS"
+    done
+else
+    echo "   skipped: LOADGEN_DIR does not name the load generator's sources (loadgen.c, refserver.c)"
+fi
+
+echo
+echo "== snapshot build ×100 (14,300 stations, 1,700 alerts; medians of 5 alternating runs of median-of-9)"
+FIXTURES=$(pwd)/Tests/Fixtures
+for _ in 1 2 3 4 5; do
+    for name in before after; do
+        "$WORK/bin/$name-stopsheet-bench" snapshot --alerts "$FIXTURES/alerts_2015-02-14.DERIVED.json" --stations "$FIXTURES/L_stops_2021.csv" \
+            --scales 100 | sed -n 's/.*build_ms=\([0-9.]*\).*/\1/p' >> "$WORK/snap.$name"
+    done
+done
+for name in before after; do
+    SNAP=$(median < "$WORK/snap.$name" | tr -d '\n'); eval "SNAP_$name=$SNAP"
+    printf '   %-6s %6s ms  (runs: %s)\n' "$name" "$SNAP" "$(tr '\n' ' ' < "$WORK/snap.$name")"
+done
+
+echo
+echo "== targets (issue 20)"
+verdict() { if [ "$1" = 1 ]; then echo "met"; else echo "NOT met"; fi; }
+echo "   instructions per stopSheet ≤ 2,837: before $IR_before, after $IR_after — $(verdict "$(awk -v v="$IR_after" 'BEGIN { print (v <= 2837) }')")"
+if [ -n "${CPU_ref:-}" ]; then
+    echo "   server CPU within 1.1× refserver: before $(awk -v a="$CPU_before" -v r="$CPU_ref" 'BEGIN { printf "%.2f", a / r }')×, after $(awk -v a="$CPU_after" -v r="$CPU_ref" 'BEGIN { printf "%.2f", a / r }')× — $(verdict "$(awk -v a="$CPU_after" -v r="$CPU_ref" 'BEGIN { print (a <= 1.1 * r) }')")"
+fi
+echo "   snapshot build ×100 ≤ 50 ms: before $SNAP_before ms, after $SNAP_after ms — $(verdict "$(awk -v v="$SNAP_after" 'BEGIN { print (v <= 50) }')")"
