@@ -320,12 +320,3 @@ public final class SubscriptionCounters: Sendable {
         ]
     }
 }
-
-extension JSONKey {
-    static let subscription: JSONKey = "subscription"
-    static let seq: JSONKey = "seq"
-    static let stopId: JSONKey = "stopId"
-    static let sheet: JSONKey = "sheet"
-    static let sheets: JSONKey = "sheets"
-    static let health: JSONKey = "health"
-}

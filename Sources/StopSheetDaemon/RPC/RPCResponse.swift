@@ -61,12 +61,3 @@ public enum RPCResponse {
         }
     }
 }
-
-extension JSONKey {
-    static let jsonrpc: JSONKey = "jsonrpc"
-    static let id: JSONKey = "id"
-    static let result: JSONKey = "result"
-    static let error: JSONKey = "error"
-    static let method: JSONKey = "method"
-    static let params: JSONKey = "params"
-}

@@ -29,10 +29,3 @@ struct EncodedButton: Sendable {
         buttons = JSON.array(button.alert.buttons.map(JSON.string)).encoded
     }
 }
-
-extension JSONKey {
-    static let tone: JSONKey = "tone"
-    static let stepFree: JSONKey = "stepFree"
-    static let accessibilityLabel: JSONKey = "accessibilityLabel"
-    static let symbol: JSONKey = "symbol"
-}

@@ -53,17 +53,3 @@ struct EncodedAlertMembers {
     let alerts: [UInt8]
     let advisories: [UInt8]
 }
-
-extension JSONKey {
-    static let stopType: JSONKey = "stopType"
-    static let stationId: JSONKey = "stationId"
-    static let stationName: JSONKey = "stationName"
-    static let alertGlyph: JSONKey = "alertGlyph"
-    static let accessibilityButton: JSONKey = "accessibilityButton"
-    static let alerts: JSONKey = "alerts"
-    static let alert: JSONKey = "alert"
-    static let title: JSONKey = "title"
-    static let message: JSONKey = "message"
-    static let buttons: JSONKey = "buttons"
-    static let advisories: JSONKey = "advisories"
-}

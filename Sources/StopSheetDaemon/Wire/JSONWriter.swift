@@ -187,23 +187,18 @@ extension JSONSink {
     }
 
     /// Writes one object, `{`…`}`, whose members `body` gives.
-    mutating func writeObject(_ body: (inout JSONWriter<Self>) -> Void) {
-        write(UInt8(ascii: "{"))
-        withUnsafeMutablePointer(to: &self) { target in
-            var writer = JSONWriter(target)
-            body(&writer)
-        }
-        write(UInt8(ascii: "}"))
-    }
+    mutating func writeObject(_ body: (inout JSONWriter<Self>) -> Void) { write(UInt8(ascii: "{"), UInt8(ascii: "}"), body) }
 
     /// Writes one array, `[`…`]`, whose elements `body` gives.
-    mutating func writeArray(_ body: (inout JSONWriter<Self>) -> Void) {
-        write(UInt8(ascii: "["))
+    mutating func writeArray(_ body: (inout JSONWriter<Self>) -> Void) { write(UInt8(ascii: "["), UInt8(ascii: "]"), body) }
+
+    private mutating func write(_ open: UInt8, _ close: UInt8, _ body: (inout JSONWriter<Self>) -> Void) {
+        write(open)
         withUnsafeMutablePointer(to: &self) { target in
             var writer = JSONWriter(target)
             body(&writer)
         }
-        write(UInt8(ascii: "]"))
+        write(close)
     }
 }
 

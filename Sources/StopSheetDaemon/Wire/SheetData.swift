@@ -36,7 +36,3 @@ extension DataFreshness {
         ["loaded": .bool(loaded), "ageSeconds": ageSeconds.map { .int(Int($0)) } ?? .null, "stale": .bool(stale)]
     }
 }
-
-extension JSONKey {
-    static let data: JSONKey = "data"
-}
