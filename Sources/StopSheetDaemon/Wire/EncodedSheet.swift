@@ -10,12 +10,12 @@ extension StopSheet {
     /// encoded per station. Tests check the two paths agree for every station of the real data and
     /// for names that need escapes.
     static func encodedMembers(stationID: String, stationName: String, button: EncodedButton, alertMembers: EncodedAlertMembers) -> EncodedMembers {
-        let capacity = 300 + 3 * stationName.utf8.count + alertMembers.glyph.count + alertMembers.alerts.count + alertMembers.advisories.count
+        let capacity = 400 + 3 * stationName.utf8.count
         return EncodedMembers(capacity: capacity) { sheet in
             sheet.member(.stopType, encoded: trainType)
             sheet.member(.stationId, string: stationID)
             sheet.member(.stationName, string: stationName)
-            sheet.member(.alertGlyph, encoded: alertMembers.glyph)
+            sheet.member(.alertGlyph, shared: alertMembers.glyph)
             sheet.object(.accessibilityButton) { buttonMembers in
                 buttonMembers.members(button.fixed)
                 buttonMembers.object(.alert) { dialog in
@@ -23,9 +23,9 @@ extension StopSheet {
                     dialog.member(.message, joining: button.message.before, stationName, button.message.after)
                     dialog.member(.buttons, encoded: button.buttons)
                 }
-                buttonMembers.member(.advisories, encoded: alertMembers.advisories)
+                buttonMembers.member(.advisories, shared: alertMembers.advisories)
             }
-            sheet.member(.alerts, encoded: alertMembers.alerts)
+            sheet.member(.alerts, shared: alertMembers.alerts)
         }
     }
 

@@ -52,6 +52,22 @@ import StopSheetTestSupport
         #expect(try JSONParser.parse(station.object)["stationId"] == "40380")
     }
 
+    /// Stations with the same applying alerts hold one copy of the alerts' bytes between them,
+    /// not one each: the snapshot's memory grows with stations + alerts, not their product.
+    @Test func stationsWithTheSameAlertsShareTheirBytes() throws {
+        let capture = CTATime.instant("2015-02-14T14:35:00", in: TestZones.chicago)!
+        let snapshot = Snapshot.build(stations: directory, alerts: alerts, now: capture)
+        let encoded = EncodedSnapshot(snapshot, zone: TestZones.chicago)
+        func storage(_ piece: [UInt8]) -> UnsafeRawPointer? { piece.withUnsafeBytes { $0.baseAddress } }
+        // Two Brown Line stations that no station alert names: the same alerts, in the same order.
+        let (first, second) = (try #require(encoded.stopSheet(stopID: "41310")), try #require(encoded.stopSheet(stopID: "41440")))
+        #expect(snapshot.alerts(applyingTo: directory.station(for: "41310")!) == snapshot.alerts(applyingTo: directory.station(for: "41440")!))
+        let big = first.pieces.filter { $0.count >= OutputBuffer.shareFrom }
+        #expect(!big.isEmpty, "the alerts are big enough to be shared")
+        let secondStorages = Set(second.pieces.compactMap(storage))
+        for piece in big { #expect(secondStorages.contains(storage(piece)!), "a \(piece.count)-byte piece is copied, not shared") }
+    }
+
     @Test func withoutAlertDataNoStationHasAGlyph() throws {
         let encoded = EncodedSnapshot(Snapshot.build(stations: directory, alerts: nil, now: Instant(secondsSince1970: 0)), zone: TestZones.chicago)
         let sheet = try JSONParser.parse(try #require(encoded.stopSheet(stopID: "40380")).object)
