@@ -306,17 +306,18 @@ struct EncodedMembers: Sendable, Equatable {
 
         var count: Int { doneBytes + tail.count }
 
-        mutating func write(_ byte: UInt8) { tail.append(byte) }
+        // Everything but a big shared value goes to the bytes at the end, as an array takes it.
+        mutating func write(_ byte: UInt8) { tail.write(byte) }
         mutating func write(_ bytes: UnsafeRawBufferPointer) { tail.write(bytes) }
-        mutating func write(_ bytes: [UInt8]) { tail.append(contentsOf: bytes) }
-        mutating func write(_ value: JSON) { value.encode(into: &tail) }
-        mutating func write(string: String) { JSON.encodeString(string, into: &tail) }
-        mutating func write(stringContent: String) { JSON.encodeStringContent(stringContent, into: &tail) }
+        mutating func write(_ bytes: [UInt8]) { tail.write(bytes) }
+        mutating func write(_ value: JSON) { tail.write(value) }
+        mutating func write(string: String) { tail.write(string: string) }
+        mutating func write(stringContent: String) { tail.write(stringContent: stringContent) }
 
         /// A value big enough to be worth a reference becomes a piece; a small one is copied.
         mutating func append(shared bytes: [UInt8]) {
             guard bytes.count >= OutputBuffer.shareFrom else {
-                tail.append(contentsOf: bytes)
+                tail.write(bytes)
                 return
             }
             if !tail.isEmpty { done.append(tail) }
