@@ -23,9 +23,10 @@ public func requestLineFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     let session = Session(peer: peer, host: host) { inbox.pending.append($0) }
     var input = LineFramer(maxLineBytes: host.limits.maxLineBytes)
     let output = FuzzOutput()
-    func answerLines(atEnd: Bool) {
+    // Each read is a round of the loop: the lines of one read may share exact-route replies.
+    func answerLines(atEnd: Bool, round: Int) {
         while true {
-            _ = session.answer(&input, into: &output.buffer, outputLimit: .max, inputEnded: atEnd)
+            _ = session.answer(&input, into: &output.buffer, outputLimit: .max, inputEnded: atEnd, now: Int64(round))
             output.deliver()
             guard !inbox.pending.isEmpty else { return }
             precondition(session.resume(inbox.pending.removeFirst(), into: &output.buffer), "a fresh resumption was refused")
@@ -37,9 +38,9 @@ public func requestLineFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
         let end = min(stream.count, offset + readSize)
         input.append(UnsafeRawBufferPointer(rebasing: stream[offset..<end]))
         offset = end
-        answerLines(atEnd: false)
+        answerLines(atEnd: false, round: offset)
     }
-    answerLines(atEnd: true)
+    answerLines(atEnd: true, round: offset + 1)
     precondition(!session.isWaiting && !input.hasBufferedBytes, "input left unanswered")
     // Push: the data changes and changes back, as a refresh would; every subscription the input
     // made is told, through the same queue and lines, and then ends with the connection.

@@ -31,7 +31,7 @@ import Testing
 
         static func refusalLine(_ refusal: ConnectionRefusal, host: Host) -> [UInt8] { Array("refused: \(refusal.reason)\n".utf8) }
 
-        func answer(_ input: inout LineFramer, into output: inout OutputBuffer, outputLimit: Int, inputEnded: Bool) -> Bool {
+        func answer(_ input: inout LineFramer, into output: inout OutputBuffer, outputLimit: Int, inputEnded: Bool, now: Int64) -> Bool {
             while waitingFor == nil {
                 guard output.count <= outputLimit else { return true }
                 guard let event = input.next() ?? (inputEnded ? input.finish() : nil) else { return false }

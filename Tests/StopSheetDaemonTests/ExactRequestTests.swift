@@ -155,6 +155,29 @@ import Testing
         expectSameReplies("after stations load")
     }
 
+    /// The stopSheet route's replies are reused within a round only while the store is unchanged:
+    /// a change published between two answers of one round shows in the second.
+    @Test func aChangeOfTheStoreWithinARoundShowsInTheNextAnswer() {
+        let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", now: Instant(secondsSince1970: 0), zones: .cta)
+        var dispatcher = Dispatcher()
+        StopSheetService(store: store, refreshers: [], connections: { 0 }, now: { Instant(secondsSince1970: 10) }).register(in: &dispatcher)
+        let fed = FedSession(host: SessionHost(dispatcher: dispatcher, limits: ServerLimits(), counters: ServerCounterTable()))
+        let round = FedSession.newRound()
+        func answer(_ id: Int) -> String {
+            var out: [UInt8] = []
+            fed.receive(#"{"jsonrpc":"2.0","id":\#(id),"method":"stopSheet","params":{"stopId":"40380"}}"# + "\n")
+            _ = fed.answer(into: &out, now: round)
+            return String(decoding: out, as: UTF8.self)
+        }
+        let before = answer(1), again = answer(2)
+        #expect(before.contains(#""stationName":"40380""#) && again == before.replacingOccurrences(of: #""id":1"#, with: #""id":2"#))
+        let version = store.version
+        store.install(stations: StationDirectory(platforms: [Platform(stopID: "30074", stationID: "40380", stationName: "Clark/Lake",
+                                                                      routes: [.blue], stepFree: true)]), at: Instant(secondsSince1970: 0))
+        #expect(store.version != version)
+        #expect(answer(3).contains(#""stationName":"Clark/Lake""#), "the new stations, in the same round")
+    }
+
     @Test func registeringTheGeneralHandlerAgainDropsTheExactShortcut() {
         var dispatcher = Dispatcher()
         dispatcher.register("stopSheet") { _, _ in .result([]) }

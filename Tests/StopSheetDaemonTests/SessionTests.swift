@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 import Testing
 @testable import StopSheetDaemon
 
@@ -90,5 +91,91 @@ import Testing
         #expect(host.requests.requests.map(\.count) == [3, 0, 50])
         #expect(host.requests.errors.filter { $0.count > 0 }.map { [$0.code, $0.count] } == [[-32601, 50]])
         #expect(host.counters[.bytesOut].count == output.utf8.count)
+    }
+
+    // MARK: - Replies reused within a round (ExactReplies)
+
+    /// What the exact route's handler saw, and the stamp it is registered with.
+    final class RouteLog: @unchecked Sendable {
+        var calls: [String] = []
+        var stamp: UInt64 = 0
+    }
+
+    /// `look` answers `{"k": <value>, "call": <n>}`, so a reused reply shows by its call number;
+    /// the value `bad` is an error. With `stamped`, the route's stamp is `log.stamp`.
+    private func routeHost(_ log: RouteLog, stamped: Bool = true) -> SessionHost {
+        var dispatcher = Dispatcher()
+        dispatcher.register("look") { _, _ in .result(.null) }
+        let stamp: @Sendable () -> UInt64 = { log.stamp }
+        dispatcher.registerExact("look", param: "k", stamp: stamped ? stamp : nil) { value, _ -> RPCReply in
+            log.calls.append(value)
+            if value == "bad" { return .error(RPCError.invalidParams("bad k")) }
+            let result: JSON = ["k": .string(value), "call": .int(log.calls.count)]
+            return .result(result)
+        }
+        return SessionHost(dispatcher: dispatcher, limits: ServerLimits(), counters: ServerCounterTable())
+    }
+
+    private func look(_ id: Int, _ value: String) -> String {
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"look","params":{"k":"\#(value)"}}"# + "\n"
+    }
+
+    private func answers(_ fed: FedSession, _ text: String, round: Int64) -> [String] {
+        var out: [UInt8] = []
+        fed.receive(text)
+        _ = fed.answer(into: &out, now: round)
+        return String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test func aRoundAnswersTheSameLineOnceEachWithItsOwnID() {
+        let log = RouteLog()
+        let host = routeHost(log)
+        let fed = FedSession(host: host)
+        let round = FedSession.newRound()
+        let lines = answers(fed, look(1, "a") + look(2, "a") + look(3, "b") + look(4, "a"), round: round)
+        #expect(lines == [#"{"jsonrpc":"2.0","id":1,"result":{"k":"a","call":1}}"#, #"{"jsonrpc":"2.0","id":2,"result":{"k":"a","call":1}}"#,
+                          #"{"jsonrpc":"2.0","id":3,"result":{"k":"b","call":2}}"#, #"{"jsonrpc":"2.0","id":4,"result":{"k":"a","call":1}}"#])
+        #expect(log.calls == ["a", "b"])
+        // Another session of the same loop, in the same round: the same reply.
+        let other = FedSession(host: host)
+        #expect(answers(other, look(5, "a"), round: round) == [#"{"jsonrpc":"2.0","id":5,"result":{"k":"a","call":1}}"#])
+        #expect(host.requests.exactMethod.count == 5, "every answer counts as a request")
+    }
+
+    @Test func aNewRoundOrANewStampAsksAgain() {
+        let log = RouteLog()
+        let fed = FedSession(host: routeHost(log))
+        let round = FedSession.newRound()
+        _ = answers(fed, look(1, "a"), round: round)
+        log.stamp += 1
+        #expect(answers(fed, look(2, "a"), round: round) == [#"{"jsonrpc":"2.0","id":2,"result":{"k":"a","call":2}}"#], "the data changed")
+        #expect(answers(fed, look(3, "a"), round: FedSession.newRound()) == [#"{"jsonrpc":"2.0","id":3,"result":{"k":"a","call":3}}"#],
+                "the clock moved on")
+        #expect(log.calls == ["a", "a", "a"])
+    }
+
+    @Test func errorsAndUnstampedRoutesAreAnsweredEachTime() {
+        let log = RouteLog()
+        let host = routeHost(log)
+        let fed = FedSession(host: host)
+        let lines = answers(fed, look(1, "bad") + look(2, "bad"), round: FedSession.newRound())
+        #expect(lines.count == 2 && lines.allSatisfy { $0.contains(#""code":-32602"#) })
+        #expect(log.calls == ["bad", "bad"])
+        #expect(host.requests.errors.filter { $0.count > 0 }.map { [$0.code, $0.count] } == [[-32602, 2]], "each error counted")
+
+        let unstamped = RouteLog()
+        let plain = FedSession(host: routeHost(unstamped, stamped: false))
+        _ = answers(plain, look(1, "a") + look(2, "a"), round: FedSession.newRound())
+        #expect(unstamped.calls == ["a", "a"])
+    }
+
+    @Test func aLineThatDiffersAfterItsIDIsNotTheSameRequest() {
+        let log = RouteLog()
+        let fed = FedSession(host: routeHost(log))
+        let round = FedSession.newRound()
+        let spaced = #"{"jsonrpc":"2.0","id":2,"method":"look","params":{"k":"a"} }"# + "\n"  // general path
+        let lines = answers(fed, look(1, "a") + spaced + look(3, "ab"), round: round)
+        #expect(lines == [#"{"jsonrpc":"2.0","id":1,"result":{"k":"a","call":1}}"#, #"{"jsonrpc":"2.0","id":2,"result":null}"#,
+                          #"{"jsonrpc":"2.0","id":3,"result":{"k":"ab","call":2}}"#])
     }
 }

@@ -1,4 +1,5 @@
 import StopSheetCore
+import Synchronization
 
 /// The current `Generation`: the snapshot and the caches' status. Readers take it under a brief
 /// lock (one reference); a change builds a whole new generation outside that lock and swaps it
@@ -14,6 +15,8 @@ public final class Store: Sendable {
     private let building = Locked(0)
     /// Told once per change, with the generation it replaced and the new one (`onChange`).
     private let changeHook = Locked<(@Sendable (_ old: Generation, _ new: Generation) -> Void)?>(nil)
+    /// How many generations were published: read without the lock (`version`).
+    private let published = Atomic<UInt64>(0)
 
     public init(alertsSource: String, stationsSource: String, now: Instant, zones: TimeZones) {
         // No station feed yet, so no agency_timezone.
@@ -23,6 +26,11 @@ public final class Store: Sendable {
 
     /// The generation for one answer: one reference taken under the lock.
     public var current: Generation { state.withLock { $0 } }
+
+    /// A number that changes with every published generation, read without the lock: whoever
+    /// keeps something made from `current` can tell, for the cost of one load, that it still
+    /// is. Read before `current`, it is never newer than what `current` then gives.
+    public var version: UInt64 { published.load(ordering: .acquiring) }
 
     public var snapshot: Snapshot { current.snapshot }
 
@@ -95,6 +103,7 @@ public final class Store: Sendable {
             let old = current
             guard let new = make(old) else { return }
             state.withLock { $0 = new }
+            published.add(1, ordering: .releasing)
             changes += 1
             changeHook.withLock { $0 }?(old, new)
         }

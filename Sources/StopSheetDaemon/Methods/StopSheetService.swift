@@ -28,7 +28,7 @@ public struct StopSheetService: Sendable {
 
     public func register(in dispatcher: inout Dispatcher) {
         dispatcher.register(.stopSheet) { params, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(params)) } }
-        dispatcher.registerExact(.stopSheet, param: ParamName.stopId) { stopID, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) } }
+        dispatcher.registerExact(.stopSheet, param: ParamName.stopId, stamp: { [store] in store.version }) { stopID, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) } }
         dispatcher.register(.station) { params, _ in reply { () throws(RPCError) in try station(params) } }
         dispatcher.register(.stations) { params, _ in reply { () throws(RPCError) in try noParams(params, .stations); return try stations() } }
         dispatcher.register(.alerts) { params, _ in reply { () throws(RPCError) in try alerts(params) } }

@@ -23,14 +23,19 @@ public struct Dispatcher: Sendable {
     /// would for those params (by building the same validated params value, e.g. `StopSheetQuery`).
     /// Lines of any other shape are parsed once, the general way. One method at most: a second
     /// registration replaces the first.
-    public mutating func registerExact(_ method: RPCMethod, param: String, _ handler: @escaping RPCExactHandler) {
+    ///
+    /// `stamp`, when given, says the handler's results depend on the value, the clock and what
+    /// the stamp counts alone (not on the caller): a result is then reused for the same value
+    /// within one loop round while the stamp is unchanged (`ExactReplies`).
+    public mutating func registerExact(_ method: RPCMethod, param: String, stamp: (@Sendable () -> UInt64)? = nil,
+                                       _ handler: @escaping RPCExactHandler) {
         precondition(method.paramNames.contains(param), "\(param) is not a param of \(method.name)")
-        registerExact(method.name, param: param, handler)
+        registerExact(method.name, param: param, stamp: stamp, handler)
     }
 
-    mutating func registerExact(_ method: String, param: String, _ handler: @escaping RPCExactHandler) {
+    mutating func registerExact(_ method: String, param: String, stamp: (@Sendable () -> UInt64)? = nil, _ handler: @escaping RPCExactHandler) {
         precondition(handlers[method] != nil, "a shortcut needs the general handler of \(method) registered first")
-        exact = ExactRoute(request: ExactRequest(method: method, paramName: param), handler: handler)
+        exact = ExactRoute(request: ExactRequest(method: method, paramName: param), stamp: stamp, handler: handler)
     }
 
     public var methods: [String] { handlers.keys.sorted() }
@@ -46,10 +51,12 @@ public struct Dispatcher: Sendable {
 /// otherwise pay on every line. Immutable; read on the loop thread.
 final class ExactRoute: Sendable {
     let request: ExactRequest
+    let stamp: (@Sendable () -> UInt64)?
     let handler: RPCExactHandler
 
-    init(request: ExactRequest, handler: @escaping RPCExactHandler) {
+    init(request: ExactRequest, stamp: (@Sendable () -> UInt64)?, handler: @escaping RPCExactHandler) {
         self.request = request
+        self.stamp = stamp
         self.handler = handler
     }
 }

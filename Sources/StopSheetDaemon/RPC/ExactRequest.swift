@@ -26,8 +26,10 @@ struct ExactRequest: Sendable {
     /// Nesting the general parser must allow for the same answer: the request object and params.
     static let depth = 2
 
-    private static let head = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
-    private static let tail = Array(#""}}"#.utf8)
+    // Literals, not arrays: a static array costs a lazy-initialisation check and a reference
+    // count on every line.
+    private static var head: StaticString { #"{"jsonrpc":"2.0","id":"# }
+    private static var tail: StaticString { #""}}"# }
 
     init(method: String, paramName: String) {
         precondition((method + paramName).utf8.allSatisfy(Self.isPlain), "names must be plain strings to be matched as bytes")
@@ -38,8 +40,16 @@ struct ExactRequest: Sendable {
 
     /// Where the id token and the value are in `line`, or nil when the line is not this shape.
     func match(_ line: UnsafeRawBufferPointer) -> (id: Range<Int>, value: Range<Int>)? {
-        let head = Self.head, tail = Self.tail
-        guard line.count > head.count + middle.count + tail.count, Self.equal(line, at: 0, head) else { return nil }
+        guard let id = id(in: line), let value = value(in: line, after: id) else { return nil }
+        return (id, value)
+    }
+
+    /// Where the id token is, when `line` starts as this shape does up to its end: what follows
+    /// is then the request but for its id, for `value(in:after:)` to check (or for a reply
+    /// remembered for the same bytes, `ExactReplies`).
+    func id(in line: UnsafeRawBufferPointer) -> Range<Int>? {
+        let head = Self.bytes(Self.head)
+        guard line.count > head.count + middle.count + Self.tail.utf8CodeUnitCount, Self.equal(line, at: 0, head) else { return nil }
         let idStart = head.count
         var position = idStart
         if line[position] == UInt8(ascii: "\"") {
@@ -56,17 +66,27 @@ struct ExactRequest: Sendable {
             while position < line.count, line[position] &- UInt8(ascii: "0") < 10 { position += 1 }
             guard position > digits, position == digits + 1 || line[digits] != UInt8(ascii: "0") else { return nil }
         }
-        let id = idStart..<position
-        let valueStart = position + middle.count
+        return idStart..<position
+    }
+
+    /// Where the value is, when the rest of `line` after the id token `id` is this shape's.
+    func value(in line: UnsafeRawBufferPointer, after id: Range<Int>) -> Range<Int>? {
+        let tail = Self.bytes(Self.tail)
+        let valueStart = id.upperBound + middle.count
         let valueEnd = line.count - tail.count
-        guard valueStart <= valueEnd, Self.equal(line, at: position, middle), Self.equal(line, at: valueEnd, tail) else { return nil }
+        guard valueStart <= valueEnd, middle.withUnsafeBytes({ Self.equal(line, at: id.upperBound, $0) }), Self.equal(line, at: valueEnd, tail)
+        else { return nil }
         for index in valueStart..<valueEnd where !Self.isPlain(line[index]) { return nil }
-        return (id, valueStart..<valueEnd)
+        return valueStart..<valueEnd
     }
 
     /// Whether `line` holds `bytes` at `offset`; the caller has checked that they fit.
-    private static func equal(_ line: UnsafeRawBufferPointer, at offset: Int, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { memcmp(line.baseAddress! + offset, $0.baseAddress!, $0.count) == 0 }
+    private static func equal(_ line: UnsafeRawBufferPointer, at offset: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        memcmp(line.baseAddress! + offset, bytes.baseAddress!, bytes.count) == 0
+    }
+
+    private static func bytes(_ literal: StaticString) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
     }
 
     private static func isPlain(_ byte: UInt8) -> Bool {

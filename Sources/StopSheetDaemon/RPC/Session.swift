@@ -57,8 +57,8 @@ final class Session: ConnectionHandler {
     /// left, or `output` has grown past `outputLimit` bytes; true in the last case (lines may be
     /// left). `inputEnded`: the client sent its last byte, so a final line without newline
     /// counts. Queued notifications go first, so one queued before a request was read precedes
-    /// its answer.
-    func answer(_ input: inout LineFramer, into output: inout OutputBuffer, outputLimit: Int, inputEnded: Bool) -> Bool {
+    /// its answer. `now`: the loop's round, whose exact-route replies may be reused (`ExactReplies`).
+    func answer(_ input: inout LineFramer, into output: inout OutputBuffer, outputLimit: Int, inputEnded: Bool, now: Int64) -> Bool {
         if !notifications.isEmpty, atLineBoundary {
             let (written, more) = notifications.write(into: &output, outputLimit: outputLimit)
             host.notificationsSent.add(written)
@@ -77,7 +77,7 @@ final class Session: ConnectionHandler {
                 logClientError("request line longer than \(host.limits.maxLineBytes) bytes")
                 output.write(host.tooLargeLine)
             case .line(let range):
-                answerLine(range, of: input.buffer, into: &output)
+                answerLine(range, of: input.buffer, into: &output, round: now)
             }
         }
         return false
@@ -100,8 +100,8 @@ final class Session: ConnectionHandler {
 
     // MARK: - One line
 
-    private func answerLine<Output: JSONSink>(_ range: Range<Int>, of bytes: [UInt8], into output: inout Output) {
-        if answerExact(range, of: bytes, into: &output) { return }
+    private func answerLine<Output: JSONSink>(_ range: Range<Int>, of bytes: [UInt8], into output: inout Output, round: Int64) {
+        if answerExact(range, of: bytes, into: &output, round: round) { return }
         guard let message = RPCMessage.parse(bytes[range], maxDepth: host.limits.maxDepth, maxBatch: host.limits.maxBatch)
         else { return }
         count(message)
@@ -109,18 +109,32 @@ final class Session: ConnectionHandler {
     }
 
     /// The most common line answered from its bytes alone (`ExactRequest`), with the reply the
-    /// general path would give; false leaves the line to the general parser.
-    private func answerExact<Output: JSONSink>(_ range: Range<Int>, of bytes: [UInt8], into output: inout Output) -> Bool {
+    /// general path would give, or the one given to the same line earlier in the round
+    /// (`ExactReplies`); false leaves the line to the general parser.
+    private func answerExact<Output: JSONSink>(_ range: Range<Int>, of bytes: [UInt8], into output: inout Output, round: Int64) -> Bool {
         guard host.limits.maxDepth >= ExactRequest.depth, let exact = host.dispatcher.exact else { return false }
         return bytes.withUnsafeBytes { all in
             let line = UnsafeRawBufferPointer(rebasing: all[range])
-            guard let match = exact.request.match(line) else { return false }
+            guard let id = exact.request.id(in: line) else { return false }
+            let encodedID = UnsafeRawBufferPointer(rebasing: line[id])
+            let rest = UnsafeRawBufferPointer(rebasing: line[id.upperBound...])
+            // Read before the handler runs, so a change meanwhile is never credited to its reply.
+            let stamp = exact.stamp?()
+            if let stamp, let result = host.exactReplies.reply(for: rest, round: round, stamp: stamp) {
+                host.requests.exactMethod.add()
+                RPCResponse.appendLine(encodedID: encodedID, reply: .result(result), to: &output)
+                return true
+            }
+            guard let value = exact.request.value(in: line, after: id) else { return false }
             // Plain ASCII: up to 15 bytes the String is stored inline, not allocated.
-            let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[match.value]), as: UTF8.self)
-            let reply = exact.handler(value, context)
+            let reply = exact.handler(String(decoding: UnsafeRawBufferPointer(rebasing: line[value]), as: UTF8.self), context)
             host.requests.exactMethod.add()
-            if case .error(let error) = reply { host.requests.countError(code: error.code) }
-            RPCResponse.appendLine(encodedID: UnsafeRawBufferPointer(rebasing: line[match.id]), reply: reply, to: &output)
+            switch reply {
+            case .result(let result) where stamp != nil: host.exactReplies.remember(result, for: rest)
+            case .error(let error): host.requests.countError(code: error.code)
+            default: break
+            }
+            RPCResponse.appendLine(encodedID: encodedID, reply: reply, to: &output)
             return true
         }
     }
@@ -169,6 +183,9 @@ final class SessionHost {
     let limits: ServerLimits
     let counters: ServerCounterTable
     let requests: RequestCounters
+    /// The exact route's replies of the current round. Unchecked exclusivity: only the session
+    /// answering a line touches it, and calls out to nothing meanwhile.
+    @exclusivity(unchecked) var exactReplies = ExactReplies()
     /// The counters every line touches, looked up once.
     let bytesOut: Counter, notificationsSent: Counter
     /// Sent to a connection turned away at the connection limit, before it is closed.

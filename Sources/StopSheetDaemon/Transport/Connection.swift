@@ -99,7 +99,7 @@ final class Connection<Handler: ConnectionHandler> {
     /// stopped there with lines left. Input it took (a whole line) is the client's activity.
     func answer(allowance: Int, now: Int64) -> Bool {
         let held = input.bufferedByteCount
-        let outputFull = handler.answer(&input, into: &output, outputLimit: sent + allowance, inputEnded: readClosed)
+        let outputFull = handler.answer(&input, into: &output, outputLimit: sent + allowance, inputEnded: readClosed, now: now)
         if input.bufferedByteCount != held { lastActivity = now }
         return outputFull
     }

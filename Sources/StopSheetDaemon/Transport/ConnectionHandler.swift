@@ -21,8 +21,9 @@ protocol ConnectionHandler: AnyObject {
     /// deferred answer, none is left, or `output` has grown past `outputLimit` bytes; true in the
     /// last case (lines may be left). `inputEnded`: the client sent its last byte, so a final
     /// line without newline counts. A line taken is the client's activity, which the loop sees
-    /// as input consumed.
-    func answer(_ input: inout LineFramer, into output: inout OutputBuffer, outputLimit: Int, inputEnded: Bool) -> Bool
+    /// as input consumed. `now` is the loop's clock for this round (monotonic nanoseconds, the
+    /// same for every call of one round): a handler may answer a round's requests as of one instant.
+    func answer(_ input: inout LineFramer, into output: inout OutputBuffer, outputLimit: Int, inputEnded: Bool, now: Int64) -> Bool
 
     /// Appends a completed deferred answer; false when the completion is stale. `answer` next.
     func resume(_ resumption: Resumption, into output: inout OutputBuffer) -> Bool

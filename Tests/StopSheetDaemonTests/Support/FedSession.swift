@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 @testable import StopSheetDaemon
 
 /// A session with what its connection would give it: an input to take lines from and an output
@@ -27,9 +28,15 @@ final class FedSession {
     /// Bytes the client sent, as a read would add them.
     func receive(_ text: String) { input.append(text.utf8) }
 
-    /// `Session.answer`, then what it wrote appended to `out`.
-    func answer(into out: inout [UInt8], outputLimit: Int = .max, inputEnded: Bool = false) -> Bool {
-        let full = session.answer(&input, into: &output, outputLimit: outputLimit, inputEnded: inputEnded)
+    /// Rounds handed out, so that each call without one is a round of its own in every test.
+    private static let rounds = Atomic<Int64>(0)
+
+    /// A round no call has had yet.
+    static func newRound() -> Int64 { rounds.add(1, ordering: .relaxed).newValue }
+
+    /// `Session.answer` in round `now` (by default a new one), then what it wrote appended to `out`.
+    func answer(into out: inout [UInt8], outputLimit: Int = .max, inputEnded: Bool = false, now: Int64 = FedSession.newRound()) -> Bool {
+        let full = session.answer(&input, into: &output, outputLimit: outputLimit, inputEnded: inputEnded, now: now)
         deliver(into: &out)
         return full
     }
