@@ -59,11 +59,13 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
     }
 
     /// A value spelled in the source, such as `#""2.0""#`: one complete JSON value.
+    @inline(__always)
     mutating func member(_ key: JSONKey, literal value: StaticString) {
         self.key(key)
         append(value)
     }
 
+    @inline(__always)
     mutating func member(_ key: JSONKey, encoded value: UnsafeRawBufferPointer) {
         self.key(key)
         sink.write(value)
@@ -71,6 +73,7 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
 
     /// A value encoded before and kept by others (a snapshot's sheet): a sink that can hold it by
     /// reference does (`OutputBuffer`).
+    @inline(__always)
     mutating func member(_ key: JSONKey, shared value: [UInt8]) {
         self.key(key)
         sink.append(shared: value)
@@ -124,7 +127,10 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
     }
 
     // MARK: Punctuation
+    // Inlined, with the members an envelope writes: each is a few instructions around a copy, and
+    // inlined, a literal key's kind and the first member's missing comma are known where it is written.
 
+    @inline(__always)
     private mutating func key(_ key: JSONKey) {
         separate()
         switch key.name {
@@ -135,15 +141,18 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
         }
     }
 
+    @inline(__always)
     private mutating func append(_ literal: StaticString) {
         sink.write(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
+    @inline(__always)
     private mutating func separate() {
         if filled & 1 != 0 { sink.write(UInt8(ascii: ",")) }
         filled |= 1
     }
 
+    @inline(__always)
     private mutating func open(_ bracket: UInt8) {
         precondition(depth < 63, "JSON nested deeper than the writer keeps")
         sink.write(bracket)
@@ -151,6 +160,7 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
         depth += 1
     }
 
+    @inline(__always)
     private mutating func close(_ bracket: UInt8) {
         sink.write(bracket)
         filled >>= 1
@@ -187,11 +197,13 @@ extension JSONSink {
     }
 
     /// Writes one object, `{`…`}`, whose members `body` gives.
+    @inline(__always)
     mutating func writeObject(_ body: (inout JSONWriter<Self>) -> Void) { write(UInt8(ascii: "{"), UInt8(ascii: "}"), body) }
 
     /// Writes one array, `[`…`]`, whose elements `body` gives.
     mutating func writeArray(_ body: (inout JSONWriter<Self>) -> Void) { write(UInt8(ascii: "["), UInt8(ascii: "]"), body) }
 
+    @inline(__always)
     private mutating func write(_ open: UInt8, _ close: UInt8, _ body: (inout JSONWriter<Self>) -> Void) {
         write(open)
         withUnsafeMutablePointer(to: &self) { target in
