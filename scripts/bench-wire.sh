@@ -8,7 +8,8 @@
 #     `ndjson-load -E -S` in alternating rounds (medians). LOADGEN_DIR names a copy of that
 #     load generator's sources (C, libc only); without it this part is skipped;
 #   * the snapshot build at ×100 scale (`stopsheet-bench snapshot`, medians of alternating runs),
-#     first, while the machine is still quiet (after the load runs its times scatter by half).
+#     first, while the machine is still quiet (after the load runs its times scatter by half), and
+#     its instructions under callgrind, which a slower or busier machine does not change.
 #
 #   scripts/bench-wire.sh [BASE]      LOADGEN_DIR=DIR WIRE_ROUNDS=3 WIRE_DURATION=2
 set -eu
@@ -55,6 +56,18 @@ done
 for name in before after; do
     SNAP=$(median < "$WORK/snap.$name" | tr -d '\n'); eval "SNAP_$name=$SNAP"
     printf '   %-6s %6s ms  (runs: %s)\n' "$name" "$SNAP" "$(tr '\n' ' ' < "$WORK/snap.$name")"
+done
+# Instructions do not depend on the machine's speed or its neighbours: one build's are the
+# difference between a run that builds twice and one that builds once (decoding and the
+# synthetic set cost both the same).
+for name in before after; do
+    for repeat in 1 2; do
+        valgrind --tool=callgrind --callgrind-out-file="$WORK/snapcg.$name.$repeat" "$WORK/bin/$name-stopsheet-bench" snapshot \
+            --alerts "$FIXTURES/alerts_2015-02-14.DERIVED.json" --stations "$FIXTURES/L_stops_2021.csv" --scales 100 --repeat $repeat >/dev/null 2>&1
+    done
+    SNAPIR=$(awk -v a="$(sed -n 's/^totals: *//p' "$WORK/snapcg.$name.1")" -v b="$(sed -n 's/^totals: *//p' "$WORK/snapcg.$name.2")" 'BEGIN { printf "%.0f", (b - a) / 1e6 }')
+    eval "SNAPIR_$name=$SNAPIR"
+    printf '   %-6s %6s M instructions per build (callgrind)\n' "$name" "$SNAPIR"
 done
 
 echo
@@ -115,3 +128,4 @@ if [ -n "${CPU_ref:-}" ]; then
     echo "   server CPU within 1.1× refserver: before $(awk -v a="$CPU_before" -v r="$CPU_ref" 'BEGIN { printf "%.2f", a / r }')×, after $(awk -v a="$CPU_after" -v r="$CPU_ref" 'BEGIN { printf "%.2f", a / r }')× — $(verdict "$(awk -v a="$CPU_after" -v r="$CPU_ref" 'BEGIN { print (a <= 1.1 * r) }')")"
 fi
 echo "   snapshot build ×100 ≤ 50 ms: before $SNAP_before ms, after $SNAP_after ms — $(verdict "$(awk -v v="$SNAP_after" 'BEGIN { print (v <= 50) }')")"
+echo "     (instructions per build: before ${SNAPIR_before} M, after ${SNAPIR_after} M; the milliseconds depend on the machine, the instructions do not)"
