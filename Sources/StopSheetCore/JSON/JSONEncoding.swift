@@ -57,6 +57,10 @@ extension JSON {
             var runStart = 0
             var index = 0
             while index < utf8.count {
+                if index + 8 <= utf8.count, !mayNeedEscape(UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = utf8[index]
                 let escaped: (scalar: UInt32, length: Int)?
                 switch byte {
@@ -80,6 +84,19 @@ extension JSON {
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
+    }
+
+    /// Whether any of the eight bytes in `word` may need an escape: one below U+0020, `"`, a backslash,
+    /// DEL, or any byte of a multi-byte sequence (some of which are escaped). Eight plain bytes are
+    /// then passed over at once, with a few word operations instead of a test per byte; a word
+    /// that may need one is looked at byte by byte. Never false for a byte that needs one.
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        // A byte b < n (n ≤ 0x80) sets its high bit in (word - n·ones) & ~word; b == c is b ^ c < 1.
+        func anyBelow(_ word: UInt64, _ n: UInt64) -> Bool { (word &- n &* ones) & ~word & highs != 0 }
+        return word & highs != 0 || anyBelow(word, 0x20) || anyBelow(word ^ (0x22 &* ones), 1)
+            || anyBelow(word ^ (0x5C &* ones), 1) || anyBelow(word ^ (0x7F &* ones), 1)
     }
 
     private static func appendEscape(_ scalar: UInt32, into bytes: inout [UInt8]) {

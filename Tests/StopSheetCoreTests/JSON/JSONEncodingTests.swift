@@ -25,4 +25,36 @@ import Testing
         let pieces = parts.flatMap { JSON.string($0).encoded.dropFirst().dropLast() }
         #expect(Array(whole.dropFirst().dropLast()) == pieces)
     }
+
+    /// Plain text is passed over eight bytes at a time: a character that needs an escape (or one
+    /// that looks as if it might) is found at every offset in and around those eight-byte words,
+    /// as a reference that looks at each code point alone finds it.
+    @Test func everyCharacterIsEncodedAsItsOwnEscapeWhereverItFallsInTheText() {
+        func reference(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar.value {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x0A: out += "\\n"
+                case 0x0D: out += "\\r"
+                case 0x09: out += "\\t"
+                case 0..<0x20, 0x7F, 0x80...0x9F, 0x2028, 0x2029:
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        let characters = ["\u{0}", "\u{1f}", "\"", "\\", "\n", "\u{7f}", "\u{80}", "\u{9f}", "\u{2028}", "\u{2029}",
+                          "é", "\u{a0}", "\u{2027}", "🚇", " ", "~", "!", "#", "[", "]", "|"]
+        for character in characters {
+            for offset in 0..<20 {
+                let text = String(repeating: "a", count: offset) + character + String(repeating: "b", count: 23 - offset)
+                #expect(JSON.string(text).encodedString == reference(text), "\(character.unicodeScalars.map(\.value)) at \(offset)")
+            }
+        }
+    }
 }
+
