@@ -46,7 +46,7 @@ public func requestLineFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     // made is told, through the same queue and lines, and then ends with the connection.
     subscriptions.update(to: FuzzService.changed)
     subscriptions.update(to: FuzzService.store.current)
-    answerLines(atEnd: true)
+    answerLines(atEnd: true, round: offset + 2)
     session.end()
     let out = output.received
     precondition(subscriptions.counters.subscriptions.load(ordering: .relaxed) == 0, "a subscription outlived its connection")
