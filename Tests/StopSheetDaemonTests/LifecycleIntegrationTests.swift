@@ -58,9 +58,18 @@ import Testing
         // A client's `refresh` waits on the same hung fetch: the stop must answer it too.
         let client = try rig.daemon.client()
         defer { client.close() }
+        func stationRefreshes() -> Int {
+            let stations = (try? rig.daemon.result("stats"))?["refreshes"]?["stations"]
+            return (stations?["ok"]?.intValue ?? 0) + (stations?["failed"]?.intValue ?? 0)
+        }
+        let stationsBefore = stationRefreshes()
         try rig.reload()
         #expect(eventually(timeout: patience) { ((try? rig.upstream.hits(key: rig.alertsKey)) ?? 0) > hitsBefore },
                 "the reload's refresh never reached the upstream")
+        // The reload refreshes the stations too, from a file. That refresh ends by itself (on a slow
+        // machine under a sanitizer, after the stop's join would give up): waiting for it leaves the
+        // hung fetch the only work a stop has to abandon.
+        #expect(eventually(timeout: patience) { stationRefreshes() > stationsBefore }, "the reload's stations refresh never ended")
         #expect(client.send(line: #"{"jsonrpc":"2.0","id":7,"method":"refresh","params":{"what":"alerts"}}"#))
 
         rig.daemon.process.signal(SIGTERM)

@@ -88,7 +88,9 @@ import Testing
         let always = ClockRuleIntegrationTests.ctaAlert("1", "Always", start: now.adding(seconds: -3600), end: nil, service: #"{"ServiceType":"X","ServiceId":"Systemwide"}"#)
         try ClockRuleIntegrationTests.document([always]).write(toFile: file, atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(["--alerts-url", "file://\(file)", "--stations-url", stopsFile])
-        let start = SystemClock.now().adding(seconds: 2)
+        // Far enough ahead that the refresh and the subscribe below come before it, even under a
+        // sanitizer on a loaded machine (2 s was not, once).
+        let start = SystemClock.now().adding(seconds: 5)
         let soon = ClockRuleIntegrationTests.ctaAlert("2", "Soon", start: start, end: start.adding(seconds: 2), service: #"{"ServiceType":"T","ServiceId":"40380"}"#)
         try ClockRuleIntegrationTests.document([always, soon]).write(toFile: file, atomically: true, encoding: .utf8)
         try daemon.refreshAll()
