@@ -33,6 +33,7 @@ done
 BENCH=$WORK/bin/after-stopsheet-bench
 field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+totals() { sed -n 's/^totals: *//p' "$1" | head -1; }  # a callgrind output's instruction count
 start() {  # start NAME [wrapper…]: the NAME daemon on the demo data at $WORK/NAME.sock; sets PID
     name=$1; shift
     "$@" "$WORK/bin/$name-stopsheetd" --demo --socket "$WORK/$name.sock" --log-level warning 2>>"$WORK/$name.log" &
@@ -65,7 +66,7 @@ for name in before after; do
         valgrind --tool=callgrind --callgrind-out-file="$WORK/snapcg.$name.$repeat" "$WORK/bin/$name-stopsheet-bench" snapshot \
             --alerts "$FIXTURES/alerts_2015-02-14.DERIVED.json" --stations "$FIXTURES/L_stops_2021.csv" --scales 100 --repeat $repeat >/dev/null 2>&1
     done
-    SNAPIR=$(awk -v a="$(sed -n 's/^totals: *//p' "$WORK/snapcg.$name.1")" -v b="$(sed -n 's/^totals: *//p' "$WORK/snapcg.$name.2")" 'BEGIN { printf "%.0f", (b - a) / 1e6 }')
+    SNAPIR=$(awk -v a="$(totals "$WORK/snapcg.$name.1")" -v b="$(totals "$WORK/snapcg.$name.2")" 'BEGIN { printf "%.0f", (b - a) / 1e6 }')
     eval "SNAPIR_$name=$SNAPIR"
     printf '   %-6s %6s M instructions per build (callgrind)\n' "$name" "$SNAPIR"
 done
@@ -79,7 +80,7 @@ for name in before after; do
     OUT=$($BENCH loadgen --socket "$WORK/$name.sock" --connections 1 --pipeline 16 --requests 20000 --stop-id 40630)
     callgrind_control -i off "$PID" >/dev/null 2>&1
     kill "$PID"; wait "$PID" 2>/dev/null || true
-    IR=$(awk -v i="$(sed -n 's/^totals: *//p' "$WORK/cg.$name" | head -1)" -v n="$(field "$OUT" requests)" 'BEGIN { printf "%.0f", i / n }')
+    IR=$(awk -v i="$(totals "$WORK/cg.$name")" -v n="$(field "$OUT" requests)" 'BEGIN { printf "%.0f", i / n }')
     eval "IR_$name=$IR"
     printf '   %-6s %6s instructions/request  (errors %s)\n' "$name" "$IR" "$(field "$OUT" errors)"
 done
