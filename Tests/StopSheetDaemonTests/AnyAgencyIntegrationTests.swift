@@ -118,6 +118,9 @@ import Testing
         // A node or a boarding area names its station.
         #expect(try daemon.result("stopSheet", ["stopId": "Braintree-01"])["stationId"] == "place-brntn")
         #expect(try daemon.result("stopSheet", ["stopId": "node-north-mezzanine"])["stationId"] == "place-north")
+        // So does an entrance, in `stopSheet` and `station` alike.
+        #expect(try daemon.result("stopSheet", ["stopId": "door-north-causeway"])["stationId"] == "place-north")
+        #expect(try daemon.result("station", ["stopId": "door-north-causeway"])["stationId"] == "place-north")
         // Nothing names the agency.
         #expect(try daemon.result("stopSheet", ["stopId": "place-hymnl"])["accessibilityButton"]?["alert"]?["message"]
             == "The agency currently reports no step-free access at Haymarket.")

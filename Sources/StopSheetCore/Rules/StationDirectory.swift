@@ -4,7 +4,7 @@ public struct StationDirectory: Sendable {
     /// Stations in map-id order.
     public let stations: [Station]
     private let indexByStationID: [String: Int]
-    /// Platform ids, and the GTFS nodes and boarding areas within a station, to their station.
+    /// Platform ids, and the GTFS entrances, nodes and boarding areas within a station, to their station.
     private let indexByPlatformID: [String: Int]
     /// GTFS generic nodes and boarding areas → their station's id.
     public let stopsWithin: [String: String]
@@ -65,6 +65,12 @@ public struct StationDirectory: Sendable {
             byStation[station.id] = index
             for platform in station.platforms { byPlatform[platform.stopID] = index }
         }
+        // A way in names its station, as a node does; never over a station or platform id.
+        for (index, station) in stations.enumerated() {
+            for entrance in station.entrances where byPlatform[entrance.id] == nil && byStation[entrance.id] == nil {
+                byPlatform[entrance.id] = index
+            }
+        }
         for (stop, station) in stopsWithin where byPlatform[stop] == nil {
             if let index = byStation[station] { byPlatform[stop] = index }
         }
@@ -76,7 +82,7 @@ public struct StationDirectory: Sendable {
     public var count: Int { stations.count }
 
     /// The station a stop id names: a station map id, one of its platforms' stop ids, or a GTFS
-    /// node or boarding area within it.
+    /// entrance, node or boarding area within it.
     public func station(for stopID: String) -> Station? {
         index(for: stopID).map { stations[$0] }
     }

@@ -13,16 +13,16 @@ public final class Generation: Sendable {
     public let zones: TimeZones
     /// What each answer's `data` is made from, kept apart from the statuses so that making it
     /// copies no status (their strings would be retained and released per answer).
-    private let alertsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64)
-    private let stationsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64)
+    private let alertsLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64)
+    private let stationsLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64)
 
     init(_ encoded: EncodedSnapshot, alerts: CacheStatus, stations: CacheStatus, zones: TimeZones) {
         self.encoded = encoded
         self.alerts = alerts
         self.stations = stations
         self.zones = zones
-        alertsLoad = (alerts.loaded ? alerts.loadedAt : nil, alerts.staleAfterSeconds)
-        stationsLoad = (stations.loaded ? stations.loadedAt : nil, stations.staleAfterSeconds)
+        alertsLoad = (alerts.loaded ? alerts.loadedAt : nil, alerts.producedAt, alerts.staleAfterSeconds)
+        stationsLoad = (stations.loaded ? stations.loadedAt : nil, stations.producedAt, stations.staleAfterSeconds)
     }
 
     public var snapshot: Snapshot { encoded.snapshot }
@@ -31,8 +31,10 @@ public final class Generation: Sendable {
 
     /// The train sheets' `data` at `now`.
     public func sheetData(now: Instant) -> SheetData {
-        SheetData(alerts: DataFreshness(lastGoodLoad: alertsLoad.lastGoodLoad, now: now, staleAfterSeconds: alertsLoad.staleAfterSeconds),
-                  stations: DataFreshness(lastGoodLoad: stationsLoad.lastGoodLoad, now: now, staleAfterSeconds: stationsLoad.staleAfterSeconds))
+        func freshness(_ load: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64)) -> DataFreshness {
+            DataFreshness(lastGoodLoad: load.lastGoodLoad, producedAt: load.producedAt, now: now, staleAfterSeconds: load.staleAfterSeconds)
+        }
+        return SheetData(alerts: freshness(alertsLoad), stations: freshness(stationsLoad), zone: encoded.zone)
     }
 
     /// `health.status`, by the one rule `HealthState` writes.
@@ -41,8 +43,8 @@ public final class Generation: Sendable {
 
 /// A cache's newly decoded data, for `Store.commit`.
 public enum CacheContent: Sendable {
-    /// A good alert load replaces the alert set.
-    case alerts([Alert])
+    /// A good alert load replaces the alert set (and the feed's own time and zone).
+    case alerts(DecodedAlerts)
     /// A good station load replaces the whole station set: stations gone upstream are gone.
     case stations(StationDirectory)
 }

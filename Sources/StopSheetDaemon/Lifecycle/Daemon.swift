@@ -126,8 +126,9 @@ public final class Daemon: Sendable {
         store.onChange { [server] _, new in subscriptions.storeChanged(to: new, post: server.post) }
 
         // 5. The notifier says READY=1 from the loop's first turn (`becomeReady`).
-        Log.notice("starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath)",
-                   [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.source.url) } + [("TIME_ZONE", store.zone.identifier)])
+        let zone = TimeZones.journal(store.zone)
+        Log.notice("starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath); \(zone.words)",
+                   [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.source.url) } + zone.fields)
     }
 
     /// Starts the threads, serves on this thread until stopped, then finishes the stop. False when

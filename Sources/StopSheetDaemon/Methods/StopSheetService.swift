@@ -130,7 +130,7 @@ public struct StopSheetService: Sendable {
             "connections": .int(connections()),
             "version": .string(StopSheetVersion.current),
             "subscriptions": subscriptions?.json ?? .null,
-            "timeZone": .string(zone.identifier),
+            "timeZone": zone.name.map(JSON.string) ?? .null,
         ]
     }
 
