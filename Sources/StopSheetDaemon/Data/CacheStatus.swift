@@ -17,7 +17,6 @@ public struct CacheStatus: Sendable, Equatable {
     public var consecutiveFailures = 0
     public var nextRefreshAt: Instant?
     public var lastHTTPStatus: Int?
-    public var lastDurationMilliseconds: Int?
     /// A limit of the data being served, in words (GTFS `stops.txt` alone names no lines).
     public var note: String?
     /// When the feed of the data served says it was made (`DecodedAlerts.producedAt`); nil

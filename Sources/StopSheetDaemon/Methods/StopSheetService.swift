@@ -88,10 +88,11 @@ public struct StopSheetService: Sendable {
         return JSON.object(detail).encoded
     }
 
-    /// Every station, in map-id order, without platforms: what a picker or a shell completion needs.
+    /// Every station by name (`StationsByName`), without platforms: what a picker or a shell completion needs.
     func stations() throws(RPCError) -> [UInt8] {
-        guard let stations = store.snapshot.stations else { throw .notLoaded("stations") }
-        let list = stations.stations.map(\.summaryJSON)
+        let encoded = store.current.encoded
+        guard let stations = encoded.snapshot.stations else { throw .notLoaded("stations") }
+        let list = encoded.stationsByName.map { stations.stations[$0].summaryJSON }
         let result: JSON = ["count": .int(list.count), "stations": .array(list)]
         return result.encoded
     }

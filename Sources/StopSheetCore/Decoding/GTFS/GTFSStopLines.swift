@@ -52,7 +52,7 @@ public struct GTFSStopLines {
         let reader: GTFSTableReader
         switch table {
         case .agency:
-            reader = GTFSTableReader(name: table.rawValue, required: ["agency_name"], optional: ["agency_id", "agency_timezone"], maxRows: limits.maxItems)
+            reader = GTFSTableReader(name: table.rawValue, required: ["agency_name"], optional: ["agency_id", "agency_timezone", "agency_lang"], maxRows: limits.maxItems)
         case .routes:
             reader = GTFSTableReader(name: table.rawValue, required: ["route_id", "route_type"],
                                      optional: ["route_short_name", "route_long_name", "route_color", "agency_id"], maxRows: limits.maxItems)
@@ -95,7 +95,8 @@ public struct GTFSStopLines {
             let id = row.text(1)
             // The name goes into a sentence: control characters have no place there.
             let name = String(String.UnicodeScalarView(row.text(0).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
-            agencies.append(Agency(id: id.isEmpty ? nil : id, name: name, timeZone: row.text(2).isEmpty ? nil : row.text(2)))
+            agencies.append(Agency(id: id.isEmpty ? nil : id, name: name, timeZone: row.text(2).isEmpty ? nil : row.text(2),
+                                   language: row.text(3).isEmpty ? nil : row.text(3)))
         case .routes:
             let type = row.text(1)
             guard let routeType = Int(type) else {
