@@ -35,5 +35,12 @@ import Testing
         let directory = StationDirectory(platforms: platforms, agencies: [])
         #expect(StationsByName.order(directory).map { directory.stations[$0].id } == ["B", "a", "b"])
         #expect(StationsByName.order(nil).isEmpty)
+        // The same name in two spellings (é precomposed and e + combining acute) collates the
+        // same: by id.
+        let spelled = [("2", "Caf\u{E9}"), ("1", "Cafe\u{301}"), ("0", "Cafe")].map {
+            Platform(stopID: $0.0 + "p", stationID: $0.0, stationName: $0.1, routes: [], stepFree: nil)
+        }
+        let cafes = StationDirectory(platforms: spelled, agencies: [])
+        #expect(StationsByName.order(cafes).map { cafes.stations[$0].id } == ["0", "1", "2"])
     }
 }
