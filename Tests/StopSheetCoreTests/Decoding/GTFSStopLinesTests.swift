@@ -115,7 +115,7 @@ import Testing
     static func directory(agencyName: String? = nil) throws -> StationDirectory {
         var lines = GTFSStopLines()
         let tables: [(GTFSStopLines.Table, String)] = [
-            (.agency, "agency_id,agency_name,agency_url,agency_timezone\nST,Sound Transit,https://example.org,America/Los_Angeles\nKCM,King County Metro,https://example.org,America/Los_Angeles\n"),
+            (.agency, "agency_id,agency_name,agency_url,agency_timezone,agency_lang\nST,Sound Transit,https://example.org,America/Los_Angeles,en\nKCM,King County Metro,https://example.org,America/Los_Angeles,\n"),
             (.routes, "route_id,agency_id,route_short_name,route_long_name,route_type,route_color\n1-Line,ST,1,1 Line,0,28813F\nSLU,KCM,,South Lake Union Streetcar,0,\nF1,ST,,Ferry,4,\n"),
             (.trips, "route_id,service_id,trip_id\n1-Line,w,t1\nSLU,w,t2\nF1,w,t3\n"),
             (.stopTimes, "trip_id,stop_id\nt1,p1\nt2,p2\nt3,p3\n"),
@@ -125,7 +125,8 @@ import Testing
             try lines.consume(Array(text.utf8))
             try lines.end()
         }
-        #expect(lines.agencies == [Agency(id: "ST", name: "Sound Transit", timeZone: "America/Los_Angeles"),
+        // agency_lang: the language the stations' names are sorted in; empty is none.
+        #expect(lines.agencies == [Agency(id: "ST", name: "Sound Transit", timeZone: "America/Los_Angeles", language: "en"),
                                    Agency(id: "KCM", name: "King County Metro", timeZone: "America/Los_Angeles")])
         let stops = """
             stop_id,stop_name,location_type,parent_station,wheelchair_boarding
