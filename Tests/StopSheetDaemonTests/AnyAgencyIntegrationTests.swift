@@ -178,14 +178,16 @@ import Testing
     }
 
     /// `stations`, and `stopsheetctl stations` with it, sorted as the feed's language sorts
-    /// names (`agency_lang` cs: Č after C, Ch after H), not by bytes, which put `Háje` after
-    /// `Hradčanská` and `Černý Most` last. A feed written here, in the reference's format.
+    /// names (`feed_lang` cs, over the agency's `agency_lang` en: Č after C, Ch after H), not by
+    /// bytes, which put `Háje` after `Hradčanská` and `Černý Most` last. A feed written here, in
+    /// the reference's format.
     @Test func stationsAreSortedAsTheFeedsLanguageSortsNames() throws {
         let feed = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: feed) }
         let names = ["Háje", "Hradčanská", "Černý Most", "Chodov", "Anděl"]
         let tables = [
-            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone,agency_lang\nDPP,Dopravní podnik,https://dpp.example,Europe/Prague,cs\n",
+            "feed_info.txt": "feed_publisher_name,feed_publisher_url,feed_lang\nDPP,https://dpp.example,cs\n",
+            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone,agency_lang\nDPP,Dopravní podnik,https://dpp.example,Europe/Prague,en\n",
             "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nC,DPP,C,Linka C,1\n",
             "trips.txt": "route_id,service_id,trip_id\nC,1,t1\n",
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"

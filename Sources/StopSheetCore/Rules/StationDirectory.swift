@@ -14,12 +14,15 @@ public struct StationDirectory: Sendable {
     /// False when the source could not say which lines serve a platform (GTFS `stops.txt` on its
     /// own): route-scoped alerts then match no station, and `health` says so.
     public let linesKnown: Bool
+    /// The language of the station names (`DecodedStations.language`): the order they sort in.
+    public let language: String?
 
     /// A decoded station source: its platforms, entrances, lines and agencies. `agencyName`, when
     /// given (`--agency-name`), is the name every station's "none" sentence gives.
     public init(_ decoded: DecodedStations, agencyName: String? = nil) {
         self.init(platforms: decoded.platforms, entrances: decoded.entrances, linesKnown: decoded.linesKnown,
-                  lines: decoded.lines, agencies: decoded.agencies, agencyName: agencyName, stopsWithin: decoded.stopsWithin)
+                  lines: decoded.lines, agencies: decoded.agencies, agencyName: agencyName, stopsWithin: decoded.stopsWithin,
+                  language: decoded.language)
     }
 
     /// What the "none" sentence says when nothing names the agency (another agency's
@@ -31,8 +34,9 @@ public struct StationDirectory: Sendable {
     /// a station without platforms are dropped with it. A station's agency is its first line's
     /// (`agency_id`), else the first agency given.
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [],
-                agencies: [Agency] = [.cta], agencyName: String? = nil, stopsWithin: [String: String] = [:]) {
+                agencies: [Agency] = [.cta], agencyName: String? = nil, stopsWithin: [String: String] = [:], language: String? = nil) {
         self.linesKnown = linesKnown
+        self.language = language ?? agencies.lazy.compactMap(\.language).first
         self.agencies = agencies
         var linesByID: [RouteID: Line] = [:]
         for line in lines where linesByID[line.id] == nil { linesByID[line.id] = line }

@@ -2,8 +2,8 @@ import Foundation
 import StopSheetCore
 
 /// The order of the `stations` answer: by name as people of the feed's language sort names —
-/// Unicode collation through Foundation (ICU), in the language of the feed's agencies
-/// (`agency_lang`), else the root collation — then, for names that collate the same, by id in
+/// Unicode collation through Foundation (ICU), in the language of the feed (`feed_lang`, else
+/// `agency_lang`), else the root collation — then, for names that collate the same, by id in
 /// byte order. So `Háje` comes before `Hradčanská`, `Černý Most` sits among the C's, and in Czech
 /// `Chodov` follows `Hradčanská`. Made once per station load, on the thread that installs it.
 enum StationsByName {
@@ -12,7 +12,7 @@ enum StationsByName {
     /// then by their name's rank: a feed's same-named stations cost nothing more.
     static func order(_ directory: StationDirectory?) -> [Int] {
         guard let stations = directory?.stations, !stations.isEmpty else { return [] }
-        let locale = Locale(identifier: directory?.agencies.lazy.compactMap(\.language).first ?? "")
+        let locale = Locale(identifier: directory?.language ?? "")
         let collate = { (a: String, b: String) in a.compare(b, options: [], range: nil, locale: locale) }
         let distinct = Array(Set(stations.map(\.name))).sorted { collate($0, $1) == .orderedAscending }
         // Names that collate the same (canonically equivalent spellings) share a rank.

@@ -109,6 +109,33 @@ import Testing
     }
 }
 
+/// The language of a feed's names: `feed_lang`, else the first `agency_lang`; `mul` (several
+/// languages) leaves it to the agencies. MADE FOR THE TEST.
+@Suite struct GTFSFeedLanguageTests {
+    static func language(feedInfo: String?, agencyLang: String) throws -> String? {
+        var lines = GTFSStopLines()
+        var tables: [(GTFSStopLines.Table, String)] = [
+            (.agency, "agency_name,agency_url,agency_timezone,agency_lang\nDPP,https://example.org,Europe/Prague,\(agencyLang)\n"),
+            (.routes, "route_id,route_type\nC,1\n"), (.trips, "route_id,service_id,trip_id\nC,w,t\n"), (.stopTimes, "trip_id,stop_id\nt,p\n"),
+        ]
+        if let feedInfo { tables.insert((.feedInfo, feedInfo), at: 0) }
+        for (table, text) in tables {
+            lines.begin(table)
+            try lines.consume(Array(text.utf8))
+            try lines.end()
+        }
+        return lines.language
+    }
+
+    @Test func feedLangThenAgencyLang() throws {
+        #expect(try Self.language(feedInfo: "feed_publisher_name,feed_publisher_url,feed_lang\nDPP,https://example.org,cs\n", agencyLang: "en") == "cs")
+        #expect(try Self.language(feedInfo: "feed_publisher_name,feed_publisher_url,feed_lang\nDPP,https://example.org,mul\n", agencyLang: "en") == "en")
+        #expect(try Self.language(feedInfo: "feed_publisher_name,feed_publisher_url\nDPP,https://example.org\n", agencyLang: "") == nil,
+                "a feed_info.txt without feed_lang is no failure")
+        #expect(try Self.language(feedInfo: nil, agencyLang: "cs") == "cs")
+    }
+}
+
 /// A feed with two agencies: each route's agency_id names its stations' agency, and an
 /// agency_id selector reaches that agency's stations only. MADE FOR THE TEST.
 @Suite struct GTFSAgenciesTests {
