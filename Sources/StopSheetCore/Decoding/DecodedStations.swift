@@ -13,10 +13,17 @@ public struct DecodedStations: Sendable, Equatable {
     /// GTFS generic nodes and boarding areas by stop id → their station's id: never platforms,
     /// but an alert naming one is about its station.
     public var stopsWithin: [String: String]
+    /// The rows and values a GTFS feed had to skip.
+    public var notices: FeedNotices
+    /// The GTFS tables whose absence leaves the lines unknown (`trips.txt`, `stop_times.txt`);
+    /// empty for `stops.txt` alone and when the lines are known.
+    public var tablesMissing: [String]
 
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [], agencies: [Agency] = [.cta],
-                stopsWithin: [String: String] = [:]) {
+                stopsWithin: [String: String] = [:], notices: FeedNotices = .init(), tablesMissing: [String] = []) {
         self.stopsWithin = stopsWithin
+        self.notices = notices
+        self.tablesMissing = tablesMissing
         self.platforms = platforms
         self.entrances = entrances
         self.linesKnown = linesKnown
