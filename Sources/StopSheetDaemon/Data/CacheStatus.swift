@@ -20,6 +20,8 @@ public struct CacheStatus: Sendable, Equatable {
     public var lastDurationMilliseconds: Int?
     /// A limit of the data being served, in words (GTFS `stops.txt` alone names no lines).
     public var note: String?
+    /// The stations cache's: the rows and values its source had to skip (nil for alerts).
+    public var notices: FeedNotices?
     /// Refresh rounds since start-up that succeeded (a 304 included) and that failed, for
     /// `stats`; not part of `health`.
     public var refreshesSucceeded = 0
@@ -30,6 +32,12 @@ public struct CacheStatus: Sendable, Equatable {
 
     public static let linesUnknownNote =
         "lines unknown: GTFS stops.txt alone names no lines, so alerts about a line match no station; use a whole GTFS feed"
+
+    /// The note for lines unknown: `stops.txt` alone, or a feed without the tables `missing`.
+    public static func linesUnknownNote(missing: [String]) -> String {
+        guard !missing.isEmpty else { return linesUnknownNote }
+        return "lines unknown: the GTFS feed has no \(missing.joined(separator: ", ")), so alerts about a line match no station"
+    }
 
     public init(source: String) { self.source = source }
 
@@ -47,7 +55,7 @@ public struct CacheStatus: Sendable, Equatable {
     public func json(at now: Instant, in zone: TimeZoneRules) -> JSON {
         let freshness = freshness(now: now)
         let time = zone.json
-        return [
+        let base: JSON = [
             "loaded": .bool(loaded),
             "count": .int(count),
             "loadedAt": time(loadedAt),
@@ -61,6 +69,23 @@ public struct CacheStatus: Sendable, Equatable {
             "stale": .bool(freshness.stale),
             "note": note.map(JSON.string) ?? .null,
         ]
+        guard let notices, var members = base.objectValue else { return base }
+        members.append("notices", notices.json)
+        return .object(members)
+    }
+}
+
+extension FeedNotices {
+    /// `health.stations.notices`: `{count, first: [{file, line, problem}]}`.
+    var json: JSON {
+        ["count": .int(count),
+         "first": .array(first.map { ["file": .string($0.file), "line": .int($0.line), "problem": .string(Log.oneLine($0.problem, maxBytes: 400))] })]
+    }
+
+    /// The journal's words for them: the count and the first.
+    var sentence: String? {
+        guard let notice = first.first else { return nil }
+        return "\(count) rows or values skipped; the first: \(notice.file) line \(notice.line): \(Log.oneLine(notice.problem, maxBytes: 400))"
     }
 }
 
