@@ -86,7 +86,7 @@ printf 'module CLinux {\n    header "%s/Sources/CLinux/include/CLinux.h"\n    ex
 
 binary="$out/stopsheet-fuzz"
 build() {
-    files="Fuzz/FuzzSupport.swift Fuzz/Entry.swift Fuzz/RequestLineTarget.swift Fuzz/AlertsTarget.swift Fuzz/StationsTarget.swift Fuzz/GTFSRealtimeTarget.swift $daemon $core"
+    files="Fuzz/FuzzSupport.swift Fuzz/Entry.swift Fuzz/RequestLineTarget.swift Fuzz/AlertsTarget.swift Fuzz/StationsTarget.swift Fuzz/GTFSRealtimeTarget.swift Fuzz/GTFSCSVTarget.swift $daemon $core"
     # Rebuild only when a source changed: CI builds once, `make fuzz` reruns start at once.
     # shellcheck disable=SC2086
     if [ -x "$binary" ] && [ "$(cat "$binary.opt" 2>/dev/null)" = "$opt" ] && [ -z "$(find $files scripts/fuzz.sh -newer "$binary" 2>/dev/null | head -1)" ]; then return; fi
