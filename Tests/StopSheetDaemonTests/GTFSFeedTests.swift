@@ -88,6 +88,21 @@ import Testing
         #expect(failure(renamed) == "GTFS feed has no stops.txt")
     }
 
+    /// A directory of `stops.txt` and `agency.txt` alone reads the agency: its name and zone.
+    @Test func aDirectoryOfStopsAndAgencyReadsTheAgency() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "agency_name,agency_url,agency_timezone\nMassachusetts Bay,https://example.org,America/New_York\n"
+            .write(toFile: directory + "/agency.txt", atomically: true, encoding: .utf8)
+        try "stop_id,stop_name,location_type,parent_station\nS,South,1,\nS1,South 1,0,S\n".write(toFile: directory + "/stops.txt", atomically: true, encoding: .utf8)
+        let source = try makeSource(url: "file://" + directory, options: HTTPOptions(version: "test"))
+        guard case .success(.body(let stops, _, _)) = source.fetch(validators: nil) else { throw TestFailure("fetch failed") }
+        let stations = try StationsBody.directory(stops, source: source)
+        #expect(stations.agencies == [Agency(id: nil, name: "Massachusetts Bay", timeZone: "America/New_York")])
+        #expect(stations.station(for: "S1")?.agencyName == "Massachusetts Bay")
+        #expect(!stations.linesKnown && stations.tablesMissing == ["routes.txt", "trips.txt", "stop_times.txt"])
+    }
+
     /// Without trips.txt the feed loads as its stops.txt alone does, its agency still read, and
     /// says which table leaves the lines unknown.
     @Test func aFeedWithoutTripsLoadsItsStopsAndAgency() throws {

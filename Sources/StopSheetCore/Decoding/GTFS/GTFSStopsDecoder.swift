@@ -217,7 +217,7 @@ public enum GTFSStopsDecoder {
             coordinate = Coordinate(latitude: latitude, longitude: longitude)
             if coordinate == nil { note("stop_lat/stop_lon '\(UpstreamText.quoted(latitude))', '\(UpstreamText.quoted(longitude))' is not a coordinate: position unknown") }
         }
-        return Row(id: id, name: UpstreamText.trimmed(row.text(Column.stopName.rawValue)), locationType: locationType,
+        return Row(id: id, name: row.text(Column.stopName.rawValue), locationType: locationType,
                    parent: row.text(Column.parentStation.rawValue), wheelchair: wheelchair, coordinate: coordinate, line: row.line)
     }
 }
