@@ -113,6 +113,23 @@ public struct GTFSStopLines {
     }
 
     private mutating func take(_ row: GTFSTableReader.Row, of table: Table) throws(DecodingFailure) {
+        // Stop times are millions of rows: their path is kept small, the other tables' apart.
+        guard table == .stopTimes else { return try takeSmallTable(row, table) }
+        let trip = row.bytes(0)
+        if !trip.elementsEqual(lastTrip) {
+            lastTrip = Array(trip)
+            lastTripRoute = tripRoutes[UpstreamText.trimmed(String(decoding: trip, as: UTF8.self))]
+        }
+        guard let route = lastTripRoute else { return }
+        let stop = row.text(1)
+        guard !stop.isEmpty else { return }
+        if linesByStop[stop]?.contains(route) == true { return }
+        linesByStop[stop, default: []].insert(route)
+        if linesByStop.count > limits.maxItems { throw .tooMany(count: linesByStop.count, limit: limits.maxItems) }
+    }
+
+    @inline(never)
+    private mutating func takeSmallTable(_ row: GTFSTableReader.Row, _ table: Table) throws(DecodingFailure) {
         switch table {
         case .agency:
             let id = row.text(1)
@@ -144,17 +161,7 @@ public struct GTFSStopLines {
             }
             if tripRoutes.count > Self.maxRailTrips { throw .tooMany(count: tripRoutes.count, limit: Self.maxRailTrips) }
         case .stopTimes:
-            let trip = row.bytes(0)
-            if !trip.elementsEqual(lastTrip) {
-                lastTrip = Array(trip)
-                lastTripRoute = tripRoutes[UpstreamText.trimmed(String(decoding: trip, as: UTF8.self))]
-            }
-            guard let route = lastTripRoute else { return }
-            let stop = row.text(1)
-            guard !stop.isEmpty else { return }
-            if linesByStop[stop]?.contains(route) == true { return }
-            linesByStop[stop, default: []].insert(route)
-            if linesByStop.count > limits.maxItems { throw .tooMany(count: linesByStop.count, limit: limits.maxItems) }
+            preconditionFailure("stop times take the other path")
         }
     }
 }

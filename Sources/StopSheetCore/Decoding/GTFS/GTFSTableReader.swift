@@ -89,11 +89,14 @@ public struct GTFSTableReader {
         }
         rows += 1
         if let maxRows, rows > maxRows { throw .tooMany(count: rows, limit: maxRows) }
-        guard record.count == headerCount else {
-            notices.add(name, line: record.line, "\(record.count) fields, the header has \(headerCount): row skipped")
-            return
-        }
+        guard record.count == headerCount else { return skip(record) }
         try onRow(Row(record: record, columns: columns))
+    }
+
+    /// A row whose field count is not the header's; apart, so the common path stays small.
+    @inline(never)
+    private mutating func skip(_ record: CSVRecordStream.Record) {
+        notices.add(name, line: record.line, "\(record.count) fields, the header has \(headerCount): row skipped")
     }
 
     private func header(_ record: CSVRecordStream.Record) throws(DecodingFailure) -> [Int?] {
