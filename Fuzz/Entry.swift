@@ -8,7 +8,8 @@ private let selectedTarget: @Sendable (UnsafePointer<UInt8>?, Int) -> Int32 = {
     case "alerts": return alertsFuzzTarget
     case "stations": return stationsFuzzTarget
     case "gtfs-realtime": return gtfsRealtimeFuzzTarget
-    default: fatalError("STOPSHEET_FUZZ_TARGET must be request-line, alerts, stations or gtfs-realtime, not '\(name)'")
+    case "gtfs-csv": return gtfsCSVFuzzTarget
+    default: fatalError("STOPSHEET_FUZZ_TARGET must be request-line, alerts, stations, gtfs-realtime or gtfs-csv, not '\(name)'")
     }
 }()
 

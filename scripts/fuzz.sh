@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the libFuzzer targets in Fuzz/ and runs each for FUZZ_SECONDS (default 300).
 #
-#   scripts/fuzz.sh [TARGET...]        targets: request-line alerts stations gtfs-realtime (default: all)
+#   scripts/fuzz.sh [TARGET...]        targets: request-line alerts stations gtfs-realtime gtfs-csv (default: all)
 #
 # Environment: FUZZ_SECONDS (per target), FUZZ_OUT (default .build/fuzz), FUZZ_OPT (the swiftc
 # optimisation, default -O: fast inputs for long runs; `make test`'s short run takes -Onone, which
@@ -23,7 +23,7 @@ seconds=${FUZZ_SECONDS:-300}
 opt=${FUZZ_OPT:--O}
 jobs=${FUZZ_JOBS:-1}
 out=${FUZZ_OUT:-.build/fuzz}
-targets=${*:-request-line alerts stations gtfs-realtime}
+targets=${*:-request-line alerts stations gtfs-realtime gtfs-csv}
 repo=$(pwd)
 mkdir -p "$out/CLinux" "$out/modules" "$out/artifacts" "$out/corpus"
 
@@ -74,7 +74,7 @@ if cmp -s "$out/modules/module.modulemap.new" "$out/modules/module.modulemap"; t
 # Every target, in one binary (Fuzz/Entry.swift picks one by STOPSHEET_FUZZ_TARGET): the sources
 # under test are the whole daemon (the decoder targets render through its wire encoding), and
 # compiling them once with the fuzzer and ASan instead of once per target saves minutes.
-all_targets="request-line alerts stations gtfs-realtime"
+all_targets="request-line alerts stations gtfs-realtime gtfs-csv"
 for name in $targets; do
     case " $all_targets " in *" $name "*) ;; *) echo "unknown fuzz target '$name' ($all_targets)" >&2; exit 2 ;; esac
 done
@@ -86,7 +86,7 @@ printf 'module CLinux {\n    header "%s/Sources/CLinux/include/CLinux.h"\n    ex
 
 binary="$out/stopsheet-fuzz"
 build() {
-    files="Fuzz/FuzzSupport.swift Fuzz/Entry.swift Fuzz/RequestLineTarget.swift Fuzz/AlertsTarget.swift Fuzz/StationsTarget.swift Fuzz/GTFSRealtimeTarget.swift $daemon $core"
+    files="Fuzz/FuzzSupport.swift Fuzz/Entry.swift Fuzz/RequestLineTarget.swift Fuzz/AlertsTarget.swift Fuzz/StationsTarget.swift Fuzz/GTFSRealtimeTarget.swift Fuzz/GTFSCSVTarget.swift $daemon $core"
     # Rebuild only when a source changed: CI builds once, `make fuzz` reruns start at once.
     # shellcheck disable=SC2086
     if [ -x "$binary" ] && [ "$(cat "$binary.opt" 2>/dev/null)" = "$opt" ] && [ -z "$(find $files scripts/fuzz.sh -newer "$binary" 2>/dev/null | head -1)" ]; then return; fi
@@ -108,7 +108,7 @@ seed() {
 import csv, io, json, os, shutil, sys
 out = sys.argv[1]
 shutil.rmtree(out, ignore_errors=True)
-for target in ("request-line", "alerts", "stations"):
+for target in ("request-line", "alerts", "stations", "gtfs-csv"):
     os.makedirs(os.path.join(out, target))
 def put(target, name, data):
     with open(os.path.join(out, target, name), "wb") as f:
@@ -126,6 +126,12 @@ put("alerts", "app-one.json", json.dumps({"alerts": app["alerts"][:1]}))
 
 for name in ["L_stops_2021.csv", "upstream/stops.csv"]:
     put("stations", name.replace("/", "_"), open(os.path.join(fx, name), "rb").read())
+# Every GTFS table kept as a fixture, quirks included, and two made to show the CSV quirks.
+for root, _, names in sorted(os.walk(fx)):
+    for name in sorted(names):
+        if name.endswith(".txt") and os.path.getsize(os.path.join(root, name)) < 65536:
+            put("gtfs-csv", os.path.relpath(os.path.join(root, name), fx).replace("/", "_"), open(os.path.join(root, name), "rb").read())
+put("gtfs-csv", "quirks.txt", '\ufeffstop_id,stop_name,stop_lat,stop_lon\r\n"1" ,"A ""x""",0,0\r2,A"b,0,0.001\n\n3,"B\n",0,0')
 rows = list(csv.DictReader(io.open(fx + "/L_stops_2021.csv", encoding="utf-8-sig", newline="")))[:12]
 text = io.StringIO()
 writer = csv.DictWriter(text, fieldnames=list(rows[0].keys()))

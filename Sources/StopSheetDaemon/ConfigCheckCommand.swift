@@ -1,7 +1,10 @@
+import StopSheetCore
+
 /// `stopsheetd --check-config [--config FILE] [flags]`, like `sshd -t` or `nginx -t`: checks
 /// what the daemon would start with (flags, `STOPSHEETD_*` environment, the config file), prints
 /// every problem as `file:line: …` on stderr and a verdict, serves nothing. Exit 0 when the daemon
-/// would start (warnings allowed), 1 when it would refuse. Runs on the calling thread.
+/// would start (warnings allowed), 1 when it would refuse or a local source's body would not
+/// load. Runs on the calling thread.
 public enum ConfigCheckCommand {
     public static func run(arguments: [String], environment: [String: String], readFile: (String) throws(Config.Failure) -> String?) -> Int32 {
         var checked = Config.check(arguments: arguments, environment: environment, readFile: readFile)
@@ -13,11 +16,38 @@ public enum ConfigCheckCommand {
                 checked.action = nil
             }
         }
+        if case .run(let config)? = checked.action {
+            let problems = localSourceProblems(config)
+            checked.problems += problems
+            if problems.contains(where: { $0.severity == .error }) { checked.action = nil }
+        }
         for problem in checked.problems { printError(problem.description) }
         let counts = [(checked.errors.count, "error"), (checked.warnings.count, "warning")]
             .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: ", ")
         let verdict = checked.action == nil ? "configuration has errors" : "configuration OK"
         printError("stopsheetd: \(verdict)\(counts.isEmpty ? "" : " (\(counts))")")
         return checked.action == nil ? 1 : 0
+    }
+
+    /// A `file://` source is cheap to read, so it is read and decoded as the daemon would: a body
+    /// that would not load is an error here rather than a daemon retrying it forever; a file not
+    /// there (yet) is a warning. A remote source is not fetched: a check waits on nothing.
+    static func localSourceProblems(_ config: Config) -> [ConfigProblem] {
+        guard let zones = try? TimeZones(configured: nil) else { return [] }
+        var problems: [ConfigProblem] = []
+        for (cache, flag, url) in [(CacheName.alerts, "--alerts-url", config.alertsURL), (.stations, "--stations-url", config.stationsURL)] {
+            guard let url, url.hasPrefix("file://"), let source = try? makeSource(url: url, options: HTTPOptions(version: StopSheetVersion.current)) else { continue }
+            switch source.fetch(validators: nil) {
+            case .success(.body(let bytes, _, _)):
+                do {
+                    _ = try CacheLoader(cache).decode(bytes, source, config.reading, zones)
+                } catch {
+                    problems.append(.error("\(flag) \(source.url) would not load: \(Log.oneLine("\(error)", maxBytes: 400))"))
+                }
+            case .success(.notModified): break
+            case .failure(let failure): problems.append(.warning("\(flag) \(source.url) cannot be read now: \(Log.oneLine(failure.message, maxBytes: 400))"))
+            }
+        }
+        return problems
     }
 }

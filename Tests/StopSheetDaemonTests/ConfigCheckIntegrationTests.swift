@@ -188,4 +188,24 @@ import ZoneInfo
         #expect(refused.status == 2)
         #expect(refused.stderr == "stopsheetd: \(path):2: STOPSHEETD_MAX_BATCH: 'lots' is not a whole number between 1 and 1073741824\n")
     }
+
+    /// The real binary: a local source whose body would not load is an error of the check (the
+    /// daemon would retry it forever), named by file, line and column; a feed that loads with
+    /// notices is OK; a file not there yet is a warning.
+    @Test func aLocalSourceIsReadAsTheDaemonWould() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "stop_code,parent_station\n1,\n".write(toFile: directory + "/stops.txt", atomically: true, encoding: .utf8)
+        let bad = try runProcess(DaemonProcess.binary, ["--check-config", "--demo", "--stations-url", "file://" + directory])
+        #expect(bad.status == 1)
+        #expect(bad.stderr == """
+            --stations-url file://\(directory) would not load: malformed upstream data at stops.txt line 1 column stop_id: no such column in the header
+            stopsheetd: configuration has errors (1 error)
+
+            """)
+        let notices = try runProcess(DaemonProcess.binary, ["--check-config", "--demo", "--stations-url", "file://" + GTFSFeeds.tests + "/Fixtures/gtfs-quirks/notices"])
+        #expect(notices.status == 0 && notices.stderr == "stopsheetd: configuration OK\n")
+        let absent = try runProcess(DaemonProcess.binary, ["--check-config", "--demo", "--stations-url", "file://" + directory + "/feed.zip"])
+        #expect(absent.status == 0 && absent.stderr.hasPrefix("warning: --stations-url file://\(directory)/feed.zip cannot be read now: "))
+    }
 }

@@ -80,12 +80,46 @@ import Testing
         pointing[end + 17] = 0xFF
         let outside = failure(pointing)
         #expect(outside.hasPrefix("zip archive: "), "\(outside)")
-        // A feed without trips.txt.
+        // A feed without stops.txt.
         var renamed = zip
-        for index in renamed.indices.dropLast(9) where renamed[index..<(index + 9)].elementsEqual("trips.txt".utf8) {
+        for index in renamed.indices.dropLast(9) where renamed[index..<(index + 9)].elementsEqual("stops.txt".utf8) {
             renamed[index] = UInt8(ascii: "x")
         }
-        #expect(failure(renamed) == "GTFS feed has no trips.txt")
+        #expect(failure(renamed) == "GTFS feed has no stops.txt")
+    }
+
+    /// A directory of `stops.txt` and `agency.txt` alone reads the agency: its name and zone.
+    @Test func aDirectoryOfStopsAndAgencyReadsTheAgency() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "agency_name,agency_url,agency_timezone\nMassachusetts Bay,https://example.org,America/New_York\n"
+            .write(toFile: directory + "/agency.txt", atomically: true, encoding: .utf8)
+        try "stop_id,stop_name,location_type,parent_station\nS,South,1,\nS1,South 1,0,S\n".write(toFile: directory + "/stops.txt", atomically: true, encoding: .utf8)
+        let source = try makeSource(url: "file://" + directory, options: HTTPOptions(version: "test"))
+        guard case .success(.body(let stops, _, _)) = source.fetch(validators: nil) else { throw TestFailure("fetch failed") }
+        let stations = try StationsBody.directory(stops, source: source)
+        #expect(stations.agencies == [Agency(id: nil, name: "Massachusetts Bay", timeZone: "America/New_York")])
+        #expect(stations.station(for: "S1")?.agencyName == "Massachusetts Bay")
+        #expect(!stations.linesKnown && stations.tablesMissing == ["routes.txt", "trips.txt", "stop_times.txt"])
+    }
+
+    /// Without trips.txt the feed loads as its stops.txt alone does, its agency still read, and
+    /// says which table leaves the lines unknown.
+    @Test func aFeedWithoutTripsLoadsItsStopsAndAgency() throws {
+        let root = try GTFSFeeds.staticFeed()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var zip = try GTFSFeeds.bytes(root + "/feed.zip")
+        for index in zip.indices.dropLast(9) where zip[index..<(index + 9)].elementsEqual("trips.txt".utf8) {
+            zip[index] = UInt8(ascii: "x")
+        }
+        let source = try makeSource(url: "file://" + root + "/feed.zip", options: HTTPOptions(version: "test"))
+        let directory = try StationsBody.directory(zip, source: source)
+        let alone = StationDirectory(try StationsDecoder.decodeStations(GTFSFeeds.bytes(GTFSFeeds.tests + "/Fixtures/gtfs_stops_2022-01.RAIL_SUBSET.txt")))
+        #expect(!directory.linesKnown)
+        #expect(directory.tablesMissing == ["trips.txt"])
+        #expect(directory.stations.map(\.id) == alone.stations.map(\.id))
+        #expect(directory.stations.flatMap(\.platforms).map(\.stopID) == alone.stations.flatMap(\.platforms).map(\.stopID))
+        #expect(directory.agencies == [Agency(id: "CTA", name: "Chicago Transit Authority", timeZone: "America/Chicago")])
     }
 
     @Test(arguments: [

@@ -1,10 +1,20 @@
-/// The RFC 4180 reader as a push parser: bytes go in in chunks of any size, records come out as
-/// soon as they end. `CSVReader.rows` reads a whole body through it; a GTFS feed streams its
-/// tables through it (CTA's `stop_times.txt` has millions of rows and is never held whole).
+/// A CSV reader that reads exactly what Python's `csv.reader` reads with its default dialect
+/// (the reader most GTFS tools match), as a push parser: bytes go in in chunks of any size,
+/// records come out as soon as they end. `CSVReader.rows` reads a whole body through it; a GTFS
+/// feed streams its tables through it (CTA's `stop_times.txt` has millions of rows and is never
+/// held whole).
 ///
-/// Fields are separated by commas, records by CRLF or LF; a quoted field may hold commas, line
-/// breaks and `""` for a quote. A leading UTF-8 byte order mark is skipped and the final line
-/// break is optional. A blank line is a record with one empty field, as the RFC reads it.
+/// Python's reading, given a file decoded as `utf-8-sig` and opened with `newline=''`:
+/// - fields are separated by commas; CRLF, LF and a lone CR each end a record;
+/// - a quote opens a quoted field only at the field's start; inside one, commas and line breaks
+///   are data and `""` is a quote; anywhere else a quote is data (`ab"c` is `ab"c`);
+/// - after a closing quote, anything but a comma or a line end is data of the same field
+///   (`"ab" ,` is `ab `, `"ab"c` is `abc`);
+/// - a blank line is a record of no fields; the last record may lack its line break;
+/// - a quote left open at the end is a field running to the end (nothing is a failure);
+/// - one leading UTF-8 byte order mark is skipped.
+/// Every byte that matters is ASCII, so reading bytes reads UTF-8 text as Python reads
+/// characters. The one failure is a record longer than `maxRecordBytes`.
 ///
 /// A value type, owned by whoever feeds it.
 public struct CSVRecordStream {
@@ -16,7 +26,10 @@ public struct CSVRecordStream {
         /// Field i is `base[starts[i]..<ends[i]]`: in place, the separators lie between fields.
         fileprivate var starts: [Int] = []
         fileprivate var ends: [Int] = []
+        /// The line the record starts on (1-based; a line break inside quotes starts a line).
+        public fileprivate(set) var line = 1
 
+        /// How many fields; 0 for a blank line.
         public var count: Int { ends.count }
 
         public subscript(field: Int) -> String {
@@ -28,26 +41,34 @@ public struct CSVRecordStream {
 
         private func range(_ field: Int) -> Range<Int> { starts[field]..<ends[field] }
 
-        /// A blank line: one empty field.
-        public var isBlank: Bool { ends.count == 1 && ends[0] == 0 }
+        /// A blank line: no fields at all.
+        public var isBlank: Bool { ends.isEmpty }
     }
 
     private enum State {
-        case fieldStart, unquoted, unquotedCR, quoted, quoteInQuoted, crAfterQuote
+        /// Nothing of a record read yet.
+        case recordStart
+        /// After a comma.
+        case fieldStart
+        case unquoted, quoted
+        /// After a quote inside a quoted field: its end, or the first of `""`.
+        case quoteInQuoted
+        /// After a CR that ended a record: an LF right after it belongs to it.
+        case afterCR
     }
 
     private static let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
     /// Most bytes one record may hold: a body without line breaks must not grow memory unbounded.
     public let maxRecordBytes: Int
-    private var state = State.fieldStart
+    private var state = State.recordStart
     private var record = Record()
     /// The bytes of a record read byte by byte (quoted, or split across chunks).
     private var storage: [UInt8] = []
+    /// The line being read.
     private var line = 1
-    private var quoteOpenedOn = 1
-    /// Bytes were read since the last record ended: a record is pending at the end.
-    private var pending = false
+    /// The last byte read inside quotes was a CR (a CRLF there is one line break).
+    private var crInQuotes = false
     /// How many bytes of a leading byte order mark have been seen; nil once past the start.
     private var byteOrderMarkSeen: Int? = 0
 
@@ -87,33 +108,53 @@ public struct CSVRecordStream {
         while index < bytes.count {
             // The most common case: a whole record in this chunk, no quote, no CR but before its
             // LF. Its fields are read in place.
-            if state == .fieldStart && !pending, let next = try wholeRecord(bytes, from: index, onRecord) {
+            if state == .recordStart, let next = try wholeRecord(bytes, from: index, onRecord) {
                 index = next
                 continue
             }
-            // The common case, a run of plain bytes in an unquoted field, is appended at once.
-            if state == .unquoted || (state == .fieldStart && bytes[index] != Self.quote) {
-                var end = index
-                while end < bytes.count {
-                    let byte = bytes[end]
-                    if byte == Self.comma || byte == Self.lf || byte == Self.cr || byte == Self.quote { break }
-                    end += 1
-                }
-                if end > index {
-                    guard end - index <= maxRecordBytes - storage.count else {
-                        throw .invalidCSV(.recordTooLong(line: line, limit: maxRecordBytes))
-                    }
-                    pending = true
+            // The common cases, a run of plain bytes in a field, are appended at once.
+            let run = plainRun(bytes, from: index)
+            if run > index {
+                guard run - index <= maxRecordBytes - storage.count else { throw tooLong }
+                if state != .quoted {
+                    if state == .recordStart { record.line = line }
                     state = .unquoted
-                    storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
-                    index = end
-                    if index == bytes.count { return }
                 }
+                crInQuotes = false
+                storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<run]))
+                index = run
+                if index == bytes.count { return }
             }
             try read(bytes[index], onRecord)
             index += 1
         }
     }
+
+    /// Where the run of bytes from `start` that the current state takes as plain data ends.
+    private func plainRun(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var end = start
+        switch state {
+        case .quoted:
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == Self.quote || byte == Self.lf || byte == Self.cr { break }
+                end += 1
+            }
+        case .unquoted, .recordStart, .fieldStart:
+            // A quote at a field's start opens quotes: left to `read`.
+            if state != .unquoted, start < bytes.count, bytes[start] == Self.quote { return start }
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == Self.comma || byte == Self.lf || byte == Self.cr { break }
+                end += 1
+            }
+        case .quoteInQuoted, .afterCR:
+            break
+        }
+        return end
+    }
+
+    private var tooLong: DecodingFailure { .invalidCSV(.recordTooLong(line: record.line, limit: maxRecordBytes)) }
 
     /// Reads the record starting at `start` in place when it ends in this chunk with no quote and
     /// no CR but one right before its LF; returns where the next one starts, or nil (nothing read)
@@ -137,8 +178,14 @@ public struct CSVRecordStream {
                 var end = at
                 if end > start, bytes[end &- 1] == Self.cr { end &-= 1 }
                 guard end &- start <= maxRecordBytes else { return nil }
-                record.ends.append(end &- start)
+                if end == start {
+                    // A blank line: no fields.
+                    record.starts.removeAll(keepingCapacity: true)
+                } else {
+                    record.ends.append(end &- start)
+                }
                 record.base = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                record.line = line
                 line &+= 1
                 try onRecord(record)
                 return at &+ 1
@@ -152,93 +199,100 @@ public struct CSVRecordStream {
         return nil
     }
 
-    /// Ends the input: the last record may lack its line break; a quote left open is a failure.
+    /// Ends the input: the last record may lack its line break, and a quote left open ends there.
     public mutating func finish(_ onRecord: (Record) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
         if let seen = byteOrderMarkSeen, seen > 0 {
             byteOrderMarkSeen = nil
             for byte in UpstreamBody.byteOrderMark[..<seen] { try read(byte, onRecord) }
         }
         switch state {
-        case .quoted: throw .invalidCSV(.unterminatedQuote(line: quoteOpenedOn))
-        case .crAfterQuote: throw .invalidCSV(.strayQuote(line: line))
-        case .unquotedCR: try append(Self.cr)
-        case .fieldStart, .unquoted, .quoteInQuoted: break
+        case .recordStart, .afterCR: break
+        case .fieldStart, .unquoted, .quoted, .quoteInQuoted: try endRecord(onRecord)
         }
-        if pending { try endRecord(onRecord) }
-        state = .fieldStart
+        state = .recordStart
     }
 
     private mutating func read(_ byte: UInt8, _ onRecord: (Record) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
-        pending = true
         switch state {
+        case .afterCR:
+            state = .recordStart
+            if byte == Self.lf { return }
+            try read(byte, onRecord)
+        case .recordStart:
+            record.line = line
+            if byte == Self.lf || byte == Self.cr {
+                // A blank line: a record of no fields.
+                try emit(onRecord)
+                lineEnded(by: byte)
+                return
+            }
+            state = .fieldStart
+            try read(byte, onRecord)
         case .fieldStart:
             if byte == Self.quote {
                 state = .quoted
-                quoteOpenedOn = line
+                crInQuotes = false
                 return
             }
             state = .unquoted
             try unquoted(byte, onRecord)
         case .unquoted:
             try unquoted(byte, onRecord)
-        case .unquotedCR:
-            if byte == Self.lf {
-                try endRecord(onRecord)
-                return
-            }
-            // A lone CR is data.
-            try append(Self.cr)
-            state = .unquoted
-            try unquoted(byte, onRecord)
         case .quoted:
             if byte == Self.quote {
                 state = .quoteInQuoted
                 return
             }
-            if byte == Self.lf { line += 1 }
+            if byte == Self.cr || (byte == Self.lf && !crInQuotes) { line += 1 }
+            crInQuotes = byte == Self.cr
             try append(byte)
         case .quoteInQuoted:
-            // After a closing quote only a separator or the end may follow; `""` is a quote.
-            switch byte {
-            case Self.quote:
+            // `""` is a quote; a comma or line end ends the field; anything else is data.
+            if byte == Self.quote {
                 try append(byte)
                 state = .quoted
-            case Self.comma: endField()
-            case Self.lf: try endRecord(onRecord)
-            case Self.cr: state = .crAfterQuote
-            default: throw .invalidCSV(.strayQuote(line: line))
+                crInQuotes = false
+            } else {
+                state = .unquoted
+                try unquoted(byte, onRecord)
             }
-        case .crAfterQuote:
-            guard byte == Self.lf else { throw .invalidCSV(.strayQuote(line: line)) }
-            try endRecord(onRecord)
         }
     }
 
     private mutating func unquoted(_ byte: UInt8, _ onRecord: (Record) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
         switch byte {
-        case Self.comma: endField()
-        case Self.lf: try endRecord(onRecord)
-        case Self.cr: state = .unquotedCR
-        case Self.quote: throw .invalidCSV(.strayQuote(line: line))
+        case Self.comma:
+            endField()
+            state = .fieldStart
+        case Self.lf, Self.cr:
+            try endRecord(onRecord)
+            lineEnded(by: byte)
         default: try append(byte)
         }
     }
 
+    private mutating func lineEnded(by byte: UInt8) {
+        line += 1
+        state = byte == Self.cr ? .afterCR : .recordStart
+    }
+
     private mutating func append(_ byte: UInt8) throws(DecodingFailure) {
-        guard storage.count < maxRecordBytes else { throw .invalidCSV(.recordTooLong(line: line, limit: maxRecordBytes)) }
+        guard storage.count < maxRecordBytes else { throw tooLong }
         storage.append(byte)
     }
 
     private mutating func endField() {
         record.starts.append(record.ends.last ?? 0)
         record.ends.append(storage.count)
-        state = .fieldStart
     }
 
     private mutating func endRecord(_ onRecord: (Record) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
         endField()
-        line += 1
-        pending = false
+        try emit(onRecord)
+    }
+
+    private mutating func emit(_ onRecord: (Record) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
+        state = .recordStart
         defer {
             storage.removeAll(keepingCapacity: true)
             record.starts.removeAll(keepingCapacity: true)

@@ -15,11 +15,18 @@ public struct DecodedStations: Sendable, Equatable {
     public var stopsWithin: [String: String]
     /// The language of the names (GTFS `feed_lang`, else `agency_lang`); nil when nothing says.
     public var language: String?
+    /// The rows and values a GTFS feed had to skip.
+    public var notices: FeedNotices
+    /// The GTFS tables whose absence leaves the lines unknown (`trips.txt`, `stop_times.txt`);
+    /// empty for `stops.txt` alone and when the lines are known.
+    public var tablesMissing: [String]
 
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [], agencies: [Agency] = [.cta],
-                stopsWithin: [String: String] = [:], language: String? = nil) {
+                stopsWithin: [String: String] = [:], language: String? = nil, notices: FeedNotices = .init(), tablesMissing: [String] = []) {
         self.language = language
         self.stopsWithin = stopsWithin
+        self.notices = notices
+        self.tablesMissing = tablesMissing
         self.platforms = platforms
         self.entrances = entrances
         self.linesKnown = linesKnown

@@ -91,4 +91,9 @@ enum UpstreamText {
         else { return "" }
         return String(text[first...last])
     }
+
+    /// Upstream text for a sentence of ours: its first 40 characters, control characters dropped.
+    static func quoted(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.prefix(40).unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
+    }
 }

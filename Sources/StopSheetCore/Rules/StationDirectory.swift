@@ -16,13 +16,17 @@ public struct StationDirectory: Sendable {
     public let linesKnown: Bool
     /// The language of the station names (`DecodedStations.language`): the order they sort in.
     public let language: String?
+    /// The GTFS tables whose absence left the lines unknown (empty for `stops.txt` alone).
+    public let tablesMissing: [String]
+    /// The rows and values the source had to skip.
+    public let notices: FeedNotices
 
     /// A decoded station source: its platforms, entrances, lines and agencies. `agencyName`, when
     /// given (`--agency-name`), is the name every station's "none" sentence gives.
     public init(_ decoded: DecodedStations, agencyName: String? = nil) {
         self.init(platforms: decoded.platforms, entrances: decoded.entrances, linesKnown: decoded.linesKnown,
                   lines: decoded.lines, agencies: decoded.agencies, agencyName: agencyName, stopsWithin: decoded.stopsWithin,
-                  language: decoded.language)
+                  language: decoded.language, notices: decoded.notices, tablesMissing: decoded.tablesMissing)
     }
 
     /// What the "none" sentence says when nothing names the agency (another agency's
@@ -34,9 +38,12 @@ public struct StationDirectory: Sendable {
     /// a station without platforms are dropped with it. A station's agency is its first line's
     /// (`agency_id`), else the first agency given.
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [],
-                agencies: [Agency] = [.cta], agencyName: String? = nil, stopsWithin: [String: String] = [:], language: String? = nil) {
+                agencies: [Agency] = [.cta], agencyName: String? = nil, stopsWithin: [String: String] = [:], language: String? = nil,
+                notices: FeedNotices = .init(), tablesMissing: [String] = []) {
         self.linesKnown = linesKnown
         self.language = language ?? agencies.lazy.compactMap(\.language).first
+        self.notices = notices
+        self.tablesMissing = tablesMissing
         self.agencies = agencies
         var linesByID: [RouteID: Line] = [:]
         for line in lines where linesByID[line.id] == nil { linesByID[line.id] = line }

@@ -24,6 +24,8 @@ public struct CacheStatus: Sendable, Equatable {
     public var producedAt: Instant?
     /// The zone the data served names for its wall-clock times (`DecodedAlerts.timeZone`).
     public var timeZone: String?
+    /// The stations cache's: the rows and values its source had to skip (nil for alerts).
+    public var notices: FeedNotices?
     /// Refresh rounds since start-up that succeeded (a 304 included) and that failed, for
     /// `stats`; not part of `health`.
     public var refreshesSucceeded = 0
@@ -34,6 +36,12 @@ public struct CacheStatus: Sendable, Equatable {
 
     public static let linesUnknownNote =
         "lines unknown: GTFS stops.txt alone names no lines, so alerts about a line match no station; use a whole GTFS feed"
+
+    /// The note for lines unknown: `stops.txt` alone, or a feed without the tables `missing`.
+    public static func linesUnknownNote(missing: [String]) -> String {
+        guard !missing.isEmpty else { return linesUnknownNote }
+        return "lines unknown: the GTFS feed has no \(missing.joined(separator: ", ")), so alerts about a line match no station"
+    }
 
     public init(source: String) { self.source = source }
 
@@ -51,7 +59,7 @@ public struct CacheStatus: Sendable, Equatable {
     public func json(at now: Instant, in zone: TimeZoneRules) -> JSON {
         let freshness = freshness(now: now)
         let time = zone.json
-        return [
+        let base: JSON = [
             "loaded": .bool(loaded),
             "count": .int(count),
             "loadedAt": time(loadedAt),
@@ -66,12 +74,29 @@ public struct CacheStatus: Sendable, Equatable {
             "note": (note ?? madeTooLongAgoNote(now, zone)).map(JSON.string) ?? .null,
             "producedAt": time(freshness.producedAt),
         ]
+        guard let notices, var members = base.objectValue else { return base }
+        members.append("notices", notices.json)
+        return .object(members)
     }
 
     /// Why data fetched a moment ago is stale: its feed says it was made long before.
     private func madeTooLongAgoNote(_ now: Instant, _ zone: TimeZoneRules) -> String? {
         guard loaded, let producedAt, DataFreshness.madeTooLongAgo(producedAt, now: now, staleAfterSeconds: staleAfterSeconds) else { return nil }
         return "the feed says it was made at \(zone.iso8601(producedAt)), over \(staleAfterSeconds) s ago"
+    }
+}
+
+extension FeedNotices {
+    /// `health.stations.notices`: `{count, first: [{file, line, problem}]}`.
+    var json: JSON {
+        ["count": .int(count),
+         "first": .array(first.map { ["file": .string($0.file), "line": .int($0.line), "problem": .string(Log.oneLine($0.problem, maxBytes: 400))] })]
+    }
+
+    /// The journal's words for them: the count and the first.
+    var sentence: String? {
+        guard let notice = first.first else { return nil }
+        return "\(count) rows or values skipped; the first: \(notice.file) line \(notice.line): \(Log.oneLine(notice.problem, maxBytes: 400))"
     }
 }
 

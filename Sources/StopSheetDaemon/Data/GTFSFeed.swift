@@ -10,13 +10,17 @@ protocol GTFSTables {
     func stream(_ name: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws
 }
 
-/// A whole GTFS feed → stations: `agency.txt` (when there), `routes.txt`, `trips.txt` and
-/// `stop_times.txt` streamed through `GTFSStopLines` (never held whole), then `stops.txt` read
-/// with the lines found.
+/// A GTFS feed → stations: `agency.txt`, `routes.txt`, `trips.txt` and `stop_times.txt` streamed
+/// through `GTFSStopLines` (never held whole), then `stops.txt` read with the lines found. Only
+/// `stops.txt` is needed: without routes, trips or stop times the feed loads as `stops.txt` alone
+/// does (lines unknown), its agencies and routes still read.
 enum GTFSFeed {
     static func decode(_ tables: some GTFSTables, stops: [UInt8]? = nil, maxTableBytes: Int, reading: FeedReading) throws -> DecodedStations {
         var lines = GTFSStopLines(trainRouteTypes: reading.trainRouteTypes)
-        for table in GTFSStopLines.Table.allCases where !table.isOptional || tables.has(table.rawValue) {
+        // Trips and stop times are read only when together they can tell the lines.
+        let linesKnowable = GTFSStopLines.linesTables.allSatisfy { tables.has($0.rawValue) }
+        for table in GTFSStopLines.Table.allCases
+        where tables.has(table.rawValue) && (linesKnowable || !GTFSStopLines.linesTables.dropFirst().contains(table)) {
             lines.begin(table)
             try tables.stream(table.rawValue) { chunk throws in try lines.consume(chunk) }
             try lines.end()
@@ -28,7 +32,10 @@ enum GTFSFeed {
                 stopsBytes.append(contentsOf: chunk)
             }
         }
-        return try GTFSStopsDecoder.decode(stopsBytes, feed: lines)
+        var decoded = try GTFSStopsDecoder.decode(stopsBytes, feed: lines)
+        // The tables the feed lacks, not those left unread beside them.
+        if !linesKnowable { decoded.tablesMissing = GTFSStopLines.linesTables.map(\.rawValue).filter { !tables.has($0) } }
+        return decoded
     }
 }
 

@@ -224,6 +224,9 @@ public final class Refresher: Sendable {
         case .succeeded where content != nil:
             fields.append((loader.countField, String(status.count)))
             Log.info("\(cache.rawValue) refreshed: \(status.count) \(loader.noun) in \(duration) ms", [("STOPSHEET_EVENT", "refresh")] + fields)
+            if let notices = status.notices, let sentence = notices.sentence {
+                Log.notice("\(cache.rawValue): \(sentence)", [("STOPSHEET_EVENT", "feed_notices"), ("NOTICE_COUNT", String(notices.count))] + fields)
+            }
         case .succeeded:
             Log.info("\(cache.rawValue) not modified", [("STOPSHEET_EVENT", "refresh")] + fields)
         case .failed:

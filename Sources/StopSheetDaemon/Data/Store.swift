@@ -20,8 +20,10 @@ public final class Store: Sendable {
 
     public init(alertsSource: String, stationsSource: String, now: Instant, zones: TimeZones) {
         // No data yet, so no zone but `--time-zone`.
+        var stations = CacheStatus(source: stationsSource)
+        stations.notices = FeedNotices()
         state = Locked(Generation(EncodedSnapshot(.build(stations: nil, alerts: nil, now: now), zone: zones.shown(data: nil, current: nil)),
-                                  alerts: CacheStatus(source: alertsSource), stations: CacheStatus(source: stationsSource), zones: zones))
+                                  alerts: CacheStatus(source: alertsSource), stations: stations, zones: zones))
     }
 
     /// The generation for one answer: one reference taken under the lock.
@@ -130,7 +132,8 @@ public final class Store: Sendable {
         let snapshot = encoded.snapshot
         alerts.count = snapshot.liveAlerts.count
         stations.count = snapshot.stations?.count ?? 0
-        stations.note = snapshot.stations?.linesKnown == false ? CacheStatus.linesUnknownNote : nil
+        stations.note = snapshot.stations.flatMap { $0.linesKnown ? nil : CacheStatus.linesUnknownNote(missing: $0.tablesMissing) }
+        stations.notices = snapshot.stations?.notices ?? FeedNotices()
         return Generation(encoded, alerts: alerts, stations: stations, zones: zones)
     }
 }

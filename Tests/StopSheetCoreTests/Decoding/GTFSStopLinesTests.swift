@@ -72,15 +72,28 @@ import Testing
         #expect(directory.count == 2)
     }
 
-    @Test func aMissingColumnOrBadRouteTypeIsNamed() {
+    @Test func aMissingColumnFailsNamingFileLineAndColumn() {
         var lines = GTFSStopLines()
         lines.begin(.routes)
-        #expect(failure { try lines.consume(bytes("route_id,route_name\nRed,x\n")); try lines.end() }?.description
-            == "malformed upstream data at routes.txt header: no route_type column")
-        var typed = GTFSStopLines()
-        typed.begin(.routes)
-        #expect(failure { try typed.consume(bytes("route_id,route_type\nRed,subway\n")) }?.description
-            == "malformed upstream data at routes.txt row 2 column route_type: 'subway' is not a number")
+        #expect(failure { try lines.consume(bytes("\nroute_id,route_name\nRed,x\n")); try lines.end() }?.description
+            == "malformed upstream data at routes.txt line 2 column route_type: no such column in the header")
+    }
+
+    @Test func badRowsAreNoticesAndSkipped() throws {
+        var lines = GTFSStopLines()
+        lines.begin(.routes)
+        try lines.consume(bytes("route_id,route_type\nRed,subway\nBlue,1\nBlue,1\nG,1,extra\n,1\nBrn\nP,2\n"))
+        try lines.end()
+        #expect(lines.lines.map(\.id) == [.blue, .purple])
+        #expect(lines.notices.count == 5)
+        #expect(lines.notices.first == [
+            .init(file: "routes.txt", line: 2, problem: "route_type 'subway' is not a number: row skipped"),
+            .init(file: "routes.txt", line: 4, problem: "route_id 'Blue' repeats an earlier row: row skipped"),
+            .init(file: "routes.txt", line: 5, problem: "3 fields, the header has 2: row skipped"),
+            .init(file: "routes.txt", line: 6, problem: "empty route_id: row skipped"),
+            .init(file: "routes.txt", line: 7, problem: "1 fields, the header has 2: row skipped"),
+        ])
+        #expect(!lines.linesKnown && lines.tablesMissingForLines == ["trips.txt", "stop_times.txt"])
     }
 
     @Test func aTableWithoutLineBreaksIsBounded() {

@@ -123,13 +123,41 @@ import Testing
         #expect(try StationsDecoder.decodeStations([0xEF, 0xBB, 0xBF] + original) == expected)
     }
 
-    @Test(arguments: [
-        ("stop_id,parent_station,location_type\n40001,,x\n", "malformed upstream data at stops.txt row 2 column location_type: 'x' is not a number"),
-        ("stop_id,parent_station,wheelchair_boarding\n40001,,3\n", "malformed upstream data at stops.txt row 2 column wheelchair_boarding: '3' is not 0, 1 or 2"),
-        ("stop_id,parent_station\n,40001\n", "malformed upstream data at stops.txt row 2 column stop_id: empty"),
-    ])
-    func badValuesNameTheirPlace(text: String, message: String) {
-        #expect(failure { try StationsDecoder.decodeStations(bytes(text)) }?.description == message)
+    @Test func badRowsAndValuesAreNoticesNotFailures() throws {
+        let text = """
+            stop_id,stop_name,parent_station,location_type,wheelchair_boarding,stop_lat,stop_lon
+            40001,A,,1,,41.8,-87.6
+            30001,A 1,40001,0,3,41.8,-87.6
+            30002,A 2,40001,x,,41.8,-87.6
+            ,A 3,40001,0,,41.8,-87.6
+            30004,A 4,49999,0,,41.8,-87.6
+            30001,A 1 again,40001,0,,41.8,-87.6
+            30005,A 5,40001,0,,91,-87.6
+            30006,A 6,40001
+            50001,N,50002,3,,,
+            50002,N,50001,3,,,
+
+            """
+        let decoded = try StationsDecoder.decodeStations(bytes(text))
+        #expect(decoded.platforms.map(\.stopID) == ["30001", "30005"])
+        #expect(decoded.platforms[0].stepFree == nil)
+        #expect(decoded.notices.count == 9)
+        #expect(decoded.notices.first.map { "\($0.file):\($0.line): \($0.problem)" } == [
+            "stops.txt:3: wheelchair_boarding '3' is not 0, 1 or 2: read as unknown",
+            "stops.txt:4: location_type 'x' is not a number: row skipped",
+            "stops.txt:5: empty stop_id: row skipped",
+            "stops.txt:8: stop_lat/stop_lon '91', '-87.6' is not a coordinate: position unknown",
+            "stops.txt:9: 3 fields, the header has 7: row skipped",
+            "stops.txt:7: stop_id '30001' repeats an earlier row: row skipped",
+            "stops.txt:6: parent_station '49999' names no stop: row skipped",
+            "stops.txt:10: parent_station '50002' leads back to this stop: row skipped",
+            "stops.txt:11: parent_station '50001' leads back to this stop: row skipped",
+        ])
+    }
+
+    @Test func aMissingStopIDColumnFailsNamingFileLineAndColumn() {
+        #expect(failure { try GTFSStopsDecoder.decode(bytes("stop_code,parent_station\n1,\n")) }?.description
+            == "malformed upstream data at stops.txt line 1 column stop_id: no such column in the header")
     }
 }
 

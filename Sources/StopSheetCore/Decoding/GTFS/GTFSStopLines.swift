@@ -1,7 +1,9 @@
 /// Which train lines stop at each stop, from a GTFS feed's `feed_info.txt` and `agency.txt` (both optional), `routes.txt`,
 /// `trips.txt` and `stop_times.txt`, each read as a stream: the caller opens a table with
 /// `begin`, pushes its bytes in chunks of any size with `consume`, closes it with `end`, in
-/// `Table.allCases` order (trips need the routes, stop times the trips).
+/// `Table.allCases` order (trips need the routes, stop times the trips). A table may be left
+/// out: without trips or stop times the lines serving each stop are unknown (`linesKnown`).
+/// A row or value that cannot be used is skipped and counted in `notices`.
 ///
 /// Only train routes are kept (`route_type` in `TrainRouteTypes`, every rail mode by default),
 /// and only their trips: memory is bounded by the train trips and train stops, never by the size
@@ -21,7 +23,6 @@ public struct GTFSStopLines {
         case stopTimes = "stop_times.txt"
 
         /// A feed may leave it out.
-        public var isOptional: Bool { self == .feedInfo || self == .agency }
     }
 
     /// Most rail trips kept (CTA runs about 25,000 a week); each costs a dictionary entry.
@@ -43,19 +44,25 @@ public struct GTFSStopLines {
     /// `stop_times.txt` lists a trip's stops together: its route is looked up once per trip.
     private var lastTrip: [UInt8] = []
     private var lastTripRoute: RouteID?
+    /// Every `route_id` seen, to tell a duplicate.
+    private var routeIDs: Set<String> = []
+    /// The tables read to their end.
+    public private(set) var tablesRead: Set<Table> = []
+    /// What had to be skipped, over the tables ended so far.
+    public private(set) var notices = FeedNotices()
+    /// The open table's notices from its rows' values (the reader counts field counts).
+    private var tableNotices = FeedNotices()
 
     public init(trainRouteTypes: TrainRouteTypes = .rail, limits: DecodingLimits = .init()) {
         self.trainRouteTypes = trainRouteTypes
         self.limits = limits
     }
 
-    /// Opens the next table; tables come in `Table.allCases` order, the optional ones first if at all.
+    /// Opens the next table; tables come in `Table.allCases` order, any of them left out.
     public mutating func begin(_ table: Table) {
         let order = Table.allCases
-        let next = last.map { order.firstIndex(of: $0)! + 1 } ?? 0
-        let index = order.firstIndex(of: table)!
-        precondition(open == nil && index >= next && order[next..<index].allSatisfy(\.isOptional),
-                     "GTFS tables are read in the order feed_info, agency (both optional), routes, trips, stop_times")
+        precondition(open == nil && last.map { order.firstIndex(of: $0)! < order.firstIndex(of: table)! } ?? true,
+                     "GTFS tables are read in the order feed_info, agency, routes, trips, stop_times")
         last = table
         let reader: GTFSTableReader
         switch table {
@@ -93,6 +100,20 @@ public struct GTFSStopLines {
         var reader = opened
         open = nil
         try reader.finish { (row) throws(DecodingFailure) in try self.take(row, of: table) }
+        notices.append(.merged(reader.notices, tableNotices))
+        tableNotices = FeedNotices()
+        tablesRead.insert(table)
+    }
+
+    /// The tables that say which lines serve a stop.
+    public static let linesTables: [Table] = [.routes, .trips, .stopTimes]
+
+    /// Whether the lines serving each stop are known: routes, trips and stop times were all read.
+    public var linesKnown: Bool { tablesMissingForLines.isEmpty }
+
+    /// The tables whose absence leaves the lines unknown.
+    public var tablesMissingForLines: [String] {
+        Self.linesTables.filter { !tablesRead.contains($0) }.map(\.rawValue)
     }
 
     /// Rail lines by stop id, in CTA line order; complete once every table has ended.
@@ -105,6 +126,23 @@ public struct GTFSStopLines {
     public var language: String? { feedLanguage ?? agencies.lazy.compactMap(\.language).first }
 
     private mutating func take(_ row: GTFSTableReader.Row, of table: Table) throws(DecodingFailure) {
+        // Stop times are millions of rows: their path is kept small, the other tables' apart.
+        guard table == .stopTimes else { return try takeSmallTable(row, table) }
+        let trip = row.bytes(0)
+        if !trip.elementsEqual(lastTrip) {
+            lastTrip = Array(trip)
+            lastTripRoute = tripRoutes[UpstreamText.trimmed(String(decoding: trip, as: UTF8.self))]
+        }
+        guard let route = lastTripRoute else { return }
+        let stop = row.text(1)
+        guard !stop.isEmpty else { return }
+        if linesByStop[stop]?.contains(route) == true { return }
+        linesByStop[stop, default: []].insert(route)
+        if linesByStop.count > limits.maxItems { throw .tooMany(count: linesByStop.count, limit: limits.maxItems) }
+    }
+
+    @inline(never)
+    private mutating func takeSmallTable(_ row: GTFSTableReader.Row, _ table: Table) throws(DecodingFailure) {
         switch table {
         case .feedInfo:
             let language = row.text(0)
@@ -117,11 +155,15 @@ public struct GTFSStopLines {
                                    language: row.text(3).isEmpty ? nil : row.text(3)))
         case .routes:
             let type = row.text(1)
-            guard let routeType = Int(type) else {
-                throw .malformed(path: "routes.txt row \(row.number) column route_type", reason: "'\(type.prefix(40))' is not a number")
-            }
             let id = row.text(0)
-            guard trainRouteTypes.contains(routeType), !id.isEmpty, railRoutes[id] == nil else { return }
+            guard !id.isEmpty else { return tableNotices.add(table.rawValue, line: row.line, "empty route_id: row skipped") }
+            guard routeIDs.insert(id).inserted else {
+                return tableNotices.add(table.rawValue, line: row.line, "route_id '\(UpstreamText.quoted(id))' repeats an earlier row: row skipped")
+            }
+            guard let routeType = Int(type) else {
+                return tableNotices.add(table.rawValue, line: row.line, "route_type '\(UpstreamText.quoted(type))' is not a number: row skipped")
+            }
+            guard trainRouteTypes.contains(routeType) else { return }
             let route = RouteID(id)
             railRoutes[id] = route
             // A route without agency_id belongs to the feed's only agency (the reference allows
@@ -130,20 +172,13 @@ public struct GTFSStopLines {
             lines.append(Line(id: route, shortName: row.text(2), longName: row.text(3), color: row.text(4), routeType: routeType, agencyID: agency))
         case .trips:
             guard let route = railRoutes[row.text(0)] else { return }
-            tripRoutes[row.text(1)] = route
+            let trip = row.text(1)
+            guard tripRoutes.updateValue(route, forKey: trip) == nil else {
+                return tableNotices.add(table.rawValue, line: row.line, "trip_id '\(UpstreamText.quoted(trip))' repeats an earlier row")
+            }
             if tripRoutes.count > Self.maxRailTrips { throw .tooMany(count: tripRoutes.count, limit: Self.maxRailTrips) }
         case .stopTimes:
-            let trip = row.bytes(0)
-            if !trip.elementsEqual(lastTrip) {
-                lastTrip = Array(trip)
-                lastTripRoute = tripRoutes[UpstreamText.trimmed(String(decoding: trip, as: UTF8.self))]
-            }
-            guard let route = lastTripRoute else { return }
-            let stop = row.text(1)
-            guard !stop.isEmpty else { return }
-            if linesByStop[stop]?.contains(route) == true { return }
-            linesByStop[stop, default: []].insert(route)
-            if linesByStop.count > limits.maxItems { throw .tooMany(count: linesByStop.count, limit: limits.maxItems) }
+            preconditionFailure("stop times take the other path")
         }
     }
 }

@@ -2,20 +2,24 @@
 /// table of millions of rows is never held whole: bytes go in in chunks, rows come out with the
 /// columns the caller asked for, by name.
 ///
-/// Column names are matched trimmed and in any case. A row shorter than the header reads its
-/// missing fields as empty (GTFS producers drop trailing empty fields); blank lines are skipped.
+/// Records are read as Python's `csv` reads them (`CSVRecordStream`); column names are matched
+/// trimmed and in any case, and every value is trimmed (GTFS ids and names never keep edge
+/// spaces). Blank lines are skipped. A row whose field count is not the header's is skipped and
+/// counted in `notices`: which column a value belongs to is then a guess. A required column
+/// missing from the header is the one failure of a table's content.
 /// A value type, owned by whoever feeds it.
 public struct GTFSTableReader {
     /// A data row, valid during the callback it is passed to.
     public struct Row {
         fileprivate let record: CSVRecordStream.Record
         fileprivate let columns: [Int?]
-        /// 1-based, as a spreadsheet shows it: the header is row 1.
-        public let number: Int
 
-        /// The bytes of the n-th requested column; empty when the column or the field is absent.
+        /// The line the row starts on (1-based: the header is line 1), for notices.
+        public var line: Int { record.line }
+
+        /// The bytes of the n-th requested column, untrimmed; empty when the column is absent.
         public func bytes(_ column: Int) -> Slice<UnsafeRawBufferPointer> {
-            guard let index = columns[column], index < record.count else { return UnsafeRawBufferPointer(start: nil, count: 0)[...] }
+            guard let index = columns[column] else { return UnsafeRawBufferPointer(start: nil, count: 0)[...] }
             return record.bytes(index)
         }
 
@@ -28,14 +32,17 @@ public struct GTFSTableReader {
         public func hasColumn(_ column: Int) -> Bool { columns[column] != nil }
     }
 
-    /// The table's file name, for failure paths (`stop_times.txt row 12`).
+    /// The table's file name, for failures and notices (`stop_times.txt line 12`).
     public let name: String
     private let required: [String]
     private let optional: [String]
     private var stream: CSVRecordStream
     private var columns: [Int?]?
+    private var headerCount = 0
     private var rows = 0
     private let maxRows: Int?
+    /// Rows skipped for their field count.
+    public private(set) var notices = FeedNotices()
 
     /// Rows give `required` then `optional` columns, by position in that concatenation.
     /// `maxRows`, when given, bounds the data rows (a failure past it, never a truncation).
@@ -65,7 +72,7 @@ public struct GTFSTableReader {
         var stream = takeStream()
         defer { self.stream = stream }
         try stream.finish { (record) throws(DecodingFailure) in try self.take(record, onRow) }
-        guard columns != nil else { throw .malformed(path: "\(name) header", reason: "no header row") }
+        guard columns != nil else { throw .malformed(path: "\(name) line 1", reason: "no header row") }
     }
 
     private mutating func takeStream() -> CSVRecordStream {
@@ -74,21 +81,31 @@ public struct GTFSTableReader {
     }
 
     private mutating func take(_ record: CSVRecordStream.Record, _ onRow: (Row) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
-        rows += 1
+        if record.isBlank { return }
         guard let columns else {
             columns = try header(record)
+            headerCount = record.count
             return
         }
-        if record.isBlank { return }
-        if let maxRows, rows - 1 > maxRows { throw .tooMany(count: rows - 1, limit: maxRows) }
-        try onRow(Row(record: record, columns: columns, number: rows))
+        rows += 1
+        if let maxRows, rows > maxRows { throw .tooMany(count: rows, limit: maxRows) }
+        guard record.count == headerCount else { return skip(record) }
+        try onRow(Row(record: record, columns: columns))
+    }
+
+    /// A row whose field count is not the header's; apart, so the common path stays small.
+    @inline(never)
+    private mutating func skip(_ record: CSVRecordStream.Record) {
+        notices.add(name, line: record.line, "\(record.count) fields, the header has \(headerCount): row skipped")
     }
 
     private func header(_ record: CSVRecordStream.Record) throws(DecodingFailure) -> [Int?] {
         let names = (0..<record.count).map { UpstreamText.trimmed(record[$0]).lowercased() }
         var found: [Int?] = []
         for name in required {
-            guard let index = names.firstIndex(of: name) else { throw .malformed(path: "\(self.name) header", reason: "no \(name) column") }
+            guard let index = names.firstIndex(of: name) else {
+                throw .malformed(path: "\(self.name) line \(record.line) column \(name)", reason: "no such column in the header")
+            }
             found.append(index)
         }
         for name in optional { found.append(names.firstIndex(of: name)) }
