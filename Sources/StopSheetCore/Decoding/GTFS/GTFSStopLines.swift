@@ -21,8 +21,6 @@ public struct GTFSStopLines {
         case routes = "routes.txt"
         case trips = "trips.txt"
         case stopTimes = "stop_times.txt"
-
-        /// A feed may leave it out.
     }
 
     /// Most rail trips kept (CTA runs about 25,000 a week); each costs a dictionary entry.
