@@ -35,6 +35,8 @@ public struct Config: Sendable, Equatable {
     /// `--time-zone`, read from the time-zone database when given; nil: `TimeZones.shown` chooses.
     public var timeZone: TimeZoneRules?
     public var demo = false
+    /// `--now`: the clock starts at this instant instead of the real time (tests, replays).
+    public var now: Instant?
     public var logLevel: LogLevel = .notice
     public var maxLineBytes = 1 << 20
     public var maxConnections = 1024
@@ -126,6 +128,9 @@ public struct Config: Sendable, Equatable {
         Option(flag: "--config", placeholder: "PATH", help: "environment file of STOPSHEETD_* settings, re-read on SIGHUP; -PATH: optional") {
             let path = try nonEmpty($1, $2)
             $0.configFile = path.hasPrefix("-") ? String(path.dropFirst()) : path
+        },
+        Option(flag: "--now", placeholder: "TIME", help: "start the clock at TIME (ISO 8601 with an offset or Z), for tests and replays; it runs on at the real rate (default: the real time)") {
+            $0.now = try instant($1, $2)
         },
         Option(flag: "--demo", placeholder: nil, help: "serve the embedded real CTA snapshot for any source not given") { $0.demo = try flag($1, $2) },
         Option(flag: "--log-level", placeholder: "LEVEL", help: "critical, error, warning, notice, info or debug", default: \.logLevel) { config, value, name in
@@ -370,6 +375,14 @@ public struct Config: Sendable, Equatable {
         let url = try nonEmpty(value, flag)
         do { try checkSourceURL(url) } catch { throw Failure(description: "\(flag): \(error.message)") }
         return url
+    }
+
+    /// An exact instant: ISO 8601 with its offset, since a time without one names no instant.
+    private static func instant(_ value: String, _ flag: String) throws(Failure) -> Instant {
+        guard let (wall, offset) = ISO8601Time.parse(value), let offset else {
+            throw Failure(description: "\(flag): '\(value)' is not an ISO 8601 time with an offset or Z, such as 2015-02-14T14:35:00-06:00")
+        }
+        return Instant(secondsSince1970: wall.secondsSince1970 - Int64(offset))
     }
 
     private static func seconds(_ value: String, _ flag: String, min: Double) throws(Failure) -> Double {

@@ -65,6 +65,8 @@ public final class Daemon: Sendable {
         }
         Log.configure(level: config.logLevel, sink: makeDefaultLogSink())
         for warning in warnings { warning.log() }
+        // Before anything reads the clock: the demo's rebase and the store's first snapshot follow it.
+        if let now = config.now { SystemClock.pin(to: now) }
         do {
             let daemon = try Daemon(config: config, arguments: arguments, environment: environment)
             return daemon.run() ? 0 : 1
@@ -126,8 +128,14 @@ public final class Daemon: Sendable {
         store.onChange { [server] _, new in subscriptions.storeChanged(to: new, post: server.post) }
 
         // 5. The notifier says READY=1 from the loop's first turn (`becomeReady`).
-        Log.notice("starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath)",
-                   [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.source.url) } + [("TIME_ZONE", store.zone.identifier)])
+        // A pinned clock is said in the start entry itself, as a warning: a daemon left running
+        // with --now shows yesterday's (or tomorrow's) alerts as current.
+        let pinned = config.now.map { store.zone.iso8601($0) }
+        Log.log(pinned == nil ? .notice : .warning,
+                "starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath)"
+                    + (pinned.map { "; the clock is pinned by --now: it started at \($0), not the real time" } ?? ""),
+                [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.source.url) } + [("TIME_ZONE", store.zone.identifier)]
+                    + (pinned.map { [("CLOCK_PINNED_AT", $0)] } ?? []))
     }
 
     /// Starts the threads, serves on this thread until stopped, then finishes the stop. False when

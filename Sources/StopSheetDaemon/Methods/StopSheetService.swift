@@ -131,6 +131,7 @@ public struct StopSheetService: Sendable {
             "version": .string(StopSheetVersion.current),
             "subscriptions": subscriptions?.json ?? .null,
             "timeZone": .string(zone.identifier),
+            "clock": ["now": zone.json(now), "pinned": .bool(SystemClock.isPinned)],
         ]
     }
 
