@@ -208,8 +208,10 @@ public struct Config: Sendable, Equatable {
             }
         }
         problems += applyFlags(arguments, to: &config)
-        if problems.allSatisfy({ $0.severity == .warning }), !config.demo, config.alertsURL == nil || config.stationsURL == nil {
-            problems.append(.error("no data source: give --alerts-url and --stations-url, or --demo"))
+        // One source is enough: the other is then "not configured" (no glyph without alerts, a
+        // muted button without stations).
+        if problems.allSatisfy({ $0.severity == .warning }), !config.demo, config.alertsURL == nil, config.stationsURL == nil {
+            problems.append(.error("no data source: give --alerts-url, --stations-url or both, or --demo"))
         }
         let failed = problems.contains { $0.severity == .error }
         return Checked(action: failed ? nil : .run(config), problems: problems)

@@ -49,7 +49,9 @@ enum Rendering {
         if let label = sheet["alertGlyph"]?["accessibilityLabel"]?.stringValue {
             alertsLabel = "\(label)"
         } else {
-            alertsLabel = sheet["data"]?["alerts"]?["loaded"] == .bool(false) ? "train alerts not loaded yet" : "no train service alerts"
+            let alerts = sheet["data"]?["alerts"]
+            alertsLabel = alerts?["configured"] == .bool(false) ? "train alerts not configured"
+                : alerts?["loaded"] == .bool(false) ? "train alerts not loaded yet" : "no train service alerts"
         }
         return "\(alertsLabel) · \(stepFreeWords(button?["stepFree"]?.stringValue, tone: button?["tone"]?.stringValue))"
     }
@@ -67,6 +69,7 @@ enum Rendering {
     static func freshness(_ data: JSON?) -> [TerminalText] {
         freshnessSources.compactMap { key, what in
             guard let entry = data?[key] else { return nil }
+            if entry["configured"] == .bool(false) { return "\(what) is not configured: the daemon has no source for it." }
             if entry["loaded"] == .bool(false) { return "\(what) has not loaded yet." }
             guard entry["stale"] == .bool(true) else { return nil }
             let age = entry["ageSeconds"]?.intValue.map { " (loaded \(duration($0)) ago)" } ?? ""

@@ -36,6 +36,10 @@ enum WatchLines {
         for cache in ["alerts", "stations"] {
             let entry = health[cache], old = previous?[cache]
             let loaded = entry?["loaded"] == .bool(true), error = entry?["lastError"]?.stringValue
+            if entry?["configured"] == .bool(false) {
+                if previous == nil { details.append("\(cache): not configured") }
+                continue
+            }
             if previous == nil {
                 if !loaded { details.append("\(cache): not loaded") }
                 if let error { details.append("\(cache): last error: \(error)") }

@@ -38,7 +38,7 @@ import Testing
     }
 
     static func freshness(_ loaded: Bool, _ age: Int?, _ stale: Bool) -> JSON {
-        ["loaded": .bool(loaded), "ageSeconds": age.map(JSON.int) ?? .null, "stale": .bool(stale)]
+        ["loaded": .bool(loaded), "ageSeconds": age.map(JSON.int) ?? .null, "stale": .bool(stale), "configured": true]
     }
 
     @Test func everyTrainSheetSaysHowFreshItsDataIs() throws {

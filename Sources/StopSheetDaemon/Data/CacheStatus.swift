@@ -9,6 +9,9 @@ public enum CacheName: String, Sendable, CaseIterable {
 /// its source is doing. `loadedAt` moves on every good refresh (a 304 included).
 public struct CacheStatus: Sendable, Equatable {
     public var source: String
+    /// False for a cache the daemon was given no source for (`--alerts-url` or `--stations-url`
+    /// alone): it is "not configured", never "not loaded", and readiness leaves it out.
+    public var configured = true
     public var loaded = false
     public var count = 0
     public var loadedAt: Instant?
@@ -33,9 +36,12 @@ public struct CacheStatus: Sendable, Equatable {
 
     public init(source: String) { self.source = source }
 
+    /// A cache with no source: it never loads, and nothing waits for it.
+    public static let notConfigured = { var status = CacheStatus(source: ""); status.configured = false; return status }()
+
     /// How fresh the cache's data is at `now` (the sheet's `data`, `health`).
     public func freshness(now: Instant) -> DataFreshness {
-        DataFreshness(lastGoodLoad: loaded ? loadedAt : nil, now: now, staleAfterSeconds: staleAfterSeconds)
+        DataFreshness(lastGoodLoad: loaded ? loadedAt : nil, now: now, staleAfterSeconds: staleAfterSeconds, configured: configured)
     }
 
     /// The source has failed and nothing was ever loaded from it: no data yet, not "the last
@@ -53,13 +59,14 @@ public struct CacheStatus: Sendable, Equatable {
             "loadedAt": time(loadedAt),
             "lastAttemptAt": time(lastAttemptAt),
             "lastError": lastError.map(JSON.string) ?? .null,
-            "source": .string(source),
+            "source": configured ? .string(source) : .null,
             "consecutiveFailures": .int(consecutiveFailures),
             "nextRefreshAt": time(nextRefreshAt),
             "lastHTTPStatus": lastHTTPStatus.map(JSON.int) ?? .null,
             "ageSeconds": freshness.ageSeconds.map { .int(Int($0)) } ?? .null,
             "stale": .bool(freshness.stale),
             "note": note.map(JSON.string) ?? .null,
+            "configured": .bool(configured),
         ]
     }
 }

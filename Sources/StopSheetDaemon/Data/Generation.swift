@@ -13,16 +13,16 @@ public final class Generation: Sendable {
     public let zones: TimeZones
     /// What each answer's `data` is made from, kept apart from the statuses so that making it
     /// copies no status (their strings would be retained and released per answer).
-    private let alertsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64)
-    private let stationsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64)
+    private let alertsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64, configured: Bool)
+    private let stationsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64, configured: Bool)
 
     init(_ encoded: EncodedSnapshot, alerts: CacheStatus, stations: CacheStatus, zones: TimeZones) {
         self.encoded = encoded
         self.alerts = alerts
         self.stations = stations
         self.zones = zones
-        alertsLoad = (alerts.loaded ? alerts.loadedAt : nil, alerts.staleAfterSeconds)
-        stationsLoad = (stations.loaded ? stations.loadedAt : nil, stations.staleAfterSeconds)
+        alertsLoad = (alerts.loaded ? alerts.loadedAt : nil, alerts.staleAfterSeconds, alerts.configured)
+        stationsLoad = (stations.loaded ? stations.loadedAt : nil, stations.staleAfterSeconds, stations.configured)
     }
 
     public var snapshot: Snapshot { encoded.snapshot }
@@ -31,12 +31,18 @@ public final class Generation: Sendable {
 
     /// The train sheets' `data` at `now`.
     public func sheetData(now: Instant) -> SheetData {
-        SheetData(alerts: DataFreshness(lastGoodLoad: alertsLoad.lastGoodLoad, now: now, staleAfterSeconds: alertsLoad.staleAfterSeconds),
-                  stations: DataFreshness(lastGoodLoad: stationsLoad.lastGoodLoad, now: now, staleAfterSeconds: stationsLoad.staleAfterSeconds))
+        SheetData(alerts: DataFreshness(lastGoodLoad: alertsLoad.lastGoodLoad, now: now, staleAfterSeconds: alertsLoad.staleAfterSeconds,
+                                        configured: alertsLoad.configured),
+                  stations: DataFreshness(lastGoodLoad: stationsLoad.lastGoodLoad, now: now, staleAfterSeconds: stationsLoad.staleAfterSeconds,
+                                          configured: stationsLoad.configured))
     }
 
-    /// `health.status`, by the one rule `HealthState` writes.
-    public var health: HealthState { HealthState([alerts, stations]) }
+    /// `health.status`, by the one rule `HealthState` writes, over the caches that have a source.
+    public var health: HealthState { HealthState([alerts, stations].filter(\.configured)) }
+
+    /// The configured caches that have not loaded yet: what `--notify-ready when-loaded` and
+    /// `stopsheetctl wait` wait for.
+    public var notYetLoaded: [CacheName] { CacheName.allCases.filter { status($0).configured && !status($0).loaded } }
 }
 
 /// A cache's newly decoded data, for `Store.commit`.

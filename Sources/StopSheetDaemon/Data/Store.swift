@@ -18,10 +18,12 @@ public final class Store: Sendable {
     /// How many generations were published: read without the lock (`version`).
     private let published = Atomic<UInt64>(0)
 
-    public init(alertsSource: String, stationsSource: String, now: Instant, zones: TimeZones) {
+    /// A nil source: that cache is not configured (the daemon was given only the other).
+    public init(alertsSource: String?, stationsSource: String?, now: Instant, zones: TimeZones) {
         // No station feed yet, so no agency_timezone.
         state = Locked(Generation(EncodedSnapshot(.build(stations: nil, alerts: nil, now: now), zone: zones.shown(feed: nil, current: nil)),
-                                  alerts: CacheStatus(source: alertsSource), stations: CacheStatus(source: stationsSource), zones: zones))
+                                  alerts: alertsSource.map(CacheStatus.init) ?? .notConfigured,
+                                  stations: stationsSource.map(CacheStatus.init) ?? .notConfigured, zones: zones))
     }
 
     /// The generation for one answer: one reference taken under the lock.

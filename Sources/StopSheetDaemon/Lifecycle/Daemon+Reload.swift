@@ -45,7 +45,18 @@ extension Daemon {
     private func apply(_ next: Config) throws {
         let now = SystemClock.now()
         let zones = try TimeZones(configured: next.timeZone)
-        let settings = try refreshers.map { try Daemon.settings($0.cache, next, startedAt: now, chicago: zones.chicago) }
+        let settings = try refreshers.map { refresher in
+            // The caches with a source are the daemon's refreshers, made at start.
+            guard let setting = try Daemon.settings(refresher.cache, next, startedAt: now, chicago: zones.chicago) else {
+                throw ReloadFailure(description: "\(refresher.cache.rawValue) has no source any more: removing a source takes effect at restart")
+            }
+            return setting
+        }
+        for cache in CacheName.allCases where !refreshers.contains(where: { $0.cache == cache }) {
+            if try Daemon.settings(cache, next, startedAt: now, chicago: zones.chicago) != nil {
+                throw ReloadFailure(description: "\(cache.rawValue) has a source now: adding a source takes effect at restart")
+            }
+        }
         let previous = config.withLock { old in defer { old = next }; return old }
         Log.configure(level: next.logLevel)
         if next.socketPath != previous.socketPath { Log.warning("reload: a new --socket takes effect at restart") }

@@ -85,7 +85,10 @@ public final class Daemon: Sendable {
         self.notifier = notifier
         let now = SystemClock.now()
         let zones = try TimeZones(configured: config.timeZone)
-        let sources = try CacheName.allCases.map { try Daemon.settings($0, config, startedAt: now, chicago: zones.chicago) }
+        // The caches with a source; one given alone leaves the other not configured.
+        let sources = try CacheName.allCases.compactMap { cache in
+            try Daemon.settings(cache, config, startedAt: now, chicago: zones.chicago).map { (cache, $0.source, $0.interval) }
+        }
 
         // 1. The listener: inherited from systemd (socket activation), or bound here.
         var listeners = try ListenFDs.take()
@@ -95,14 +98,15 @@ public final class Daemon: Sendable {
         boundSocket = activated ? nil : BoundSocketFile(path: config.socketPath)
 
         // 2. The store, empty until the first loads.
-        let store = Store(alertsSource: sources[0].source.url, stationsSource: sources[1].source.url, now: now, zones: zones)
+        let store = Store(alertsSource: sources.first { $0.0 == .alerts }?.1.url, stationsSource: sources.first { $0.0 == .stations }?.1.url,
+                          now: now, zones: zones)
         store.applyStaleAfter(config)
         self.store = store
 
         // 3. The refreshers. STATUS= changes the moment a refresh does, not only at the next tick.
         let announce: @Sendable () -> Void = { notifier.status(store.serviceStatus(now: SystemClock.now())) }
-        refreshers = zip(CacheName.allCases, sources).map { cache, settings in
-            Refresher(cache: cache, source: settings.source, interval: settings.interval, store: store, reading: config.reading,
+        refreshers = sources.map { cache, source, interval in
+            Refresher(cache: cache, source: source, interval: interval, store: store, reading: config.reading,
                       spacingMilliseconds: Int64(config.refreshSpacing * 1000),
                       onRefreshed: announce)
         }
@@ -134,7 +138,7 @@ public final class Daemon: Sendable {
         Log.log(pinned == nil ? .notice : .warning,
                 "starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath)"
                     + (pinned.map { "; the clock is pinned by --now: it started at \($0), not the real time" } ?? ""),
-                [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.source.url) } + [("TIME_ZONE", store.zone.identifier)]
+                [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.1.url) } + [("TIME_ZONE", store.zone.identifier)]
                     + (pinned.map { [("CLOCK_PINNED_AT", $0)] } ?? []))
     }
 
@@ -247,14 +251,14 @@ public final class Daemon: Sendable {
     func statusLine() -> String { store.serviceStatus(now: SystemClock.now()) }
 
     /// What `config` says one cache's refresher uses: the configured URL (or the embedded demo
-    /// snapshot, with `--demo` and no URL) and the interval. The one place that maps a cache to
-    /// its settings.
-    static func settings(_ cache: CacheName, _ config: Config, startedAt: Instant, chicago: TimeZoneRules) throws -> (source: any Source, interval: Double) {
+    /// snapshot, with `--demo` and no URL) and the interval; nil when the cache has no source
+    /// (not configured). The one place that maps a cache to its settings.
+    static func settings(_ cache: CacheName, _ config: Config, startedAt: Instant, chicago: TimeZoneRules) throws -> (source: any Source, interval: Double)? {
         let (url, interval) = switch cache {
         case .alerts: (config.alertsURL, config.alertsInterval)
         case .stations: (config.stationsURL, config.stationsInterval)
         }
-        guard let url else { return (DemoSource(cache, rebasedTo: startedAt, chicago: chicago), interval) }
+        guard let url else { return config.demo ? (DemoSource(cache, rebasedTo: startedAt, chicago: chicago), interval) : nil }
         let options = HTTPOptions(version: StopSheetVersion.current, timeoutMilliseconds: Int(config.httpTimeout * 1000))
         return (try makeSource(url: url, options: options), interval)
     }

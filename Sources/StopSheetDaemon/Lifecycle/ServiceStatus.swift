@@ -7,7 +7,10 @@ extension Store {
     func serviceStatus(now: Instant) -> String {
         let generation = current
         let (alerts, stations, snapshot) = (generation.alerts, generation.stations, generation.snapshot)
-        var line = "serving \(stations.loaded ? String(stations.count) : "no") stations, \(alerts.loaded ? String(alerts.count) : "no") train alerts"
+        // A cache without a source is said so, so nobody waits for it: `serving no train alerts (not configured)`.
+        let unset = " (not configured)"
+        var line = "serving \(stations.loaded ? String(stations.count) : "no") stations\(stations.configured ? "" : unset), "
+            + "\(alerts.loaded ? String(alerts.count) : "no") train alerts\(alerts.configured ? "" : unset)"
         if alerts.loaded {
             let kinds = snapshot.liveAlerts.map(\.kind)
             line += " (\(kinds.filter { $0 == .active }.count) active, \(kinds.filter { $0 == .planned }.count) planned)"

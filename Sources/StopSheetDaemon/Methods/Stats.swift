@@ -29,7 +29,7 @@ public struct StatsMethod: Sendable {
         let requests = server.requestCounters
         func refreshes(_ cache: CacheName) -> JSON {
             let status = store.status(cache)
-            return ["source": .string(status.source), "ok": .int(status.refreshesSucceeded), "failed": .int(status.refreshesFailed)]
+            return ["source": status.configured ? .string(status.source) : .null, "ok": .int(status.refreshesSucceeded), "failed": .int(status.refreshesFailed)]
         }
         var result = JSONObject([
             ("since", store.zone.json(since)),

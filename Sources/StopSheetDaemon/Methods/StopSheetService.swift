@@ -71,6 +71,11 @@ public struct StopSheetService: Sendable {
         stopType == .train ? SheetData.sheet(members, data: data.json.encoded) : members.object
     }
 
+    /// `-32005`: the data has not loaded yet, or, for a cache without a source, never will.
+    private func notLoaded(_ cache: CacheName) -> RPCError {
+        .notLoaded(store.status(cache).configured ? cache.rawValue : "\(cache.rawValue): not configured (the daemon has no --\(cache.rawValue)-url)")
+    }
+
     /// Unknown ids are the client's business, so they are logged at debug only: with the id, for
     /// `journalctl STATION_ID=…` when someone is chasing a stop that does not show.
     private func unknownStop(_ stopID: String) -> RPCError {
@@ -81,7 +86,7 @@ public struct StopSheetService: Sendable {
     func station(_ params: JSON?) throws(RPCError) -> [UInt8] {
         let stopID = try Params(params, of: .station).stopID()!
         let current = store.current.encoded
-        guard let stations = current.snapshot.stations else { throw .notLoaded("stations") }
+        guard let stations = current.snapshot.stations else { throw notLoaded(.stations) }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
         guard case .object(var detail) = station.json else { return station.json.encoded }
         detail.append("advisories", .array(current.snapshot.stopSheet(for: station).accessibilityButton.advisories.map { $0.json(in: current.zone) }))
@@ -90,7 +95,7 @@ public struct StopSheetService: Sendable {
 
     /// Every station, in map-id order, without platforms: what a picker or a shell completion needs.
     func stations() throws(RPCError) -> [UInt8] {
-        guard let stations = store.snapshot.stations else { throw .notLoaded("stations") }
+        guard let stations = store.snapshot.stations else { throw notLoaded(.stations) }
         let list = stations.stations.map(\.summaryJSON)
         let result: JSON = ["count": .int(list.count), "stations": .array(list)]
         return result.encoded
@@ -100,11 +105,11 @@ public struct StopSheetService: Sendable {
         let stopID = try Params(params, of: .alerts).stopID(required: false)
         let current = store.current.encoded
         let snapshot = current.snapshot
-        guard snapshot.alerts != nil else { throw .notLoaded("alerts") }
+        guard snapshot.alerts != nil else { throw notLoaded(.alerts) }
         var result = JSONObject()
         let alerts: [LiveAlert]
         if let stopID {
-            guard let stations = snapshot.stations else { throw .notLoaded("stations") }
+            guard let stations = snapshot.stations else { throw notLoaded(.stations) }
             guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
             result.append("stationId", .string(station.id))
             alerts = snapshot.alerts(applyingTo: station)
@@ -156,7 +161,12 @@ public struct StopSheetService: Sendable {
         return .later { [refreshers, store] complete in
             let outcome = RefreshOutcome(expected: targets, zone: store.zone)
             for target in targets {
-                refreshers[target]!.refreshNow { status in
+                // A cache without a source has nothing to fetch: its entry says `configured: false`.
+                guard let refresher = refreshers[target] else {
+                    if let result = outcome.record(target, store.status(target)) { complete(.result(result)) }
+                    continue
+                }
+                refresher.refreshNow { status in
                     if let result = outcome.record(target, status) { complete(.result(result)) }
                 }
             }

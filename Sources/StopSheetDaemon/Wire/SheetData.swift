@@ -33,6 +33,6 @@ public struct SheetData: Sendable, Equatable {
 
 extension DataFreshness {
     public var json: JSON {
-        ["loaded": .bool(loaded), "ageSeconds": ageSeconds.map { .int(Int($0)) } ?? .null, "stale": .bool(stale)]
+        ["loaded": .bool(loaded), "ageSeconds": ageSeconds.map { .int(Int($0)) } ?? .null, "stale": .bool(stale), "configured": .bool(configured)]
     }
 }
