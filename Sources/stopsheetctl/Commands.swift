@@ -5,11 +5,11 @@ import StopSheetCore
 /// The command table. A new command is one entry here (its definition may live in a file of its
 /// own, as an `extension Command { static let … }`).
 extension Command {
-    static let all: [Command] = [.sheet, .station, .stations, .alerts, .health, .stats, .watch, .version, .refresh, .call, .help]
+    static let all: [Command] = [.sheet, .station, .stations, .alerts, .health, .wait, .stats, .watch, .version, .refresh, .call, .help]
 
     static let globalOptions: [Option] = [
         Option(name: "--socket", value: "PATH", summary: "the daemon's socket (default $STOPSHEETD_SOCKET, else /run/stopsheetd/stopsheetd.sock)"),
-        Option(name: "--timeout", value: "SECONDS", summary: "how long to wait for each answer (default 15)"),
+        Option(name: "--timeout", value: "SECONDS", summary: "how long to wait for each answer (default 15); for wait, in all"),
         Option(name: "--json", value: nil, summary: "print the result as JSON, exactly as the daemon sent it; on failure a JSON error object"),
         Option(name: "--help", value: nil, summary: "this help (also -h, and `help COMMAND`)"),
         Option(name: "--version", value: nil, summary: "stopsheetctl's version"),

@@ -20,6 +20,9 @@ let options = Command.globalOptions + Command.all.flatMap(\.options)
     case .usage(let text):
         (message, hint) = (text, nil)
         error = ["code": .null, "message": .string(text), "data": .null]
+    case .notReady(let line):
+        (message, hint) = (line, nil)
+        error = ["code": .null, "message": .string(line), "data": .null]
     case .client(.rpc(let rpc), let guess):
         (message, hint) = ("\(rpc)", guess)
         error = ["code": .int(rpc.code), "message": .string(rpc.message), "data": rpc.data ?? .null]
