@@ -37,6 +37,8 @@ public struct Config: Sendable, Equatable {
     public var demo = false
     /// `--now`: the clock starts at this instant instead of the real time (tests, replays).
     public var now: Instant?
+    /// When systemd hears READY=1.
+    public var notifyReady = NotifyReady.whenListening
     public var logLevel: LogLevel = .notice
     public var maxLineBytes = 1 << 20
     public var maxConnections = 1024
@@ -89,6 +91,7 @@ public struct Config: Sendable, Equatable {
             switch value {
             case let seconds as Double: seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
             case let level as LogLevel: level.name
+            case let ready as NotifyReady: ready.rawValue
             default: "\(value)"
             }
         }
@@ -131,6 +134,14 @@ public struct Config: Sendable, Equatable {
         },
         Option(flag: "--now", placeholder: "TIME", help: "start the clock at TIME (ISO 8601 with an offset or Z), for tests and replays; it runs on at the real rate (default: the real time)") {
             $0.now = try instant($1, $2)
+        },
+        Option(flag: "--notify-ready", placeholder: "WHEN",
+               help: "when systemd hears READY=1: when-listening (serving, maybe without data) or when-loaded (every source loaded once)",
+               default: \.notifyReady) { config, value, name in
+            guard let when = NotifyReady(rawValue: value) else {
+                throw Failure(description: "\(name): '\(value)' is not one of \(NotifyReady.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            config.notifyReady = when
         },
         Option(flag: "--demo", placeholder: nil, help: "serve the embedded real CTA snapshot for any source not given") { $0.demo = try flag($1, $2) },
         Option(flag: "--log-level", placeholder: "LEVEL", help: "critical, error, warning, notice, info or debug", default: \.logLevel) { config, value, name in
@@ -408,6 +419,15 @@ public struct Config: Sendable, Equatable {
         default: throw Failure(description: "\(flag): '\(value)' is not one of 1, true, yes, on (or 0, false, no, off, empty), in any case")
         }
     }
+}
+
+/// `--notify-ready`: what READY=1 tells systemd (and so `systemctl start` and the units ordered
+/// after this one).
+public enum NotifyReady: String, Sendable, CaseIterable {
+    /// The socket is served; data may still be loading (`health` says `starting`).
+    case whenListening = "when-listening"
+    /// The socket is served and every configured source has loaded once.
+    case whenLoaded = "when-loaded"
 }
 
 extension String {

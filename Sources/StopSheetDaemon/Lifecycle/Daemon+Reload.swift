@@ -60,6 +60,7 @@ extension Daemon {
         let previous = config.withLock { old in defer { old = next }; return old }
         Log.configure(level: next.logLevel)
         if next.socketPath != previous.socketPath { Log.warning("reload: a new --socket takes effect at restart") }
+        if next.notifyReady != previous.notifyReady { Log.warning("reload: a new --notify-ready takes effect at restart") }
         if next.now != previous.now { Log.warning("reload: a new --now takes effect at restart (the clock is set once, at start)") }
         for (refresher, setting) in zip(refreshers, settings) {
             refresher.reconfigure(source: setting.source, interval: setting.interval, reading: next.reading)

@@ -32,6 +32,8 @@ public final class Daemon: Sendable {
     /// Push; its state is the serving loop's (compared on every store change and every tick).
     private let subscriptions: SubscriptionRegistry
     private let reloads = ReloadThread()
+    /// `--notify-ready`, as read at start (a reload keeps it: readiness is a start's).
+    private let readyWhen: NotifyReady
     private let startedAt = SystemClock.monotonicMilliseconds()
     /// The socket file this process bound (and so removes at exit, if it is still that file); nil
     /// under socket activation.
@@ -83,6 +85,8 @@ public final class Daemon: Sendable {
         self.config = Locked(config)
         let notifier = ServiceNotifier.fromEnvironment()
         self.notifier = notifier
+        readyWhen = config.notifyReady
+        let readyWhen = config.notifyReady
         let now = SystemClock.now()
         let zones = try TimeZones(configured: config.timeZone)
         // The caches with a source; one given alone leaves the other not configured.
@@ -104,7 +108,7 @@ public final class Daemon: Sendable {
         self.store = store
 
         // 3. The refreshers. STATUS= changes the moment a refresh does, not only at the next tick.
-        let announce: @Sendable () -> Void = { notifier.status(store.serviceStatus(now: SystemClock.now())) }
+        let announce: @Sendable () -> Void = { notifier.status(Daemon.statusLine(store, readyWhen)) }
         refreshers = sources.map { cache, source, interval in
             Refresher(cache: cache, source: source, interval: interval, store: store, reading: config.reading,
                       spacingMilliseconds: Int64(config.refreshSpacing * 1000),
@@ -128,9 +132,6 @@ public final class Daemon: Sendable {
         if let ping = notifier.watchdogPingInterval { limits.tickInterval = min(.seconds(1), ping / 4) }
         server = Server(listeners: listeners, dispatcher: dispatcher, limits: limits)
         serverReference.withLock { [server] in $0 = server }
-        // Push: every store change is compared on the loop, where the subscriptions live.
-        store.onChange { [server] _, new in subscriptions.storeChanged(to: new, post: server.post) }
-
         // 5. The notifier says READY=1 from the loop's first turn (`becomeReady`).
         // A pinned clock is said in the start entry itself, as a warning: a daemon left running
         // with --now shows yesterday's (or tomorrow's) alerts as current.
@@ -152,8 +153,22 @@ public final class Daemon: Sendable {
         let signals = Signals.startWaiting(reload: { [reloads] in reloads.request() }, stop: { [self] signal in stop(reason: "on signal \(signal)") })
         threads.append(signals)
         server.onTick = { [self] in tick() }
+        // Push: every store change is compared on the loop, where the subscriptions live. The
+        // change that completes the first loads is also the moment of READY=1 under
+        // `--notify-ready when-loaded`.
+        store.onChange { [self] old, new in
+            subscriptions.storeChanged(to: new, post: server.post)
+            if new.notYetLoaded.isEmpty, !old.notYetLoaded.isEmpty { server.post { [self] in becomeReady() } }
+        }
         // Posted work runs once the loop is up, so READY=1 means "serving", not "about to".
-        server.post { [self] in becomeReady() }
+        server.post { [self] in
+            let waiting = store.current.notYetLoaded
+            if readyWhen == .whenLoaded, !waiting.isEmpty {
+                Log.notice("serving; READY=1 waits for \(waiting.map(\.rawValue).joined(separator: " and ")) to load (--notify-ready when-loaded)",
+                           [("STOPSHEET_EVENT", "waiting_for_data")])
+            }
+            becomeReady()
+        }
         var served = true
         do {
             try server.run()
@@ -205,9 +220,14 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// On the serving loop, once it serves: READY=1, unless a stop came first (then systemd has
-    /// had STOPPING=1 and must not hear READY=1 after it).
+    /// On the serving loop, once it serves (and, under `--notify-ready when-loaded`, again when
+    /// the first loads are complete): READY=1, unless a stop came first (then systemd has had
+    /// STOPPING=1 and must not hear READY=1 after it), or the data it waits for is not in yet.
     private func becomeReady() {
+        if readyWhen == .whenLoaded, !store.current.notYetLoaded.isEmpty {
+            notifier.status(statusLine())
+            return
+        }
         advance(from: [.starting], to: .running) {
             notifier.ready(status: statusLine())
             Log.notice("ready", [("STOPSHEET_EVENT", "ready"), ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - startedAt))])
@@ -248,7 +268,17 @@ public final class Daemon: Sendable {
         notifier.status(statusLine())
     }
 
-    func statusLine() -> String { store.serviceStatus(now: SystemClock.now()) }
+    func statusLine() -> String { Daemon.statusLine(store, readyWhen) }
+
+    /// STATUS=: the store's line, led under `--notify-ready when-loaded` by what READY=1 still
+    /// waits for (`waiting for alerts to load: serving 143 stations, no train alerts; alerts
+    /// failing …`). Loads are never undone, so once READY=1 is sent the lead is gone for good.
+    static func statusLine(_ store: Store, _ readyWhen: NotifyReady) -> String {
+        let line = store.serviceStatus(now: SystemClock.now())
+        let waiting = store.current.notYetLoaded
+        guard readyWhen == .whenLoaded, !waiting.isEmpty else { return line }
+        return String("waiting for \(waiting.map(\.rawValue).joined(separator: " and ")) to load: \(line)".prefix(200))
+    }
 
     /// What `config` says one cache's refresher uses: the configured URL (or the embedded demo
     /// snapshot, with `--demo` and no URL) and the interval; nil when the cache has no source
