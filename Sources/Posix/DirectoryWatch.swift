@@ -48,7 +48,7 @@ public final class DirectoryWatch {
     }
 
     /// The directory holding `path` (`.` for a bare name; `/` for the root).
-    static func parent(of path: String) -> String {
+    public static func parent(of path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
