@@ -72,6 +72,7 @@ import Testing
             let id = try #require(station["stationId"]?.stringValue)
             requests.append(#"{"jsonrpc":"2.0","id":1,"method":"stopSheet","params":{"stopId":"\#(id)"}}"#)
             requests.append(#"{"jsonrpc":"2.0","id":1,"method":"alerts","params":{"stopId":"\#(id)"}}"#)
+            requests.append(#"{"jsonrpc":"2.0","id":1,"method":"station","params":{"stopId":"\#(id)"}}"#)
         }
         for request in requests {
             let answer = try raw(first, request)
