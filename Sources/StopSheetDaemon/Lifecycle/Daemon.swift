@@ -85,13 +85,13 @@ public final class Daemon: Sendable {
         self.config = Locked(config)
         let notifier = ServiceNotifier.fromEnvironment()
         self.notifier = notifier
-        readyWhen = config.notifyReady
         let readyWhen = config.notifyReady
+        self.readyWhen = readyWhen
         let now = SystemClock.now()
         let zones = try TimeZones(configured: config.timeZone)
         // The caches with a source; one given alone leaves the other not configured.
         let sources = try CacheName.allCases.compactMap { cache in
-            try Daemon.settings(cache, config, startedAt: now, chicago: zones.chicago).map { (cache, $0.source, $0.interval) }
+            try Daemon.settings(cache, config, startedAt: now, chicago: zones.chicago).map { (cache: cache, source: $0.source, interval: $0.interval) }
         }
 
         // 1. The listener: inherited from systemd (socket activation), or bound here.
@@ -102,8 +102,8 @@ public final class Daemon: Sendable {
         boundSocket = activated ? nil : BoundSocketFile(path: config.socketPath)
 
         // 2. The store, empty until the first loads.
-        let store = Store(alertsSource: sources.first { $0.0 == .alerts }?.1.url, stationsSource: sources.first { $0.0 == .stations }?.1.url,
-                          now: now, zones: zones)
+        let store = Store(alertsSource: sources.first { $0.cache == .alerts }?.source.url,
+                          stationsSource: sources.first { $0.cache == .stations }?.source.url, now: now, zones: zones)
         store.applyStaleAfter(config)
         self.store = store
 
@@ -139,7 +139,7 @@ public final class Daemon: Sendable {
         Log.log(pinned == nil ? .notice : .warning,
                 "starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath)"
                     + (pinned.map { "; the clock is pinned by --now: it started at \($0), not the real time" } ?? ""),
-                [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.1.url) } + [("TIME_ZONE", store.zone.identifier)]
+                [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.source.url) } + [("TIME_ZONE", store.zone.identifier)]
                     + (pinned.map { [("CLOCK_PINNED_AT", $0)] } ?? []))
     }
 
@@ -147,24 +147,24 @@ public final class Daemon: Sendable {
     /// serving failed.
     private func run() -> Bool {
         state.withLock { $0 = .starting }
+        // Push: every store change is compared on the loop, where the subscriptions live. The
+        // change that completes the first loads is also the moment of READY=1 under
+        // `--notify-ready when-loaded`. Hooked before the refreshers start, so none is missed.
+        store.onChange { [self] old, new in
+            subscriptions.storeChanged(to: new, post: server.post)
+            if new.notYetLoaded.isEmpty, !old.notYetLoaded.isEmpty { server.post { [self] in becomeReady() } }
+        }
         // In start order; joined in reverse once the loop has drained.
         var threads = refreshers.map { $0.start() }
         threads.append(reloads.start { [self] in reload() })
         let signals = Signals.startWaiting(reload: { [reloads] in reloads.request() }, stop: { [self] signal in stop(reason: "on signal \(signal)") })
         threads.append(signals)
         server.onTick = { [self] in tick() }
-        // Push: every store change is compared on the loop, where the subscriptions live. The
-        // change that completes the first loads is also the moment of READY=1 under
-        // `--notify-ready when-loaded`.
-        store.onChange { [self] old, new in
-            subscriptions.storeChanged(to: new, post: server.post)
-            if new.notYetLoaded.isEmpty, !old.notYetLoaded.isEmpty { server.post { [self] in becomeReady() } }
-        }
         // Posted work runs once the loop is up, so READY=1 means "serving", not "about to".
         server.post { [self] in
             let waiting = store.current.notYetLoaded
             if readyWhen == .whenLoaded, !waiting.isEmpty {
-                Log.notice("serving; READY=1 waits for \(waiting.map(\.rawValue).joined(separator: " and ")) to load (--notify-ready when-loaded)",
+                Log.notice("serving; READY=1 waits for \(Daemon.names(waiting)) to load (--notify-ready when-loaded)",
                            [("STOPSHEET_EVENT", "waiting_for_data")])
             }
             becomeReady()
@@ -277,8 +277,11 @@ public final class Daemon: Sendable {
         let line = store.serviceStatus(now: SystemClock.now())
         let waiting = store.current.notYetLoaded
         guard readyWhen == .whenLoaded, !waiting.isEmpty else { return line }
-        return String("waiting for \(waiting.map(\.rawValue).joined(separator: " and ")) to load: \(line)".prefix(200))
+        return String("waiting for \(names(waiting)) to load: \(line)".prefix(200))
     }
+
+    /// `alerts and stations`.
+    static func names(_ caches: [CacheName]) -> String { caches.map(\.rawValue).joined(separator: " and ") }
 
     /// What `config` says one cache's refresher uses: the configured URL (or the embedded demo
     /// snapshot, with `--demo` and no URL) and the interval; nil when the cache has no source
