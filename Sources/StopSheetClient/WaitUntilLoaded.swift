@@ -18,9 +18,10 @@ public enum LoadTarget: String, CaseIterable, Sendable {
 extension StopSheetClient {
     /// Connects once `socketPath` accepts, waiting at most `timeout` for it: a socket (or its
     /// directory) not made yet is awaited with inotify (`DirectoryWatch`). A socket file that
-    /// refuses (between a daemon's bind and listen, or left by one that died) is tried again
-    /// after 10 ms, doubling up to 200 ms, since no event tells when it listens. At the timeout,
-    /// `.stillWaiting` naming the socket and the last reason.
+    /// refuses (between a daemon's bind and listen, or left by one that died) is tried again at
+    /// the next change in its directory (a new daemon's socket replacing it), or after 10 ms,
+    /// doubling up to 200 ms, since no event tells when a socket starts to listen. At the
+    /// timeout, `.stillWaiting` naming the socket and the last reason.
     public static func connect(socketPath: String, waitingUpTo timeout: Duration, answerTimeout: Duration = .seconds(15)) throws(ClientError) -> StopSheetClient {
         let deadline = ContinuousClock.now + timeout
         var watch: DirectoryWatch?
@@ -35,16 +36,15 @@ extension StopSheetClient {
             }
             let left = deadline - ContinuousClock.now
             guard left > .zero else { throw .stillWaiting("still waiting after \(seconds(timeout)) for the daemon's socket \(socketPath) (\(reason))") }
+            guard let watch else {
+                do throws(Errno) { watch = try DirectoryWatch(for: socketPath) } catch { throw .cannotConnect(path: socketPath, error) }
+                continue
+            }
             if reason.code == ENOENT {
-                guard let watch else {
-                    do throws(Errno) { watch = try DirectoryWatch(for: socketPath) } catch { throw .cannotConnect(path: socketPath, error) }
-                    continue
-                }
                 _ = watch.wait(milliseconds: left.milliseconds)
             } else {
-                let pause = min(retry, left)
+                _ = watch.wait(milliseconds: min(retry, left).milliseconds)
                 retry = min(retry * 2, .milliseconds(200))
-                usleep(UInt32(pause.milliseconds * 1000))
             }
         }
     }
