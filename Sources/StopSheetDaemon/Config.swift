@@ -125,7 +125,7 @@ public struct Config: Sendable, Equatable {
         Option(flag: "--agency-name", placeholder: "NAME", help: "agency the 'none' sentence names (default: the feed's agency_name; CTA for CTA data)") {
             $0.reading.agencyName = try nonEmpty($1, $2)
         },
-        Option(flag: "--time-zone", placeholder: "ZONE", help: "zone of every time shown, e.g. America/New_York (default: the feed's agency_timezone, else \(CTATime.zoneIdentifier))") {
+        Option(flag: "--time-zone", placeholder: "ZONE", help: "zone of every time shown, e.g. America/New_York (default: the zone the data names, the feed's agency_timezone or \(CTATime.zoneIdentifier) for CTA's formats; until then UTC, written with Z)") {
             do { $0.timeZone = try TimeZoneDatabase.rules(try nonEmpty($1, $2)) } catch let failure as TimeZoneDatabase.Failure { throw Failure(description: "\($2): \(failure)") }
         },
         Option(flag: "--config", placeholder: "PATH", help: "environment file of STOPSHEETD_* settings, re-read on SIGHUP; -PATH: optional") {

@@ -16,7 +16,7 @@ struct AgencyClock {
     init(zoneName: String?) {
         self.zoneName = zoneName
         guard let zoneName else {
-            (rules, problem) = (nil, "the daemon does not name its time zone; times are UTC (Z)")
+            (rules, problem) = (nil, "the daemon does not know the agency's time zone yet; times are UTC (Z)")
             return
         }
         do {

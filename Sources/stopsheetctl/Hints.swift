@@ -58,10 +58,11 @@ enum Hints {
             && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
-    /// The known name closest to a mistyped one (`staton` → `station`), if one is close.
-    static func closest(to typed: String, among names: [String]) -> String? {
+    /// The known name closest to a mistyped one (`staton` → `station`), if one is close: within
+    /// `maxDistance` edits, by default a third of its length.
+    static func closest(to typed: String, among names: [String], maxDistance: Int? = nil) -> String? {
         let best = names.map { ($0, distance(typed.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
-        guard let best, best.1 <= max(1, typed.count / 3) else { return nil }
+        guard let best, best.1 <= maxDistance ?? max(1, typed.count / 3) else { return nil }
         return best.0
     }
 

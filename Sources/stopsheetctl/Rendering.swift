@@ -171,17 +171,13 @@ enum Rendering {
 
     // MARK: stations
 
-    /// One station a line, by name (same-named ones together, told apart by their lines), then id;
+    /// One station a line, in the daemon's order: by name as the feed's language sorts names
+    /// (same-named ones together, told apart by their lines), then id;
     /// `named`: the NAME the list was cut to (`StationLookup.filtered`), for when none is left.
     static func stations(_ result: JSON, named name: String?, into page: inout Page) {
         let stations = result["stations"]?.arrayValue ?? []
         if let name, stations.isEmpty { page.paragraph("No station's name contains \u{201C}\(TerminalText(name))\u{201D}.") }
-        let sorted = stations.sorted { a, b in
-            let (nameA, nameB) = ((a["stationName"]?.stringValue ?? "").lowercased(), (b["stationName"]?.stringValue ?? "").lowercased())
-            if nameA != nameB { return nameA < nameB }
-            return (a["stationId"]?.stringValue ?? "") < (b["stationId"]?.stringValue ?? "")
-        }
-        for station in sorted {
+        for station in stations {
             let id = TerminalText(station["stationId"]?.stringValue ?? "?")
             var words = [TerminalText(id.description.padding(to: 5))] + Page.words(TerminalText(station["stationName"]?.stringValue ?? "?"))
             let lines = LineNames.names(station["routes"], lines: station["lines"])

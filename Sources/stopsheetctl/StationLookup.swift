@@ -25,18 +25,29 @@ enum StationLookup {
     }
 
     /// `did you mean 40380 Clark/Lake?` for text that is not a stop id: the stations of that
-    /// name, else those whose name contains it, else the nearest name; with none near, how to
-    /// find one. Nil when the stations cannot be had.
+    /// name, else those whose name contains it, else the nearest name, else the nearest station
+    /// id (`place-ogmn` → `place-ogmnl`); with none near, how to find one. What a STOP_ID is
+    /// follows the daemon's ids: "a number" only when every station's id is one (CTA's).
+    /// Nil when the stations cannot be had.
     static func didYouMean(_ text: String, client: StopSheetClient, command: String) -> String? {
         guard let list = try? client.stations() else { return nil }
         let stations = list["stations"]?.arrayValue ?? []
         let name = { (station: JSON) in station["stationName"]?.stringValue ?? "" }
+        let id = { (station: JSON) in station["stationId"]?.stringValue ?? "" }
         var found = stations.filter { name($0).lowercased() == text.lowercased() }
         if found.isEmpty { found = named(text, in: list) }
         if found.isEmpty, let nearest = Hints.closest(to: text, among: stations.map(name)) {
             found = stations.filter { name($0) == nearest }
         }
-        guard !found.isEmpty else { return "a STOP_ID is a number; stopsheetctl stations NAME finds a station's" }
+        // An id is a code, not a word: one typo away, or it names another station.
+        if found.isEmpty, let nearest = Hints.closest(to: text, among: stations.map(id), maxDistance: 1) {
+            found = stations.filter { id($0) == nearest }
+        }
+        let numbers = !stations.isEmpty && stations.allSatisfy { isStopIDShaped(id($0)) }
+        guard !found.isEmpty else {
+            return numbers ? "a STOP_ID is a number; stopsheetctl stations NAME finds a station's"
+                : "no station has that id or a name like it; stopsheetctl stations NAME finds a station's id"
+        }
         let shown = found.prefix(5).map { station -> String in
             let id = station["stationId"]?.stringValue ?? "?"
             let lines = LineNames.names(station["routes"]).map(\.description).joined(separator: ", ")
@@ -44,7 +55,8 @@ enum StationLookup {
         }
         let more = found.count > shown.count ? ", …" : ""
         let example = found[0]["stationId"]?.stringValue ?? "?"
-        return "did you mean \(shown.joined(separator: ", "))\(more)? A STOP_ID is a number: stopsheetctl \(command) \(example)"
+        let what = numbers ? "A STOP_ID is a number" : "A STOP_ID is a station's or a stop's id"
+        return "did you mean \(shown.joined(separator: ", "))\(more)? \(what): stopsheetctl \(command) \(example)"
     }
 
     /// Whether `text` can be a CTA stop id at all: train and bus stop ids are numbers.

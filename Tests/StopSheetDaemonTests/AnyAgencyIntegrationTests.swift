@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import StopSheetCore
 import Testing
 
@@ -58,8 +59,9 @@ import Testing
         defer { _ = daemon.stop() }
 
         let stations = try daemon.result("stations")
+        // By name: Braintree, Framingham, Haymarket, North Station, South Station.
         #expect(stations["stations"]?.arrayValue?.compactMap { $0["stationId"]?.stringValue }
-            == ["place-FB-0118", "place-brntn", "place-hymnl", "place-north", "place-sstat"], "\(stations.encodedString)")
+            == ["place-brntn", "place-FB-0118", "place-hymnl", "place-north", "place-sstat"], "\(stations.encodedString)")
         let north = try daemon.result("station", ["stopId": "place-north"])
         #expect(north["routes"] == ["CR-Haverhill", "Orange"])
         #expect(north["lines"] == [
@@ -118,6 +120,9 @@ import Testing
         // A node or a boarding area names its station.
         #expect(try daemon.result("stopSheet", ["stopId": "Braintree-01"])["stationId"] == "place-brntn")
         #expect(try daemon.result("stopSheet", ["stopId": "node-north-mezzanine"])["stationId"] == "place-north")
+        // So does an entrance, in `stopSheet` and `station` alike.
+        #expect(try daemon.result("stopSheet", ["stopId": "door-north-causeway"])["stationId"] == "place-north")
+        #expect(try daemon.result("station", ["stopId": "door-north-causeway"])["stationId"] == "place-north")
         // Nothing names the agency.
         #expect(try daemon.result("stopSheet", ["stopId": "place-hymnl"])["accessibilityButton"]?["alert"]?["message"]
             == "The agency currently reports no step-free access at Haymarket.")
@@ -135,9 +140,69 @@ import Testing
         // Metro only: the light-rail and commuter-rail stations are gone, and so are their alerts.
         try Self.serving(["--train-route-types", "1"]) { daemon in
             #expect(try daemon.result("stations")["stations"]?.arrayValue?.compactMap { $0["stationId"]?.stringValue }
-                == ["place-brntn", "place-north", "place-sstat"])
+                == ["place-brntn", "place-north", "place-sstat"], "Braintree, North Station, South Station")
             let alerts = try daemon.result("alerts")["alerts"]?.arrayValue ?? []
             #expect(!alerts.contains { $0["id"] == "test-light-rail-mode" })
         }
+    }
+
+    /// A refresh's duration is the whole round, not the fetch alone: a feed directory's fetch
+    /// reads `stops.txt` only, and its decode streams the other tables. Here `stop_times.txt` is
+    /// a FIFO the test holds for 300 ms once the daemon has opened it, so the round cannot take
+    /// less, however fast the machine: the log's duration must say so (it said 0 ms).
+    @Test func aRefreshsDurationIsTheWholeRound() throws {
+        guard TimeZoneIntegrationTests.logsToStderr else { return }
+        let feed = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: feed) }
+        for table in Self.tables where table != "stop_times.txt" {
+            try FileManager.default.copyItem(atPath: Self.fixture + "/" + table, toPath: feed + "/" + table)
+        }
+        #expect(mkfifo(feed + "/stop_times.txt", 0o600) == 0)
+        let daemon = try DaemonProcess(["--demo", "--stations-url", "file://" + feed, "--log-level", "info"]) { _ in true }
+        defer { _ = daemon.stop() }
+        // Opening for writing succeeds once the daemon's decode has opened the table to read.
+        var writer: Int32 = -1
+        #expect(eventually { writer = open(feed + "/stop_times.txt", O_WRONLY | O_NONBLOCK); return writer >= 0 }, "the daemon never opened stop_times.txt")
+        guard writer >= 0 else { return }
+        let held = 300
+        usleep(useconds_t(held * 1000))
+        let rows = try String(contentsOfFile: Self.fixture + "/stop_times.txt", encoding: .utf8)
+        _ = rows.withCString { write(writer, $0, strlen($0)) }
+        close(writer)
+        try daemon.waitForStatus(DaemonProcess.bothLoaded)
+        var entry = ""
+        #expect(eventually { entry = daemon.stderrText().split(separator: "\n").last { $0.hasPrefix("stations refreshed: ") }.map(String.init) ?? ""; return !entry.isEmpty })
+        let logged = entry.range(of: #"in [0-9]+ ms"#, options: .regularExpression).map { Int(entry[$0].dropFirst(3).dropLast(3)) ?? -1 } ?? -1
+        let field = entry.range(of: #"DURATION_MS=[0-9]+"#, options: .regularExpression).map { Int(entry[$0].dropFirst(12)) ?? -1 } ?? -1
+        #expect(logged >= held && field == logged, "\(entry)")
+    }
+
+    /// `stations`, and `stopsheetctl stations` with it, sorted as the feed's language sorts
+    /// names (`feed_lang` cs, over the agency's `agency_lang` en: Č after C, Ch after H), not by
+    /// bytes, which put `Háje` after `Hradčanská` and `Černý Most` last. A feed written here, in
+    /// the reference's format.
+    @Test func stationsAreSortedAsTheFeedsLanguageSortsNames() throws {
+        let feed = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: feed) }
+        let names = ["Háje", "Hradčanská", "Černý Most", "Chodov", "Anděl"]
+        let tables = [
+            "feed_info.txt": "feed_publisher_name,feed_publisher_url,feed_lang\nDPP,https://dpp.example,cs\n",
+            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone,agency_lang\nDPP,Dopravní podnik,https://dpp.example,Europe/Prague,en\n",
+            "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nC,DPP,C,Linka C,1\n",
+            "trips.txt": "route_id,service_id,trip_id\nC,1,t1\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+                + names.indices.map { "t1,08:0\($0):00,08:0\($0):00,P\($0),\($0)\n" }.joined(),
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station\n"
+                + names.enumerated().map { "S\($0),\($1),50.0\($0),14.4,1,\nP\($0),\($1),50.0\($0),14.4,0,S\($0)\n" }.joined(),
+        ]
+        for (name, text) in tables { try text.write(toFile: feed + "/" + name, atomically: true, encoding: .utf8) }
+        let daemon = try DaemonProcess(["--demo", "--stations-url", "file://" + feed])
+        defer { _ = daemon.stop() }
+        let listed = try daemon.result("stations")["stations"]?.arrayValue?.compactMap { $0["stationName"]?.stringValue }
+        #expect(listed == ["Anděl", "Černý Most", "Háje", "Hradčanská", "Chodov"])
+        #expect(try daemon.result("health")["timeZone"] == "Europe/Prague")
+        let text = try StopSheetCtlIntegrationTests.ctl(["--socket", daemon.socketPath, "stations"], columns: 100).stdout
+        let shown = text.split(separator: "\n").compactMap { line in names.first { line.contains(" \($0) ") } }
+        #expect(shown == ["Anděl", "Černý Most", "Háje", "Hradčanská", "Chodov"], "\(text)")
     }
 }

@@ -34,6 +34,25 @@ import Testing
         #expect(try ctl(socket + ["sheet", "1106"]).stderr.contains("is this a bus stop? try --bus"))
     }
 
+    /// Another agency's ids are not numbers (MBTA's `place-ogmnl`): the hint never says they
+    /// are, and it finds a station by a mistyped id as by a name.
+    @Test func hintsFitIdsThatAreNotNumbers() throws {
+        let work = try AnyAgencyIntegrationTests.work()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let daemon = try AnyAgencyIntegrationTests.daemon(stations: AnyAgencyIntegrationTests.fixture, alerts: work + "/alerts.pb")
+        defer { _ = daemon.stop() }
+        let socket = ["--socket", daemon.socketPath]
+        let unknown = try ctl(socket + ["sheet", "place-ogmnl"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("hint: no station has that id or a name like it; stopsheetctl stations NAME finds a station's id"), "\(unknown.stderr)")
+        let mistyped = try ctl(socket + ["station", "place-nort"])
+        #expect(mistyped.stderr.contains("hint: did you mean place-north North Station? A STOP_ID is a station's or a stop's id: stopsheetctl station place-north"),
+                "\(mistyped.stderr)")
+        let named = try ctl(socket + ["alerts", "haymarket"])
+        #expect(named.stderr.contains("hint: did you mean place-hymnl Haymarket?"), "\(named.stderr)")
+        for result in [unknown, mistyped, named] { #expect(!result.stderr.contains("is a number"), "\(result.stderr)") }
+    }
+
     @Test func nameWithBusIsAUsageErrorNotSilentlyIgnored() throws {
         let result = try ctl(Self.nowhere + ["sheet", "--bus", "1106", "--name", "Clark/Lake"])
         #expect(result.status == 2, "\(result.status) \(result.stderr)")

@@ -74,7 +74,8 @@ import Testing
         }
     }
 
-    /// `stations`: each station's detail without platforms, in map-id order, one per station.
+    /// `stations`: each station's detail without platforms, by name (the root collation: CTA's
+    /// formats name no language), one per station.
     @Test func stationsListsEveryStationAsItsDetailBegins() throws {
         let daemon = try DaemonProcess(["--demo"])
         let result = try daemon.result("stations")
@@ -82,7 +83,10 @@ import Testing
         #expect(result["count"]?.intValue == stations.count)
         #expect(stations.count == 143)
         let ids = stations.compactMap { $0["stationId"]?.stringValue }
-        #expect(ids == ids.sorted() && Set(ids).count == ids.count)
+        #expect(Set(ids).count == ids.count)
+        let names = stations.compactMap { $0["stationName"]?.stringValue }
+        #expect(names == names.sorted { $0.compare($1, options: [], range: nil, locale: Locale(identifier: "")) == .orderedAscending })
+        #expect(names.first == "18th" && names.last == "Wilson", "\(names)")
         let clarkLake = try #require(stations.first { $0["stationId"] == "40380" })
         guard case .object(let detail) = try daemon.result("station", ["stopId": "40380"]) else { throw TestFailure("station is no object") }
         // The same members, in the same order, as the station's own detail.

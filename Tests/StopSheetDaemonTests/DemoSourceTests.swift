@@ -28,6 +28,25 @@ import Testing
         }
     }
 
+    /// The capture's `TimeStamp` is the moment of each fetch, as a live feed stamps what it
+    /// serves, while its alerts keep their times rebased to start-up: the demo never reads as a
+    /// feed made long ago, however long it runs.
+    @Test func theTimeStampIsEachFetchsMoment() throws {
+        let startup = TestZones.chicago.instant(.init(year: 2026, month: 11, day: 29, hour: 9, minute: 12, second: 7))
+        let clock = Locked(startup)
+        let source = DemoSource(.alerts, rebasedTo: startup, chicago: TestZones.chicago, clock: { clock.withLock { $0 } })
+        func fetched() throws -> DecodedAlerts {
+            guard case .success(.body(let bytes, _, _)) = source.fetch(validators: nil) else { throw TestFailure("demo alerts did not load") }
+            return try AlertsDecoder.decodeFeed(bytes, chicago: TestZones.chicago)
+        }
+        let first = try fetched()
+        #expect(first.producedAt == startup)
+        clock.withLock { $0 = startup.adding(seconds: 86_400) }
+        let later = try fetched()
+        #expect(later.producedAt == startup.adding(seconds: 86_400))
+        #expect(later.alerts == first.alerts, "the alerts stay rebased to start-up")
+    }
+
     @Test func demoStationsAreTheRealStops() throws {
         guard case .success(.body(let bytes, _, _)) = DemoSource(.stations, rebasedTo: captured, chicago: TestZones.chicago).fetch(validators: nil) else {
             throw TestFailure("demo stations did not load")

@@ -27,7 +27,7 @@ import Testing
         #expect(health["stations"]?["loaded"] == true)
         let sheet = try daemon.result("stopSheet", ["stopId": "40990"])
         #expect(sheet["alertGlyph"] == .null)
-        #expect(sheet["data"]?["alerts"] == ["loaded": false, "ageSeconds": nil, "stale": false, "configured": true], "no glyph here means unknown, not all clear")
+        #expect(sheet["data"]?["alerts"] == ["loaded": false, "ageSeconds": nil, "stale": false, "producedAt": nil, "configured": true], "no glyph here means unknown, not all clear")
         #expect(sheet["data"]?["stations"]?["loaded"] == true)
         #expect(sheet["accessibilityButton"]?["advisories"] == [])
         let log = daemon.stderrText()
@@ -60,6 +60,22 @@ import Testing
         #expect(sheet["data"]?["stations"]?["stale"] == false, "stations have their own limit, 3 × 3600 s")
         let health = try daemon.result("health")
         #expect(health["alerts"]?["stale"] == true)
+        #expect(health["status"] == "ready", "stale is not failing")
+    }
+
+    /// The real MBTA capture of 2017, served as it is: loaded a moment ago, and stale all the
+    /// same, since its own `header.timestamp` says it was made years ago. The sheet shows when,
+    /// in the feed's zone; `health` says why it is stale, and stale is not failing.
+    @Test func aFeedMadeYearsAgoIsStaleThoughJustLoaded() throws {
+        let capture = Fixtures.directory + "/gtfs-realtime/mbta-2017-12-23_alerts.pb"
+        let daemon = try DaemonProcess(["--alerts-url", "file://" + capture, "--stations-url", "file://" + AnyAgencyIntegrationTests.fixture])
+        let data = try daemon.result("stopSheet", ["stopId": "place-hymnl"])["data"]?["alerts"]
+        #expect(data?["stale"] == true && data?["loaded"] == true, "\(data?.encodedString ?? "")")
+        #expect(data?["producedAt"] == "2017-12-23T08:00:19-05:00")
+        #expect(data?["ageSeconds"]?.intValue ?? .max < 600, "a fresh load: the feed's time alone makes it stale")
+        let health = try daemon.result("health")
+        #expect(health["alerts"]?["stale"] == true && health["alerts"]?["producedAt"] == "2017-12-23T08:00:19-05:00")
+        #expect(health["alerts"]?["note"] == "the feed says it was made at 2017-12-23T08:00:19-05:00, over 600 s ago", "\(health.encodedString)")
         #expect(health["status"] == "ready", "stale is not failing")
     }
 }

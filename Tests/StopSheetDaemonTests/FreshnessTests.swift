@@ -37,8 +37,9 @@ import Testing
         }
     }
 
-    static func freshness(_ loaded: Bool, _ age: Int?, _ stale: Bool) -> JSON {
-        ["loaded": .bool(loaded), "ageSeconds": age.map(JSON.int) ?? .null, "stale": .bool(stale), "configured": true]
+    static func freshness(_ loaded: Bool, _ age: Int?, _ stale: Bool, producedAt: String? = nil) -> JSON {
+        ["loaded": .bool(loaded), "ageSeconds": age.map(JSON.int) ?? .null, "stale": .bool(stale), "producedAt": producedAt.map(JSON.string) ?? .null,
+         "configured": true]
     }
 
     @Test func everyTrainSheetSaysHowFreshItsDataIs() throws {
@@ -70,6 +71,29 @@ import Testing
         #expect(String(decoding: bytes.dropFirst(plain.count - 1), as: UTF8.self).hasPrefix(#","data":{"alerts":{"loaded":true,"ageSeconds":10781"#))
         // Bus sheets stay as the spec has them: nothing at all.
         #expect(try JSONParser.parse(try rig.service.stopSheet(StopSheetQuery(["stopId": "1106", "stopType": "bus"]))) == StopSheet.busJSON(stopID: "1106"))
+    }
+
+    /// The feed's own time of making (`TimeStamp`, GTFS-realtime `header.timestamp`) is the
+    /// sheet's `data.alerts.producedAt`, in the zone shown, and makes a load a second old stale
+    /// when it is older than the limit; `health` says why.
+    @Test func aFeedMadeLongAgoIsStaleHoweverFreshItsLoad() throws {
+        let rig = Rig()
+        rig.load(.stations, at: Self.t0)
+        // Made 2 hours before it was fetched (the real 2015 capture's rules, stamped then).
+        let made = Self.t0.adding(seconds: -7200)
+        rig.store.install(alerts: DecodedAlerts(alerts: Self.alerts, producedAt: made, timeZone: CTATime.zoneIdentifier), at: Self.t0)
+        rig.store.updateStatus(.alerts) { $0.loaded = true; $0.loadedAt = Self.t0 }
+        rig.set(1)
+        let shown = TestZones.chicago.iso8601(made)
+        #expect(try rig.sheet()["data"]?["alerts"] == Self.freshness(true, 1, true, producedAt: shown))
+        let health = rig.service.health()
+        #expect(health["alerts"]?["stale"] == true && health["alerts"]?["producedAt"] == .string(shown))
+        #expect(health["alerts"]?["note"] == .string("the feed says it was made at \(shown), over 600 s ago"))
+        #expect(health["stations"]?["producedAt"] == .null && health["stations"]?["note"] == .null)
+        // A feed made a moment ago: fresh, and the same member says when.
+        rig.store.install(alerts: DecodedAlerts(alerts: Self.alerts, producedAt: Self.t0, timeZone: CTATime.zoneIdentifier), at: Self.t0)
+        #expect(try rig.sheet()["data"]?["alerts"] == Self.freshness(true, 1, false, producedAt: TestZones.chicago.iso8601(Self.t0)))
+        #expect(rig.service.health()["alerts"]?["note"] == .null)
     }
 
     /// The spliced sheets follow the snapshot, not only the data: a new alert set installed in

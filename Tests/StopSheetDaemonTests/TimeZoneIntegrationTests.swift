@@ -120,6 +120,39 @@ import Testing
         if Self.logsToStderr { #expect(daemon.stderrText().contains("TIME_ZONE=America/Chicago"), "\(daemon.stderrText())") }
     }
 
+    /// Before any source names its zone, no zone is claimed: times are UTC written with `Z`,
+    /// `health.timeZone` is null and the journal's start entry says the zone is not known yet
+    /// (GTFS-realtime alerts name none). Once the station feed's `agency_timezone` is read,
+    /// every time is New York's, and the journal says so.
+    @Test func theZoneBeforeAndAfterALoad() throws {
+        let work = try AnyAgencyIntegrationTests.work()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let daemon = try DaemonProcess(["--alerts-url", "file://\(work)/alerts.pb", "--stations-url", "file://\(work)/later.zip"],
+                                       environment: ["TZ": "America/Chicago"]) { $0.contains("stations failing") && !$0.contains(" no train alerts") }
+        let before = try daemon.result("health")
+        #expect(before["timeZone"] == .null, "\(before.encodedString)")
+        let attempt = try #require(before["alerts"]?["lastAttemptAt"]?.stringValue)
+        #expect(attempt.hasSuffix("Z"), "\(attempt)")
+        #expect(try daemon.result("stats")["since"]?.stringValue?.hasSuffix("Z") == true)
+        if Self.logsToStderr {
+            let log = daemon.stderrText()
+            #expect(log.contains("time zone not known yet") && !log.contains("TIME_ZONE="), "\(log)")
+        }
+
+        try FileManager.default.moveItem(atPath: work + "/feed.zip", toPath: work + "/later.zip")
+        let refreshed = try daemon.result("refresh", ["what": "stations"])
+        #expect(refreshed["stations"]?["loaded"] == true, "\(refreshed.encodedString)")
+        let after = try daemon.result("health")
+        #expect(after["timeZone"] == "America/New_York")
+        let loadedAt = try #require(after["stations"]?["loadedAt"]?.stringValue)
+        #expect(loadedAt.hasSuffix("-05:00") || loadedAt.hasSuffix("-04:00"), "\(loadedAt)")
+        let start = try daemon.result("stopSheet", ["stopId": "place-hymnl"])["alerts"]?.arrayValue?.compactMap { $0["start"]?.stringValue }.first
+        #expect(start.map { $0.hasSuffix("-05:00") || $0.hasSuffix("-04:00") } ?? true, "\(start ?? "")")
+        if Self.logsToStderr {
+            #expect(eventually(timeout: 30) { daemon.stderrText().contains("TIME_ZONE=America/New_York") }, "\(daemon.stderrText())")
+        }
+    }
+
     @Test func anUnknownZoneIsRefusedAtStartAndByCheckConfig() throws {
         for arguments in [["--demo", "--time-zone", "America/Springfield"], ["--demo", "--check-config", "--time-zone", "America/Springfield"]] {
             let result = try runProcess(DaemonProcess.binary, arguments)

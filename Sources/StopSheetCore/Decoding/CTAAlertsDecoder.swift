@@ -24,6 +24,13 @@ public enum CTAAlertsDecoder {
         }
     }
 
+    /// `CTAAlerts.TimeStamp`, when the API made the document (Chicago wall clock); nil when
+    /// absent or unreadable: it says how fresh the data is, and the alerts stand without it.
+    public static func producedAt(_ document: JSON, chicago: TimeZoneRules) -> Instant? {
+        guard case .string(let stamp)? = document["CTAAlerts"]?["TimeStamp"] else { return nil }
+        return CTATime.instant(stamp, in: chicago)
+    }
+
     /// The code as text, or nil for success by absence. Arrays come from a repeated XML element;
     /// the first non-zero code in one decides.
     private static func errorCode(_ value: JSON?, at path: String) throws(DecodingFailure) -> String? {

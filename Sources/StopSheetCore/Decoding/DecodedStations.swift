@@ -13,9 +13,12 @@ public struct DecodedStations: Sendable, Equatable {
     /// GTFS generic nodes and boarding areas by stop id → their station's id: never platforms,
     /// but an alert naming one is about its station.
     public var stopsWithin: [String: String]
+    /// The language of the names (GTFS `feed_lang`, else `agency_lang`); nil when nothing says.
+    public var language: String?
 
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [], agencies: [Agency] = [.cta],
-                stopsWithin: [String: String] = [:]) {
+                stopsWithin: [String: String] = [:], language: String? = nil) {
+        self.language = language
         self.stopsWithin = stopsWithin
         self.platforms = platforms
         self.entrances = entrances

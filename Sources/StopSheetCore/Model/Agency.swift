@@ -9,11 +9,14 @@ public struct Agency: Sendable, Equatable {
     public var name: String
     /// GTFS `agency_timezone`: an IANA zone identifier (`America/New_York`).
     public var timeZone: String?
+    /// GTFS `agency_lang`: the language of the agency's names (`cs`, `en`), a BCP 47 tag.
+    public var language: String?
 
-    public init(id: String?, name: String, timeZone: String?) {
+    public init(id: String?, name: String, timeZone: String?, language: String? = nil) {
         self.id = id
         self.name = name
         self.timeZone = timeZone
+        self.language = language
     }
 
     /// The agency of CTA's own formats.

@@ -13,13 +13,23 @@ public struct TimeZoneRules: Sendable, Equatable {
     let offsets: [Int]
     let initialOffset: Int
     let laterYears: RecurringZoneRule?
+    /// False for `notKnown` alone: no zone is claimed, and times are UTC written with `Z`.
+    public let isKnown: Bool
 
-    init(identifier: String, transitions: [Int64], offsets: [Int], initialOffset: Int, laterYears: RecurringZoneRule?) {
+    init(identifier: String, transitions: [Int64], offsets: [Int], initialOffset: Int, laterYears: RecurringZoneRule?, isKnown: Bool = true) {
         (self.identifier, self.transitions, self.offsets, self.initialOffset, self.laterYears) = (identifier, transitions, offsets, initialOffset, laterYears)
+        self.isKnown = isKnown
     }
 
     /// UTC itself, which needs no database.
     public static let utc = TimeZoneRules(identifier: "UTC", transitions: [], offsets: [], initialOffset: 0, laterYears: nil)
+
+    /// No zone yet: nothing has said whose clock the data is on. Times are UTC, written with `Z`
+    /// (`2015-02-14T20:35:00Z`), so none looks like an agency's wall clock that is not.
+    public static let notKnown = TimeZoneRules(identifier: "UTC", transitions: [], offsets: [], initialOffset: 0, laterYears: nil, isKnown: false)
+
+    /// The zone's name, nil when none is known.
+    public var name: String? { isKnown ? identifier : nil }
 
     /// Seconds east of UTC at `instant`: −21600 for Chicago in winter.
     public func utcOffset(at instant: Instant) -> Int {
@@ -53,8 +63,10 @@ public struct TimeZoneRules: Sendable, Equatable {
         return valid.min() ?? candidates[0]
     }
 
-    /// ISO 8601 with the offset in force: `2015-02-14T14:35:00-06:00`.
+    /// ISO 8601 with the offset in force: `2015-02-14T14:35:00-06:00`; in no known zone, UTC
+    /// with `Z`: `2015-02-14T20:35:00Z`.
     public func iso8601(_ instant: Instant) -> String {
+        guard isKnown else { return wallClock(instant).iso8601 + "Z" }
         let offset = utcOffset(at: instant)
         let minutes = abs(offset) / 60
         return wallClock(instant).iso8601 + (offset < 0 ? "-" : "+") + WallClock.two(minutes / 60) + ":" + WallClock.two(minutes % 60)

@@ -4,7 +4,7 @@ public struct StationDirectory: Sendable {
     /// Stations in map-id order.
     public let stations: [Station]
     private let indexByStationID: [String: Int]
-    /// Platform ids, and the GTFS nodes and boarding areas within a station, to their station.
+    /// Platform ids, and the GTFS entrances, nodes and boarding areas within a station, to their station.
     private let indexByPlatformID: [String: Int]
     /// GTFS generic nodes and boarding areas → their station's id.
     public let stopsWithin: [String: String]
@@ -14,12 +14,15 @@ public struct StationDirectory: Sendable {
     /// False when the source could not say which lines serve a platform (GTFS `stops.txt` on its
     /// own): route-scoped alerts then match no station, and `health` says so.
     public let linesKnown: Bool
+    /// The language of the station names (`DecodedStations.language`): the order they sort in.
+    public let language: String?
 
     /// A decoded station source: its platforms, entrances, lines and agencies. `agencyName`, when
     /// given (`--agency-name`), is the name every station's "none" sentence gives.
     public init(_ decoded: DecodedStations, agencyName: String? = nil) {
         self.init(platforms: decoded.platforms, entrances: decoded.entrances, linesKnown: decoded.linesKnown,
-                  lines: decoded.lines, agencies: decoded.agencies, agencyName: agencyName, stopsWithin: decoded.stopsWithin)
+                  lines: decoded.lines, agencies: decoded.agencies, agencyName: agencyName, stopsWithin: decoded.stopsWithin,
+                  language: decoded.language)
     }
 
     /// What the "none" sentence says when nothing names the agency (another agency's
@@ -31,8 +34,9 @@ public struct StationDirectory: Sendable {
     /// a station without platforms are dropped with it. A station's agency is its first line's
     /// (`agency_id`), else the first agency given.
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [],
-                agencies: [Agency] = [.cta], agencyName: String? = nil, stopsWithin: [String: String] = [:]) {
+                agencies: [Agency] = [.cta], agencyName: String? = nil, stopsWithin: [String: String] = [:], language: String? = nil) {
         self.linesKnown = linesKnown
+        self.language = language ?? agencies.lazy.compactMap(\.language).first
         self.agencies = agencies
         var linesByID: [RouteID: Line] = [:]
         for line in lines where linesByID[line.id] == nil { linesByID[line.id] = line }
@@ -65,6 +69,12 @@ public struct StationDirectory: Sendable {
             byStation[station.id] = index
             for platform in station.platforms { byPlatform[platform.stopID] = index }
         }
+        // A way in names its station, as a node does; never over a station or platform id.
+        for (index, station) in stations.enumerated() {
+            for entrance in station.entrances where byPlatform[entrance.id] == nil && byStation[entrance.id] == nil {
+                byPlatform[entrance.id] = index
+            }
+        }
         for (stop, station) in stopsWithin where byPlatform[stop] == nil {
             if let index = byStation[station] { byPlatform[stop] = index }
         }
@@ -76,7 +86,7 @@ public struct StationDirectory: Sendable {
     public var count: Int { stations.count }
 
     /// The station a stop id names: a station map id, one of its platforms' stop ids, or a GTFS
-    /// node or boarding area within it.
+    /// entrance, node or boarding area within it.
     public func station(for stopID: String) -> Station? {
         index(for: stopID).map { stations[$0] }
     }

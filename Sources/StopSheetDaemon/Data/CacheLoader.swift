@@ -21,7 +21,7 @@ public struct CacheLoader: Sendable {
         switch cache {
         case .alerts:
             self.init(cache: cache, noun: "train alerts", countField: "ALERT_COUNT") { body, _, reading, zones in
-                .alerts(try AlertsDecoder.decode(body, reading: reading, chicago: zones.chicago))
+                .alerts(try AlertsDecoder.decodeFeed(body, reading: reading, chicago: zones.chicago))
             }
         case .stations:
             self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { body, source, reading, _ in

@@ -20,9 +20,13 @@ public struct CacheStatus: Sendable, Equatable {
     public var consecutiveFailures = 0
     public var nextRefreshAt: Instant?
     public var lastHTTPStatus: Int?
-    public var lastDurationMilliseconds: Int?
     /// A limit of the data being served, in words (GTFS `stops.txt` alone names no lines).
     public var note: String?
+    /// When the feed of the data served says it was made (`DecodedAlerts.producedAt`); nil
+    /// when it does not say. Kept through a 304, which is the same feed.
+    public var producedAt: Instant?
+    /// The zone the data served names for its wall-clock times (`DecodedAlerts.timeZone`).
+    public var timeZone: String?
     /// Refresh rounds since start-up that succeeded (a 304 included) and that failed, for
     /// `stats`; not part of `health`.
     public var refreshesSucceeded = 0
@@ -41,7 +45,8 @@ public struct CacheStatus: Sendable, Equatable {
 
     /// How fresh the cache's data is at `now` (the sheet's `data`, `health`).
     public func freshness(now: Instant) -> DataFreshness {
-        DataFreshness(lastGoodLoad: loaded ? loadedAt : nil, now: now, staleAfterSeconds: staleAfterSeconds, configured: configured)
+        DataFreshness(lastGoodLoad: loaded ? loadedAt : nil, producedAt: producedAt, now: now, staleAfterSeconds: staleAfterSeconds,
+                      configured: configured)
     }
 
     /// The source has failed and nothing was ever loaded from it: no data yet, not "the last
@@ -65,9 +70,16 @@ public struct CacheStatus: Sendable, Equatable {
             "lastHTTPStatus": lastHTTPStatus.map(JSON.int) ?? .null,
             "ageSeconds": freshness.ageSeconds.map { .int(Int($0)) } ?? .null,
             "stale": .bool(freshness.stale),
-            "note": note.map(JSON.string) ?? .null,
+            "note": (note ?? madeTooLongAgoNote(now, zone)).map(JSON.string) ?? .null,
+            "producedAt": time(freshness.producedAt),
             "configured": .bool(configured),
         ]
+    }
+
+    /// Why data fetched a moment ago is stale: its feed says it was made long before.
+    private func madeTooLongAgoNote(_ now: Instant, _ zone: TimeZoneRules) -> String? {
+        guard loaded, let producedAt, DataFreshness.madeTooLongAgo(producedAt, now: now, staleAfterSeconds: staleAfterSeconds) else { return nil }
+        return "the feed says it was made at \(zone.iso8601(producedAt)), over \(staleAfterSeconds) s ago"
     }
 }
 

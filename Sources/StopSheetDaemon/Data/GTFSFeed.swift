@@ -16,7 +16,7 @@ protocol GTFSTables {
 enum GTFSFeed {
     static func decode(_ tables: some GTFSTables, stops: [UInt8]? = nil, maxTableBytes: Int, reading: FeedReading) throws -> DecodedStations {
         var lines = GTFSStopLines(trainRouteTypes: reading.trainRouteTypes)
-        for table in GTFSStopLines.Table.allCases where table != .agency || tables.has(table.rawValue) {
+        for table in GTFSStopLines.Table.allCases where !table.isOptional || tables.has(table.rawValue) {
             lines.begin(table)
             try tables.stream(table.rawValue) { chunk throws in try lines.consume(chunk) }
             try lines.end()

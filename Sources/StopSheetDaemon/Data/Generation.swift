@@ -13,16 +13,16 @@ public final class Generation: Sendable {
     public let zones: TimeZones
     /// What each answer's `data` is made from, kept apart from the statuses so that making it
     /// copies no status (their strings would be retained and released per answer).
-    private let alertsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64, configured: Bool)
-    private let stationsLoad: (lastGoodLoad: Instant?, staleAfterSeconds: Int64, configured: Bool)
+    private let alertsLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64, configured: Bool)
+    private let stationsLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64, configured: Bool)
 
     init(_ encoded: EncodedSnapshot, alerts: CacheStatus, stations: CacheStatus, zones: TimeZones) {
         self.encoded = encoded
         self.alerts = alerts
         self.stations = stations
         self.zones = zones
-        alertsLoad = (alerts.loaded ? alerts.loadedAt : nil, alerts.staleAfterSeconds, alerts.configured)
-        stationsLoad = (stations.loaded ? stations.loadedAt : nil, stations.staleAfterSeconds, stations.configured)
+        alertsLoad = (alerts.loaded ? alerts.loadedAt : nil, alerts.producedAt, alerts.staleAfterSeconds, alerts.configured)
+        stationsLoad = (stations.loaded ? stations.loadedAt : nil, stations.producedAt, stations.staleAfterSeconds, stations.configured)
     }
 
     public var snapshot: Snapshot { encoded.snapshot }
@@ -31,10 +31,11 @@ public final class Generation: Sendable {
 
     /// The train sheets' `data` at `now`.
     public func sheetData(now: Instant) -> SheetData {
-        SheetData(alerts: DataFreshness(lastGoodLoad: alertsLoad.lastGoodLoad, now: now, staleAfterSeconds: alertsLoad.staleAfterSeconds,
-                                        configured: alertsLoad.configured),
-                  stations: DataFreshness(lastGoodLoad: stationsLoad.lastGoodLoad, now: now, staleAfterSeconds: stationsLoad.staleAfterSeconds,
-                                          configured: stationsLoad.configured))
+        func freshness(_ load: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64, configured: Bool)) -> DataFreshness {
+            DataFreshness(lastGoodLoad: load.lastGoodLoad, producedAt: load.producedAt, now: now, staleAfterSeconds: load.staleAfterSeconds,
+                          configured: load.configured)
+        }
+        return SheetData(alerts: freshness(alertsLoad), stations: freshness(stationsLoad), zone: encoded.zone)
     }
 
     /// `health.status`, by the one rule `HealthState` writes, over the caches that have a source.
@@ -47,8 +48,8 @@ public final class Generation: Sendable {
 
 /// A cache's newly decoded data, for `Store.commit`.
 public enum CacheContent: Sendable {
-    /// A good alert load replaces the alert set.
-    case alerts([Alert])
+    /// A good alert load replaces the alert set (and the feed's own time and zone).
+    case alerts(DecodedAlerts)
     /// A good station load replaces the whole station set: stations gone upstream are gone.
     case stations(StationDirectory)
 }

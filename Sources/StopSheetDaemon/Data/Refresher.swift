@@ -166,9 +166,8 @@ public final class Refresher: Sendable {
         let outcome = source.fetch(validators: validators, stop: stopFlag)
         // Stopping: whatever the fetch brought (or its abandonment) is not news to record.
         if stopFlag.isRaised { return 0 }
-        let duration = Int(SystemClock.monotonicMilliseconds() - started)
         let now = SystemClock.now()
-        var fields: [(String, String)] = [("UPSTREAM", cache.rawValue), ("UPSTREAM_URL", source.url), ("DURATION_MS", String(duration))]
+        var fields: [(String, String)] = [("UPSTREAM", cache.rawValue), ("UPSTREAM_URL", source.url)]
         var content: CacheContent?
         let result: RoundResult
         switch outcome {
@@ -197,7 +196,6 @@ public final class Refresher: Sendable {
         var delay: Int64 = 0
         store.commit(cache, installing: content, at: now) { status in
             status.lastAttemptAt = startedAt
-            status.lastDurationMilliseconds = duration
             switch result {
             case .succeeded(let httpStatus):
                 status.loaded = true
@@ -217,6 +215,10 @@ public final class Refresher: Sendable {
             delay = delayAfter(status)
             status.nextRefreshAt = now.adding(seconds: (delay + 999) / 1000)
         }
+        // The whole round, as the log reports it: the fetch, and the decode, which for a feed
+        // directory is most of it (its fetch reads stops.txt alone), and the install.
+        let duration = SystemClock.monotonicMilliseconds() - started
+        fields.append(("DURATION_MS", String(duration)))
         let status = store.status(cache)
         switch result {
         case .succeeded where content != nil:

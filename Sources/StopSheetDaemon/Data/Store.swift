@@ -20,8 +20,8 @@ public final class Store: Sendable {
 
     /// A nil source: that cache is not configured (the daemon was given only the other).
     public init(alertsSource: String?, stationsSource: String?, now: Instant, zones: TimeZones) {
-        // No station feed yet, so no agency_timezone.
-        state = Locked(Generation(EncodedSnapshot(.build(stations: nil, alerts: nil, now: now), zone: zones.shown(feed: nil, current: nil)),
+        // No data yet, so no zone but `--time-zone`.
+        state = Locked(Generation(EncodedSnapshot(.build(stations: nil, alerts: nil, now: now), zone: zones.shown(data: nil, current: nil)),
                                   alerts: alertsSource.map(CacheStatus.init) ?? .notConfigured,
                                   stations: stationsSource.map(CacheStatus.init) ?? .notConfigured, zones: zones))
     }
@@ -62,15 +62,19 @@ public final class Store: Sendable {
             if cache == .alerts { change(&alerts) } else { change(&stations) }
             var snapshot: Snapshot?
             switch content {
-            case .alerts(let list)?: snapshot = .build(stations: old.snapshot.stations, alerts: list, now: now)
+            case .alerts(let feed)?:
+                snapshot = .build(stations: old.snapshot.stations, alerts: feed.alerts, now: now)
+                (alerts.producedAt, alerts.timeZone) = (feed.producedAt, feed.timeZone)
             case .stations(let directory)?: snapshot = .build(stations: directory, alerts: old.snapshot.alerts, now: now)
             case nil: break
             }
-            return Self.generation(snapshot, old, alerts: alerts, stations: stations)
+            return Self.generation(snapshot, old, alerts: alerts, stations: stations, newStations: content.map { if case .stations = $0 { true } else { false } } ?? false)
         }
     }
 
-    public func install(alerts: [Alert], at now: Instant) { commit(.alerts, installing: .alerts(alerts), at: now) }
+    public func install(alerts: [Alert], at now: Instant) { install(alerts: DecodedAlerts(alerts: alerts), at: now) }
+
+    public func install(alerts feed: DecodedAlerts, at now: Instant) { commit(.alerts, installing: .alerts(feed), at: now) }
 
     public func install(stations: StationDirectory, at now: Instant) { commit(.stations, installing: .stations(stations), at: now) }
 
@@ -114,14 +118,17 @@ public final class Store: Sendable {
     /// The generation after `old`: `snapshot` encoded in the zone `zones` choose (nil: `old`'s
     /// encoding kept), the statuses' counts and note following the snapshot.
     private static func generation(_ snapshot: Snapshot?, _ old: Generation, alerts: CacheStatus? = nil, stations: CacheStatus? = nil,
-                                   zones: TimeZones? = nil) -> Generation {
+                                   zones: TimeZones? = nil, newStations: Bool = false) -> Generation {
         let zones = zones ?? old.zones
-        // A feed's agencies share one zone (GTFS requires it), so the first that names one speaks.
-        let encoded = snapshot.map { next in
-            let feedZone = next.stations?.agencies.lazy.compactMap(\.timeZone).first
-            return EncodedSnapshot(next, zone: zones.shown(feed: feedZone, current: old.encoded.zone))
-        } ?? old.encoded
         var alerts = alerts ?? old.alerts, stations = stations ?? old.stations
+        // A feed's agencies share one zone (GTFS requires it), so the first that names one
+        // speaks; CTA's formats name Chicago's. Without one, the alert feed's zone (CTA's formats).
+        let encoded = snapshot.map { next in
+            let dataZone = next.stations?.agencies.lazy.compactMap(\.timeZone).first ?? (next.alerts == nil ? nil : alerts.timeZone)
+            return EncodedSnapshot(next, zone: zones.shown(data: dataZone, current: old.encoded.zone),
+                                   stationsByName: newStations ? nil : old.encoded.stationsByName)
+        } ?? old.encoded
+        if encoded.zone != old.encoded.zone { TimeZones.logShown(encoded.zone) }
         let snapshot = encoded.snapshot
         alerts.count = snapshot.liveAlerts.count
         stations.count = snapshot.stations?.count ?? 0

@@ -4,7 +4,7 @@ import ZoneInfo
 /// The zones of the daemon's times (protocol.md, "Time zone"): the one every time is shown in,
 /// and Chicago's, which reads CTA's wall-clock timestamps whatever is shown. Immutable; any thread.
 public struct TimeZones: Sendable, Equatable {
-    /// `CTATime.zoneIdentifier`'s rules: CTA's formats, and the zone shown when nothing else says.
+    /// `CTATime.zoneIdentifier`'s rules: CTA's wall-clock timestamps are read with them.
     public let chicago: TimeZoneRules
     /// `--time-zone`.
     public let configured: TimeZoneRules?
@@ -14,18 +14,34 @@ public struct TimeZones: Sendable, Equatable {
         self.configured = configured
     }
 
-    /// The zone every time is shown in, chosen here alone: `--time-zone`, else the station
-    /// feed's `agency_timezone` (`feed`), else Chicago. A feed's zone that the database does
-    /// not have is logged and passed over. `current` is reused when it is the one chosen.
-    public func shown(feed: String?, current: TimeZoneRules?) -> TimeZoneRules {
+    /// The zone every time is shown in, chosen here alone: `--time-zone`, else the zone the data
+    /// names (`data`: the station feed's `agency_timezone`, Chicago for CTA's own formats, else
+    /// the alert feed's), else none: `TimeZoneRules.notKnown`, UTC written with `Z`. Chicago is
+    /// never a guess. A data zone the database does not have is logged and passed over.
+    /// `current` is reused when it is the one chosen.
+    public func shown(data: String?, current: TimeZoneRules?) -> TimeZoneRules {
         if let configured { return configured }
-        guard let feed, feed != chicago.identifier else { return chicago }
-        if let current, current.identifier == feed { return current }
+        guard let data else { return .notKnown }
+        if data == chicago.identifier { return chicago }
+        if let current, current.isKnown, current.identifier == data { return current }
         do {
-            return try TimeZoneDatabase.rules(feed)
+            return try TimeZoneDatabase.rules(data)
         } catch {
-            Log.warning("the station feed's agency_timezone is unusable, showing \(chicago.identifier) time: \(error)", [("STOPSHEET_EVENT", "time_zone_unknown")])
-            return chicago
+            Log.warning("the data's time zone is unusable, times are shown in UTC: \(error)", [("STOPSHEET_EVENT", "time_zone_unknown")])
+            return .notKnown
         }
+    }
+
+    /// The journal's words for the zone shown: its `TIME_ZONE=` field, or, before any is known,
+    /// a sentence saying so (and no field: no zone is claimed).
+    public static func journal(_ zone: TimeZoneRules) -> (words: String, fields: [(String, String)]) {
+        guard let name = zone.name else { return ("time zone not known yet: times are UTC (Z) until the data or --time-zone names one", []) }
+        return ("times in \(name)", [("TIME_ZONE", name)])
+    }
+
+    /// Says in the journal that the zone shown changed (the data named one, or a reload).
+    static func logShown(_ zone: TimeZoneRules) {
+        let (words, fields) = journal(zone)
+        Log.notice(zone.isKnown ? "\(words) from now on" : words, [("STOPSHEET_EVENT", "time_zone")] + fields)
     }
 }

@@ -22,8 +22,9 @@ extension Daemon {
         }
         refreshAllAndWait()
         advance(from: [.running]) {
-            Log.notice("reloaded", [("STOPSHEET_EVENT", "reload"), ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - started)),
-                                    ("TIME_ZONE", store.zone.identifier)])
+            let zone = TimeZones.journal(store.zone)
+            Log.notice("reloaded; \(zone.words)", [("STOPSHEET_EVENT", "reload"), ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - started))]
+                           + zone.fields)
             notifier.ready(status: statusLine())
         }
     }

@@ -136,10 +136,11 @@ public final class Daemon: Sendable {
         // A pinned clock is said in the start entry itself, as a warning: a daemon left running
         // with --now shows yesterday's (or tomorrow's) alerts as current.
         let pinned = config.now.map { store.zone.iso8601($0) }
+        let zone = TimeZones.journal(store.zone)
         Log.log(pinned == nil ? .notice : .warning,
-                "starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath)"
+                "starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath); \(zone.words)"
                     + (pinned.map { "; the clock is pinned by --now: it started at \($0), not the real time" } ?? ""),
-                [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.source.url) } + [("TIME_ZONE", store.zone.identifier)]
+                [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.source.url) } + zone.fields
                     + (pinned.map { [("CLOCK_PINNED_AT", $0)] } ?? []))
     }
 

@@ -93,10 +93,11 @@ public struct StopSheetService: Sendable {
         return JSON.object(detail).encoded
     }
 
-    /// Every station, in map-id order, without platforms: what a picker or a shell completion needs.
+    /// Every station by name (`StationsByName`), without platforms: what a picker or a shell completion needs.
     func stations() throws(RPCError) -> [UInt8] {
-        guard let stations = store.snapshot.stations else { throw notLoaded(.stations) }
-        let list = stations.stations.map(\.summaryJSON)
+        let encoded = store.current.encoded
+        guard let stations = encoded.snapshot.stations else { throw notLoaded(.stations) }
+        let list = encoded.stationsByName.map { stations.stations[$0].summaryJSON }
         let result: JSON = ["count": .int(list.count), "stations": .array(list)]
         return result.encoded
     }
@@ -135,7 +136,7 @@ public struct StopSheetService: Sendable {
             "connections": .int(connections()),
             "version": .string(StopSheetVersion.current),
             "subscriptions": subscriptions?.json ?? .null,
-            "timeZone": .string(zone.identifier),
+            "timeZone": zone.name.map(JSON.string) ?? .null,
             "clock": ["now": zone.json(now), "pinned": .bool(SystemClock.isPinned)],
         ]
     }

@@ -11,12 +11,17 @@ public final class EncodedSnapshot: Sendable {
     /// The members of each station's `stopSheet` result, in the directory's station order.
     private let sheets: [EncodedMembers]
     private let decimalIndex: DecimalStopIndex
+    /// The `stations` answer's order (`StationsByName`): positions in the directory's stations.
+    public let stationsByName: [Int]
 
-    public init(_ snapshot: Snapshot, zone: TimeZoneRules) {
+    /// `stationsByName`: the order of these same stations when known (a change of the alerts or
+    /// the zone keeps the station directory), else made here.
+    public init(_ snapshot: Snapshot, zone: TimeZoneRules, stationsByName: [Int]? = nil) {
         self.snapshot = snapshot
         self.zone = zone
         sheets = Self.encodeSheets(snapshot, zone: zone)
         decimalIndex = DecimalStopIndex(snapshot.stations)
+        self.stationsByName = stationsByName ?? StationsByName.order(snapshot.stations)
     }
 
     /// The members of the `stopSheet` result for a station or platform id, when stations are

@@ -9,17 +9,20 @@ import StopSheetCore
 public struct SheetData: Sendable, Equatable {
     public var alerts: DataFreshness
     public var stations: DataFreshness
+    /// The zone of `producedAt`: the generation's.
+    public var zone: TimeZoneRules
 
-    public init(alerts: DataFreshness, stations: DataFreshness) {
+    public init(alerts: DataFreshness, stations: DataFreshness, zone: TimeZoneRules) {
         self.alerts = alerts
         self.stations = stations
+        self.zone = zone
     }
 
     public func sameState(as other: SheetData) -> Bool {
         alerts.sameState(as: other.alerts) && stations.sameState(as: other.stations)
     }
 
-    public var json: JSON { ["alerts": alerts.json, "stations": stations.json] }
+    public var json: JSON { ["alerts": alerts.json(in: zone), "stations": stations.json(in: zone)] }
 
     /// A train sheet's bytes: its members (`EncodedSnapshot`'s, or any sheet's without `data`)
     /// with `data`, given encoded, as the last member.
@@ -32,7 +35,8 @@ public struct SheetData: Sendable, Equatable {
 }
 
 extension DataFreshness {
-    public var json: JSON {
-        ["loaded": .bool(loaded), "ageSeconds": ageSeconds.map { .int(Int($0)) } ?? .null, "stale": .bool(stale), "configured": .bool(configured)]
+    public func json(in zone: TimeZoneRules) -> JSON {
+        ["loaded": .bool(loaded), "ageSeconds": ageSeconds.map { .int(Int($0)) } ?? .null, "stale": .bool(stale), "producedAt": zone.json(producedAt),
+         "configured": .bool(configured)]
     }
 }

@@ -29,6 +29,18 @@ func ctaBody(alert: String?, errorCode: String? = #""0""#) -> [UInt8] {
 
     func alert(_ id: String) throws -> Alert { try #require(alerts.first { $0.id == id }) }
 
+    /// `TimeStamp` is when the API made the document, Chicago's wall clock; CTA's formats are
+    /// Chicago's zone. An unreadable `TimeStamp` is none, and the alerts stand.
+    @Test func theTimeStampIsWhenTheDocumentWasMade() throws {
+        let feed = try AlertsDecoder.decodeFeed(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"), chicago: TestZones.chicago)
+        #expect(feed.producedAt == TestZones.chicago.instant(WallClock(year: 2015, month: 2, day: 14, hour: 14, minute: 35)))
+        #expect(feed.timeZone == "America/Chicago" && feed.alerts.count == 17)
+        let unreadable = try AlertsDecoder.decodeFeed(Array(#"{"CTAAlerts":{"TimeStamp":"soon","ErrorCode":"50"}}"#.utf8), chicago: TestZones.chicago)
+        #expect(unreadable.producedAt == nil && unreadable.alerts.isEmpty && unreadable.timeZone == "America/Chicago")
+        let app = try AlertsDecoder.decodeFeed(Array(#"{"alerts":[]}"#.utf8), chicago: TestZones.chicago)
+        #expect(app.producedAt == nil && app.timeZone == "America/Chicago", "the app API says nothing of its making")
+    }
+
     @Test func keepsExactlyTheSeventeenTrainAlertsInUpstreamOrder() {
         // 44 alerts upstream; the 27 that name only bus routes are dropped.
         #expect(alerts.map(\.id) == [

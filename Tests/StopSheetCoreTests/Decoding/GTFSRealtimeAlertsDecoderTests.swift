@@ -20,6 +20,20 @@ import Testing
         Wire.field(1, (start.map { Wire.field(1, varint: $0) } ?? []) + (end.map { Wire.field(2, varint: $0) } ?? []))
     }
 
+    /// `header.timestamp` (field 3) is the feed's time of making; absent or 0 (the field's
+    /// default) is none; a header field of the wrong wire type fails as any known field does.
+    @Test func theHeaderTimestampIsWhenTheFeedWasMade() throws {
+        let alert = (id: "1", alert: Self.selector(Wire.field(3, varint: 1)))
+        func made(_ header: [UInt8]) throws -> DecodedAlerts {
+            try GTFSRealtimeAlertsDecoder.decodeFeed(Wire.field(1, header) + Array(Self.feed([alert]).dropFirst(Self.header.count)))
+        }
+        let stamped = try made(Wire.field(1, "2.0") + Wire.field(3, varint: 1_514_034_019))
+        #expect(stamped.producedAt == Instant(secondsSince1970: 1_514_034_019) && stamped.alerts.map(\.id) == ["1"])
+        #expect(try made(Wire.field(1, "2.0")).producedAt == nil)
+        #expect(try made(Wire.field(3, varint: 0)).producedAt == nil)
+        #expect(throws: DecodingFailure.self) { try made(Wire.field(3, "1514034019")) }
+    }
+
     @Test func selectorsAreIntersections() throws {
         let negative = Wire.field(3, varint: UInt64(bitPattern: -1))
         let cases: [([UInt8], [AlertScope])] = [

@@ -109,13 +109,40 @@ import Testing
     }
 }
 
+/// The language of a feed's names: `feed_lang`, else the first `agency_lang`; `mul` (several
+/// languages) leaves it to the agencies. MADE FOR THE TEST.
+@Suite struct GTFSFeedLanguageTests {
+    static func language(feedInfo: String?, agencyLang: String) throws -> String? {
+        var lines = GTFSStopLines()
+        var tables: [(GTFSStopLines.Table, String)] = [
+            (.agency, "agency_name,agency_url,agency_timezone,agency_lang\nDPP,https://example.org,Europe/Prague,\(agencyLang)\n"),
+            (.routes, "route_id,route_type\nC,1\n"), (.trips, "route_id,service_id,trip_id\nC,w,t\n"), (.stopTimes, "trip_id,stop_id\nt,p\n"),
+        ]
+        if let feedInfo { tables.insert((.feedInfo, feedInfo), at: 0) }
+        for (table, text) in tables {
+            lines.begin(table)
+            try lines.consume(Array(text.utf8))
+            try lines.end()
+        }
+        return lines.language
+    }
+
+    @Test func feedLangThenAgencyLang() throws {
+        #expect(try Self.language(feedInfo: "feed_publisher_name,feed_publisher_url,feed_lang\nDPP,https://example.org,cs\n", agencyLang: "en") == "cs")
+        #expect(try Self.language(feedInfo: "feed_publisher_name,feed_publisher_url,feed_lang\nDPP,https://example.org,mul\n", agencyLang: "en") == "en")
+        #expect(try Self.language(feedInfo: "feed_publisher_name,feed_publisher_url\nDPP,https://example.org\n", agencyLang: "") == nil,
+                "a feed_info.txt without feed_lang is no failure")
+        #expect(try Self.language(feedInfo: nil, agencyLang: "cs") == "cs")
+    }
+}
+
 /// A feed with two agencies: each route's agency_id names its stations' agency, and an
 /// agency_id selector reaches that agency's stations only. MADE FOR THE TEST.
 @Suite struct GTFSAgenciesTests {
     static func directory(agencyName: String? = nil) throws -> StationDirectory {
         var lines = GTFSStopLines()
         let tables: [(GTFSStopLines.Table, String)] = [
-            (.agency, "agency_id,agency_name,agency_url,agency_timezone\nST,Sound Transit,https://example.org,America/Los_Angeles\nKCM,King County Metro,https://example.org,America/Los_Angeles\n"),
+            (.agency, "agency_id,agency_name,agency_url,agency_timezone,agency_lang\nST,Sound Transit,https://example.org,America/Los_Angeles,en\nKCM,King County Metro,https://example.org,America/Los_Angeles,\n"),
             (.routes, "route_id,agency_id,route_short_name,route_long_name,route_type,route_color\n1-Line,ST,1,1 Line,0,28813F\nSLU,KCM,,South Lake Union Streetcar,0,\nF1,ST,,Ferry,4,\n"),
             (.trips, "route_id,service_id,trip_id\n1-Line,w,t1\nSLU,w,t2\nF1,w,t3\n"),
             (.stopTimes, "trip_id,stop_id\nt1,p1\nt2,p2\nt3,p3\n"),
@@ -125,7 +152,8 @@ import Testing
             try lines.consume(Array(text.utf8))
             try lines.end()
         }
-        #expect(lines.agencies == [Agency(id: "ST", name: "Sound Transit", timeZone: "America/Los_Angeles"),
+        // agency_lang: the language the stations' names are sorted in; empty is none.
+        #expect(lines.agencies == [Agency(id: "ST", name: "Sound Transit", timeZone: "America/Los_Angeles", language: "en"),
                                    Agency(id: "KCM", name: "King County Metro", timeZone: "America/Los_Angeles")])
         let stops = """
             stop_id,stop_name,location_type,parent_station,wheelchair_boarding

@@ -28,4 +28,17 @@ import Testing
         #expect(scopes.allSatisfy { if case .agency = $0 { return true } else { return false } }, "\(scopes)")
         #expect(scopes.count == 2, "\(scopes)")
     }
+
+    /// The capture's own `header.timestamp` (1514034019, as the reference's text dump of the same
+    /// bytes gives it) is the data's time of making; GTFS-realtime names no zone.
+    @Test func mbtaHeaderTimestampIsWhenTheFeedWasMade() throws {
+        let feed = try AlertsDecoder.decodeFeed(Fixtures.bytes("gtfs-realtime/mbta-2017-12-23_alerts.pb"), chicago: TestZones.chicago)
+        #expect(feed.producedAt == Instant(secondsSince1970: 1_514_034_019))
+        #expect(feed.timeZone == nil)
+        #expect(feed.alerts == (try AlertsDecoder.decode(Fixtures.bytes("gtfs-realtime/mbta-2017-12-23_alerts.pb"), chicago: TestZones.chicago)))
+        // Two years on, a load a second old is stale: the feed says it was made long before.
+        let now = Instant(secondsSince1970: 1_514_034_019 + 2 * 365 * 86_400)
+        let freshness = DataFreshness(lastGoodLoad: now.adding(seconds: -1), producedAt: feed.producedAt, now: now, staleAfterSeconds: 600)
+        #expect(freshness.ageSeconds == 1 && freshness.stale)
+    }
 }

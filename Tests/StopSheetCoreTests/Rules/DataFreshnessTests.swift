@@ -26,4 +26,18 @@ import Testing
         #expect(!at(599).sameState(as: at(601)))
         #expect(!at(1).sameState(as: DataFreshness(lastGoodLoad: nil, now: loadedAt, staleAfterSeconds: 600)))
     }
+
+    /// The feed's own time of making counts: data fetched a second ago that says it was made
+    /// over the limit ago is stale; a time of making ahead of now (a clock ahead of ours) is not.
+    @Test func staleWhenTheFeedSaysItWasMadeOverTheLimitAgo() {
+        func made(_ secondsAgo: Int64) -> DataFreshness {
+            DataFreshness(lastGoodLoad: loadedAt, producedAt: loadedAt.adding(seconds: -secondsAgo), now: loadedAt.adding(seconds: 1), staleAfterSeconds: 600)
+        }
+        #expect(!made(599).stale && made(599).ageSeconds == 1)
+        #expect(made(600).stale, "made 601 s before now")
+        #expect(!made(-3600).stale)
+        #expect(made(600).producedAt == loadedAt.adding(seconds: -600))
+        #expect(DataFreshness(lastGoodLoad: nil, producedAt: loadedAt, now: loadedAt.adding(seconds: 9_999), staleAfterSeconds: 600)
+            == DataFreshness(lastGoodLoad: nil, now: loadedAt, staleAfterSeconds: 600), "nothing loaded: no time of making, not stale")
+    }
 }

@@ -42,6 +42,21 @@ import Testing
         #expect(directory.stations.map(\.id) == ["40040", "40380", "40900", "40990"])
     }
 
+    /// An entrance's id (Prague's `ENT_N06_S_PAV`) names its station, as its platforms do; an
+    /// entrance that shares a station's or a platform's id does not take it over.
+    @Test func entranceIdsNameTheirStation() {
+        let platforms = [Platform(stopID: "U1", stationID: "N06", stationName: "Nádraží Holešovice", routes: [], stepFree: nil),
+                         Platform(stopID: "U2", stationID: "N07", stationName: "Vltavská", routes: [], stepFree: nil)]
+        let entrances = [Entrance(id: "ENT_N06_S_PAV", stationID: "N06", name: "Vstup", stepFree: true),
+                         Entrance(id: "U2", stationID: "N06", name: "Clash", stepFree: nil),
+                         Entrance(id: "N07", stationID: "N06", name: "Clash", stepFree: nil)]
+        let directory = StationDirectory(platforms: platforms, entrances: entrances, agencies: [])
+        #expect(directory.station(for: "ENT_N06_S_PAV")?.id == "N06")
+        #expect(directory.station(for: "U2")?.id == "N07", "a platform's id stays its own")
+        #expect(directory.station(for: "N07")?.id == "N07", "a station's id stays its own")
+        #expect(directory.station(for: "ENT_N06") == nil)
+    }
+
     @Test func aRepeatedStopIdKeepsItsFirstRow() {
         let directory = StationDirectory(platforms: [
             RulesTestData.platform("30001", "40001", "  First  Name ", [.red], true),

@@ -1,4 +1,4 @@
-/// Which train lines stop at each stop, from a GTFS feed's `agency.txt` (optional), `routes.txt`,
+/// Which train lines stop at each stop, from a GTFS feed's `feed_info.txt` and `agency.txt` (both optional), `routes.txt`,
 /// `trips.txt` and `stop_times.txt`, each read as a stream: the caller opens a table with
 /// `begin`, pushes its bytes in chunks of any size with `consume`, closes it with `end`, in
 /// `Table.allCases` order (trips need the routes, stop times the trips).
@@ -12,11 +12,16 @@
 /// A value type, owned by whoever feeds it.
 public struct GTFSStopLines {
     public enum Table: String, CaseIterable, Sendable {
+        /// Optional: a feed without it names no language of its own (`feed_lang`).
+        case feedInfo = "feed_info.txt"
         /// Optional: a feed without it names no agency.
         case agency = "agency.txt"
         case routes = "routes.txt"
         case trips = "trips.txt"
         case stopTimes = "stop_times.txt"
+
+        /// A feed may leave it out.
+        public var isOptional: Bool { self == .feedInfo || self == .agency }
     }
 
     /// Most rail trips kept (CTA runs about 25,000 a week); each costs a dictionary entry.
@@ -31,6 +36,8 @@ public struct GTFSStopLines {
     /// The train lines in `routes.txt` order.
     public private(set) var lines: [Line] = []
     public private(set) var agencies: [Agency] = []
+    /// `feed_info.txt`'s `feed_lang`, unless `mul` (several: then the agencies' say).
+    private var feedLanguage: String?
     private var tripRoutes: [String: RouteID] = [:]
     private var linesByStop: [String: Set<RouteID>] = [:]
     /// `stop_times.txt` lists a trip's stops together: its route is looked up once per trip.
@@ -42,17 +49,21 @@ public struct GTFSStopLines {
         self.limits = limits
     }
 
-    /// Opens the next table; tables come in `Table.allCases` order, `agency.txt` first if at all.
+    /// Opens the next table; tables come in `Table.allCases` order, the optional ones first if at all.
     public mutating func begin(_ table: Table) {
         let order = Table.allCases
         let next = last.map { order.firstIndex(of: $0)! + 1 } ?? 0
-        precondition(open == nil && (order.firstIndex(of: table)! == next || (next == 0 && table == .routes)),
-                     "GTFS tables are read in the order agency (optional), routes, trips, stop_times")
+        let index = order.firstIndex(of: table)!
+        precondition(open == nil && index >= next && order[next..<index].allSatisfy(\.isOptional),
+                     "GTFS tables are read in the order feed_info, agency (both optional), routes, trips, stop_times")
         last = table
         let reader: GTFSTableReader
         switch table {
+        case .feedInfo:
+            // Read for the order of names alone: nothing in it is required here.
+            reader = GTFSTableReader(name: table.rawValue, required: [], optional: ["feed_lang"], maxRows: limits.maxItems)
         case .agency:
-            reader = GTFSTableReader(name: table.rawValue, required: ["agency_name"], optional: ["agency_id", "agency_timezone"], maxRows: limits.maxItems)
+            reader = GTFSTableReader(name: table.rawValue, required: ["agency_name"], optional: ["agency_id", "agency_timezone", "agency_lang"], maxRows: limits.maxItems)
         case .routes:
             reader = GTFSTableReader(name: table.rawValue, required: ["route_id", "route_type"],
                                      optional: ["route_short_name", "route_long_name", "route_color", "agency_id"], maxRows: limits.maxItems)
@@ -89,13 +100,21 @@ public struct GTFSStopLines {
         linesByStop.mapValues { $0.sorted() }
     }
 
+    /// The language of the feed's names: `feed_lang`, else the first `agency_lang`; nil when
+    /// neither says.
+    public var language: String? { feedLanguage ?? agencies.lazy.compactMap(\.language).first }
+
     private mutating func take(_ row: GTFSTableReader.Row, of table: Table) throws(DecodingFailure) {
         switch table {
+        case .feedInfo:
+            let language = row.text(0)
+            if feedLanguage == nil, !language.isEmpty, language.lowercased() != "mul" { feedLanguage = language }
         case .agency:
             let id = row.text(1)
             // The name goes into a sentence: control characters have no place there.
             let name = String(String.UnicodeScalarView(row.text(0).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
-            agencies.append(Agency(id: id.isEmpty ? nil : id, name: name, timeZone: row.text(2).isEmpty ? nil : row.text(2)))
+            agencies.append(Agency(id: id.isEmpty ? nil : id, name: name, timeZone: row.text(2).isEmpty ? nil : row.text(2),
+                                   language: row.text(3).isEmpty ? nil : row.text(3)))
         case .routes:
             let type = row.text(1)
             guard let routeType = Int(type) else {

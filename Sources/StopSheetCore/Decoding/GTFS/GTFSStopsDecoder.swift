@@ -77,7 +77,7 @@ public enum GTFSStopsDecoder {
         }
         let agencies = feed?.agencies ?? (ctaNumbering ? [.cta] : [])
         return DecodedStations(platforms: platforms, entrances: entrances, linesKnown: feed != nil,
-                               lines: feed?.lines ?? [], agencies: agencies, stopsWithin: within)
+                               lines: feed?.lines ?? [], agencies: agencies, stopsWithin: within, language: feed?.language)
     }
 
     /// CTA's numbering: five digits, the first `first` (`4` a station's map id, `3` a rail platform).

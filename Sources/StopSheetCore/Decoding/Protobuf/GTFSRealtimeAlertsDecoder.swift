@@ -17,6 +17,7 @@
 public enum GTFSRealtimeAlertsDecoder {
     /// Field numbers from `gtfs-realtime.proto`.
     private enum FeedMessageField { static let header = 1, entity = 2 }
+    private enum FeedHeaderField { static let timestamp = 3 }
     private enum FeedEntityField { static let id = 1, isDeleted = 2, alert = 5 }
     private enum AlertField {
         static let activePeriod = 1, informedEntity = 5, cause = 6, effect = 7, url = 8
@@ -47,11 +48,23 @@ public enum GTFSRealtimeAlertsDecoder {
 
     public static func decode(_ bytes: [UInt8], language: String = "en", trainRouteTypes: TrainRouteTypes = .rail,
                               limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Alert] {
+        try decodeFeed(bytes, language: language, trainRouteTypes: trainRouteTypes, limits: limits).alerts
+    }
+
+    /// The alerts and the header's `timestamp` (POSIX seconds; 0, the field's default, is none).
+    public static func decodeFeed(_ bytes: [UInt8], language: String = "en", trainRouteTypes: TrainRouteTypes = .rail,
+                                  limits: DecodingLimits = .init()) throws(DecodingFailure) -> DecodedAlerts {
         do {
             var feed = ProtobufReader(bytes, maxDepth: limits.maxDepth)
             var alerts: [Alert] = []
+            var producedAt: Instant?
             var entities = 0
             while let field = try feed.next() {
+                if field.number == FeedMessageField.header {
+                    var header = try feed.message(expecting: field, at: "header")
+                    producedAt = try timestamp(&header) ?? producedAt
+                    continue
+                }
                 guard field.number == FeedMessageField.entity else {
                     try feed.skip(field)
                     continue
@@ -62,7 +75,7 @@ public enum GTFSRealtimeAlertsDecoder {
                 var entity = try feed.message(expecting: field, at: path)
                 if let alert = try self.entity(&entity, path: path, language: language, trains: trainRouteTypes) { alerts.append(alert) }
             }
-            return alerts
+            return DecodedAlerts(alerts: alerts, producedAt: producedAt)
         } catch let failure as ProtobufReader.Failure {
             throw .invalidProtobuf(failure)
         } catch let failure as DecodingFailure {
@@ -70,6 +83,18 @@ public enum GTFSRealtimeAlertsDecoder {
         } catch {
             preconditionFailure("unexpected error \(error)")
         }
+    }
+
+    private static func timestamp(_ header: inout ProtobufReader) throws -> Instant? {
+        var stamp: UInt64 = 0
+        while let field = try header.next() {
+            if field.number == FeedHeaderField.timestamp {
+                stamp = try header.varint(expecting: field, at: "header.timestamp")
+            } else {
+                try header.skip(field)
+            }
+        }
+        return stamp == 0 ? nil : instant(stamp)
     }
 
     private static func entity(_ reader: inout ProtobufReader, path: String, language: String, trains: TrainRouteTypes) throws -> Alert? {
