@@ -136,32 +136,46 @@ public final class SubscriptionRegistry: @unchecked Sendable {
             }
         }
         if HealthKey(next) != HealthKey(previous), !healthWatchers.isEmpty {
-            let health = service.health(of: next).encoded
+            let health = service.health(of: next)
             for id in healthWatchers { queueHealth(subscriptions[id]!, health) }
         }
     }
 
     private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: EncodedMembers?) {
+        subscription.seq += 1
         let sheet = answer.map { StopSheetService.answer($0, stopType: .train, data: data) } ?? JSON.null.encoded
-        queue(subscription, .stopSheetChanged, stopID: stopID, .sheet, sheet)
+        let params = [UInt8].object { params in
+            params.members(Answer.SheetChanged.CodingKeys.self) { params, key in
+                switch key {
+                case .subscription: params.member(key, string: subscription.id)
+                case .seq: params.member(key, int: subscription.seq)
+                case .stopId: params.member(key, string: stopID)
+                case .sheet: params.member(key, encoded: sheet)
+                }
+            }
+        }
+        queue(subscription, .stopSheetChanged, params, about: stopID)
     }
 
     private func queueHealth(_ subscription: Subscription, _ health: [UInt8]) {
-        queue(subscription, .healthChanged, stopID: nil, .health, health)
-    }
-
-    /// The next notification of `subscription`: `{subscription, seq, stopId?, <member>: encoded}`,
-    /// replacing an unsent one about the same stop (or the health).
-    private func queue(_ subscription: Subscription, _ method: RPCNotification, stopID: String?, _ member: JSONKey, _ encoded: [UInt8]) {
         subscription.seq += 1
         let params = [UInt8].object { params in
-            params.member(.subscription, string: subscription.id)
-            params.member(.seq, int: subscription.seq)
-            if let stopID { params.member(.stopId, string: stopID) }
-            params.member(member, encoded: encoded)
+            params.members(Answer.HealthChanged.CodingKeys.self) { params, key in
+                switch key {
+                case .subscription: params.member(key, string: subscription.id)
+                case .seq: params.member(key, int: subscription.seq)
+                case .health: params.member(key, encoded: health)
+                }
+            }
         }
+        queue(subscription, .healthChanged, params, about: "")
+    }
+
+    /// The next notification of `subscription`, replacing an unsent one about the same stop (or,
+    /// `about` empty, the health).
+    private func queue(_ subscription: Subscription, _ method: RPCNotification, _ params: [UInt8], about item: String) {
         let notification = NotificationQueue.Notification(method: method.rawValue, params: params)
-        subscription.queue.post(notification, key: .init(group: subscription.id, item: stopID ?? ""))
+        subscription.queue.post(notification, key: .init(group: subscription.id, item: item))
     }
 
     /// `stopSheet {stopId}`'s result members, nil when it would be -32001 (the stop is unknown).
@@ -231,15 +245,19 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         counters.record(subscriptions: subscriptions.count, stops: subscribedStops)
 
         let result = [UInt8].object { result in
-            result.member(.subscription, string: subscription.id)
-            if !stopIDs.isEmpty {
-                result.object(.sheets) { sheets in
-                    for (stopID, answer) in zip(stopIDs, answers) {
-                        sheets.member(JSONKey(stopID), encoded: StopSheetService.answer(answer, stopType: stopType, data: data))
+            result.members(Answer.Subscribed.CodingKeys.self) { result, key in
+                switch key {
+                case .subscription: result.member(key, string: subscription.id)
+                case .sheets:
+                    guard !stopIDs.isEmpty else { return }
+                    result.object(key) { sheets in
+                        for (stopID, answer) in zip(stopIDs, answers) {
+                            sheets.member(JSONKey(stopID), encoded: StopSheetService.answer(answer, stopType: stopType, data: data))
+                        }
                     }
+                case .health: if health { result.member(key, encoded: service.health(of: generation)) }
                 }
             }
-            if health { result.member(.health, service.health(of: generation)) }
         }
         return .result(result)
     }
@@ -309,14 +327,5 @@ public final class SubscriptionCounters: Sendable {
     func record(subscriptions: Int, stops: Int) {
         self.subscriptions.store(subscriptions, ordering: .relaxed)
         self.stops.store(stops, ordering: .relaxed)
-    }
-
-    var json: JSON {
-        [
-            "count": .int(subscriptions.load(ordering: .relaxed)),
-            "stops": .int(stops.load(ordering: .relaxed)),
-            "queuedNotifications": .int(notifications.queued.load(ordering: .relaxed)),
-            "queuedNotificationBytes": .int(notifications.queuedBytes.load(ordering: .relaxed)),
-        ]
     }
 }

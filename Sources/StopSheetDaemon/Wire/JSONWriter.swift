@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// The one way the daemon puts JSON together from parts: answer and notification envelopes,
 /// results made of pieces encoded before (a snapshot's sheets, a client's id token), and the sheets
@@ -20,7 +21,8 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
     private var filled: UInt64 = 0
     private var depth = 0
 
-    fileprivate init(_ target: UnsafeMutablePointer<Sink>) { self.target = target }
+    /// Only where the sink outlives the writer: `writeObject`, `writeArray`, `EncodedMembers.init`.
+    init(_ target: UnsafeMutablePointer<Sink>) { self.target = target }
 
     private var sink: Sink {
         get { target.pointee }
@@ -40,7 +42,9 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
     }
 
     /// A string written from parts: `"` + each part escaped + `"`, the encoding of the parts joined.
-    mutating func member(_ key: JSONKey, joining parts: String...) {
+    mutating func member(_ key: JSONKey, joining parts: String...) { member(key, joined: parts) }
+
+    mutating func member(_ key: JSONKey, joined parts: [String]) {
         self.key(key)
         sink.write(UInt8(ascii: "\""))
         for part in parts { sink.write(stringContent: part) }
@@ -138,6 +142,8 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
             sink.write(key: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         case .encoded(let bytes):
             sink.write(bytes)
+        case .answer(var name):
+            name.withUTF8 { sink.write(key: UnsafeRawBufferPointer($0)) }
         }
     }
 
@@ -238,6 +244,13 @@ extension Array: JSONSink where Element == UInt8 {
         bytes.writeObject(body)
         return bytes
     }
+
+    /// One array's bytes.
+    static func array(_ body: (inout JSONWriter<[UInt8]>) -> Void) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.writeArray(body)
+        return bytes
+    }
 }
 
 extension OutputBuffer: JSONSink {
@@ -255,6 +268,9 @@ struct JSONKey: Sendable, ExpressibleByStringLiteral {
         case literal(StaticString)
         /// `"name":`, encoded.
         case encoded([UInt8])
+        /// A member name of the protocol (`AnswerKey`'s raw value): plain ASCII, a literal of
+        /// its module, so it needs no escape and its bytes no copy.
+        case answer(String)
     }
 
     fileprivate let name: Name
@@ -266,81 +282,14 @@ struct JSONKey: Sendable, ExpressibleByStringLiteral {
         self.name = .encoded(bytes)
     }
 
+    init(_ key: some AnswerKey) {
+        assert(key.rawValue.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a member name that needs escapes")
+        name = .answer(key.rawValue)
+    }
+
     init(stringLiteral name: StaticString) {
         assert(name.hasPointerRepresentation && UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
             .allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a key literal that needs escapes")
         self.name = .literal(name)
-    }
-}
-
-/// Members of an object encoded without its braces, to be written among other members
-/// (`JSONWriter.members`): a snapshot's sheet without `data`, which each answer adds.
-///
-/// Kept in pieces: the bytes written for these members alone, and the big values encoded before
-/// and given as `shared:` (a snapshot's alert members, the same array for every station with the
-/// same alerts), held by reference rather than copied into each sheet. A network's stations then
-/// share their alert bytes instead of each holding a copy (tens of megabytes at a hundred times
-/// CTA's size), and an output that holds shared pieces (`OutputBuffer`) sends them as they are.
-struct EncodedMembers: Sendable, Equatable {
-    /// In order; each piece is whole JSON text only together with its neighbours.
-    let pieces: [[UInt8]]
-
-    /// `capacity`: about how many bytes the members' own pieces take, so they are allocated once.
-    init(capacity: Int = 0, _ body: (inout JSONWriter<Pieces>) -> Void) {
-        var pieces = Pieces(capacity: capacity)
-        withUnsafeMutablePointer(to: &pieces) { target in
-            var writer = JSONWriter(target)
-            body(&writer)
-        }
-        self.pieces = pieces.finish()
-    }
-
-    /// The members of `json`, an object (any other value has none).
-    init(of json: JSON) {
-        self.init { writer in
-            if case .object(let object) = json { writer.members(of: object) }
-        }
-    }
-
-    /// The object of these members alone.
-    var object: [UInt8] { .object { $0.members(self) } }
-
-    /// What `EncodedMembers` are written into: bytes, and shared values kept as pieces of their own.
-    struct Pieces: JSONSink {
-        var tail: [UInt8]
-        private var done: [[UInt8]] = []
-        private var doneBytes = 0
-
-        fileprivate init(capacity: Int) {
-            tail = []
-            tail.reserveCapacity(capacity)
-        }
-
-        var count: Int { doneBytes + tail.count }
-
-        // Everything but a big shared value goes to the bytes at the end, as an array takes it.
-        mutating func write(_ byte: UInt8) { tail.write(byte) }
-        mutating func write(_ bytes: UnsafeRawBufferPointer) { tail.write(bytes) }
-        mutating func write(_ bytes: [UInt8]) { tail.write(bytes) }
-        mutating func write(_ value: JSON) { tail.write(value) }
-        mutating func write(string: String) { tail.write(string: string) }
-        mutating func write(stringContent: String) { tail.write(stringContent: stringContent) }
-
-        /// A value big enough to be worth a reference becomes a piece; a small one is copied.
-        mutating func append(shared bytes: [UInt8]) {
-            guard bytes.count >= OutputBuffer.shareFrom else {
-                tail.write(bytes)
-                return
-            }
-            if !tail.isEmpty { done.append(tail) }
-            done.append(bytes)
-            doneBytes += tail.count + bytes.count
-            tail = []
-        }
-
-        fileprivate consuming func finish() -> [[UInt8]] {
-            if !tail.isEmpty { done.append(tail) }
-            return done
-        }
     }
 }
