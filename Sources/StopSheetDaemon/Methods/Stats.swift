@@ -38,7 +38,7 @@ public struct StatsMethod: Sendable {
                     }
                 case .errors:
                     writer.object(key) { object in
-                        for entry in requests.errors { object.member(JSONKey(entry.code.map(String.init) ?? "other"), int: entry.count) }
+                        for entry in requests.errors { object.member(JSONKey(entry.code.map(String.init) ?? Answer.Stats.otherError), int: entry.count) }
                     }
                 case .connections: writer.object(key) { Self.writeConnections(&$0, counts, open: server.connectionCount) }
                 case .refreshes:

@@ -13,6 +13,11 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case since, requests, errors, connections, refreshes, bytes, notificationsSent }
 
         public static let summary = "What the daemon has counted since it started."
+
+        /// `requests`' entry for every name that is not a method.
+        public static let unknownMethod = "unknown"
+        /// `errors`' entry for every code that is not one of `ErrorCode`.
+        public static let otherError = "other"
     }
 
     public struct ConnectionCounts: AnswerObject {
