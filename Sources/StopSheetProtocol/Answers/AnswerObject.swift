@@ -19,10 +19,26 @@ public protocol AnswerObject: Decodable, Sendable, Equatable {
 public protocol AnswerKey: CodingKey, CaseIterable, Hashable, Sendable, RawRepresentable where RawValue == String {
     /// Members left out, never `null`, where they do not apply.
     static var omittable: Set<Self> { get }
+    /// Which omittable members an object has, by the word of one of its members (a train sheet
+    /// has `stationId`…, a bus sheet `stopId`): the schema requires them of that variant.
+    static var variants: AnswerVariants<Self>? { get }
 }
 
 extension AnswerKey {
     public static var omittable: Set<Self> { [] }
+    public static var variants: AnswerVariants<Self>? { nil }
+}
+
+/// The variants of an object, told apart by the word of its `discriminator` member.
+public struct AnswerVariants<Key: AnswerKey>: Sendable {
+    public let discriminator: Key
+    /// Word → the omittable members that variant always has.
+    public let members: [(word: String, keys: [Key])]
+
+    public init(by discriminator: Key, _ members: [(word: String, keys: [Key])]) {
+        self.discriminator = discriminator
+        self.members = members
+    }
 }
 
 /// A closed word of the protocol (tone, step-free, kinds, statuses): a string enum that the schema

@@ -59,6 +59,7 @@ private final class Book {
                 var schema = JSONObject([("type", "object"), ("description", .string(object.summary))])
                 schema.append("properties", .object(record.properties))
                 schema.append("required", .array(record.required.map(JSON.string)))
+                if let variants = record.variants { schema.append("allOf", variants) }
                 components.append(name, .object(schema))
             }
             return value
@@ -79,8 +80,11 @@ private final class Slot {
 private final class ObjectRecord {
     var properties = JSONObject()
     var required: [String] = []
+    /// Per variant (`AnswerKey.variants`), `if` its discriminator has the word `then` its members.
+    var variants: JSON?
 
     func note(_ key: some CodingKey, _ schema: JSON, nullable: Bool) {
+        if variants == nil, let key = key as? any AnswerKey { variants = Self.variants(of: key) }
         let omittable = (key as? any AnswerKey).map { Self.isOmittable($0) } ?? false
         // An omittable member is left out, never null; any other optional one is present as null.
         let schema = nullable && !omittable ? Self.nullable(schema) : schema
@@ -90,6 +94,17 @@ private final class ObjectRecord {
     }
 
     private static func isOmittable<K: AnswerKey>(_ key: K) -> Bool { K.omittable.contains(key) }
+
+    private static func variants<K: AnswerKey>(of key: K) -> JSON? {
+        guard let variants = K.variants else { return nil }
+        let discriminator = variants.discriminator.stringValue
+        return .array(variants.members.map { word, keys in
+            [
+                "if": ["properties": .object(JSONObject([(discriminator, ["const": .string(word)])])), "required": [.string(discriminator)]],
+                "then": ["required": .array(keys.map { .string($0.stringValue) })],
+            ]
+        })
+    }
 
     static func nullable(_ schema: JSON) -> JSON {
         if case .object(var object) = schema, object.keys == ["type"], case .string(let type)? = object["type"] {

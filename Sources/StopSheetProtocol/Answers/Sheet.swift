@@ -21,6 +21,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey {
             case stopType, stopId, stationId, stationName, alertGlyph, accessibilityButton, alerts, data
             public static let omittable: Set<Self> = [.stopId, .stationId, .stationName, .alerts, .data]
+            public static let variants: AnswerVariants<Self>? = AnswerVariants(by: .stopType, [
+                (StopType.train.rawValue, [.stationId, .stationName, .alerts, .data]),
+                (StopType.bus.rawValue, [.stopId]),
+            ])
         }
 
         public static let summary = "A stop sheet: the alert glyph, the accessibility button and how fresh the data is."
