@@ -9,4 +9,8 @@ public enum RPCEnvelope {
     public static let params = "params"
     public static let result = "result"
     public static let error = "error"
+    /// The error object's members.
+    public static let code = "code"
+    public static let message = "message"
+    public static let data = "data"
 }

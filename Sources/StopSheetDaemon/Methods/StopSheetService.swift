@@ -81,7 +81,7 @@ public struct StopSheetService: Sendable {
     func station(_ params: JSON?) throws(RPCError) -> [UInt8] {
         let stopID = try Params(params, of: .station).stopID()!
         let current = store.current.encoded
-        guard let stations = current.snapshot.stations else { throw .notLoaded("stations") }
+        guard let stations = current.snapshot.stations else { throw .notLoaded(CacheName.stations.rawValue) }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
         let advisories = current.snapshot.stopSheet(for: station).accessibilityButton.advisories
         return station.encodedDetail(advisories: [UInt8].array { array in
@@ -91,7 +91,7 @@ public struct StopSheetService: Sendable {
 
     /// Every station, in map-id order, without platforms: what a picker or a shell completion needs.
     func stations() throws(RPCError) -> [UInt8] {
-        guard let stations = store.snapshot.stations else { throw .notLoaded("stations") }
+        guard let stations = store.snapshot.stations else { throw .notLoaded(CacheName.stations.rawValue) }
         return .object { writer in
             writer.members(Answer.Stations.CodingKeys.self) { writer, key in
                 switch key {
@@ -106,11 +106,11 @@ public struct StopSheetService: Sendable {
         let stopID = try Params(params, of: .alerts).stopID(required: false)
         let current = store.current.encoded
         let snapshot = current.snapshot
-        guard snapshot.alerts != nil else { throw .notLoaded("alerts") }
+        guard snapshot.alerts != nil else { throw .notLoaded(CacheName.alerts.rawValue) }
         let alerts: [LiveAlert]
         var station: Station?
         if let stopID {
-            guard let stations = snapshot.stations else { throw .notLoaded("stations") }
+            guard let stations = snapshot.stations else { throw .notLoaded(CacheName.stations.rawValue) }
             station = stations.station(for: stopID)
             guard let station else { throw unknownStop(stopID) }
             alerts = snapshot.alerts(applyingTo: station)
@@ -137,9 +137,9 @@ public struct StopSheetService: Sendable {
         } catch {
             return .error(error)
         }
-        guard peer.uid == 0 || peer.uid == getuid() else {
+        guard peer.uid == 0 || peer.uid == DaemonUser.uid else {
             Log.info("refresh refused for uid \(peer.uid)", [("STOPSHEET_EVENT", "client_error"), ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
-            return .error(.notPermitted("refresh is for root or the daemon's own user (uid \(getuid()))"))
+            return .error(.notPermitted("refresh is for root or the daemon's own user (uid \(DaemonUser.uid))"))
         }
         let targets = what == .all ? CacheName.allCases : [CacheName(rawValue: what.rawValue)!]
         return .later { [refreshers, store] complete in

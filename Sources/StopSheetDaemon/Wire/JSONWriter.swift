@@ -2,10 +2,13 @@ import StopSheetCore
 import StopSheetProtocol
 
 /// The one way the daemon puts JSON together from parts: answer and notification envelopes,
-/// results made of pieces encoded before (a snapshot's sheets, a client's id token), and the sheets
-/// themselves from the pieces a snapshot shares between stations. It writes members and elements
-/// one by one and places every brace, bracket, comma and colon itself, so no caller cuts encoded
-/// bytes at a marker or drops a last byte to add a member.
+/// results made of pieces encoded before (a snapshot's sheets, a client's id token), every
+/// answer's members by the protocol's names (`AnswerMembers.swift`), and the sheets themselves
+/// from the pieces a snapshot shares between stations. It writes members and elements one by one
+/// and places every brace, bracket, comma and colon inside what it writes, so no caller cuts
+/// encoded bytes at a marker or drops a last byte to add a member. Outside it stand only the
+/// lines' framing: the newline after each answer, and a batch's `[`, commas and `]` between whole
+/// answers (`LineAnswer`), which stream out one by one as they are answered.
 ///
 /// Containers nest through closures (`object(_:_:)`, `array(_:_:)`); the writer keeps
 /// one bit per open container (has it an element yet), so it nests up to 64 deep, far more than

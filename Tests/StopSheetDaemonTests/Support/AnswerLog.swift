@@ -52,7 +52,7 @@ enum AnswerLog {
             guard let directory else { return }
             let path = directory + "/\(getpid()).jsonl"
             if let file = FileHandle(forWritingAtPath: path) ?? {
-                FileManager.default.createFile(atPath: path, contents: nil)
+                _ = FileManager.default.createFile(atPath: path, contents: nil)
                 return FileHandle(forWritingAtPath: path)
             }() {
                 file.seekToEndOfFile()
