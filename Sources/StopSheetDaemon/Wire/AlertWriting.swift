@@ -90,7 +90,7 @@ extension StopSheet.AlertDialog {
         writer.members(Answer.Dialog.CodingKeys.self) { writer, key in
             switch key {
             case .title: writer.member(key, string: title)
-            case .message: writer.member(JSONKey(key), joined: message)
+            case .message: writer.member(key, joined: message)
             case .buttons: writer.member(key, strings: buttons)
             }
         }

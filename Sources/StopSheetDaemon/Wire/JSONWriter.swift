@@ -44,16 +44,6 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
         sink.write(string: string)
     }
 
-    /// A string written from parts: `"` + each part escaped + `"`, the encoding of the parts joined.
-    mutating func member(_ key: JSONKey, joining parts: String...) { member(key, joined: parts) }
-
-    mutating func member(_ key: JSONKey, joined parts: [String]) {
-        self.key(key)
-        sink.write(UInt8(ascii: "\""))
-        for part in parts { sink.write(stringContent: part) }
-        sink.write(UInt8(ascii: "\""))
-    }
-
     mutating func member(_ key: JSONKey, int: Int) {
         self.key(key)
         sink.write(JSON.int(int))
@@ -114,6 +104,60 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
         for piece in members.pieces { sink.append(shared: piece) }
     }
 
+    // MARK: Members named by the protocol (`AnswerKey`, see AnswerMembers.swift)
+
+    /// `"name":` for a member name of the protocol: plain ASCII, a literal of its module (checked
+    /// in debug builds), so it needs no escape and its bytes no copy. Apart from `JSONKey`, whose
+    /// literal keys the per-request envelope writes, so that path stays as it was.
+    private mutating func key(_ key: some AnswerKey) {
+        separate()
+        var name = key.rawValue
+        assert(name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a member name that needs escapes")
+        name.withUTF8 { sink.write(key: UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func member(_ key: some AnswerKey, _ value: JSON) {
+        self.key(key)
+        sink.write(value)
+    }
+
+    mutating func member(_ key: some AnswerKey, string: String) {
+        self.key(key)
+        sink.write(string: string)
+    }
+
+    /// A string written from parts: `"` + each part escaped + `"`, the encoding of the parts joined.
+    mutating func member(_ key: some AnswerKey, joined parts: [String]) {
+        self.key(key)
+        sink.write(UInt8(ascii: "\""))
+        for part in parts { sink.write(stringContent: part) }
+        sink.write(UInt8(ascii: "\""))
+    }
+
+    mutating func member(_ key: some AnswerKey, encoded value: [UInt8]) {
+        self.key(key)
+        sink.write(value)
+    }
+
+    mutating func member(_ key: some AnswerKey, shared value: [UInt8]) {
+        self.key(key)
+        sink.append(shared: value)
+    }
+
+    mutating func object(_ key: some AnswerKey, _ body: (inout JSONWriter) -> Void) {
+        self.key(key)
+        open(UInt8(ascii: "{"))
+        body(&self)
+        close(UInt8(ascii: "}"))
+    }
+
+    mutating func array(_ key: some AnswerKey, _ body: (inout JSONWriter) -> Void) {
+        self.key(key)
+        open(UInt8(ascii: "["))
+        body(&self)
+        close(UInt8(ascii: "]"))
+    }
+
     // MARK: Array elements
 
     mutating func element(_ value: JSON) {
@@ -145,8 +189,6 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
             sink.write(key: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         case .encoded(let bytes):
             sink.write(bytes)
-        case .answer(var name):
-            name.withUTF8 { sink.write(key: UnsafeRawBufferPointer($0)) }
         }
     }
 
@@ -271,9 +313,6 @@ struct JSONKey: Sendable, ExpressibleByStringLiteral {
         case literal(StaticString)
         /// `"name":`, encoded.
         case encoded([UInt8])
-        /// A member name of the protocol (`AnswerKey`'s raw value): plain ASCII, a literal of
-        /// its module, so it needs no escape and its bytes no copy.
-        case answer(String)
     }
 
     fileprivate let name: Name
@@ -283,11 +322,6 @@ struct JSONKey: Sendable, ExpressibleByStringLiteral {
         JSON.encodeString(name, into: &bytes)
         bytes.append(UInt8(ascii: ":"))
         self.name = .encoded(bytes)
-    }
-
-    init(_ key: some AnswerKey) {
-        assert(key.rawValue.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a member name that needs escapes")
-        name = .answer(key.rawValue)
     }
 
     init(stringLiteral name: StaticString) {
