@@ -29,15 +29,23 @@ extension StopSheet {
         }
     }
 
-    private static func writeButton<Sink>(_ writer: inout JSONWriter<Sink>, _ encoded: EncodedButton, stationName: String, alertMembers: EncodedAlertMembers) {
-        let button = encoded.button
+    private static func writeButton<Sink>(_ writer: inout JSONWriter<Sink>, _ button: EncodedButton, stationName: String, alertMembers: EncodedAlertMembers) {
         writer.members(Answer.AccessibilityButton.CodingKeys.self) { writer, key in
             switch key {
-            case .tone: writer.member(key, word: button.tone)
-            case .stepFree: writer.member(key, word: button.stepFree)
-            case .accessibilityLabel: writer.member(key, string: button.accessibilityLabel)
-            case .symbol: writer.member(key, string: button.symbol)
-            case .alert: writer.object(key) { button.alert.write(&$0, message: [encoded.message.before, stationName, encoded.message.after]) }
+            case .tone: writer.member(key, encoded: button.tone)
+            case .stepFree: writer.member(key, encoded: button.stepFreeWord)
+            case .accessibilityLabel: writer.member(key, encoded: button.accessibilityLabel)
+            case .symbol: writer.member(key, encoded: button.symbol)
+            case .alert:
+                writer.object(key) { dialog in
+                    dialog.members(Answer.Dialog.CodingKeys.self) { dialog, key in
+                        switch key {
+                        case .title: dialog.member(key, encoded: button.title)
+                        case .message: dialog.member(key, joined: [button.message.before, stationName, button.message.after])
+                        case .buttons: dialog.member(key, encoded: button.buttons)
+                        }
+                    }
+                }
             case .advisories: writer.member(key, shared: alertMembers.advisories)
             }
         }
