@@ -21,6 +21,8 @@ public enum ClientError: Error, CustomStringConvertible {
     /// `waitUntilLoaded` or `connect(socketPath:waitingUpTo:)` gave up: what it still waits
     /// for, in one line.
     case stillWaiting(String)
+    /// A result or notification not of the protocol's shape (`Answer`): what did not fit.
+    case unexpectedAnswer(String)
 
     public var description: String {
         switch self {
@@ -35,6 +37,7 @@ public enum ClientError: Error, CustomStringConvertible {
         case .unreadableAnswer(let error): return "unreadable answer: \(error)"
         case .rpc(let error): return "\(error)"
         case .stillWaiting(let line): return line
+        case .unexpectedAnswer(let why): return "an answer not of the protocol's shape: \(why)"
         }
     }
 }

@@ -9,8 +9,16 @@ import StopSheetProtocol
 public enum LoadTarget: String, CaseIterable, Sendable {
     case all, alerts, stations
 
-    /// The `health` members it looks at.
-    public var caches: [String] { self == .all ? ["alerts", "stations"] : [rawValue] }
+    /// The caches it looks at: each one's `health` member name and entry.
+    public var caches: [(name: String, entry: KeyPath<Answer.Health, Answer.CacheHealth>)] {
+        let alerts = (Answer.Health.CodingKeys.alerts.rawValue, \Answer.Health.alerts)
+        let stations = (Answer.Health.CodingKeys.stations.rawValue, \Answer.Health.stations)
+        return switch self {
+        case .all: [alerts, stations]
+        case .alerts: [alerts]
+        case .stations: [stations]
+        }
+    }
 }
 
 /// Waiting for a daemon to be there and to have data, for integration tests and scripts: told by
@@ -54,7 +62,7 @@ extension StopSheetClient {
     /// when the data is there already. Returns `health` as it was then. Throws `.stillWaiting` with
     /// one line naming what it still waits for (the cache, its source, its last error) when
     /// `timeout` passes first, or at once when `target` is a cache the daemon has no source for.
-    public func waitUntilLoaded(_ target: LoadTarget = .all, timeout: Duration) throws(ClientError) -> HealthReply {
+    public func waitUntilLoaded(_ target: LoadTarget = .all, timeout: Duration) throws(ClientError) -> Reply<Answer.Health> {
         try waitUntilLoaded(target, deadline: ContinuousClock.now + timeout, timeout: timeout)
     }
 
@@ -62,25 +70,25 @@ extension StopSheetClient {
     /// for the data (`waitUntilLoaded`). What `stopsheetctl wait` does. Returns the connected
     /// client and `health` once loaded.
     public static func waitUntilLoaded(socketPath: String, _ target: LoadTarget = .all, timeout: Duration,
-                                       answerTimeout: Duration = .seconds(15)) throws(ClientError) -> (client: StopSheetClient, health: HealthReply) {
+                                       answerTimeout: Duration = .seconds(15)) throws(ClientError) -> (client: StopSheetClient, health: Reply<Answer.Health>) {
         let deadline = ContinuousClock.now + timeout
         let client = try connect(socketPath: socketPath, waitingUpTo: timeout, answerTimeout: answerTimeout)
         return (client, try client.waitUntilLoaded(target, deadline: deadline, timeout: timeout))
     }
 
     /// `timeout`: the whole wait's, for the line that says how long it waited.
-    private func waitUntilLoaded(_ target: LoadTarget, deadline: ContinuousClock.Instant, timeout: Duration) throws(ClientError) -> HealthReply {
+    private func waitUntilLoaded(_ target: LoadTarget, deadline: ContinuousClock.Instant, timeout: Duration) throws(ClientError) -> Reply<Answer.Health> {
         let reply = try subscribe(stopIds: [], health: true)
-        var health = reply.health ?? HealthReply(json: .null)
+        let id = reply.subscription
         defer {
             // The subscription is this wait's: it ends with it, and nothing it queued is left for the caller.
-            if let id = reply.subscription {
-                try? unsubscribe(id)
-                heldNotifications.removeAll { PushNotification(json: $0).subscription == id }
-            }
+            try? unsubscribe(id)
+            heldNotifications.removeAll { (try? PushNotification($0))?.subscription == id }
         }
-        if let unset = target.caches.first(where: { health.json[$0]?["configured"] == .bool(false) }), target != .all {
-            throw .stillWaiting("\(unset) is not configured: the daemon has no --\(unset)-url, so it never loads")
+        guard let first = reply.health else { throw .unexpectedAnswer("subscribe {health: true} answered no health") }
+        var health = Reply(first, json: reply.json[Answer.Subscribed.CodingKeys.health.rawValue] ?? .null)
+        if target != .all, let unset = target.caches.first(where: { !health.value[keyPath: $0.entry].configured }) {
+            throw .stillWaiting("\(unset.name) is not configured: the daemon has no --\(unset.name)-url, so it never loads")
         }
         while true {
             let pending = Self.pending(health, target)
@@ -91,24 +99,24 @@ extension StopSheetClient {
                 guard left > .zero else { throw .timedOut }
                 notification = try nextNotification(timeout: left)
             } catch .timedOut {
-                throw .stillWaiting(Self.waiting(for: pending, in: health, after: timeout))
+                throw .stillWaiting(Self.waiting(for: pending, after: timeout))
             }
-            if notification.subscription == reply.subscription, let next = notification.health { health = next }
+            if case .healthChanged(let change) = notification, change.subscription == id {
+                health = Reply(change.health, json: change.json[Answer.HealthChanged.CodingKeys.health.rawValue] ?? .null)
+            }
         }
     }
 
-    /// The caches of `target` that have a source and have not loaded yet. A daemon too old to say
-    /// `configured` has a source for both.
-    static func pending(_ health: HealthReply, _ target: LoadTarget) -> [String] {
-        target.caches.filter { health.json[$0]?["configured"] != .bool(false) && health.json[$0]?["loaded"] != .bool(true) }
+    /// The caches of `target` that have a source and have not loaded yet, by name.
+    static func pending(_ health: Reply<Answer.Health>, _ target: LoadTarget) -> [(name: String, entry: Answer.CacheHealth)] {
+        target.caches.map { ($0.name, health.value[keyPath: $0.entry]) }.filter { $0.entry.configured && !$0.entry.loaded }
     }
 
     /// `still waiting after 5 s for alerts from http://… (last error: HTTP 503 Service Unavailable)`.
-    static func waiting(for caches: [String], in health: HealthReply, after timeout: Duration) -> String {
-        let each = caches.map { cache in
-            let entry = health.json[cache]
-            let source = entry?["source"]?.stringValue.map { " from \($0)" } ?? ""
-            let error = entry?["lastError"]?.stringValue.map { "last error: \($0)" } ?? "no error yet: the first fetch is under way"
+    static func waiting(for caches: [(name: String, entry: Answer.CacheHealth)], after timeout: Duration) -> String {
+        let each = caches.map { cache, entry in
+            let source = entry.source.map { " from \($0)" } ?? ""
+            let error = entry.lastError.map { "last error: \($0)" } ?? "no error yet: the first fetch is under way"
             return "\(cache)\(source) (\(error))"
         }
         return "still waiting after \(Self.seconds(timeout)) for \(each.joined(separator: " and "))"

@@ -16,19 +16,19 @@ extension Command {
             throw .usage("--for: '\(what)' is not one of \(LoadTarget.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let timeout = Duration.seconds(invocation.timeout)
-        let health: JSON
+        let health: Reply<Answer.Health>
         do throws(ClientError) {
-            health = try StopSheetClient.waitUntilLoaded(socketPath: invocation.socketPath, target, timeout: timeout, answerTimeout: timeout).health.json
+            health = try StopSheetClient.waitUntilLoaded(socketPath: invocation.socketPath, target, timeout: timeout, answerTimeout: timeout).health
         } catch .stillWaiting(let line) {
             throw .notReady(line)
         } catch {
             throw .client(error, hint: nil)
         }
         if invocation.json {
-            print(SafeJSON.text(health))
+            print(SafeJSON.text(health.json))
         } else {
-            let loaded = target.caches.filter { health[$0]?["loaded"] == .bool(true) }
-            let unset = target.caches.filter { health[$0]?["configured"] == .bool(false) }
+            let loaded = target.caches.filter { health.value[keyPath: $0.entry].loaded }.map(\.name)
+            let unset = target.caches.filter { !health.value[keyPath: $0.entry].configured }.map(\.name)
             print("loaded: \(loaded.joined(separator: ", "))\(unset.isEmpty ? "" : "; not configured: \(unset.joined(separator: ", "))")")
         }
         return ExitStatus.success

@@ -83,8 +83,8 @@ import Testing
         let daemon = try DaemonProcess(["--demo"])
         let client = try StopSheetClient.connect(socketPath: daemon.socketPath, waitingUpTo: .seconds(patience))
         let health = try client.waitUntilLoaded(timeout: .seconds(patience))
-        #expect(health.json["alerts"]?["loaded"] == true && health.json["stations"]?["loaded"] == true)
+        #expect(health.alerts.loaded && health.stations.loaded)
         #expect(try client.stopSheet(stopId: "40380").stationName == "Clark/Lake")
-        #expect(try client.health().json["subscriptions"]?["count"] == 0, "the wait's subscription ended with it")
+        #expect(try client.health().subscriptions?.count == 0, "the wait's subscription ended with it")
     }
 }

@@ -53,30 +53,12 @@ public struct CacheStatus: Sendable, Equatable {
     /// good data kept".
     public var failingWithNoData: Bool { !loaded && consecutiveFailures > 0 }
 
-    /// The cache's entry in `health` (and in a `refresh` answer), its age and staleness at `now`,
-    /// its times in `zone`.
-    public func json(at now: Instant, in zone: TimeZoneRules) -> JSON {
-        let freshness = freshness(now: now)
-        let time = zone.json
-        return [
-            "loaded": .bool(loaded),
-            "count": .int(count),
-            "loadedAt": time(loadedAt),
-            "lastAttemptAt": time(lastAttemptAt),
-            "lastError": lastError.map(JSON.string) ?? .null,
-            "source": configured ? .string(source) : .null,
-            "consecutiveFailures": .int(consecutiveFailures),
-            "nextRefreshAt": time(nextRefreshAt),
-            "lastHTTPStatus": lastHTTPStatus.map(JSON.int) ?? .null,
-            "ageSeconds": freshness.ageSeconds.map { .int(Int($0)) } ?? .null,
-            "stale": .bool(freshness.stale),
-            "note": (note ?? madeTooLongAgoNote(now, zone)).map(JSON.string) ?? .null,
-            "producedAt": time(freshness.producedAt),
-            "configured": .bool(configured),
-        ]
+    /// `health`'s note at `now`: the limit of the data served, else why data fetched a moment
+    /// ago is stale (its feed says it was made long before), times in `zone`.
+    public func note(at now: Instant, in zone: TimeZoneRules) -> String? {
+        note ?? madeTooLongAgoNote(now, zone)
     }
 
-    /// Why data fetched a moment ago is stale: its feed says it was made long before.
     private func madeTooLongAgoNote(_ now: Instant, _ zone: TimeZoneRules) -> String? {
         guard loaded, let producedAt, DataFreshness.madeTooLongAgo(producedAt, now: now, staleAfterSeconds: staleAfterSeconds) else { return nil }
         return "the feed says it was made at \(zone.iso8601(producedAt)), over \(staleAfterSeconds) s ago"
