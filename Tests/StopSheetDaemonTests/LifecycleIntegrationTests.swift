@@ -108,19 +108,21 @@ import Testing
         #expect(!lines.contains { $0.contains("reloaded") }, "\(lines)")
     }
 
-    /// The serving loop's limits keep their running values through a reload, each changed one
-    /// named once; the other options are applied.
+    /// The serving loop's limits, the clock and start-up's readiness keep their running values
+    /// through a reload, each changed one named once; the other options are applied.
     @Test func aReloadNamesWhatTakesEffectAtRestartAndKeepsIt() throws {
         let rig = try Rig()
         let readies = { rig.daemon.notifications.received.filter { $0.contains("READY=1") }.count }
         let before = readies()
         try Rig.configure(rig.configPath, "file://\(Fixtures.path("alerts_2015-02-14.DERIVED.json"))",
-                          "STOPSHEETD_MAX_BATCH=2\nSTOPSHEETD_MAX_CONNECTIONS=5\n")
+                          "STOPSHEETD_MAX_BATCH=2\nSTOPSHEETD_MAX_CONNECTIONS=5\nSTOPSHEETD_NOW=2015-02-14T14:35:00-06:00\nSTOPSHEETD_NOTIFY_READY=when-loaded\n")
         try rig.reload()
         #expect(eventually(timeout: patience) { readies() > before }, "no READY=1 after the reload")
         // Applied: the source.
         let health = try rig.daemon.result("health")
         #expect(health["alerts"]?["source"]?.stringValue?.hasSuffix("alerts_2015-02-14.DERIVED.json") == true)
+        // Kept: the real clock (a reload never moves it).
+        #expect(health["clock"]?["pinned"] == false)
         // Kept: a batch of three, over the new limit of two, is answered whole.
         let client = try rig.daemon.client()
         defer { client.close() }
@@ -131,7 +133,9 @@ import Testing
         let warnings = rig.daemon.stderrText().split(separator: "\n").filter { $0.hasPrefix("warning: ") && $0.contains("takes effect at restart") }
         #expect(warnings.filter { $0.contains("--max-batch ") }.count == 1, "\(warnings)")
         #expect(warnings.filter { $0.contains("--max-connections ") }.count == 1, "\(warnings)")
-        #expect(warnings.count == 2, "only what changed, each once: \(warnings)")
+        #expect(warnings.filter { $0.contains("--now ") }.count == 1, "\(warnings)")
+        #expect(warnings.filter { $0.contains("--notify-ready ") }.count == 1, "\(warnings)")
+        #expect(warnings.count == 4, "only what changed, each once: \(warnings)")
     }
 
     @Test func aGoodReloadAppliesTheNewConfiguration() throws {

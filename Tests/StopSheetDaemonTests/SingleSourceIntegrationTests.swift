@@ -28,7 +28,7 @@ import Testing
         #expect(sheet["alerts"] == [])
         #expect(sheet["accessibilityButton"]?["tone"] == "good")
         #expect(sheet["accessibilityButton"]?["alert"]?["message"] == "Step-free access is available at Clark/Lake.")
-        #expect(sheet["data"]?["alerts"] == ["loaded": false, "ageSeconds": nil, "stale": false, "configured": false])
+        #expect(sheet["data"]?["alerts"] == ["loaded": false, "ageSeconds": nil, "stale": false, "producedAt": nil, "configured": false])
         #expect(sheet["data"]?["stations"]?["configured"] == true)
         #expect(sheet["data"]?["stations"]?["loaded"] == true)
 
@@ -62,7 +62,7 @@ import Testing
         #expect(sheet["accessibilityButton"]?["tone"] == "muted", "muted without station data")
         #expect(sheet["accessibilityButton"]?["alert"]?["message"] == "Accessibility information is currently unavailable for Clark/Lake.")
         #expect(sheet["alertGlyph"] == .null)
-        #expect(sheet["data"]?["stations"] == ["loaded": false, "ageSeconds": nil, "stale": false, "configured": false])
+        #expect(sheet["data"]?["stations"] == ["loaded": false, "ageSeconds": nil, "stale": false, "producedAt": nil, "configured": false])
         #expect(sheet["data"]?["alerts"]?["loaded"] == true)
 
         #expect(try daemon.result("alerts")["count"] == 17)
