@@ -55,7 +55,7 @@ _stopsheetctl() {
         word=${COMP_WORDS[i]}
         case $word in
             --socket) socket=${COMP_WORDS[i+1]}; ((i++)) ;;
-            --timeout | --name) ((i++)) ;;
+            --timeout | --name | --for) ((i++)) ;;
             -*) ;;
             *) [[ -z $command ]] && command=$word ;;
         esac
@@ -67,6 +67,9 @@ _stopsheetctl() {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return ;;
         --timeout) return ;;
+        --for)
+            mapfile -t COMPREPLY < <(compgen -W "all alerts stations" -- "$cur")
+            return ;;
         --name)
             _stopsheetctl_names "$socket" "$cur"
             return ;;

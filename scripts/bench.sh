@@ -159,6 +159,11 @@ python3 scripts/unread_clients.py --binary "$BIN/stopsheetd" --clients 8,64,256,
     | tee "$WORK/unread.txt" | sed 's/^unread: /   /'
 UNREAD_PEAK=$(sed -n 's/.*1000 never-reading.*peak \([0-9.]*\) MiB.*/\1/p' "$WORK/unread.txt")
 
+echo
+echo "== timeouts: --idle-timeout 1 and --stuck-timeout 1 (scripts/bench_timeouts.py; figures, not LimitsIntegrationTests' pass/fail)"
+TIMEOUTS=$(python3 scripts/bench_timeouts.py "$BIN")
+echo "   idle client closed after $(field "$TIMEOUTS" idle_close_s) s; never-reading alerts flood closed after $(field "$TIMEOUTS" stuck_close_s) s, RSS meanwhile $(mib "$(field "$TIMEOUTS" stuck_rss_kb)")"
+
 LOAD_END=$(cut -d' ' -f1 /proc/loadavg)
 echo
 echo "== noise: load average $LOAD_START at start, $LOAD_END at end on $(nproc) cores (the bench itself adds ~2)."
@@ -175,6 +180,8 @@ P99=$(cat "$WORK/p99_64.txt" 2>/dev/null || echo "")
 echo "   p99 at C=64 P=1 ≤ 1 ms: ${P99:-?} µs — $(verdict "$(awk -v v="${P99:-99999}" 'BEGIN { print (v <= 1000) }')")"
 echo "   RSS idle ≤ 24 MiB: $(mib "$RSS_IDLE") — $(verdict "$(awk -v v="$RSS_IDLE" 'BEGIN { print (v <= 24576) }')"); no growth after 1M requests: $((RSS_AFTER - BEFORE)) KiB — $(verdict "$(awk -v a="$RSS_AFTER" -v b="$BEFORE" 'BEGIN { print (a - b <= 256) }')")"
 echo "   1,000 never-reading clients ≤ 128 MiB RSS: ${UNREAD_PEAK:-?} MiB — $(verdict "$(awk -v v="${UNREAD_PEAK:-9999}" 'BEGIN { print (v <= 128) }')")"
+IDLE_S=$(field "$TIMEOUTS" idle_close_s); STUCK_KB=$(field "$TIMEOUTS" stuck_rss_kb)
+echo "   idle client closed < 5 s after its 1 s timeout: $IDLE_S s — $(verdict "$(awk -v v="$IDLE_S" 'BEGIN { print (v >= 0.5 && v < 5) }')"); RSS with a stuck client < 195 MiB: $(mib "$STUCK_KB") — $(verdict "$(awk -v v="$STUCK_KB" 'BEGIN { print (v < 200000) }')")"
 READY=$(field "$LAUNCH" ready_ms)
 echo "   exec → READY=1 ≤ 50 ms: $READY ms — $(verdict "$(awk -v v="$READY" 'BEGIN { print (v <= 50) }')")"
 echo "   GTFS feed, 8 million stop_times rows, from a directory ≤ 2000 ms: $GTFS_DIR_MS ms — $(verdict "$(awk -v v="$GTFS_DIR_MS" 'BEGIN { print (v <= 2000) }')")"

@@ -35,6 +35,10 @@ public struct Config: Sendable, Equatable {
     /// `--time-zone`, read from the time-zone database when given; nil: `TimeZones.shown` chooses.
     public var timeZone: TimeZoneRules?
     public var demo = false
+    /// `--now`: the clock starts at this instant instead of the real time (tests, replays).
+    public var now: Instant?
+    /// When systemd hears READY=1.
+    public var notifyReady = NotifyReady.whenListening
     public var logLevel: LogLevel = .notice
     public var maxLineBytes = 1 << 20
     public var maxConnections = 1024
@@ -87,6 +91,7 @@ public struct Config: Sendable, Equatable {
             switch value {
             case let seconds as Double: seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
             case let level as LogLevel: level.name
+            case let ready as NotifyReady: ready.rawValue
             default: "\(value)"
             }
         }
@@ -126,6 +131,17 @@ public struct Config: Sendable, Equatable {
         Option(flag: "--config", placeholder: "PATH", help: "environment file of STOPSHEETD_* settings, re-read on SIGHUP; -PATH: optional") {
             let path = try nonEmpty($1, $2)
             $0.configFile = path.hasPrefix("-") ? String(path.dropFirst()) : path
+        },
+        Option(flag: "--now", placeholder: "TIME", help: "start the clock at TIME (ISO 8601 with an offset or Z), for tests and replays; it runs on at the real rate (default: the real time)") {
+            $0.now = try instant($1, $2)
+        },
+        Option(flag: "--notify-ready", placeholder: "WHEN",
+               help: "when systemd hears READY=1: when-listening (serving, maybe without data) or when-loaded (every source loaded once)",
+               default: \.notifyReady) { config, value, name in
+            guard let when = NotifyReady(rawValue: value) else {
+                throw Failure(description: "\(name): '\(value)' is not one of \(NotifyReady.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            config.notifyReady = when
         },
         Option(flag: "--demo", placeholder: nil, help: "serve the embedded real CTA snapshot for any source not given") { $0.demo = try flag($1, $2) },
         Option(flag: "--log-level", placeholder: "LEVEL", help: "critical, error, warning, notice, info or debug", default: \.logLevel) { config, value, name in
@@ -203,8 +219,10 @@ public struct Config: Sendable, Equatable {
             }
         }
         problems += applyFlags(arguments, to: &config)
-        if problems.allSatisfy({ $0.severity == .warning }), !config.demo, config.alertsURL == nil || config.stationsURL == nil {
-            problems.append(.error("no data source: give --alerts-url and --stations-url, or --demo"))
+        // One source is enough: the other is then "not configured" (no glyph without alerts, a
+        // muted button without stations).
+        if problems.allSatisfy({ $0.severity == .warning }), !config.demo, config.alertsURL == nil, config.stationsURL == nil {
+            problems.append(.error("no data source: give --alerts-url, --stations-url or both, or --demo"))
         }
         let failed = problems.contains { $0.severity == .error }
         return Checked(action: failed ? nil : .run(config), problems: problems)
@@ -316,7 +334,8 @@ public struct Config: Sendable, Equatable {
             Usage: stopsheetd [OPTIONS]
             Serves CTA train stop sheets (alert glyph, step-free status) as JSON-RPC 2.0
             on a Unix socket. Every option can also be set as the environment variable
-            shown below it; flags win.
+            shown below it; flags win. SIGHUP re-reads them all and applies each, but
+            those that say they take effect at restart.
 
             """
         func entry(_ left: String, _ help: String, _ variable: String? = nil) {
@@ -332,7 +351,8 @@ public struct Config: Sendable, Equatable {
             for line in lines { text += indent + line + "\n" }
         }
         for option in options {
-            entry(option.flag + (option.placeholder.map { " " + $0 } ?? ""), option.helpWithDefault, option.environmentName)
+            let help = option.helpWithDefault + (isRestartOnly(option.flag) ? "; \(restartOnlyNote)" : "")
+            entry(option.flag + (option.placeholder.map { " " + $0 } ?? ""), help, option.environmentName)
         }
         entry(checkFlag, "check flags, environment and --config file; exit 0 or 1")
         entry("--help", "show this help")
@@ -372,6 +392,14 @@ public struct Config: Sendable, Equatable {
         return url
     }
 
+    /// An exact instant: ISO 8601 with its offset, since a time without one names no instant.
+    private static func instant(_ value: String, _ flag: String) throws(Failure) -> Instant {
+        guard let (wall, offset) = ISO8601Time.parse(value), let offset else {
+            throw Failure(description: "\(flag): '\(value)' is not an ISO 8601 time with an offset or Z, such as 2015-02-14T14:35:00-06:00")
+        }
+        return Instant(secondsSince1970: wall.secondsSince1970 - Int64(offset))
+    }
+
     private static func seconds(_ value: String, _ flag: String, min: Double) throws(Failure) -> Double {
         guard let number = Double(value), number.isFinite, number >= min, number <= 86_400 * 7 else {
             throw Failure(description: "\(flag): '\(value)' is not a number of seconds between \(min == min.rounded() ? String(Int(min)) : String(min)) and 604800")
@@ -393,6 +421,15 @@ public struct Config: Sendable, Equatable {
         default: throw Failure(description: "\(flag): '\(value)' is not one of 1, true, yes, on (or 0, false, no, off, empty), in any case")
         }
     }
+}
+
+/// `--notify-ready`: what READY=1 tells systemd (and so `systemctl start` and the units ordered
+/// after this one).
+public enum NotifyReady: String, Sendable, CaseIterable {
+    /// The socket is served; data may still be loading (`health` says `starting`).
+    case whenListening = "when-listening"
+    /// The socket is served and every configured source has loaded once.
+    case whenLoaded = "when-loaded"
 }
 
 extension String {

@@ -26,10 +26,13 @@ enum Failure: Error {
     /// Exit 1 when the daemon answered with an error, 3 when it could not be reached or did not
     /// answer properly; `hint` is a guess at what the user meant.
     case client(ClientError, hint: String?)
+    /// Exit 4: `wait` timed out; the line says what it still waits for.
+    case notReady(String)
 
     var status: Int32 {
         switch self {
         case .usage: return ExitStatus.usage
+        case .notReady: return ExitStatus.notReady
         case .client(.rpc, _): return ExitStatus.daemonError
         case .client: return ExitStatus.unreachable
         }
@@ -42,6 +45,7 @@ enum ExitStatus {
     static let daemonError: Int32 = 1
     static let usage: Int32 = 2
     static let unreachable: Int32 = 3
+    /// `health` is not ready; `wait` timed out.
     static let notReady: Int32 = 4
 }
 

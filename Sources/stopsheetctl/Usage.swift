@@ -24,7 +24,7 @@ enum Usage {
         page.blank()
         page.paragraph("Output is text for people, wrapped to $COLUMNS or the terminal's width; with --json it is the bare result, or {\"code\", \"message\", \"data\"} on failure (code null when the daemon did not answer).")
         page.blank()
-        page.paragraph("Exit status: \(Int(ExitStatus.success)) success, \(Int(ExitStatus.daemonError)) the daemon answered with an error, \(Int(ExitStatus.usage)) usage error, \(Int(ExitStatus.unreachable)) the daemon could not be reached, \(Int(ExitStatus.notReady)) health is not ready.")
+        page.paragraph("Exit status: \(Int(ExitStatus.success)) success, \(Int(ExitStatus.daemonError)) the daemon answered with an error, \(Int(ExitStatus.usage)) usage error, \(Int(ExitStatus.unreachable)) the daemon could not be reached, \(Int(ExitStatus.notReady)) health is not ready, or wait timed out.")
         return page.text
     }
 

@@ -31,7 +31,7 @@ expect() {
 }
 
 export STOPSHEETD_SOCKET=$tmp/absent.sock
-expect "commands, from stopsheetctl --help" "alerts call health help refresh sheet station stations stats version watch" "$(complete_line "")"
+expect "commands, from stopsheetctl --help" "alerts call health help refresh sheet station stations stats version wait watch" "$(complete_line "")"
 expect "a command prefix" "sheet station stations stats" "$(complete_line s)"
 expect "options" "--json" "$(complete_line --j)"
 expect "options after a command" "--bus" "$(complete_line sheet --b)"

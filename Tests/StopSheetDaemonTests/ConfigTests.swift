@@ -81,8 +81,10 @@ import Testing
         #expect(failure(["--demo", "--alerts-interval"]) == "--alerts-interval needs a value (SECONDS)")
         #expect(failure(["--demo", "--log-level", "loud"])?.hasPrefix("--log-level: 'loud' is not one of") == true)
         #expect(failure(["--demo", "--max-connections", "-1"]) != nil)
-        #expect(failure([]) == "no data source: give --alerts-url and --stations-url, or --demo")
-        #expect(failure(["--alerts-url", "file:///a"]) == "no data source: give --alerts-url and --stations-url, or --demo")
+        #expect(failure([]) == "no data source: give --alerts-url, --stations-url or both, or --demo")
+        // One source is enough: the other is not configured.
+        #expect(failure(["--alerts-url", "file:///a"]) == nil)
+        #expect(failure(["--stations-url", "file:///s"]) == nil)
         #expect(failure(["--demo"], ["STOPSHEETD_HTTP_TIMEOUT": "soon"])?.hasPrefix("STOPSHEETD_HTTP_TIMEOUT: ") == true)
         #expect(failure(["--demo=maybe"]) != nil)
     }
@@ -93,5 +95,25 @@ import Testing
         for flag in ["--socket", "--alerts-url", "--http-timeout", "--demo", "--log-level", "--config", "STOPSHEETD_STATIONS_INTERVAL"] {
             #expect(Config.usage.contains(flag))
         }
+    }
+
+    /// `--help` says which options a reload leaves for a restart: exactly those of
+    /// `Config.restartOnly`, each of which `keepRestartOnly` keeps.
+    @Test func helpMarksTheOptionsThatTakeEffectAtRestart() {
+        // Each option's entry: from its flag at the start of a line to the next such line.
+        let entries = Config.usage.components(separatedBy: "\n  --").dropFirst().map { "--" + $0 }
+        let flags = entries.map { String($0.prefix { $0 != " " && $0 != "\n" }) }
+        #expect(flags.count > 20)
+        for (flag, entry) in zip(flags, entries) {
+            let marked = entry.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ").contains(Config.restartOnlyNote)
+            #expect(marked == Config.isRestartOnly(flag), "\(flag): \(entry)")
+        }
+        #expect(Config.restartOnly.allSatisfy { flags.contains($0.flag) }, "every restart-only option is an option")
+        var changed = Config()
+        (changed.maxBatch, changed.maxConnections, changed.socketPath, changed.alertsInterval) = (2, 5, "/tmp/other.sock", 120)
+        #expect(Config().restartOnlyChanges(to: changed) == ["--socket", "--max-connections", "--max-batch"])
+        var kept = changed
+        kept.keepRestartOnly(from: Config())
+        #expect(Config().restartOnlyChanges(to: kept).isEmpty && kept.alertsInterval == 120, "the others are the new ones")
     }
 }

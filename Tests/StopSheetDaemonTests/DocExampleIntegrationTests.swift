@@ -28,10 +28,15 @@ import StopSheetTestSupport
 /// example whose other numbers follow an age (say the `bytes` of a `stats` after a `health` on
 /// the same daemon) would be flaky: keep such pairs out of one example.
 ///
+/// A page may also hold files its examples run: a fenced block opened as ```` ```sh file=NAME ````
+/// is no example but the text of NAME, written (with the page's other files) into a fresh
+/// directory where that page's commands then run, with the built `stopsheetd` and
+/// `stopsheetctl` first on `PATH` (docs/testing.md's test script is one).
+///
 /// After a deliberate change of output: `STOPSHEET_UPDATE_DOC_EXAMPLES=1 swift test --filter
 /// DocExampleIntegrationTests` writes the real outputs into the pages (check the diff before committing).
 @Suite(.serialized) struct DocExampleIntegrationTests {
-    static let pages = ["protocol.md", "README.md"]
+    static let pages = ["protocol.md", "README.md", "docs/testing.md"]
 
     @Test func everyExampleInTheDocsPrintsWhatThePageShows() throws {
         let update = ProcessInfo.processInfo.environment["STOPSHEET_UPDATE_DOC_EXAMPLES"] == "1"
@@ -39,10 +44,11 @@ import StopSheetTestSupport
             let path = Fixtures.packageRoot + "/" + page
             var lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
             let examples = try DocExample.parse(lines, page: page)
+            let files = DocExample.files(lines)
             #expect(!examples.isEmpty, "\(page) shows no example")
             // Bottom up, so that an update's new line counts do not move the examples still to run.
             for example in examples.reversed() {
-                let actual = try example.run()
+                let actual = try example.run(files: files)
                 guard DocExample.normalise(actual) != DocExample.normalise(Array(lines[example.output])) else { continue }
                 if update {
                     // Only what differs: the times of a matching example stay as the page has them.
@@ -73,6 +79,16 @@ import StopSheetTestSupport
         #expect(examples.map(\.command) == ["echo one", "echo two"])
         #expect(examples.map(\.output) == [3..<4, 5..<7])
         #expect(examples.map(\.line) == [3, 5])
+    }
+
+    @Test func aFileBlockIsNoExampleButAFileTheExamplesRun() throws {
+        let page = ["```sh file=hello.sh", "cat <<'EOF'", "$ printed, not run", "EOF", "```", "```sh", "$ sh hello.sh", "```"]
+        #expect(try DocExample.parse(page, page: "test").map(\.command) == ["sh hello.sh"])
+        let files = DocExample.files(page)
+        #expect(files.map(\.name) == ["hello.sh"])
+        #expect(files.map(\.text) == ["cat <<'EOF'\n$ printed, not run\nEOF\n"])
+        let example = try #require(try DocExample.parse(page, page: "test").first)
+        #expect(try example.run(files: files) == ["$ printed, not run"])
     }
 
     @Test func aDemoSocketLineWithoutItsPromptIsAMistake() {
@@ -119,13 +135,15 @@ struct DocExample {
             }
             command = nil
         }
+        var inFile = false
         for (index, text) in lines.enumerated() {
             if text.hasPrefix("```") {
                 if inBlock { finish(at: index) }
                 inBlock.toggle()
+                inFile = inBlock && fileName(text) != nil
                 continue
             }
-            guard inBlock else { continue }
+            guard inBlock, !inFile else { continue }
             if text.hasPrefix("$ ") {
                 finish(at: index)
                 command = (index, String(text.dropFirst(2)))
@@ -136,11 +154,44 @@ struct DocExample {
         return examples
     }
 
-    /// Runs the command against a daemon of its own; its output lines, without the last newline.
-    func run() throws -> [String] {
+    /// The page's file blocks (```` ```sh file=NAME ````), in page order.
+    static func files(_ lines: [String]) -> [(name: String, text: String)] {
+        var files: [(name: String, text: String)] = []
+        var current: (name: String, text: String)?
+        for text in lines {
+            if text.hasPrefix("```") {
+                if let finished = current {
+                    files.append(finished)
+                    current = nil
+                } else if let name = fileName(text) {
+                    current = (name, "")
+                }
+                continue
+            }
+            current?.text += text + "\n"
+        }
+        return files
+    }
+
+    /// `hello.sh` of a fence opened as ```` ```sh file=hello.sh ````.
+    private static func fileName(_ fence: String) -> String? {
+        fence.split(separator: " ").first { $0.hasPrefix("file=") }.map { String($0.dropFirst(5)) }
+    }
+
+    /// Runs the command against a daemon of its own (and, with `files`, in a directory holding
+    /// them); its output lines, without the last newline.
+    func run(files: [(name: String, text: String)] = []) throws -> [String] {
         let daemon = try DaemonProcess(["--demo", "--alerts-interval", "3600", "--log-level", "warning"])
         defer { daemon.stop() }
-        let script = command
+        let directory = files.isEmpty ? nil : try makeTemporaryDirectory()
+        defer { if let directory { try? FileManager.default.removeItem(atPath: directory) } }
+        var setup = ""
+        if let directory {
+            for file in files { try file.text.write(toFile: directory + "/" + file.name, atomically: true, encoding: .utf8) }
+            let binaries = URL(fileURLWithPath: DaemonProcess.binary).deletingLastPathComponent().path
+            setup = "cd '\(directory)' && PATH='\(binaries)':\"$PATH\" && export PATH && "
+        }
+        let script = setup + command
             .replacingOccurrences(of: Self.demoSocket, with: daemon.socketPath)
             .replacingOccurrences(of: ".build/debug/stopsheetctl", with: DaemonProcess.ctlBinary)
             .replacingOccurrences(of: "socat -", with: "socat -t 30 -")

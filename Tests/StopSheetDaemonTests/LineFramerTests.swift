@@ -40,6 +40,31 @@ import Testing
         #expect(events(&framer) == ["abcd", "abcd", "<too large>", "ok"])
     }
 
+    /// A CRLF line exactly at the limit whose `\n` arrives in a later read than its `\r`: after the
+    /// first read the framer holds limit + 1 bytes and no newline, and must not call that too large
+    /// yet (the `\r` may be the terminator's). Byte by byte, every split point is covered.
+    @Test func aCRLFLineAtTheLimitSplitBetweenItsCRAndLFPasses() {
+        for split in 1...6 {
+            var framer = LineFramer(maxLineBytes: 4)
+            let bytes = Array("abcd\r\nok\n".utf8)
+            framer.append(bytes[..<split])
+            var seen = events(&framer)
+            framer.append(bytes[split...])
+            seen += events(&framer)
+            #expect(seen == ["abcd", "ok"], "split after \(split) bytes")
+        }
+        // One byte more is too large, wherever the read ends.
+        for split in 1...7 {
+            var framer = LineFramer(maxLineBytes: 4)
+            let bytes = Array("abcde\r\nok\n".utf8)
+            framer.append(bytes[..<split])
+            var seen = events(&framer)
+            framer.append(bytes[split...])
+            seen += events(&framer)
+            #expect(seen == ["<too large>", "ok"], "split after \(split) bytes")
+        }
+    }
+
     @Test func oversizedLineStreamedInChunksYieldsOneErrorThenFramingResumes() {
         var framer = LineFramer(maxLineBytes: 16)
         var seen: [String] = []

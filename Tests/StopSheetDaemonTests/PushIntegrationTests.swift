@@ -84,16 +84,15 @@ import Testing
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = directory + "/alerts.json"
-        let now = SystemClock.now()
+        // The clock is pinned (`--now`): both alerts are written before the start, in its time, and
+        // "soon" is far enough ahead that the subscribe below comes before it, even under a
+        // sanitizer on a loaded machine.
+        let now = TestZones.chicago.instant(.init(year: 2026, month: 1, day: 1, hour: 12))
+        let start = now.adding(seconds: 5)
         let always = ClockRuleIntegrationTests.ctaAlert("1", "Always", start: now.adding(seconds: -3600), end: nil, service: #"{"ServiceType":"X","ServiceId":"Systemwide"}"#)
-        try ClockRuleIntegrationTests.document([always]).write(toFile: file, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(["--alerts-url", "file://\(file)", "--stations-url", stopsFile])
-        // Far enough ahead that the refresh and the subscribe below come before it, even under a
-        // sanitizer on a loaded machine (2 s was not, once).
-        let start = SystemClock.now().adding(seconds: 5)
         let soon = ClockRuleIntegrationTests.ctaAlert("2", "Soon", start: start, end: start.adding(seconds: 2), service: #"{"ServiceType":"T","ServiceId":"40380"}"#)
         try ClockRuleIntegrationTests.document([always, soon]).write(toFile: file, atomically: true, encoding: .utf8)
-        try daemon.refreshAll()
+        let daemon = try DaemonProcess(["--alerts-url", "file://\(file)", "--stations-url", stopsFile, "--now", TestZones.chicago.iso8601(now)])
 
         let watcher = try daemon.client()
         let reply = try subscribe(watcher, #"{"stopIds":["40380","40040"]}"#)

@@ -13,8 +13,12 @@ public struct DataFreshness: Sendable, Equatable {
     /// that: a feed fetched a second ago may hold data from years back. False when not loaded:
     /// nothing is there to be stale, and `loaded` says so.
     public var stale: Bool
+    /// The daemon has a source for this data at all. False: it never loads, and `loaded: false`
+    /// means "none is coming", not "not yet".
+    public var configured: Bool
 
-    public init(lastGoodLoad: Instant?, producedAt: Instant? = nil, now: Instant, staleAfterSeconds: Int64) {
+    public init(lastGoodLoad: Instant?, producedAt: Instant? = nil, now: Instant, staleAfterSeconds: Int64, configured: Bool = true) {
+        self.configured = configured
         loaded = lastGoodLoad != nil
         // A clock stepped back reads as age 0, not as a negative age.
         ageSeconds = lastGoodLoad.map { max(0, now.seconds(since: $0)) }
@@ -30,5 +34,5 @@ public struct DataFreshness: Sendable, Equatable {
 
     /// What makes two sheets differ over time: `loaded` and `stale`, never the age alone (it
     /// moves every second).
-    public func sameState(as other: DataFreshness) -> Bool { loaded == other.loaded && stale == other.stale }
+    public func sameState(as other: DataFreshness) -> Bool { loaded == other.loaded && stale == other.stale && configured == other.configured }
 }

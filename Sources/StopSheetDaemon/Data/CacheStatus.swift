@@ -9,6 +9,9 @@ public enum CacheName: String, Sendable, CaseIterable {
 /// its source is doing. `loadedAt` moves on every good refresh (a 304 included).
 public struct CacheStatus: Sendable, Equatable {
     public var source: String
+    /// False for a cache the daemon was given no source for (`--alerts-url` or `--stations-url`
+    /// alone): it is "not configured", never "not loaded", and readiness leaves it out.
+    public var configured = true
     public var loaded = false
     public var count = 0
     public var loadedAt: Instant?
@@ -45,41 +48,25 @@ public struct CacheStatus: Sendable, Equatable {
 
     public init(source: String) { self.source = source }
 
+    /// A cache with no source: it never loads, and nothing waits for it.
+    public static let notConfigured = { var status = CacheStatus(source: ""); status.configured = false; return status }()
+
     /// How fresh the cache's data is at `now` (the sheet's `data`, `health`).
     public func freshness(now: Instant) -> DataFreshness {
-        DataFreshness(lastGoodLoad: loaded ? loadedAt : nil, producedAt: producedAt, now: now, staleAfterSeconds: staleAfterSeconds)
+        DataFreshness(lastGoodLoad: loaded ? loadedAt : nil, producedAt: producedAt, now: now, staleAfterSeconds: staleAfterSeconds,
+                      configured: configured)
     }
 
     /// The source has failed and nothing was ever loaded from it: no data yet, not "the last
     /// good data kept".
     public var failingWithNoData: Bool { !loaded && consecutiveFailures > 0 }
 
-    /// The cache's entry in `health` (and in a `refresh` answer), its age and staleness at `now`,
-    /// its times in `zone`.
-    public func json(at now: Instant, in zone: TimeZoneRules) -> JSON {
-        let freshness = freshness(now: now)
-        let time = zone.json
-        let base: JSON = [
-            "loaded": .bool(loaded),
-            "count": .int(count),
-            "loadedAt": time(loadedAt),
-            "lastAttemptAt": time(lastAttemptAt),
-            "lastError": lastError.map(JSON.string) ?? .null,
-            "source": .string(source),
-            "consecutiveFailures": .int(consecutiveFailures),
-            "nextRefreshAt": time(nextRefreshAt),
-            "lastHTTPStatus": lastHTTPStatus.map(JSON.int) ?? .null,
-            "ageSeconds": freshness.ageSeconds.map { .int(Int($0)) } ?? .null,
-            "stale": .bool(freshness.stale),
-            "note": (note ?? madeTooLongAgoNote(now, zone)).map(JSON.string) ?? .null,
-            "producedAt": time(freshness.producedAt),
-        ]
-        guard let notices, var members = base.objectValue else { return base }
-        members.append("notices", notices.json)
-        return .object(members)
+    /// `health`'s note at `now`: the limit of the data served, else why data fetched a moment
+    /// ago is stale (its feed says it was made long before), times in `zone`.
+    public func note(at now: Instant, in zone: TimeZoneRules) -> String? {
+        note ?? madeTooLongAgoNote(now, zone)
     }
 
-    /// Why data fetched a moment ago is stale: its feed says it was made long before.
     private func madeTooLongAgoNote(_ now: Instant, _ zone: TimeZoneRules) -> String? {
         guard loaded, let producedAt, DataFreshness.madeTooLongAgo(producedAt, now: now, staleAfterSeconds: staleAfterSeconds) else { return nil }
         return "the feed says it was made at \(zone.iso8601(producedAt)), over \(staleAfterSeconds) s ago"
@@ -87,12 +74,6 @@ public struct CacheStatus: Sendable, Equatable {
 }
 
 extension FeedNotices {
-    /// `health.stations.notices`: `{count, first: [{file, line, problem}]}`.
-    var json: JSON {
-        ["count": .int(count),
-         "first": .array(first.map { ["file": .string($0.file), "line": .int($0.line), "problem": .string(Log.oneLine($0.problem, maxBytes: 400))] })]
-    }
-
     /// The journal's words for them: the count and the first.
     var sentence: String? {
         guard let notice = first.first else { return nil }

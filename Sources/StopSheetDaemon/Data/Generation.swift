@@ -13,16 +13,16 @@ public final class Generation: Sendable {
     public let zones: TimeZones
     /// What each answer's `data` is made from, kept apart from the statuses so that making it
     /// copies no status (their strings would be retained and released per answer).
-    private let alertsLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64)
-    private let stationsLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64)
+    private let alertsLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64, configured: Bool)
+    private let stationsLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64, configured: Bool)
 
     init(_ encoded: EncodedSnapshot, alerts: CacheStatus, stations: CacheStatus, zones: TimeZones) {
         self.encoded = encoded
         self.alerts = alerts
         self.stations = stations
         self.zones = zones
-        alertsLoad = (alerts.loaded ? alerts.loadedAt : nil, alerts.producedAt, alerts.staleAfterSeconds)
-        stationsLoad = (stations.loaded ? stations.loadedAt : nil, stations.producedAt, stations.staleAfterSeconds)
+        alertsLoad = (alerts.loaded ? alerts.loadedAt : nil, alerts.producedAt, alerts.staleAfterSeconds, alerts.configured)
+        stationsLoad = (stations.loaded ? stations.loadedAt : nil, stations.producedAt, stations.staleAfterSeconds, stations.configured)
     }
 
     public var snapshot: Snapshot { encoded.snapshot }
@@ -31,14 +31,19 @@ public final class Generation: Sendable {
 
     /// The train sheets' `data` at `now`.
     public func sheetData(now: Instant) -> SheetData {
-        func freshness(_ load: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64)) -> DataFreshness {
-            DataFreshness(lastGoodLoad: load.lastGoodLoad, producedAt: load.producedAt, now: now, staleAfterSeconds: load.staleAfterSeconds)
+        func freshness(_ load: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64, configured: Bool)) -> DataFreshness {
+            DataFreshness(lastGoodLoad: load.lastGoodLoad, producedAt: load.producedAt, now: now, staleAfterSeconds: load.staleAfterSeconds,
+                          configured: load.configured)
         }
         return SheetData(alerts: freshness(alertsLoad), stations: freshness(stationsLoad), zone: encoded.zone)
     }
 
-    /// `health.status`, by the one rule `HealthState` writes.
-    public var health: HealthState { HealthState([alerts, stations]) }
+    /// `health.status`, by the one rule `HealthState` writes, over the caches that have a source.
+    public var health: HealthState { HealthState([alerts, stations].filter(\.configured)) }
+
+    /// The configured caches that have not loaded yet: what `--notify-ready when-loaded` and
+    /// `stopsheetctl wait` wait for.
+    public var notYetLoaded: [CacheName] { CacheName.allCases.filter { status($0).configured && !status($0).loaded } }
 }
 
 /// A cache's newly decoded data, for `Store.commit`.

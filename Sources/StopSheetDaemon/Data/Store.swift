@@ -18,12 +18,14 @@ public final class Store: Sendable {
     /// How many generations were published: read without the lock (`version`).
     private let published = Atomic<UInt64>(0)
 
-    public init(alertsSource: String, stationsSource: String, now: Instant, zones: TimeZones) {
+    /// A nil source: that cache is not configured (the daemon was given only the other).
+    public init(alertsSource: String?, stationsSource: String?, now: Instant, zones: TimeZones) {
         // No data yet, so no zone but `--time-zone`.
-        var stations = CacheStatus(source: stationsSource)
+        var stations = stationsSource.map(CacheStatus.init) ?? .notConfigured
         stations.notices = FeedNotices()
         state = Locked(Generation(EncodedSnapshot(.build(stations: nil, alerts: nil, now: now), zone: zones.shown(data: nil, current: nil)),
-                                  alerts: CacheStatus(source: alertsSource), stations: stations, zones: zones))
+                                  alerts: alertsSource.map(CacheStatus.init) ?? .notConfigured,
+                                  stations: stations, zones: zones))
     }
 
     /// The generation for one answer: one reference taken under the lock.
@@ -47,6 +49,24 @@ public final class Store: Sendable {
         publish { old in
             guard old.zones != zones else { return nil }
             return Self.generation(old.snapshot, old, zones: zones)
+        }
+    }
+
+    /// A reload's changes as one generation, so no reader sees it half applied: each cache's
+    /// source and stale-after limit, and the zones (the snapshot encoded again when they choose
+    /// another zone).
+    public func reconfigure(sources: [CacheName: String], staleAfterSeconds: [CacheName: Int64], zones: TimeZones) {
+        publish { old in
+            var alerts = old.alerts, stations = old.stations
+            for cache in CacheName.allCases {
+                func change(_ status: inout CacheStatus) {
+                    if let source = sources[cache] { status.source = source }
+                    if let limit = staleAfterSeconds[cache] { status.staleAfterSeconds = limit }
+                }
+                if cache == .alerts { change(&alerts) } else { change(&stations) }
+            }
+            guard alerts != old.alerts || stations != old.stations || zones != old.zones else { return nil }
+            return Self.generation(zones == old.zones ? nil : old.snapshot, old, alerts: alerts, stations: stations, zones: zones)
         }
     }
 

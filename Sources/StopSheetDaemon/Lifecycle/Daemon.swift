@@ -32,6 +32,8 @@ public final class Daemon: Sendable {
     /// Push; its state is the serving loop's (compared on every store change and every tick).
     private let subscriptions: SubscriptionRegistry
     private let reloads = ReloadThread()
+    /// `--notify-ready`, as read at start (a reload keeps it: readiness is a start's).
+    private let readyWhen: NotifyReady
     private let startedAt = SystemClock.monotonicMilliseconds()
     /// The socket file this process bound (and so removes at exit, if it is still that file); nil
     /// under socket activation.
@@ -65,6 +67,8 @@ public final class Daemon: Sendable {
         }
         Log.configure(level: config.logLevel, sink: makeDefaultLogSink())
         for warning in warnings { warning.log() }
+        // Before anything reads the clock: the demo's rebase and the store's first snapshot follow it.
+        if let now = config.now { SystemClock.pin(to: now) }
         do {
             let daemon = try Daemon(config: config, arguments: arguments, environment: environment)
             return daemon.run() ? 0 : 1
@@ -81,9 +85,14 @@ public final class Daemon: Sendable {
         self.config = Locked(config)
         let notifier = ServiceNotifier.fromEnvironment()
         self.notifier = notifier
+        let readyWhen = config.notifyReady
+        self.readyWhen = readyWhen
         let now = SystemClock.now()
         let zones = try TimeZones(configured: config.timeZone)
-        let sources = try CacheName.allCases.map { try Daemon.settings($0, config, startedAt: now, chicago: zones.chicago) }
+        // The caches with a source; one given alone leaves the other not configured.
+        let sources = try CacheName.allCases.compactMap { cache in
+            try Daemon.settings(cache, config, startedAt: now, chicago: zones.chicago).map { (cache: cache, source: $0.source, interval: $0.interval) }
+        }
 
         // 1. The listener: inherited from systemd (socket activation), or bound here.
         var listeners = try ListenFDs.take()
@@ -93,14 +102,15 @@ public final class Daemon: Sendable {
         boundSocket = activated ? nil : BoundSocketFile(path: config.socketPath)
 
         // 2. The store, empty until the first loads.
-        let store = Store(alertsSource: sources[0].source.url, stationsSource: sources[1].source.url, now: now, zones: zones)
+        let store = Store(alertsSource: sources.first { $0.cache == .alerts }?.source.url,
+                          stationsSource: sources.first { $0.cache == .stations }?.source.url, now: now, zones: zones)
         store.applyStaleAfter(config)
         self.store = store
 
         // 3. The refreshers. STATUS= changes the moment a refresh does, not only at the next tick.
-        let announce: @Sendable () -> Void = { notifier.status(store.serviceStatus(now: SystemClock.now())) }
-        refreshers = zip(CacheName.allCases, sources).map { cache, settings in
-            Refresher(cache: cache, source: settings.source, interval: settings.interval, store: store, reading: config.reading,
+        let announce: @Sendable () -> Void = { notifier.status(Daemon.statusLine(store, readyWhen)) }
+        refreshers = sources.map { cache, source, interval in
+            Refresher(cache: cache, source: source, interval: interval, store: store, reading: config.reading,
                       spacingMilliseconds: Int64(config.refreshSpacing * 1000),
                       onRefreshed: announce)
         }
@@ -122,19 +132,29 @@ public final class Daemon: Sendable {
         if let ping = notifier.watchdogPingInterval { limits.tickInterval = min(.seconds(1), ping / 4) }
         server = Server(listeners: listeners, dispatcher: dispatcher, limits: limits)
         serverReference.withLock { [server] in $0 = server }
-        // Push: every store change is compared on the loop, where the subscriptions live.
-        store.onChange { [server] _, new in subscriptions.storeChanged(to: new, post: server.post) }
-
         // 5. The notifier says READY=1 from the loop's first turn (`becomeReady`).
+        // A pinned clock is said in the start entry itself, as a warning: a daemon left running
+        // with --now shows yesterday's (or tomorrow's) alerts as current.
+        let pinned = config.now.map { store.zone.iso8601($0) }
         let zone = TimeZones.journal(store.zone)
-        Log.notice("starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath); \(zone.words)",
-                   [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.source.url) } + zone.fields)
+        Log.log(pinned == nil ? .notice : .warning,
+                "starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath); \(zone.words)"
+                    + (pinned.map { "; the clock is pinned by --now: it started at \($0), not the real time" } ?? ""),
+                [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.source.url) } + zone.fields
+                    + (pinned.map { [("CLOCK_PINNED_AT", $0)] } ?? []))
     }
 
     /// Starts the threads, serves on this thread until stopped, then finishes the stop. False when
     /// serving failed.
     private func run() -> Bool {
         state.withLock { $0 = .starting }
+        // Push: every store change is compared on the loop, where the subscriptions live. The
+        // change that completes the first loads is also the moment of READY=1 under
+        // `--notify-ready when-loaded`. Hooked before the refreshers start, so none is missed.
+        store.onChange { [self] old, new in
+            subscriptions.storeChanged(to: new, post: server.post)
+            if new.notYetLoaded.isEmpty, !old.notYetLoaded.isEmpty { server.post { [self] in becomeReady() } }
+        }
         // In start order; joined in reverse once the loop has drained.
         var threads = refreshers.map { $0.start() }
         threads.append(reloads.start { [self] in reload() })
@@ -142,7 +162,14 @@ public final class Daemon: Sendable {
         threads.append(signals)
         server.onTick = { [self] in tick() }
         // Posted work runs once the loop is up, so READY=1 means "serving", not "about to".
-        server.post { [self] in becomeReady() }
+        server.post { [self] in
+            let waiting = store.current.notYetLoaded
+            if readyWhen == .whenLoaded, !waiting.isEmpty {
+                Log.notice("serving; READY=1 waits for \(Daemon.names(waiting)) to load (--notify-ready when-loaded)",
+                           [("STOPSHEET_EVENT", "waiting_for_data")])
+            }
+            becomeReady()
+        }
         var served = true
         do {
             try server.run()
@@ -194,9 +221,14 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// On the serving loop, once it serves: READY=1, unless a stop came first (then systemd has
-    /// had STOPPING=1 and must not hear READY=1 after it).
+    /// On the serving loop, once it serves (and, under `--notify-ready when-loaded`, again when
+    /// the first loads are complete): READY=1, unless a stop came first (then systemd has had
+    /// STOPPING=1 and must not hear READY=1 after it), or the data it waits for is not in yet.
     private func becomeReady() {
+        if readyWhen == .whenLoaded, !store.current.notYetLoaded.isEmpty {
+            notifier.status(statusLine())
+            return
+        }
         advance(from: [.starting], to: .running) {
             notifier.ready(status: statusLine())
             Log.notice("ready", [("STOPSHEET_EVENT", "ready"), ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - startedAt))])
@@ -237,17 +269,30 @@ public final class Daemon: Sendable {
         notifier.status(statusLine())
     }
 
-    func statusLine() -> String { store.serviceStatus(now: SystemClock.now()) }
+    func statusLine() -> String { Daemon.statusLine(store, readyWhen) }
+
+    /// STATUS=: the store's line, led under `--notify-ready when-loaded` by what READY=1 still
+    /// waits for (`waiting for alerts to load: serving 143 stations, no train alerts; alerts
+    /// failing …`). Loads are never undone, so once READY=1 is sent the lead is gone for good.
+    static func statusLine(_ store: Store, _ readyWhen: NotifyReady) -> String {
+        let line = store.serviceStatus(now: SystemClock.now())
+        let waiting = store.current.notYetLoaded
+        guard readyWhen == .whenLoaded, !waiting.isEmpty else { return line }
+        return String("waiting for \(names(waiting)) to load: \(line)".prefix(200))
+    }
+
+    /// `alerts and stations`.
+    static func names(_ caches: [CacheName]) -> String { caches.map(\.rawValue).joined(separator: " and ") }
 
     /// What `config` says one cache's refresher uses: the configured URL (or the embedded demo
-    /// snapshot, with `--demo` and no URL) and the interval. The one place that maps a cache to
-    /// its settings.
-    static func settings(_ cache: CacheName, _ config: Config, startedAt: Instant, chicago: TimeZoneRules) throws -> (source: any Source, interval: Double) {
+    /// snapshot, with `--demo` and no URL) and the interval; nil when the cache has no source
+    /// (not configured). The one place that maps a cache to its settings.
+    static func settings(_ cache: CacheName, _ config: Config, startedAt: Instant, chicago: TimeZoneRules) throws -> (source: any Source, interval: Double)? {
         let (url, interval) = switch cache {
         case .alerts: (config.alertsURL, config.alertsInterval)
         case .stations: (config.stationsURL, config.stationsInterval)
         }
-        guard let url else { return (DemoSource(cache, rebasedTo: startedAt, chicago: chicago), interval) }
+        guard let url else { return config.demo ? (DemoSource(cache, rebasedTo: startedAt, chicago: chicago), interval) : nil }
         let options = HTTPOptions(version: StopSheetVersion.current, timeoutMilliseconds: Int(config.httpTimeout * 1000))
         return (try makeSource(url: url, options: options), interval)
     }

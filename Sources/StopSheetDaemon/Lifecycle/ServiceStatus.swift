@@ -7,14 +7,17 @@ extension Store {
     func serviceStatus(now: Instant) -> String {
         let generation = current
         let (alerts, stations, snapshot) = (generation.alerts, generation.stations, generation.snapshot)
-        var line = "serving \(stations.loaded ? String(stations.count) : "no") stations, \(alerts.loaded ? String(alerts.count) : "no") train alerts"
+        // A cache without a source is said so, so nobody waits for it: `serving no train alerts (not configured)`.
+        let unset = " (not configured)"
+        var line = "serving \(stations.loaded ? String(stations.count) : "no") stations\(stations.configured ? "" : unset), "
+            + "\(alerts.loaded ? String(alerts.count) : "no") train alerts\(alerts.configured ? "" : unset)"
         if alerts.loaded {
             let kinds = snapshot.liveAlerts.map(\.kind)
             line += " (\(kinds.filter { $0 == .active }.count) active, \(kinds.filter { $0 == .planned }.count) planned)"
         }
         if let loadedAt = alerts.loadedAt { line += "; alerts \(now.seconds(since: loadedAt))s old\(alerts.freshness(now: now).stale ? " (stale)" : "")" }
-        for (name, status) in [("alerts", alerts), ("stations", stations)] where status.consecutiveFailures > 0 {
-            line += "; \(name) failing (\(status.consecutiveFailures) in a row\(status.loaded ? "" : ", no data yet")): \(status.lastError ?? "unknown error")"
+        for (cache, status) in [(CacheName.alerts, alerts), (.stations, stations)] where status.consecutiveFailures > 0 {
+            line += "; \(cache.rawValue) failing (\(status.consecutiveFailures) in a row\(status.loaded ? "" : ", no data yet")): \(status.lastError ?? "unknown error")"
         }
         return String(line.prefix(200))
     }

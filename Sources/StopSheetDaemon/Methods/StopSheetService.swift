@@ -32,8 +32,8 @@ public struct StopSheetService: Sendable {
         dispatcher.register(.station) { params, _ in reply { () throws(RPCError) in try station(params) } }
         dispatcher.register(.stations) { params, _ in reply { () throws(RPCError) in try noParams(params, .stations); return try stations() } }
         dispatcher.register(.alerts) { params, _ in reply { () throws(RPCError) in try alerts(params) } }
-        dispatcher.register(.health) { params, _ in reply { () throws(RPCError) in try noParams(params, .health); return health().encoded } }
-        dispatcher.register(.version) { params, _ in reply { () throws(RPCError) in try noParams(params, .version); return version.encoded } }
+        dispatcher.register(.health) { params, _ in reply { () throws(RPCError) in try noParams(params, .health); return health() } }
+        dispatcher.register(.version) { params, _ in reply { () throws(RPCError) in try noParams(params, .version); return Self.encodedVersion } }
         dispatcher.register(.refresh) { params, context in refresh(params, peer: context.peer) }
         let description = OpenRPC.document(version: StopSheetVersion.current).encoded
         dispatcher.register(.discover) { params, _ in reply { () throws(RPCError) in try noParams(params, .discover); return description } }
@@ -46,7 +46,7 @@ public struct StopSheetService: Sendable {
     private func noParams(_ params: JSON?, _ method: RPCMethod) throws(RPCError) { _ = try Params(params, of: method) }
 
     func stopSheet(_ query: StopSheetQuery) throws(RPCError) -> [UInt8] {
-        if query.stopType == .bus { return StopSheet.busJSON(stopID: query.stopID).encoded }
+        if query.stopType == .bus { return StopSheet.encodedBusMembers(stopID: query.stopID).object }
         let generation = store.current
         let data = generation.sheetData(now: now())
         if let index = generation.encoded.stationIndex(stopID: query.stopID) {
@@ -60,15 +60,20 @@ public struct StopSheetService: Sendable {
     /// with the clock): subscriptions compare two snapshots' answers with it, and add `data` to
     /// what they send (`answer(_:stopType:data:)`).
     func stopSheet(_ query: StopSheetQuery, in current: EncodedSnapshot) throws(RPCError) -> EncodedMembers {
-        if query.stopType == .bus { return EncodedMembers(of: StopSheet.busJSON(stopID: query.stopID)) }
+        if query.stopType == .bus { return StopSheet.encodedBusMembers(stopID: query.stopID) }
         if let encoded = current.stopSheet(stopID: query.stopID) { return encoded }
         guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
-        return EncodedMembers(of: StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json(in: current.zone))
+        return StopSheet.encodedMembersBeforeStationsLoad(stopID: query.stopID, stationName: query.stationName)
     }
 
     /// The `stopSheet` result from members of `stopSheet(_:in:)`: a train sheet gets `data`.
     static func answer(_ members: EncodedMembers, stopType: StopType, data: SheetData) -> [UInt8] {
-        stopType == .train ? SheetData.sheet(members, data: data.json.encoded) : members.object
+        stopType == .train ? SheetData.sheet(members, data: data.encoded) : members.object
+    }
+
+    /// `-32005`: the data has not loaded yet, or, for a cache without a source, never will.
+    private func notLoaded(_ cache: CacheName) -> RPCError {
+        .notLoaded(store.status(cache).configured ? cache.rawValue : "\(cache.rawValue): not configured (the daemon has no --\(cache.rawValue)-url)")
     }
 
     /// Unknown ids are the client's business, so they are logged at debug only: with the id, for
@@ -81,62 +86,52 @@ public struct StopSheetService: Sendable {
     func station(_ params: JSON?) throws(RPCError) -> [UInt8] {
         let stopID = try Params(params, of: .station).stopID()!
         let current = store.current.encoded
-        guard let stations = current.snapshot.stations else { throw .notLoaded("stations") }
+        guard let stations = current.snapshot.stations else { throw notLoaded(.stations) }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
-        guard case .object(var detail) = station.json else { return station.json.encoded }
-        detail.append("advisories", .array(current.snapshot.stopSheet(for: station).accessibilityButton.advisories.map { $0.json(in: current.zone) }))
-        return JSON.object(detail).encoded
+        let advisories = current.snapshot.stopSheet(for: station).accessibilityButton.advisories
+        return station.encodedDetail(advisories: [UInt8].array { array in
+            for advisory in advisories { array.elementObject { advisory.write(&$0, in: current.zone) } }
+        })
     }
 
     /// Every station by name (`StationsByName`), without platforms: what a picker or a shell completion needs.
     func stations() throws(RPCError) -> [UInt8] {
         let encoded = store.current.encoded
-        guard let stations = encoded.snapshot.stations else { throw .notLoaded("stations") }
-        let list = encoded.stationsByName.map { stations.stations[$0].summaryJSON }
-        let result: JSON = ["count": .int(list.count), "stations": .array(list)]
-        return result.encoded
+        guard let stations = encoded.snapshot.stations else { throw notLoaded(.stations) }
+        return .object { writer in
+            writer.members(Answer.Stations.CodingKeys.self) { writer, key in
+                switch key {
+                case .count: writer.member(key, int: stations.count)
+                case .stations: writer.array(key, of: encoded.stationsByName) { stations.stations[$1].writeSummary(&$0) }
+                }
+            }
+        }
     }
 
     func alerts(_ params: JSON?) throws(RPCError) -> [UInt8] {
         let stopID = try Params(params, of: .alerts).stopID(required: false)
         let current = store.current.encoded
         let snapshot = current.snapshot
-        guard snapshot.alerts != nil else { throw .notLoaded("alerts") }
-        var result = JSONObject()
+        guard snapshot.alerts != nil else { throw notLoaded(.alerts) }
         let alerts: [LiveAlert]
+        var station: Station?
         if let stopID {
-            guard let stations = snapshot.stations else { throw .notLoaded("stations") }
-            guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
-            result.append("stationId", .string(station.id))
+            guard let stations = snapshot.stations else { throw notLoaded(.stations) }
+            station = stations.station(for: stopID)
+            guard let station else { throw unknownStop(stopID) }
             alerts = snapshot.alerts(applyingTo: station)
         } else {
             alerts = snapshot.liveAlerts
         }
-        result.append("count", .int(alerts.count))
-        result.append("alerts", .array(alerts.map { $0.json(in: current.zone) }))
-        return JSON.object(result).encoded
-    }
-
-    /// `health`'s answer from `generation` (the current one by default).
-    public func health(of generation: Generation? = nil) -> JSON {
-        let generation = generation ?? store.current
-        let now = now()
-        let zone = generation.encoded.zone
-        func cache(_ name: CacheName) -> JSON { generation.status(name).json(at: now, in: zone) }
-        return [
-            "status": .string(generation.health.rawValue),
-            "alerts": cache(.alerts),
-            "stations": cache(.stations),
-            "uptimeSeconds": .int(Int((SystemClock.monotonicMilliseconds() - startedAt) / 1000)),
-            "connections": .int(connections()),
-            "version": .string(StopSheetVersion.current),
-            "subscriptions": subscriptions?.json ?? .null,
-            "timeZone": zone.name.map(JSON.string) ?? .null,
-        ]
-    }
-
-    private var version: JSON {
-        ["name": "stopsheetd", "version": .string(StopSheetVersion.current), "protocol": .int(StopSheetVersion.protocolVersion)]
+        return .object { writer in
+            writer.members(Answer.Alerts.CodingKeys.self) { writer, key in
+                switch key {
+                case .stationId: if let station { writer.member(key, string: station.id) }
+                case .count: writer.member(key, int: alerts.count)
+                case .alerts: writer.array(key, of: alerts) { $1.write(&$0, in: current.zone) }
+                }
+            }
+        }
     }
 
     /// Root and the daemon's own user may force a refresh; anyone else could use it to hammer
@@ -148,15 +143,20 @@ public struct StopSheetService: Sendable {
         } catch {
             return .error(error)
         }
-        guard peer.uid == 0 || peer.uid == getuid() else {
+        guard peer.uid == 0 || peer.uid == DaemonUser.uid else {
             Log.info("refresh refused for uid \(peer.uid)", [("STOPSHEET_EVENT", "client_error"), ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
-            return .error(.notPermitted("refresh is for root or the daemon's own user (uid \(getuid()))"))
+            return .error(.notPermitted("refresh is for root or the daemon's own user (uid \(DaemonUser.uid))"))
         }
         let targets = what == .all ? CacheName.allCases : [CacheName(rawValue: what.rawValue)!]
         return .later { [refreshers, store] complete in
             let outcome = RefreshOutcome(expected: targets, zone: store.zone)
             for target in targets {
-                refreshers[target]!.refreshNow { status in
+                // A cache without a source has nothing to fetch: its entry says `configured: false`.
+                guard let refresher = refreshers[target] else {
+                    if let result = outcome.record(target, store.status(target)) { complete(.result(result)) }
+                    continue
+                }
+                refresher.refreshNow { status in
                     if let result = outcome.record(target, status) { complete(.result(result)) }
                 }
             }

@@ -1,32 +1,10 @@
-/// The member names the daemon's writers use (`JSONWriter`), each once: protocol.md shows them in
-/// its examples, and the doc tests compare those with real answers.
+/// The JSON-RPC envelope's member names (`RPCResponse`, `RPCRequest`), each once. The answers'
+/// own member names are the protocol's (`Answer`'s `CodingKeys`).
 extension JSONKey {
-    static let subscription: JSONKey = "subscription"
-    static let seq: JSONKey = "seq"
-    static let stopId: JSONKey = "stopId"
-    static let sheet: JSONKey = "sheet"
-    static let sheets: JSONKey = "sheets"
-    static let health: JSONKey = "health"
     static let jsonrpc: JSONKey = "jsonrpc"
     static let id: JSONKey = "id"
     static let result: JSONKey = "result"
     static let error: JSONKey = "error"
     static let method: JSONKey = "method"
     static let params: JSONKey = "params"
-    static let stopType: JSONKey = "stopType"
-    static let stationId: JSONKey = "stationId"
-    static let stationName: JSONKey = "stationName"
-    static let alertGlyph: JSONKey = "alertGlyph"
-    static let accessibilityButton: JSONKey = "accessibilityButton"
-    static let alerts: JSONKey = "alerts"
-    static let alert: JSONKey = "alert"
-    static let title: JSONKey = "title"
-    static let message: JSONKey = "message"
-    static let buttons: JSONKey = "buttons"
-    static let advisories: JSONKey = "advisories"
-    static let tone: JSONKey = "tone"
-    static let stepFree: JSONKey = "stepFree"
-    static let accessibilityLabel: JSONKey = "accessibilityLabel"
-    static let symbol: JSONKey = "symbol"
-    static let data: JSONKey = "data"
 }

@@ -53,11 +53,12 @@ final class DaemonProcess {
 
     /// Starts the daemon with `arguments` (plus `--socket`), waits for READY=1, then for a STATUS=
     /// that `until` accepts (by default: both caches loaded).
-    init(_ arguments: [String], environment extra: [String: String] = [:], waitForReady: Bool = true,
+    /// `socket`: a path chosen by the test (one a client waits for before the daemon exists).
+    init(_ arguments: [String], environment extra: [String: String] = [:], waitForReady: Bool = true, socket: String? = nil,
          until: @escaping (String) -> Bool = DaemonProcess.bothLoaded) throws
     {
         directory = try makeTemporaryDirectory()
-        socketPath = directory + "/stopsheetd.sock"
+        socketPath = socket ?? directory + "/stopsheetd.sock"
         notifications = try DaemonNotifications(path: directory + "/notify.sock")
         self.arguments = ["--socket", socketPath] + arguments
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STOPSHEETD_") && $0.key != "LISTEN_FDS" && $0.key != "WATCHDOG_USEC" }
@@ -116,12 +117,16 @@ final class DaemonProcess {
 
     /// One request on a fresh connection; returns the whole response object.
     func call(_ method: String, _ params: JSON? = nil) throws -> JSON {
-        try typedClient().answer(method: method, params: params)
+        let answer = try typedClient().answer(method: method, params: params)
+        if let result = answer[RPCEnvelope.result] { AnswerLog.result(result, of: method) }
+        return answer
     }
 
     /// One request on a fresh connection; its result, or the daemon's error thrown.
     func result(_ method: String, _ params: JSON? = nil) throws -> JSON {
-        try typedClient().call(method: method, params: params)
+        let result = try typedClient().call(method: method, params: params)
+        AnswerLog.result(result, of: method)
+        return result
     }
 
     /// Both caches refreshed now; answers when done, so tests need no waiting of their own.
