@@ -26,12 +26,14 @@ public struct AccessibilityAdvisory: Sendable, Equatable {
 
     /// CTA `Impact` naming elevators or accessibility as a word (`Elevator Status`,
     /// `Accessibility Status`, the real feed's `Accessiblity Note`), the app format's category
-    /// `accessibility`, or GTFS-realtime's `ACCESSIBILITY_ISSUE` effect (added for exactly this).
+    /// `accessibility`, or GTFS-realtime's `ACCESSIBILITY_ISSUE` effect (added for exactly this);
+    /// and every facility outage, however it is told (`FacilityOutage`: an elevator closure in
+    /// `effect_detail` or only in the headline's words).
     public static func isAdvisory(_ alert: Alert) -> Bool {
         let details = alert.details
         if let impact = details.impact, words(impact).contains(where: impactWords.contains) { return true }
         if details.category.map(words) == ["accessibility"] { return true }
-        return details.effect?.uppercased() == "ACCESSIBILITY_ISSUE"
+        return details.effect?.uppercased() == "ACCESSIBILITY_ISSUE" || FacilityOutage.isOutage(alert)
     }
 
     /// The headline says "back in service" or "returned to service" and not "out of service":
