@@ -13,6 +13,10 @@ public struct DecodedStations: Sendable, Equatable {
     /// GTFS generic nodes and boarding areas by stop id → their station's id: never platforms,
     /// but an alert naming one is about its station.
     public var stopsWithin: [String: String]
+    /// GTFS `pathways.txt`: each station's topology, by station id (none without the table), and
+    /// the rows of `pathways.txt`/`levels.txt` left out.
+    public var topologies: [String: StationTopology] = [:]
+    public var topologyNotices: [GTFSRowNotice] = []
 
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [], agencies: [Agency] = [.cta],
                 stopsWithin: [String: String] = [:]) {

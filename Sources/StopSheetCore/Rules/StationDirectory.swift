@@ -14,12 +14,15 @@ public struct StationDirectory: Sendable {
     /// False when the source could not say which lines serve a platform (GTFS `stops.txt` on its
     /// own): route-scoped alerts then match no station, and `health` says so.
     public let linesKnown: Bool
+    /// Each station's pathways (GTFS `pathways.txt`), by station id; empty without them.
+    public let topologies: [String: StationTopology]
 
     /// A decoded station source: its platforms, entrances, lines and agencies. `agencyName`, when
     /// given (`--agency-name`), is the name every station's "none" sentence gives.
     public init(_ decoded: DecodedStations, agencyName: String? = nil) {
         self.init(platforms: decoded.platforms, entrances: decoded.entrances, linesKnown: decoded.linesKnown,
-                  lines: decoded.lines, agencies: decoded.agencies, agencyName: agencyName, stopsWithin: decoded.stopsWithin)
+                  lines: decoded.lines, agencies: decoded.agencies, agencyName: agencyName, stopsWithin: decoded.stopsWithin,
+                  topologies: decoded.topologies)
     }
 
     /// What the "none" sentence says when nothing names the agency (another agency's
@@ -31,7 +34,8 @@ public struct StationDirectory: Sendable {
     /// a station without platforms are dropped with it. A station's agency is its first line's
     /// (`agency_id`), else the first agency given.
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [],
-                agencies: [Agency] = [.cta], agencyName: String? = nil, stopsWithin: [String: String] = [:]) {
+                agencies: [Agency] = [.cta], agencyName: String? = nil, stopsWithin: [String: String] = [:],
+                topologies: [String: StationTopology] = [:]) {
         self.linesKnown = linesKnown
         self.agencies = agencies
         var linesByID: [RouteID: Line] = [:]
@@ -71,6 +75,7 @@ public struct StationDirectory: Sendable {
         indexByStationID = byStation
         indexByPlatformID = byPlatform
         self.stopsWithin = stopsWithin.filter { byStation[$0.value] != nil }
+        self.topologies = topologies.filter { byStation[$0.key] != nil && !$0.value.pathways.isEmpty }
     }
 
     public var count: Int { stations.count }

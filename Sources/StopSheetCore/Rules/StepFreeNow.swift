@@ -118,6 +118,20 @@ public struct StepFreeNow: Hashable, Sendable {
         stepFree = platforms.isEmpty ? .unknown : both == platforms.count ? .available : both == 0 ? .none : .partial
     }
 
+    /// The verdict of a station nothing more is known of (before stations load): its reported
+    /// value, no platforms, no outages.
+    public static func reported(_ status: StepFreeStatus) -> StepFreeNow {
+        StepFreeNow(stepFree: reported(status), basis: .stations, complete: true, platforms: [], outages: [])
+    }
+
+    public init(stepFree: Verdict, basis: Basis, complete: Bool, platforms: [PlatformAccess], outages: [Outage]) {
+        self.stepFree = stepFree
+        self.basis = basis
+        self.complete = complete
+        self.platforms = platforms
+        self.outages = outages
+    }
+
     private static func reported(_ status: StepFreeStatus) -> Verdict {
         switch status {
         case .available: return .available
