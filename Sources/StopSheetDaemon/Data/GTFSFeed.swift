@@ -12,7 +12,7 @@ protocol GTFSTables {
 
 /// A whole GTFS feed → stations: `agency.txt` (when there), `routes.txt`, `trips.txt` and
 /// `stop_times.txt` streamed through `GTFSStopLines` (never held whole), then `stops.txt` read
-/// with the lines found.
+/// with the lines found, then `pathways.txt` and `levels.txt` when the feed has them.
 enum GTFSFeed {
     static func decode(_ tables: some GTFSTables, stops: [UInt8]? = nil, maxTableBytes: Int, reading: FeedReading) throws -> DecodedStations {
         var lines = GTFSStopLines(trainRouteTypes: reading.trainRouteTypes)
@@ -21,14 +21,24 @@ enum GTFSFeed {
             try tables.stream(table.rawValue) { chunk throws in try lines.consume(chunk) }
             try lines.end()
         }
-        var stopsBytes = stops ?? []
-        if stops == nil {
-            try tables.stream("stops.txt") { chunk in
-                guard chunk.count <= maxTableBytes - stopsBytes.count else { throw FetchFailure("GTFS stops.txt is larger than \(maxTableBytes) bytes") }
-                stopsBytes.append(contentsOf: chunk)
+        func whole(_ name: String) throws -> [UInt8] {
+            var bytes: [UInt8] = []
+            try tables.stream(name) { chunk in
+                guard chunk.count <= maxTableBytes - bytes.count else { throw FetchFailure("GTFS \(name) is larger than \(maxTableBytes) bytes") }
+                bytes.append(contentsOf: chunk)
             }
+            return bytes
         }
-        return try GTFSStopsDecoder.decode(stopsBytes, feed: lines)
+        let stopsBytes = try stops ?? whole("stops.txt")
+        var decoded = try GTFSStopsDecoder.decode(stopsBytes, feed: lines)
+        let pathways = GTFSPathwaysDecoder.pathwaysFile, levels = GTFSPathwaysDecoder.levelsFile
+        if tables.has(pathways) {
+            let topology = try GTFSPathwaysDecoder.decode(stops: stopsBytes, pathways: try whole(pathways),
+                                                          levels: tables.has(levels) ? try whole(levels) : nil)
+            decoded.topologies = topology.stations
+            decoded.topologyNotices = topology.notices
+        }
+        return decoded
     }
 }
 

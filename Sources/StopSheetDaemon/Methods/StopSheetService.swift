@@ -84,14 +84,22 @@ public struct StopSheetService: Sendable {
         guard let stations = current.snapshot.stations else { throw .notLoaded("stations") }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
         guard case .object(var detail) = station.json else { return station.json.encoded }
-        detail.append("advisories", .array(current.snapshot.stopSheet(for: station).accessibilityButton.advisories.map { $0.json(in: current.zone) }))
+        let sheet = current.snapshot.stopSheet(for: station)
+        detail.append("advisories", .array(sheet.accessibilityButton.advisories.map { $0.json(in: current.zone) }))
+        detail.append("now", sheet.accessibilityButton.now.json)
         return JSON.object(detail).encoded
     }
 
     /// Every station, in map-id order, without platforms: what a picker or a shell completion needs.
     func stations() throws(RPCError) -> [UInt8] {
-        guard let stations = store.snapshot.stations else { throw .notLoaded("stations") }
-        let list = stations.stations.map(\.summaryJSON)
+        let snapshot = store.snapshot
+        guard let stations = snapshot.stations else { throw .notLoaded("stations") }
+        let list = stations.stations.map { station in
+            guard case .object(var summary) = station.summaryJSON else { return station.summaryJSON }
+            let positions = snapshot.alerts == nil ? [] : snapshot.alertPositions(applyingTo: station)
+            summary.append("stepFreeNow", .string(snapshot.stepFreeNow(for: station, alertPositions: positions).stepFree.rawValue))
+            return .object(summary)
+        }
         let result: JSON = ["count": .int(list.count), "stations": .array(list)]
         return result.encoded
     }

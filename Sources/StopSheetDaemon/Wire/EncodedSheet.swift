@@ -9,7 +9,8 @@ extension StopSheet {
     /// the same step-free status and agency; only the id, the name and the button's sentence are
     /// encoded per station. Tests check the two paths agree for every station of the real data and
     /// for names that need escapes.
-    static func encodedMembers(stationID: String, stationName: String, button: EncodedButton, alertMembers: EncodedAlertMembers) -> EncodedMembers {
+    static func encodedMembers(stationID: String, stationName: String, button: EncodedButton, alertMembers: EncodedAlertMembers,
+                               now: [UInt8]) -> EncodedMembers {
         let capacity = 400 + 3 * stationName.utf8.count
         return EncodedMembers(capacity: capacity) { sheet in
             sheet.member(.stopType, encoded: trainType)
@@ -24,6 +25,7 @@ extension StopSheet {
                     dialog.member(.buttons, encoded: button.buttons)
                 }
                 buttonMembers.member(.advisories, shared: alertMembers.advisories)
+                buttonMembers.member(.now, encoded: now)
             }
             sheet.member(.alerts, shared: alertMembers.alerts)
         }

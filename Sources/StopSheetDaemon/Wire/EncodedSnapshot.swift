@@ -56,8 +56,9 @@ public final class EncodedSnapshot: Sendable {
         (snapshot.stations?.stations ?? []).withUnsafeBufferPointer { stations in
             for index in stations.indices {
                 var members = noAlerts
+                var positions: [Int] = []
                 if snapshot.alerts != nil {
-                    let positions = snapshot.alertPositions(applyingTo: stations[index])
+                    positions = snapshot.alertPositions(applyingTo: stations[index])
                     if let known = membersBySet[positions] {
                         members = known
                     } else {
@@ -72,8 +73,9 @@ public final class EncodedSnapshot: Sendable {
                     buttons.append(EncodedButton(stepFree, agency: agency))
                     return buttons[buttons.count - 1]
                 }()
+                let now = snapshot.stepFreeNow(for: stations[index], alertPositions: positions).json.encoded
                 sheets.append(StopSheet.encodedMembers(stationID: stations[index].id, stationName: stations[index].name, button: button,
-                                                       alertMembers: members))
+                                                       alertMembers: members, now: now))
             }
         }
         return sheets

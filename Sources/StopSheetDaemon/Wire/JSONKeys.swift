@@ -29,4 +29,5 @@ extension JSONKey {
     static let accessibilityLabel: JSONKey = "accessibilityLabel"
     static let symbol: JSONKey = "symbol"
     static let data: JSONKey = "data"
+    static let now: JSONKey = "now"
 }

@@ -35,6 +35,25 @@ extension StopSheet.AccessibilityButton {
             "symbol": .string(symbol),
             "alert": alert.json,
             "advisories": .array(advisories.map { $0.json(in: zone) }),
+            "now": now.json,
+        ]
+    }
+}
+
+extension StepFreeNow {
+    public var json: JSON {
+        [
+            "stepFree": .string(stepFree.rawValue),
+            "basis": .string(basis.rawValue),
+            "complete": .bool(complete),
+            "platforms": .array(platforms.map { platform in
+                ["stopId": .string(platform.stopID), "name": .string(platform.name),
+                 "entry": platform.entry.map(JSON.bool) ?? .null, "exit": platform.exit.map(JSON.bool) ?? .null]
+            }),
+            "outages": .array(outages.map { outage in
+                ["alertId": .string(outage.alertID), "facility": .string(outage.facility.rawValue),
+                 "facilityId": outage.facilityID.map(JSON.string) ?? .null, "pathways": .array(outage.pathways.map(JSON.string))]
+            }),
         ]
     }
 }
