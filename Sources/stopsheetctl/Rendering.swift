@@ -33,7 +33,15 @@ enum Rendering {
             page.paragraph("\(dialog["title"]?.stringValue ?? "Accessibility")")
             page.paragraphs(dialog["message"]?.stringValue ?? "", indent: 2)
         }
+        stepFreeNow(button?["now"], into: &page)
         advisories(button?["advisories"], into: &page)
+    }
+
+    /// The verdict's line, and one per platform without step-free entry or exit.
+    static func stepFreeNow(_ now: JSON?, into page: inout Page) {
+        guard let verdict = StepFreeNowLines.verdict(now) else { return }
+        page.paragraph(verdict, indent: 2)
+        for loss in StepFreeNowLines.losses(now) { page.paragraph(loss, indent: 4) }
     }
 
     /// `Bus stop 1106: …`, for a sheet that is not a train station's.
@@ -225,6 +233,8 @@ enum Rendering {
                 page.words([TerminalText(lead)] + list(LineNames.names(platform["routes"], lines: station["lines"]), comma: true), indent: 2, hangingIndent: hanging)
             }
         }
+        if station["now"] != nil { page.blank() }
+        stepFreeNow(station["now"], into: &page)
         advisories(station["advisories"], into: &page)
     }
 
