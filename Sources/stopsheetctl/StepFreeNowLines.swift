@@ -40,7 +40,7 @@ enum StepFreeNowLines {
             guard let before = oldPlatforms[platform["stopId"]?.stringValue ?? ""],
                   before["entry"] != platform["entry"] || before["exit"] != platform["exit"] else { continue }
             let name = label(platform, in: new)
-            if let lost = missing(platform) {
+            if let lost = missing(platform, joining: "and") {
                 lines.append("\(name): lost step-free \(lost) (\(reason(new)))")
             } else {
                 lines.append("\(name): step-free entry and exit again")
@@ -54,10 +54,11 @@ enum StepFreeNowLines {
     private static func platforms(_ now: JSON?) -> [JSON] { now?["platforms"]?.arrayValue ?? [] }
     private static func outages(_ now: JSON?) -> [JSON] { now?["outages"]?.arrayValue ?? [] }
 
-    /// `entry`, `exit`, `entry or exit`, or nil when the platform has both (or nothing says).
-    private static func missing(_ platform: JSON) -> TerminalText? {
+    /// `entry`, `exit`, `entry or exit` (`no step-free entry or exit`; `lost step-free entry and
+    /// exit`), or nil when the platform has both (or nothing says).
+    private static func missing(_ platform: JSON, joining conjunction: TerminalText = "or") -> TerminalText? {
         switch (platform["entry"], platform["exit"]) {
-        case (.bool(false), .bool(false)): return "entry or exit"
+        case (.bool(false), .bool(false)): return "entry \(conjunction) exit"
         case (.bool(false), _): return "entry"
         case (_, .bool(false)): return "exit"
         default: return nil

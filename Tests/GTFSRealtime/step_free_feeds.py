@@ -3,7 +3,7 @@
 with the independent GTFS-realtime encoder (PyPI gtfs-realtime-bindings), with the step-free
 verdicts they should give beside them: the oracle of the step-free-now tests.
 
-    python step_free_feeds.py --out DIR --now EPOCH
+    python step_free_feeds.py --out DIR --now EPOCH [--static]
 
 Writes into DIR, for each FEED (prague-pid-2020-07-02, euskotren-2025-11-27):
   FEED.pb             the feed's outage alerts (MADE FOR THE TEST, naming the feed's real
@@ -12,6 +12,10 @@ Writes into DIR, for each FEED (prague-pid-2020-07-02, euskotren-2025-11-27):
                        "verdicts": {"now": {station_id: now}, "later": {...}}} — every station
                       with pathways, as protocol.md's `now`, derived by Tests/GTFS/step_free.py
                       from this script's own reading of the encoded feed
+and `ALERT_ID.pb` for each alert alone, and `empty.pb` (no alert at all), for tests that switch
+outages on and off. With --static, also `FEED/`: the feed's fixture tables with routes.txt,
+trips.txt and stop_times.txt MADE FOR THE TEST (one metro route `M`, one trip per station calling
+at each of its platforms: the fixtures keep no trips), a static feed the daemon can load.
 What the alerts say (the real elevators, and what the oracle finds they do):
   Prague: Nemocnice Motol's elevator at node U306N1 (ACCESSIBILITY_ISSUE, Czech and English
   headlines) — one platform loses step-free access; Bořislavka's two elevators at U157N1 and
@@ -26,8 +30,10 @@ What the alerts say (the real elevators, and what the oracle finds they do):
 """
 
 import argparse
+import csv
 import json
 import os
+import shutil
 import sys
 
 from google.transit import gtfs_realtime_pb2 as rt
@@ -123,12 +129,41 @@ def read_back(body, moment):
     return found
 
 
+def static_feed(name, out):
+    """The fixture's tables, and one made metro route whose trips call at every platform."""
+    source = os.path.join(FIXTURES, name)
+    os.makedirs(out)
+    for table in os.listdir(source):
+        if table.endswith(".txt") and table != "routes.txt":
+            shutil.copyfile(os.path.join(source, table), os.path.join(out, table))
+    feed = step_free.Feed(source)
+    stations = sorted({feed.station_of[stop] for stop in feed.order if stop in feed.station_of})
+    with open(os.path.join(out, "routes.txt"), "w", encoding="utf-8") as handle:
+        handle.write("route_id,route_short_name,route_long_name,route_type\nM,M,Metro (made for the test),1\n")
+    with open(os.path.join(out, "trips.txt"), "w", encoding="utf-8") as handle:
+        handle.write("route_id,service_id,trip_id\n" + "".join(f"M,all,T{index}\n" for index in range(len(stations))))
+    with open(os.path.join(out, "stop_times.txt"), "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence"])
+        for index, station in enumerate(stations):
+            for sequence, platform in enumerate(feed.platforms(station)):
+                writer.writerow([f"T{index}", "08:00:00", "08:00:00", platform, sequence + 1])
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
     parser.add_argument("--now", type=int, required=True)
+    parser.add_argument("--static", action="store_true")
     args = parser.parse_args()
+    with open(os.path.join(args.out, "empty.pb"), "wb") as handle:
+        handle.write(encode([], args.now))
     for name, alerts in outages(args.now).items():
+        for alert in alerts:
+            with open(os.path.join(args.out, alert[0] + ".pb"), "wb") as handle:
+                handle.write(encode([alert], args.now))
+        if args.static:
+            static_feed(name, os.path.join(args.out, name))
         body = encode(alerts, args.now)
         with open(os.path.join(args.out, name + ".pb"), "wb") as handle:
             handle.write(body)
