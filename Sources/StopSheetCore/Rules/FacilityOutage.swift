@@ -1,6 +1,6 @@
 /// An alert that says a station's elevator, escalator or other access facility is out: the one
 /// place that decides which alerts are facility outages, of what, and which units they name
-/// (docs/stop-sheet.md, step-free now).
+/// (docs/stop-sheet.md §2.4).
 ///
 /// An alert is an outage when it is not a return to service (`AccessibilityAdvisory.isRestored`)
 /// and any of these holds:

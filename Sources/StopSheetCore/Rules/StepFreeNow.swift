@@ -1,6 +1,6 @@
 /// The accessibility button's `now`: whether each platform of a station can be entered and left
 /// step-free at this moment, from the station's pathways and its live facility outages
-/// (docs/stop-sheet.md, step-free now). It stands beside the spec's sentence and tone, which do
+/// (docs/stop-sheet.md §2.4). It stands beside the spec's sentence and tone, which do
 /// not change.
 ///
 /// - **basis `pathways`** (the station has pathways): a platform has entry when a step-free street

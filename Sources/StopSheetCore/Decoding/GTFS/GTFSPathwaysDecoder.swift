@@ -1,5 +1,5 @@
 /// GTFS `pathways.txt` and `levels.txt`, with the locations of `stops.txt` they join, → one
-/// `StationTopology` per station (docs/stop-sheet.md, step-free now).
+/// `StationTopology` per station (docs/stop-sheet.md §2.4).
 ///
 /// - Every field the reference documents is read; of extension columns only `facility_id` and
 ///   `pathway_code` (units alerts name) are.
