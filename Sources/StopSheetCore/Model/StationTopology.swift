@@ -53,8 +53,9 @@ public struct StationTopology: Sendable, Equatable {
     /// The pathways between `locations`, in the order given; one naming a stop that is not one
     /// of `locations` is left out (the decoder makes that a notice).
     public let pathways: [Pathway]
-    /// The platforms' ids in `locations` order, and their access with every pathway open.
+    /// The platforms' ids and names in `locations` order, and their access with every pathway open.
     public let platformIDs: [String]
+    public let platformNames: [String]
     public let openAccess: [Access]
 
     private let indexByID: [String: Int]
@@ -105,6 +106,7 @@ public struct StationTopology: Sendable, Equatable {
             }
         }
         self.platformIDs = platformIDs
+        platformNames = platformIDs.map { unique[byID[$0]!].name }
         self.platformNodes = platformNodes
         openAccess = Self.access(platformNodes, streetEnds, forward, backward, closed: [])
     }

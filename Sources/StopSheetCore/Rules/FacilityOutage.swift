@@ -30,16 +30,15 @@ public struct FacilityOutage: Hashable, Sendable {
 
     /// The outage an alert is, nil when it is none.
     public init?(_ alert: Alert) {
-        let headline = Self.words(alert.headline)
+        let headline = AlertWords.words(alert.headline)
         let detail = alert.details.effectDetail.map(Self.enumName)
-        let elevatorStatus = alert.details.impact.map(Self.words) == ["elevator", "status"]
+        let elevatorStatus = alert.details.impact.map(AlertWords.words) == ["elevator", "status"]
         let namesElevator = headline.contains { Self.elevatorWords.contains($0) }
         let namesEscalator = headline.contains { Self.escalatorWords.contains($0) }
-        let outageWords = " " + headline.joined(separator: " ") + " "
-        let saysOut = Self.outagePhrases.contains { outageWords.contains(" \($0) ") }
+        let saysOut = { Self.outagePhrases.contains { AlertWords.contains(headline, phrase: $0) } }
         guard alert.details.effect?.uppercased() == "ACCESSIBILITY_ISSUE" || detail == "ELEVATOR_CLOSURE" || detail == "ESCALATOR_CLOSURE"
-                || elevatorStatus || ((namesElevator || namesEscalator) && saysOut),
-              !AccessibilityAdvisory.isRestored(alert) else { return nil }
+                || elevatorStatus || ((namesElevator || namesEscalator) && saysOut()),
+              !AccessibilityAdvisory.isRestored(headline: headline) else { return nil }
         alertID = alert.id
         if namesElevator { facility = .elevator }
         else if namesEscalator { facility = .escalator }
@@ -61,15 +60,10 @@ public struct FacilityOutage: Hashable, Sendable {
 
     private static let elevatorWords: Set<String> = ["elevator", "elevators"]
     private static let escalatorWords: Set<String> = ["escalator", "escalators"]
-    private static let outagePhrases = ["unavailable", "out of service", "closed", "not in service"]
-
-    /// Lower-case runs of letters and digits: "Out-of-Service" reads as "out of service".
-    private static func words(_ text: String) -> [String] {
-        text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
-    }
+    private static let outagePhrases = [["unavailable"], ["out", "of", "service"], ["closed"], ["not", "in", "service"]]
 
     /// `Elevator closure`, `elevator_closure` → `ELEVATOR_CLOSURE`.
     private static func enumName(_ text: String) -> String {
-        words(text).joined(separator: "_").uppercased()
+        AlertWords.words(text).joined(separator: "_").uppercased()
     }
 }

@@ -105,14 +105,17 @@ public struct StepFreeNow: Hashable, Sendable {
         }
         basis = .pathways
         let access = topology.access(closedPathways: closed)
-        var byPlatform: [String: StationTopology.Access] = [:]
-        for (id, platform) in zip(topology.platformIDs, access) { byPlatform[id] = platform }
         // A platform the pathways do not reach at all has neither: the reference asks a feed with
-        // pathways to give them for the whole station.
-        platforms = station.platforms.map { platform in
-            let found = byPlatform[platform.stopID] ?? .init(entry: false, exit: false)
-            let name = topology.location(platform.stopID)?.name ?? ""
-            return PlatformAccess(stopID: platform.stopID, name: name.isEmpty ? station.name : name, entry: found.entry, exit: found.exit)
+        // pathways to give them for the whole station. Both lists are usually in the same order;
+        // a station has few platforms, so a search beats a dictionary otherwise.
+        platforms = station.platforms.enumerated().map { index, platform in
+            let ids = topology.platformIDs
+            guard let position = index < ids.count && ids[index] == platform.stopID ? index : ids.firstIndex(of: platform.stopID) else {
+                return PlatformAccess(stopID: platform.stopID, name: station.name, entry: false, exit: false)
+            }
+            let name = topology.platformNames[position]
+            return PlatformAccess(stopID: platform.stopID, name: name.isEmpty ? station.name : name,
+                                  entry: access[position].entry, exit: access[position].exit)
         }
         let both = platforms.filter { $0.entry == true && $0.exit == true }.count
         stepFree = platforms.isEmpty ? .unknown : both == platforms.count ? .available : both == 0 ? .none : .partial

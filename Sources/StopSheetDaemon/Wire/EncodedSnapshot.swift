@@ -73,7 +73,7 @@ public final class EncodedSnapshot: Sendable {
                     buttons.append(EncodedButton(stepFree, agency: agency))
                     return buttons[buttons.count - 1]
                 }()
-                let now = snapshot.stepFreeNow(for: stations[index], alertPositions: positions).json.encoded
+                let now = snapshot.stepFreeNow(for: stations[index], alertPositions: positions)
                 sheets.append(StopSheet.encodedMembers(stationID: stations[index].id, stationName: stations[index].name, button: button,
                                                        alertMembers: members, now: now))
             }

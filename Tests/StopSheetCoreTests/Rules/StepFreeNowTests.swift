@@ -267,6 +267,22 @@ import Testing
 
     // MARK: Which alerts are outages
 
+    /// The byte-by-byte reading of ASCII text gives what the Character reading gives.
+    @Test(arguments: ["Elevator at 69th Temporarily Out-of-Service", "  ELEVATOR_CLOSURE ", "Elevator #963\tback in service!", "", "---",
+                      "Výtah mimo provoz", "Ascensor fuera de servicio: ELEVATOR 7", "Zurbaranbarri-Bilbao 2nd floor"])
+    func alertWordsAsTheCharacterReadingGivesThem(text: String) {
+        #expect(AlertWords.words(text) == text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init))
+    }
+
+    @Test func phrasesAreRunsOfWords() {
+        let words = ["elevator", "back", "in", "service", "not", "out"]
+        #expect(AlertWords.contains(words, phrase: ["back", "in", "service"]))
+        #expect(!AlertWords.contains(words, phrase: ["in", "back"]))
+        #expect(!AlertWords.contains(words, phrase: ["out", "of"]))
+        #expect(AlertWords.contains(words, phrase: ["out"]))
+        #expect(!AlertWords.contains([], phrase: ["out"]))
+    }
+
     @Test func facilityOutagesByEffectDetailImpactAndWords() {
         func outage(_ headline: String, _ details: AlertDetails = .init()) -> FacilityOutage? {
             FacilityOutage(Self.alert("a", headline, details: details))
