@@ -59,6 +59,9 @@ public struct StationTopology: Sendable, Equatable {
     public let openAccess: [Access]
 
     private let indexByID: [String: Int]
+    /// The elevators' positions in `pathways`, and each pathway's ends as positions in `locations`.
+    public let elevatorPathways: [Int]
+    public let pathwayEnds: [(from: Int, to: Int)]
     /// Step-free edges by their start (`forward`) and by their end (`backward`): (node, pathway).
     private let forward: [[(node: Int, pathway: Int)]]
     private let backward: [[(node: Int, pathway: Int)]]
@@ -91,6 +94,8 @@ public struct StationTopology: Sendable, Equatable {
         }
         self.forward = forward
         self.backward = backward
+        elevatorPathways = kept.indices.filter { kept[$0].mode == .elevator }
+        pathwayEnds = kept.map { (byID[$0.fromStopID]!, byID[$0.toStopID]!) }
         streetEnds = unique.indices.filter { unique[$0].role == .entrance(streetEnd: true) }
         var platformIDs: [String] = []
         var platformPosition: [String: Int] = [:]
@@ -108,7 +113,7 @@ public struct StationTopology: Sendable, Equatable {
         self.platformIDs = platformIDs
         platformNames = platformIDs.map { unique[byID[$0]!].name }
         self.platformNodes = platformNodes
-        openAccess = Self.access(platformNodes, streetEnds, forward, backward, closed: [])
+        openAccess = Self.access(platformNodes, streetEnds, forward, backward, pathwayCount: kept.count, closed: [])
     }
 
     public static func == (lhs: StationTopology, rhs: StationTopology) -> Bool {
@@ -117,34 +122,38 @@ public struct StationTopology: Sendable, Equatable {
 
     public func location(_ id: String) -> Location? { indexByID[id].map { locations[$0] } }
 
+    /// A location's position in `locations`.
+    public func index(of id: String) -> Int? { indexByID[id] }
+
     /// Each platform's access (in `platformIDs` order) with the pathways at `closedPathways`
     /// (positions in `pathways`) taken out.
     public func access(closedPathways: Set<Int>) -> [Access] {
-        closedPathways.isEmpty ? openAccess : Self.access(platformNodes, streetEnds, forward, backward, closed: closedPathways)
+        closedPathways.isEmpty ? openAccess
+            : Self.access(platformNodes, streetEnds, forward, backward, pathwayCount: pathways.count, closed: closedPathways)
     }
 
-    /// The positions in `pathways` of those that match.
-    public func pathwayPositions(where matches: (Pathway) -> Bool) -> [Int] {
-        pathways.indices.filter { matches(pathways[$0]) }
-    }
 
     private typealias Edges = [[(node: Int, pathway: Int)]]
 
-    private static func access(_ platformNodes: [[Int]], _ streetEnds: [Int], _ forward: Edges, _ backward: Edges, closed: Set<Int>) -> [Access] {
-        let entered = reach(from: streetEnds, over: forward, closed: closed)
-        let left = reach(from: streetEnds, over: backward, closed: closed)
+    private static func access(_ platformNodes: [[Int]], _ streetEnds: [Int], _ forward: Edges, _ backward: Edges, pathwayCount: Int,
+                               closed: Set<Int>) -> [Access] {
+        // A mask, not the set: every edge of both walks is checked against it.
+        var mask = [Bool](repeating: false, count: pathwayCount)
+        for position in closed where position < pathwayCount { mask[position] = true }
+        let entered = reach(from: streetEnds, over: forward, closed: mask)
+        let left = reach(from: streetEnds, over: backward, closed: mask)
         return platformNodes.map { nodes in
             Access(entry: nodes.contains { entered[$0] }, exit: nodes.contains { left[$0] })
         }
     }
 
     /// Every node some start reaches over the edges not closed.
-    private static func reach(from starts: [Int], over edges: Edges, closed: Set<Int>) -> [Bool] {
+    private static func reach(from starts: [Int], over edges: Edges, closed: [Bool]) -> [Bool] {
         var reached = [Bool](repeating: false, count: edges.count)
         var pending = starts
         for start in starts { reached[start] = true }
         while let node = pending.popLast() {
-            for edge in edges[node] where !reached[edge.node] && !closed.contains(edge.pathway) {
+            for edge in edges[node] where !reached[edge.node] && !closed[edge.pathway] {
                 reached[edge.node] = true
                 pending.append(edge.node)
             }

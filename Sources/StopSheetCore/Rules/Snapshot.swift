@@ -54,6 +54,12 @@ public struct Snapshot: Sendable {
                          now: stepFreeNow(for: station, alertPositions: positions))
     }
 
+    /// Whether any of the alerts at `alertPositions` is an active facility outage: without one, a
+    /// station's verdict follows its stations data alone.
+    public func hasFacilityOutage(amongAlertsAt alertPositions: [Int]) -> Bool {
+        alertPositions.contains { outages[$0] != nil }
+    }
+
     /// The station's step-free verdict at `builtAt`, from its pathways and the outages among the
     /// alerts at `alertPositions` (`alertPositions(applyingTo:)`, which a caller has already).
     public func stepFreeNow(for station: Station, alertPositions: [Int]) -> StepFreeNow {

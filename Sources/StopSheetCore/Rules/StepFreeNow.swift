@@ -77,17 +77,21 @@ public struct StepFreeNow: Hashable, Sendable {
             for outage in active where outage.facility == facility {
                 var placed: [Int] = []
                 if let topology, outage.facility != .escalator {
-                    let numbers = Set(outage.elevatorNumbers)
-                    let named = Set(outage.namedStops.filter { id in
-                        switch topology.location(id)?.role {
-                        case .genericNode, .boardingArea: return true
-                        default: return false
+                    let numbers = outage.elevatorNumbers
+                    // The named generic nodes and boarding areas, as positions: an alert names few.
+                    let named = outage.namedStops.compactMap { id -> Int? in
+                        guard let index = topology.index(of: id) else { return nil }
+                        switch topology.locations[index].role {
+                        case .genericNode, .boardingArea: return index
+                        default: return nil
                         }
-                    })
-                    placed = topology.pathwayPositions { pathway in
-                        guard pathway.mode == .elevator else { return false }
-                        return named.contains(pathway.fromStopID) || named.contains(pathway.toStopID)
-                            || [pathway.facilityID, pathway.pathwayCode, pathway.signpostedAs].contains { $0.map(numbers.contains) ?? false }
+                    }
+                    placed = topology.elevatorPathways.filter { position in
+                        let ends = topology.pathwayEnds[position]
+                        if named.contains(ends.from) || named.contains(ends.to) { return true }
+                        guard !numbers.isEmpty else { return false }
+                        let pathway = topology.pathways[position]
+                        return [pathway.facilityID, pathway.pathwayCode, pathway.signpostedAs].contains { $0.map(numbers.contains) ?? false }
                     }
                     closed.formUnion(placed)
                 }

@@ -117,7 +117,7 @@ public final class Store: Sendable {
         // A feed's agencies share one zone (GTFS requires it), so the first that names one speaks.
         let encoded = snapshot.map { next in
             let feedZone = next.stations?.agencies.lazy.compactMap(\.timeZone).first
-            return EncodedSnapshot(next, zone: zones.shown(feed: feedZone, current: old.encoded.zone))
+            return EncodedSnapshot(next, zone: zones.shown(feed: feedZone, current: old.encoded.zone), previous: old.encoded)
         } ?? old.encoded
         var alerts = alerts ?? old.alerts, stations = stations ?? old.stations
         let snapshot = encoded.snapshot

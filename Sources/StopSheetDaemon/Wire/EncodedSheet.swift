@@ -10,8 +10,8 @@ extension StopSheet {
     /// encoded per station. Tests check the two paths agree for every station of the real data and
     /// for names that need escapes.
     static func encodedMembers(stationID: String, stationName: String, button: EncodedButton, alertMembers: EncodedAlertMembers,
-                               now: StepFreeNow) -> EncodedMembers {
-        let capacity = 500 + 3 * stationName.utf8.count + now.platforms.count * (80 + stationName.utf8.count)
+                               now: [UInt8]) -> EncodedMembers {
+        let capacity = 400 + 3 * stationName.utf8.count + now.count
         return EncodedMembers(capacity: capacity) { sheet in
             sheet.member(.stopType, encoded: trainType)
             sheet.member(.stationId, string: stationID)
@@ -25,7 +25,7 @@ extension StopSheet {
                     dialog.member(.buttons, encoded: button.buttons)
                 }
                 buttonMembers.member(.advisories, shared: alertMembers.advisories)
-                buttonMembers.object(.now, stepFreeNow: now)
+                buttonMembers.member(.now, encoded: now)
             }
             sheet.member(.alerts, shared: alertMembers.alerts)
         }
