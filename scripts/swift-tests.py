@@ -18,6 +18,10 @@ each gets a process, and its time is its own. Processes also share no umask, env
 Each process's output goes to a log under .build/test-logs/LABEL/; a failing one is printed whole,
 with the tail of every daemon log its tests kept (DaemonProcess writes them to
 STOPSHEET_TEST_LOGS). The last line is `N passed, M failed` (tests, as Swift Testing counts them).
+An integration run also records every result and notification its tests' clients received
+(STOPSHEET_ANSWER_LOG, Tests/StopSheetDaemonTests/Support/AnswerLog.swift) and checks them all
+against the served OpenRPC document (Tests/OpenRPC/validate.py); a failure there counts as one
+failed test.
 The times of each run are kept in .build/test-times.json: the slowest start first."""
 
 import argparse
@@ -113,11 +117,16 @@ def main():
     if args.bin:
         environment["STOPSHEETD_BIN"] = os.path.join(os.path.abspath(args.bin), "stopsheetd")
     # The GTFS-realtime oracle's virtual environment, made once before the suites that use it race.
-    subprocess.run(["/bin/sh", os.path.join(REPO, "Tests", "GTFSRealtime", "venv.sh")], check=True, stdout=subprocess.DEVNULL)
+    python = subprocess.run(["/bin/sh", os.path.join(REPO, "Tests", "GTFSRealtime", "venv.sh")], check=True,
+                            capture_output=True, text=True).stdout.strip()
 
     logs = os.path.join(BUILD, "test-logs", label)
     shutil.rmtree(logs, ignore_errors=True)
     os.makedirs(logs)
+    answers = os.path.join(logs, "answers")
+    if args.kind == "integration":
+        os.makedirs(answers)
+        environment["STOPSHEET_ANSWER_LOG"] = answers
     chosen = units(args.kind)
     if not chosen:
         print("0 passed, 1 failed\nno suites found", flush=True)
@@ -162,6 +171,12 @@ def main():
           + ", ".join(f"{r['unit'].split('.', 1)[1].rstrip('/')} {r['seconds']:.1f} s" for r in slowest), flush=True)
     passed = sum(r["passed"] for r in results)
     failed = sum(r["failed"] for r in results)
+    if args.kind == "integration":
+        check = subprocess.run([python, os.path.join(REPO, "Tests", "OpenRPC", "validate.py"),
+                                os.path.join(REPO, "Tests", "Fixtures", "openrpc", "meta-schema.json"), answers],
+                               capture_output=True, text=True)
+        print("answers against rpc.discover: " + (check.stdout + check.stderr).strip(), flush=True)
+        passed, failed = (passed + 1, failed) if check.returncode == 0 else (passed, failed + 1)
     print(f"{passed} passed, {failed} failed", flush=True)
     sys.exit(1 if failed else 0)
 

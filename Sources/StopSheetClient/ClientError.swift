@@ -18,6 +18,8 @@ public enum ClientError: Error, CustomStringConvertible {
     case unreadableAnswer(JSONParser.Failure)
     /// The daemon answered with a JSON-RPC error.
     case rpc(RPCError)
+    /// A result or notification not of the protocol's shape (`Answer`): what did not fit.
+    case unexpectedAnswer(String)
 
     public var description: String {
         switch self {
@@ -31,6 +33,7 @@ public enum ClientError: Error, CustomStringConvertible {
         case .answerTooLong(let limit): return "an answer longer than \(limit) bytes"
         case .unreadableAnswer(let error): return "unreadable answer: \(error)"
         case .rpc(let error): return "\(error)"
+        case .unexpectedAnswer(let why): return "an answer not of the protocol's shape: \(why)"
         }
     }
 }

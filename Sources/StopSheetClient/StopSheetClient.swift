@@ -24,17 +24,17 @@ public final class StopSheetClient {
     /// Any method: its `result`, or `.rpc` with the daemon's error.
     public func call(method: String, params: JSON? = nil) throws(ClientError) -> JSON {
         let answer = try answer(method: method, params: params)
-        if let error = answer["error"] { throw .rpc(RPCError(json: error)) }
-        return answer["result"] ?? .null
+        if let error = answer[RPCEnvelope.error] { throw .rpc(RPCError(json: error)) }
+        return answer[RPCEnvelope.result] ?? .null
     }
 
     public func call(_ method: RPCMethod, params: JSON? = nil) throws(ClientError) -> JSON { try call(method: method.name, params: params) }
 
     /// Any method: the whole answer object, error or not.
     public func answer(method: String, params: JSON? = nil) throws(ClientError) -> JSON {
-        var request = JSONObject([("jsonrpc", "2.0"), ("id", .int(nextID)), ("method", .string(method))])
+        var request = JSONObject([(RPCEnvelope.jsonrpc, .string(RPCEnvelope.version)), (RPCEnvelope.id, .int(nextID)), (RPCEnvelope.method, .string(method))])
         nextID += 1
-        if let params { request.append("params", params) }
+        if let params { request.append(RPCEnvelope.params, params) }
         try connection.send(JSON.object(request).encoded + [UInt8(ascii: "\n")])
         while true {
             let message = try readMessage(timeout: timeout)
@@ -50,47 +50,52 @@ public final class StopSheetClient {
     }
 
     /// A line with a `method` and no `id`: pushed by the daemon, not an answer.
-    static func isNotification(_ message: JSON) -> Bool { message["method"] != nil && message["id"] == nil }
+    static func isNotification(_ message: JSON) -> Bool { message[RPCEnvelope.method] != nil && message[RPCEnvelope.id] == nil }
+
+    /// A method's result decoded into its type (`Answer`), beside the JSON as received.
+    public func call<Value: AnswerObject>(_ method: RPCMethod, _ type: Value.Type, params: JSON? = nil) throws(ClientError) -> Reply<Value> {
+        try Reply(try call(method, params: params))
+    }
 
     /// `stopType` is sent only when given: the daemon's default is a train stop.
-    public func stopSheet(stopId: String, stopType: StopType? = nil, stationName: String? = nil) throws(ClientError) -> StopSheetReply {
+    public func stopSheet(stopId: String, stopType: StopType? = nil, stationName: String? = nil) throws(ClientError) -> Reply<Answer.Sheet> {
         var params = JSONObject([(ParamName.stopId, .string(stopId))])
         if let stopType { params.append(ParamName.stopType, .string(stopType.rawValue)) }
         if let stationName { params.append(ParamName.stationName, .string(stationName)) }
-        return StopSheetReply(json: try call(.stopSheet, params: .object(params)))
+        return try call(.stopSheet, Answer.Sheet.self, params: .object(params))
     }
 
-    /// Station detail: `{stationId, stationName, routes, stepFree, partial, platforms}`.
-    public func station(stopId: String) throws(ClientError) -> JSON {
-        try call(.station, params: [ParamName.stopId: .string(stopId)])
+    /// A station's detail: its summary, platforms, entrances and advisories.
+    public func station(stopId: String) throws(ClientError) -> Reply<Answer.Station> {
+        try call(.station, Answer.Station.self, params: [ParamName.stopId: .string(stopId)])
     }
 
-    /// Every station: `{count, stations: [{stationId, stationName, routes, stepFree, partial}]}`.
-    public func stations() throws(ClientError) -> JSON {
-        try call(.stations)
+    /// Every station, in id order, without platforms.
+    public func stations() throws(ClientError) -> Reply<Answer.Stations> {
+        try call(.stations, Answer.Stations.self)
     }
 
     /// Live train alerts: all of them, or those applying to `stopId` in dialog order.
-    public func alerts(stopId: String? = nil) throws(ClientError) -> JSON {
-        try call(.alerts, params: stopId.map { [ParamName.stopId: .string($0)] })
+    public func alerts(stopId: String? = nil) throws(ClientError) -> Reply<Answer.Alerts> {
+        try call(.alerts, Answer.Alerts.self, params: stopId.map { [ParamName.stopId: .string($0)] })
     }
 
-    public func health() throws(ClientError) -> HealthReply {
-        HealthReply(json: try call(.health))
+    public func health() throws(ClientError) -> Reply<Answer.Health> {
+        try call(.health, Answer.Health.self)
     }
 
     /// Refreshes now and answers when done with the `health` entries of what was refreshed.
     /// Only root and the daemon's user may (`-32002` otherwise).
-    public func refresh(_ what: RefreshTarget = .default) throws(ClientError) -> JSON {
-        try call(.refresh, params: [ParamName.what: .string(what.rawValue)])
+    public func refresh(_ what: RefreshTarget = .default) throws(ClientError) -> Reply<Answer.Refreshed> {
+        try call(.refresh, Answer.Refreshed.self, params: [ParamName.what: .string(what.rawValue)])
     }
 
-    public func version() throws(ClientError) -> VersionReply {
-        VersionReply(json: try call(.version))
+    public func version() throws(ClientError) -> Reply<Answer.Version> {
+        try call(.version, Answer.Version.self)
     }
 
     /// What the daemon has counted since it started: requests, errors, connections, refreshes.
-    public func stats() throws(ClientError) -> StatsReply {
-        StatsReply(json: try call(.stats))
+    public func stats() throws(ClientError) -> Reply<Answer.Stats> {
+        try call(.stats, Answer.Stats.self)
     }
 }

@@ -7,12 +7,12 @@ import StopSheetProtocol
 extension StopSheetClient {
     /// The current sheets (and health, when asked) and the subscription's id; from then on the
     /// daemon sends `stopSheetChanged` (and `healthChanged`) on this connection.
-    public func subscribe(stopIds: [String], stopType: StopType? = nil, health: Bool = false) throws(ClientError) -> SubscribeReply {
+    public func subscribe(stopIds: [String], stopType: StopType? = nil, health: Bool = false) throws(ClientError) -> Reply<Answer.Subscribed> {
         var params = JSONObject()
         if !stopIds.isEmpty { params.append(ParamName.stopIds, .array(stopIds.map(JSON.string))) }
         if let stopType { params.append(ParamName.stopType, .string(stopType.rawValue)) }
         if health { params.append(ParamName.health, true) }
-        return SubscribeReply(json: try call(.subscribe, params: .object(params)))
+        return try call(.subscribe, Answer.Subscribed.self, params: .object(params))
     }
 
     public func unsubscribe(_ subscription: String) throws(ClientError) {
@@ -21,41 +21,57 @@ extension StopSheetClient {
 
     /// The next notification: one held already, or the next line within `timeout`.
     public func nextNotification(timeout: Duration) throws(ClientError) -> PushNotification {
-        if !heldNotifications.isEmpty { return PushNotification(json: heldNotifications.removeFirst()) }
+        if !heldNotifications.isEmpty { return try PushNotification(heldNotifications.removeFirst()) }
         while true {
             let message = try readMessage(timeout: timeout)
             // An answer here belongs to no call of ours (one sent without waiting): not ours to return.
-            if Self.isNotification(message) { return PushNotification(json: message) }
+            if Self.isNotification(message) { return try PushNotification(message) }
         }
     }
 }
 
-/// A `subscribe` result.
-public struct SubscribeReply: Sendable {
-    public let json: JSON
+/// A notification, read into its params' type (`RPCNotification.params`).
+public enum PushNotification: Sendable {
+    case stopSheetChanged(Reply<Answer.SheetChanged>)
+    case healthChanged(Reply<Answer.HealthChanged>)
+    /// A method this client does not know (a newer daemon's), with its params.
+    case other(method: String, params: JSON)
 
-    public var subscription: String? { json["subscription"]?.stringValue }
-    /// Each stop id as given, with its sheet.
-    public var sheets: [(stopId: String, sheet: StopSheetReply)] {
-        guard case .object(let object)? = json["sheets"] else { return [] }
-        return object.members.map { ($0.key, StopSheetReply(json: $0.value)) }
+    init(_ message: JSON) throws(ClientError) {
+        let params = message[RPCEnvelope.params] ?? .null
+        let method = message[RPCEnvelope.method]?.stringValue ?? ""
+        switch RPCNotification(rawValue: method) {
+        case .stopSheetChanged: self = .stopSheetChanged(try Reply(params))
+        case .healthChanged: self = .healthChanged(try Reply(params))
+        case nil: self = .other(method: method, params: params)
+        }
     }
-    public var health: HealthReply? { json["health"].map(HealthReply.init) }
-}
 
-/// A `stopSheetChanged` or `healthChanged` notification.
-public struct PushNotification: Sendable {
-    public let json: JSON
+    /// The whole notification as it came, `{"jsonrpc", "method", "params"}`.
+    public var message: JSON {
+        let (method, params): (String, JSON) = switch self {
+        case .stopSheetChanged(let change): (RPCNotification.stopSheetChanged.rawValue, change.json)
+        case .healthChanged(let change): (RPCNotification.healthChanged.rawValue, change.json)
+        case .other(let method, let params): (method, params)
+        }
+        return .object(JSONObject([(RPCEnvelope.jsonrpc, .string(RPCEnvelope.version)), (RPCEnvelope.method, .string(method)), (RPCEnvelope.params, params)]))
+    }
 
-    public var method: String? { json["method"]?.stringValue }
-    public var subscription: String? { json["params"]?["subscription"]?.stringValue }
+    /// The subscription it is about; nil for an unknown method.
+    public var subscription: String? {
+        switch self {
+        case .stopSheetChanged(let change): change.subscription
+        case .healthChanged(let change): change.subscription
+        case .other: nil
+        }
+    }
+
     /// Counts this subscription's changes from 1; a jump means changes were coalesced.
-    public var seq: Int? { json["params"]?["seq"]?.intValue }
-    public var stopId: String? { json["params"]?["stopId"]?.stringValue }
-    /// The new sheet; nil for health, and for a stop no longer known (`sheet` null).
-    public var sheet: StopSheetReply? {
-        guard let sheet = json["params"]?["sheet"], sheet != .null else { return nil }
-        return StopSheetReply(json: sheet)
+    public var seq: Int? {
+        switch self {
+        case .stopSheetChanged(let change): change.seq
+        case .healthChanged(let change): change.seq
+        case .other: nil
+        }
     }
-    public var health: HealthReply? { json["params"]?["health"].map(HealthReply.init) }
 }

@@ -316,7 +316,8 @@ public struct Config: Sendable, Equatable {
             Usage: stopsheetd [OPTIONS]
             Serves CTA train stop sheets (alert glyph, step-free status) as JSON-RPC 2.0
             on a Unix socket. Every option can also be set as the environment variable
-            shown below it; flags win.
+            shown below it; flags win. SIGHUP re-reads them all and applies each, but
+            those that say they take effect at restart.
 
             """
         func entry(_ left: String, _ help: String, _ variable: String? = nil) {
@@ -332,7 +333,8 @@ public struct Config: Sendable, Equatable {
             for line in lines { text += indent + line + "\n" }
         }
         for option in options {
-            entry(option.flag + (option.placeholder.map { " " + $0 } ?? ""), option.helpWithDefault, option.environmentName)
+            let help = option.helpWithDefault + (isRestartOnly(option.flag) ? "; \(restartOnlyNote)" : "")
+            entry(option.flag + (option.placeholder.map { " " + $0 } ?? ""), help, option.environmentName)
         }
         entry(checkFlag, "check flags, environment and --config file; exit 0 or 1")
         entry("--help", "show this help")

@@ -2,26 +2,45 @@ import StopSheetCore
 
 /// The OpenRPC document `rpc.discover` answers (https://spec.open-rpc.org): the JSON-RPC
 /// ecosystem's service description, which generic tools and client generators read. Made from
-/// `RPCMethod.all` and `ErrorCode`, so it cannot drift from what the daemon serves.
+/// `RPCMethod.all`, `ErrorCode` and the answer types (`Answer`, through `AnswerSchemas`), so it
+/// cannot drift from what the daemon serves. Every result object is one of `components/schemas`;
+/// the notifications, which OpenRPC has no place for, are under `x-notifications`, each with the
+/// schema of its params.
 public enum OpenRPC {
     public static let specVersion = "1.3.2"
+    /// The extension member that lists the notifications (OpenRPC allows `x-` members anywhere).
+    public static let notificationsMember = "x-notifications"
 
     public static func document(version: String) -> JSON {
+        var schemas = AnswerSchemas()
         func error(_ code: ErrorCode) -> JSON { ["code": .int(code.rawValue), "message": .string(code.message)] }
+        func schema(_ type: AnswerType) -> JSON {
+            switch type {
+            case .object(let object): schemas.reference(object)
+            case .bool: ["type": "boolean"]
+            case .openRPC: ["type": "object", "description": "An OpenRPC document (https://spec.open-rpc.org)."]
+            }
+        }
         func method(_ method: RPCMethod) -> JSON {
             [
                 "name": .string(method.name),
                 "summary": .string(method.summary),
                 "paramStructure": "by-name",
                 "params": .array(method.params.map { ["name": .string($0.name), "required": .bool($0.required), "schema": $0.type.schema] }),
-                "result": ["name": .string(method.result.name), "schema": method.result.type.schema],
+                "result": ["name": .string(method.result.name), "schema": schema(method.result.type)],
                 "errors": .array((ErrorCode.anyRequest + method.errors).map(error)),
             ]
+        }
+        let methods = RPCMethod.all.filter { $0 != .discover }.map(method)
+        let notifications = RPCNotification.allCases.map { notification -> JSON in
+            ["name": .string(notification.rawValue), "summary": .string(notification.summary), "params": schema(.object(notification.params))]
         }
         return [
             "openrpc": .string(specVersion),
             "info": ["title": "stopsheetd", "version": .string(version)],
-            "methods": .array(RPCMethod.all.filter { $0 != .discover }.map(method)),
+            "methods": .array(methods),
+            "components": ["schemas": .object(schemas.components)],
+            "x-notifications": .array(notifications),
         ]
     }
 }

@@ -20,9 +20,9 @@ public struct RPCError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An answer's `error` member as received; a member missing or ill-typed reads as an
     /// internal error, so a caller always has a code to switch on.
     public init(json: JSON?) {
-        code = json?["code"]?.intValue ?? ErrorCode.internalError.rawValue
-        message = json?["message"]?.stringValue ?? "error"
-        data = json?["data"]
+        code = json?[RPCEnvelope.code]?.intValue ?? ErrorCode.internalError.rawValue
+        message = json?[RPCEnvelope.message]?.stringValue ?? "error"
+        data = json?[RPCEnvelope.data]
     }
 
     /// The documented code, nil for one this protocol does not know.
@@ -42,8 +42,8 @@ public struct RPCError: Error, Equatable, Sendable, CustomStringConvertible {
     public static func unknownSubscription(_ id: String) -> RPCError { RPCError(.unknownSubscription, id) }
 
     public var json: JSON {
-        var object = JSONObject([("code", .int(code)), ("message", .string(message))])
-        if let data { object.append("data", data) }
+        var object = JSONObject([(RPCEnvelope.code, .int(code)), (RPCEnvelope.message, .string(message))])
+        if let data { object.append(RPCEnvelope.data, data) }
         return .object(object)
     }
 

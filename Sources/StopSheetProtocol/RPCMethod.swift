@@ -18,35 +18,35 @@ public struct RPCMethod: Sendable, Equatable {
         "stopSheet", "The stop sheet of a stop: alert glyph, dialog, accessibility button and data freshness.",
         params: [.init(ParamName.stopId, .stopID, required: true), .init(ParamName.stopType, .oneOf(StopType.allCases.map(\.rawValue))),
                  .init(ParamName.stationName, .string(maxBytes: RPCParam.maxStringBytes))],
-        result: .init("stopSheet", .object), errors: [.unknownStop])
+        result: .init("stopSheet", Answer.Sheet.self), errors: [.unknownStop])
     public static let station = RPCMethod(
         "station", "A station's detail: routes, platforms, step-free status and accessibility advisories.",
-        params: [.init(ParamName.stopId, .stopID, required: true)], result: .init("station", .object), errors: [.unknownStop, .notLoaded])
+        params: [.init(ParamName.stopId, .stopID, required: true)], result: .init("station", Answer.Station.self), errors: [.unknownStop, .notLoaded])
     public static let stations = RPCMethod(
-        "stations", "Every station, in map-id order, without platforms.", params: [], result: .init("stations", .object), errors: [.notLoaded])
+        "stations", "Every station, in map-id order, without platforms.", params: [], result: .init("stations", Answer.Stations.self), errors: [.notLoaded])
     public static let alerts = RPCMethod(
         "alerts", "Live train alerts: all, or those applying to a stop in dialog order.",
-        params: [.init(ParamName.stopId, .stopID)], result: .init("alerts", .object), errors: [.unknownStop, .notLoaded])
+        params: [.init(ParamName.stopId, .stopID)], result: .init("alerts", Answer.Alerts.self), errors: [.unknownStop, .notLoaded])
     public static let health = RPCMethod(
-        "health", "Whether the daemon can answer, and each cache's state.", params: [], result: .init(ParamName.health, .object), errors: [])
+        "health", "Whether the daemon can answer, and each cache's state.", params: [], result: .init(ParamName.health, Answer.Health.self), errors: [])
     public static let refresh = RPCMethod(
         "refresh", "Refresh now; answered when done, with the health entries of what was refreshed. Root and the daemon's user only.",
-        params: [.init(ParamName.what, .oneOf(RefreshTarget.allCases.map(\.rawValue)))], result: .init("refreshed", .object), errors: [.notPermitted])
+        params: [.init(ParamName.what, .oneOf(RefreshTarget.allCases.map(\.rawValue)))], result: .init("refreshed", Answer.Refreshed.self), errors: [.notPermitted])
     public static let stats = RPCMethod(
-        "stats", "What the daemon has counted since it started.", params: [], result: .init("stats", .object), errors: [])
+        "stats", "What the daemon has counted since it started.", params: [], result: .init("stats", Answer.Stats.self), errors: [])
     public static let version = RPCMethod(
-        "version", "The daemon's name, version and protocol version.", params: [], result: .init("version", .object), errors: [])
+        "version", "The daemon's name, version and protocol version.", params: [], result: .init("version", Answer.Version.self), errors: [])
     public static let subscribe = RPCMethod(
         "subscribe", "Follow stop sheets and health on this connection: stopSheetChanged and healthChanged notifications.",
         params: [.init(ParamName.stopIds, .stopIDs), .init(ParamName.stopType, .oneOf(StopType.allCases.map(\.rawValue))), .init(ParamName.health, .bool)],
-        result: .init(ParamName.subscription, .object), errors: [.unknownStop, .subscriptionLimit])
+        result: .init(ParamName.subscription, Answer.Subscribed.self), errors: [.unknownStop, .subscriptionLimit])
     public static let unsubscribe = RPCMethod(
         "unsubscribe", "End one of this connection's subscriptions.",
         params: [.init(ParamName.subscription, .string(maxBytes: RPCParam.maxStringBytes), required: true)], result: .init("ended", .bool),
         errors: [.unknownSubscription])
     /// The OpenRPC service description of every method above (`OpenRPC.document`).
     public static let discover = RPCMethod(
-        "rpc.discover", "This service's OpenRPC description.", params: [], result: .init("OpenRPC Schema", .object), errors: [])
+        "rpc.discover", "This service's OpenRPC description.", params: [], result: .init("OpenRPC Schema", .openRPC), errors: [])
 
     /// Every method the daemon serves, `rpc.discover` last (OpenRPC lists it in no document).
     public static let all: [RPCMethod] = [stopSheet, station, stations, alerts, health, refresh, stats, version, subscribe, unsubscribe, discover]
@@ -76,14 +76,33 @@ public struct RPCParam: Sendable, Equatable {
     }
 }
 
-/// A method's result: a name for generated code, and its JSON type (protocol.md has its members).
+/// A method's result: a name for generated code, and its type (`Answer`), which the daemon
+/// writes, the client decodes and `rpc.discover` describes.
 public struct RPCResult: Sendable, Equatable {
     public let name: String
-    public let type: RPCType
+    public let type: AnswerType
 
-    init(_ name: String, _ type: RPCType) {
+    init(_ name: String, _ type: AnswerType) {
         self.name = name
         self.type = type
+    }
+
+    init(_ name: String, _ object: any AnswerObject.Type) { self.init(name, .object(object)) }
+}
+
+/// What a result or a notification's params is.
+public enum AnswerType: Sendable, Equatable {
+    case object(any AnswerObject.Type)
+    case bool
+    /// `rpc.discover`'s: an OpenRPC document, which OpenRPC's own meta-schema describes.
+    case openRPC
+
+    public static func == (lhs: AnswerType, rhs: AnswerType) -> Bool {
+        switch (lhs, rhs) {
+        case (.object(let a), .object(let b)): ObjectIdentifier(a) == ObjectIdentifier(b)
+        case (.bool, .bool), (.openRPC, .openRPC): true
+        default: false
+        }
     }
 }
 
@@ -95,7 +114,6 @@ public enum RPCType: Sendable, Equatable {
     case string(maxBytes: Int)
     case oneOf([String])
     case bool
-    case object
 
     public static let maxStopIDBytes = 32
 
@@ -107,7 +125,6 @@ public enum RPCType: Sendable, Equatable {
         case .string(let maxBytes): ["type": "string", "maxLength": .int(maxBytes)]
         case .oneOf(let choices): ["type": "string", "enum": .array(choices.map(JSON.string))]
         case .bool: ["type": "boolean"]
-        case .object: ["type": "object"]
         }
     }
 }
@@ -116,6 +133,16 @@ public enum RPCType: Sendable, Equatable {
 public enum RPCNotification: String, CaseIterable, Sendable {
     case stopSheetChanged
     case healthChanged
+
+    /// The type of its `params`.
+    public var params: any AnswerObject.Type {
+        switch self {
+        case .stopSheetChanged: Answer.SheetChanged.self
+        case .healthChanged: Answer.HealthChanged.self
+        }
+    }
+
+    public var summary: String { params.summary }
 }
 
 /// The name of every param, written once: the methods list their params by them (`RPCMethod`),

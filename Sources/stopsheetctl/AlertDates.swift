@@ -5,9 +5,8 @@ import StopSheetCore
 /// `start`/`end` ISO 8601 strings before their offset (protocol.md, "Time zone"), so this
 /// machine's own zone never matters. A string without an offset, or unreadable, is shown as it came.
 enum AlertDates {
-    static func period(start: JSON?, end: JSON?) -> TerminalText? {
-        let startText = start?.stringValue, endText = end?.stringValue
-        switch (startText, endText) {
+    static func period(start: String?, end: String?) -> TerminalText? {
+        switch (start, end) {
         case (nil, nil): return nil
         case (let start?, nil): return "\(moment(start)) – until further notice"
         case (nil, let end?): return "until \(moment(end))"

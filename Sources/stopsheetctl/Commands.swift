@@ -37,12 +37,11 @@ extension Command {
         let client = try invocation.connect()
         let stopType: StopType? = bus ? .bus : nil
         let sheet = try invocation.call(client) { (client) throws(ClientError) in
-            try client.stopSheet(stopId: stopID, stopType: stopType, stationName: invocation.arguments.value("--name")).json
+            try client.stopSheet(stopId: stopID, stopType: stopType, stationName: invocation.arguments.value("--name"))
         }
         // The lines tell same-named stations apart; a sheet is still worth printing without them.
-        let station = invocation.json || sheet["stopType"]?.stringValue != "train"
-            ? nil : try? client.station(stopId: sheet["stationId"]?.stringValue ?? stopID)
-        invocation.output(sheet) { Rendering.sheet(sheet, station: station, into: &$0) }
+        let station = invocation.json || sheet.stopType != .train ? nil : try? client.station(stopId: sheet.stationId ?? stopID).value
+        invocation.output(sheet.json) { Rendering.sheet(sheet.value, station: station, into: &$0) }
         return ExitStatus.success
     }
 
@@ -52,7 +51,7 @@ extension Command {
         let stopID = invocation.operands[0]
         let client = try invocation.connect()
         let station = try invocation.call(client) { (client) throws(ClientError) in try client.station(stopId: stopID) }
-        invocation.output(station) { Rendering.station(station, into: &$0) }
+        invocation.output(station.json) { Rendering.station(station.value, into: &$0) }
         return ExitStatus.success
     }
 
@@ -62,7 +61,7 @@ extension Command {
         let list = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.stations() }
         let name = invocation.operands.first
         let shown = name.map { StationLookup.filtered(list, named: $0) } ?? list
-        invocation.output(shown) { Rendering.stations(shown, named: name, into: &$0) }
+        invocation.output(shown.json) { Rendering.stations(shown.value, named: name, into: &$0) }
         return ExitStatus.success
     }
 
@@ -72,24 +71,24 @@ extension Command {
         let stopID = invocation.operands.first
         let client = try invocation.connect()
         let alerts = try invocation.call(client) { (client) throws(ClientError) in try client.alerts(stopId: stopID) }
-        let station = invocation.json ? nil : stopID.flatMap { try? client.station(stopId: $0) }
-        invocation.output(alerts) { Rendering.alerts(alerts, station: station, into: &$0) }
+        let station = invocation.json ? nil : stopID.flatMap { try? client.station(stopId: $0).value }
+        invocation.output(alerts.json) { Rendering.alerts(alerts.value, station: station, into: &$0) }
         return ExitStatus.success
     }
 
     static let health = Command(
         name: "health", operands: "", summary: "data and sources (exit 4 unless ready)", operandCount: 0...0
     ) { invocation throws(Failure) in
-        let health = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.health().json }
-        invocation.output(health) { Rendering.outline(health, into: &$0) }
-        return health["status"]?.stringValue == "ready" ? ExitStatus.success : ExitStatus.notReady
+        let health = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.health() }
+        invocation.output(health.json) { Rendering.outline(health.json, into: &$0) }
+        return health.value.isReady ? ExitStatus.success : ExitStatus.notReady
     }
 
     static let version = Command(
         name: "version", operands: "", summary: "the daemon's version", operandCount: 0...0
     ) { invocation throws(Failure) in
-        let version = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.version().json }
-        invocation.output(version) { Rendering.outline(version, into: &$0) }
+        let version = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.version() }
+        invocation.output(version.json) { Rendering.outline(version.json, into: &$0) }
         return ExitStatus.success
     }
 
@@ -103,11 +102,13 @@ extension Command {
             throw .usage("refresh: unknown target '\(what)'\(guess)")
         }
         let refreshed = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.refresh(target) }
-        invocation.output(refreshed) { Rendering.outline(refreshed, into: &$0) }
+        invocation.output(refreshed.json) { Rendering.outline(refreshed.json, into: &$0) }
         // The daemon answers a failed refresh with the cache's health entry: the error is in it.
-        let failed = (refreshed.objectValue?.members ?? []).filter { ($0.value["consecutiveFailures"]?.intValue ?? 0) > 0 }
-        for entry in failed {
-            printError("stopsheetctl: \(TerminalText("\(entry.key) refresh failed: \(entry.value["lastError"]?.stringValue ?? "?")"))")
+        typealias Caches = Answer.Refreshed.CodingKeys
+        let entries = [(Caches.alerts, refreshed.alerts), (Caches.stations, refreshed.stations)].compactMap { cache, entry in entry.map { (cache, $0) } }
+        let failed = entries.filter { $0.1.consecutiveFailures > 0 }
+        for (cache, entry) in failed {
+            printError("stopsheetctl: \(TerminalText("\(cache.rawValue) refresh failed: \(entry.lastError ?? "?")"))")
         }
         return failed.isEmpty ? ExitStatus.success : ExitStatus.daemonError
     }

@@ -31,8 +31,8 @@ enum Hints {
         switch rpc.known {
         case .methodNotFound:
             // The daemon's own method names are the keys of its request counters.
-            guard let method = rpc.data?.stringValue, let stats = try? client.stats().json,
-                  let methods = stats["requests"]?.objectValue?.keys.filter({ $0 != "unknown" }) else { return nil }
+            guard let method = rpc.data?.stringValue, let stats = try? client.stats().value else { return nil }
+            let methods = stats.requests.keys.filter { $0 != Answer.Stats.unknownMethod }.sorted()
             return closest(to: method, among: methods).map { "did you mean '\($0)'? (method names are case-sensitive)" }
         case .unknownStop:
             // `call`'s operands are a method and JSON, not a stop id.

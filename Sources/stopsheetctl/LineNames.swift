@@ -1,3 +1,4 @@
+import StopSheetClient
 import StopSheetCore
 
 /// A line's name for a route id: what the station's `lines` member says (a GTFS feed's
@@ -12,14 +13,14 @@ enum LineNames {
 
     /// `Brown Line` for `Brn`; an id nothing names is shown as it came (made visible). `lines` is
     /// a station's `lines` member, when the daemon sent one.
-    static func name(_ routeID: String, lines: JSON? = nil) -> TerminalText {
-        let line = lines?.arrayValue?.first { $0["id"]?.stringValue == routeID }
-        let given = [line?["longName"], line?["shortName"]].lazy.compactMap { $0?.stringValue }.first { !$0.isEmpty }
+    static func name(_ routeID: String, lines: [Answer.Line]? = nil) -> TerminalText {
+        let line = lines?.first { $0.id == routeID }
+        let given = [line?.longName, line?.shortName].lazy.compactMap { $0 }.first { !$0.isEmpty }
         return TerminalText(given ?? byRoute[RouteID(routeID)] ?? routeID)
     }
 
-    /// The names of a JSON array of route ids, in the order given.
-    static func names(_ routes: JSON?, lines: JSON? = nil) -> [TerminalText] {
-        (routes?.arrayValue ?? []).compactMap(\.stringValue).map { name($0, lines: lines) }
+    /// The names of route ids, in the order given.
+    static func names(_ routes: [String], lines: [Answer.Line]? = nil) -> [TerminalText] {
+        routes.map { name($0, lines: lines) }
     }
 }

@@ -5,46 +5,46 @@ import StopSheetCore
 /// and for the did-you-mean when a name stands where a stop id goes (`sheet Clark/Lake`).
 enum StationLookup {
     /// The stations whose name contains `name`, in any case.
-    static func named(_ name: String, in list: JSON) -> [JSON] {
+    static func named(_ name: String, in list: Answer.Stations) -> [Answer.StationSummary] {
         let wanted = name.lowercased()
-        return (list["stations"]?.arrayValue ?? []).filter { $0["stationName"]?.stringValue?.lowercased().contains(wanted) == true }
+        return list.stations.filter { $0.stationName.lowercased().contains(wanted) }
     }
 
-    /// `list` with only the stations `named` keeps, and their `count`.
-    static func filtered(_ list: JSON, named name: String) -> JSON {
-        guard var object = list.objectValue else { return list }
-        let kept = named(name, in: list)
+    /// `list` with only the stations `named` keeps, and their `count`: the JSON as sent (for
+    /// `--json`) cut the same way, member by member.
+    static func filtered(_ list: Reply<Answer.Stations>, named name: String) -> Reply<Answer.Stations> {
+        typealias Keys = Answer.Stations.CodingKeys
+        let wanted = name.lowercased()
+        guard case .object(var object) = list.json, case .array(let entries)? = object[Keys.stations.rawValue] else { return list }
+        let kept = zip(list.value.stations, entries).filter { $0.0.stationName.lowercased().contains(wanted) }.map(\.1)
         object.members = object.members.map { member in
-            switch member.key {
-            case "stations": (key: member.key, value: .array(kept))
-            case "count": (key: member.key, value: .int(kept.count))
+            switch Keys(rawValue: member.key) {
+            case .stations: (key: member.key, value: .array(kept))
+            case .count: (key: member.key, value: .int(kept.count))
             default: member
             }
         }
-        return .object(object)
+        return (try? Reply(.object(object))) ?? list
     }
 
     /// `did you mean 40380 Clark/Lake?` for text that is not a stop id: the stations of that
     /// name, else those whose name contains it, else the nearest name; with none near, how to
     /// find one. Nil when the stations cannot be had.
     static func didYouMean(_ text: String, client: StopSheetClient, command: String) -> String? {
-        guard let list = try? client.stations() else { return nil }
-        let stations = list["stations"]?.arrayValue ?? []
-        let name = { (station: JSON) in station["stationName"]?.stringValue ?? "" }
-        var found = stations.filter { name($0).lowercased() == text.lowercased() }
+        guard let list = try? client.stations().value else { return nil }
+        let stations = list.stations
+        var found = stations.filter { $0.stationName.lowercased() == text.lowercased() }
         if found.isEmpty { found = named(text, in: list) }
-        if found.isEmpty, let nearest = Hints.closest(to: text, among: stations.map(name)) {
-            found = stations.filter { name($0) == nearest }
+        if found.isEmpty, let nearest = Hints.closest(to: text, among: stations.map(\.stationName)) {
+            found = stations.filter { $0.stationName == nearest }
         }
         guard !found.isEmpty else { return "a STOP_ID is a number; stopsheetctl stations NAME finds a station's" }
         let shown = found.prefix(5).map { station -> String in
-            let id = station["stationId"]?.stringValue ?? "?"
-            let lines = LineNames.names(station["routes"]).map(\.description).joined(separator: ", ")
-            return "\(id) \(name(station))" + (found.count > 1 && !lines.isEmpty ? " (\(lines))" : "")
+            let lines = LineNames.names(station.routes).map(\.description).joined(separator: ", ")
+            return "\(station.stationId) \(station.stationName)" + (found.count > 1 && !lines.isEmpty ? " (\(lines))" : "")
         }
         let more = found.count > shown.count ? ", …" : ""
-        let example = found[0]["stationId"]?.stringValue ?? "?"
-        return "did you mean \(shown.joined(separator: ", "))\(more)? A STOP_ID is a number: stopsheetctl \(command) \(example)"
+        return "did you mean \(shown.joined(separator: ", "))\(more)? A STOP_ID is a number: stopsheetctl \(command) \(found[0].stationId)"
     }
 
     /// Whether `text` can be a CTA stop id at all: train and bus stop ids are numbers.

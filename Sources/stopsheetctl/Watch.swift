@@ -17,8 +17,8 @@ struct Watch {
     let stopType: StopType?
     let health: Bool
     /// What was last shown per stop id, and of health, to say what changed.
-    private var sheets: [String: JSON] = [:]
-    private var shownHealth: JSON?
+    private var sheets: [String: WatchLines.Shown] = [:]
+    private var shownHealth: Answer.Health?
     private var lastSeq = 0
     /// The agency's clock, for the stamps: its zone asked of the daemon at each connection.
     private var clock: AgencyClock?
@@ -38,7 +38,7 @@ struct Watch {
         var backoff = 0.1
         while true {
             let client: StopSheetClient
-            let reply: SubscribeReply
+            let reply: Reply<Answer.Subscribed>
             do {
                 client = try StopSheetClient(socketPath: invocation.socketPath, timeout: .seconds(invocation.timeout))
             } catch {
@@ -93,38 +93,39 @@ struct Watch {
 
     // MARK: - Printing
 
-    private mutating func show(_ reply: SubscribeReply) {
+    private mutating func show(_ reply: Reply<Answer.Subscribed>) {
         if json { emit(SafeJSON.text(reply.json) + "\n") }
-        for (stopID, sheet) in reply.sheets { show(stopID, sheet.json, gap: "") }
-        if let health = reply.health { show(health: health.json, gap: "") }
+        // In the order given, as the daemon lists them.
+        var seen: Set<String> = []
+        for stopID in invocation.operands where seen.insert(stopID).inserted {
+            if let sheet = reply.sheets?[stopID] { show(stopID, sheet, gap: "") }
+        }
+        if let health = reply.health { show(health: health, gap: "") }
     }
 
     private mutating func show(_ notification: PushNotification) {
-        if json { return emit(SafeJSON.text(notification.json) + "\n") }
+        if json { return emit(SafeJSON.text(notification.message) + "\n") }
         var gap: TerminalText = ""
         if let seq = notification.seq {
             if seq > lastSeq + 1 { gap = " (\(seq - lastSeq - 1) coalesced)" }
             lastSeq = seq
         }
-        switch notification.method.flatMap(RPCNotification.init(rawValue:)) {
-        case .stopSheetChanged:
-            show(notification.stopId ?? "?", notification.json["params"]?["sheet"] ?? .null, gap: gap)
-        case .healthChanged:
-            show(health: notification.json["params"]?["health"] ?? .null, gap: gap)
-        case nil:
-            print(WatchLines.Event(headline: "notification " + TerminalText(notification.method ?? "?")))
+        switch notification {
+        case .stopSheetChanged(let change): show(change.stopId, change.sheet, gap: gap)
+        case .healthChanged(let change): show(health: change.health, gap: gap)
+        case .other(let method, _): print(WatchLines.Event(headline: "notification " + TerminalText(method)))
         }
     }
 
-    private mutating func show(_ stopID: String, _ sheet: JSON, gap: TerminalText) {
+    private mutating func show(_ stopID: String, _ sheet: Answer.Sheet?, gap: TerminalText) {
         let previous = sheets[stopID]
-        sheets[stopID] = sheet
+        sheets[stopID] = sheet.map(WatchLines.Shown.sheet) ?? .unknownStop
         guard !json, var event = WatchLines.sheet(stopID, sheet, previous: previous) else { return }
         event.headline = event.headline + gap
         print(event)
     }
 
-    private mutating func show(health: JSON, gap: TerminalText) {
+    private mutating func show(health: Answer.Health, gap: TerminalText) {
         let previous = shownHealth
         shownHealth = health
         guard !json, var event = WatchLines.health(health, previous: previous) else { return }

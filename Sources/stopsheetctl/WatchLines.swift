@@ -1,3 +1,4 @@
+import StopSheetClient
 import StopSheetCore
 
 /// What `watch` prints for one sheet or health it is sent: a headline (the stop and its summary,
@@ -11,40 +12,47 @@ enum WatchLines {
         var details: [TerminalText] = []
     }
 
-    static func sheet(_ stopID: String, _ sheet: JSON, previous: JSON?) -> Event? {
-        guard sheet != .null else {
-            return previous == .null ? nil : Event(headline: "\(stopID): no longer a known stop")
+    /// What was last shown of a stop: nothing yet, a sheet, or that it is no longer known.
+    enum Shown: Equatable {
+        case sheet(Answer.Sheet)
+        case unknownStop
+    }
+
+    /// `sheet` nil: the stop is no longer known.
+    static func sheet(_ stopID: String, _ sheet: Answer.Sheet?, previous: Shown?) -> Event? {
+        guard let sheet else {
+            return previous == .unknownStop ? nil : Event(headline: "\(stopID): no longer a known stop")
         }
-        guard sheet["stopType"]?.stringValue == "train" else {
+        guard sheet.stopType == .train else {
             return previous == nil ? Event(headline: Rendering.busStop(sheet)) : nil
         }
-        let station = sheet["stationId"]?.stringValue ?? stopID
-        let name = "\(sheet["stationName"]?.stringValue ?? stopID) (\(station)\(station == stopID ? "" : ", as \(stopID)"))"
+        let station = sheet.stationId ?? stopID
+        let name = "\(sheet.stationName ?? stopID) (\(station)\(station == stopID ? "" : ", as \(stopID)"))"
         let headline: TerminalText = "\(name): \(Rendering.summary(sheet))"
-        guard let previous, previous != .null else {
-            return Event(headline: headline, details: Rendering.freshness(sheet["data"]))
+        guard case .sheet(let previous)? = previous else {
+            return Event(headline: headline, details: Rendering.freshness(sheet.data))
         }
         let details = alertChanges(from: previous, to: sheet) + accessChanges(from: previous, to: sheet)
             + StepFreeNowLines.changes(from: previous, to: sheet) + freshnessChanges(from: previous, to: sheet)
         return details.isEmpty ? nil : Event(headline: headline, details: details)
     }
 
-    static func health(_ health: JSON, previous: JSON?) -> Event? {
-        let status = health["status"]?.stringValue ?? "?"
-        let before = previous?["status"]?.stringValue
+    static func health(_ health: Answer.Health, previous: Answer.Health?) -> Event? {
+        let status = health.status.rawValue
+        let before = previous?.status.rawValue
         let headline: TerminalText = before.map { $0 == status ? "health: \(status)" : "health: \($0) → \(status)" } ?? "health: \(status)"
         var details: [TerminalText] = []
-        for cache in ["alerts", "stations"] {
-            let entry = health[cache], old = previous?[cache]
-            let loaded = entry?["loaded"] == .bool(true), error = entry?["lastError"]?.stringValue
-            if previous == nil {
-                if !loaded { details.append("\(cache): not loaded") }
-                if let error { details.append("\(cache): last error: \(error)") }
+        typealias Caches = Answer.Health.CodingKeys
+        for (cache, entry, old) in [(Caches.alerts, health.alerts, previous?.alerts), (Caches.stations, health.stations, previous?.stations)] {
+            let name = cache.rawValue
+            guard let old else {
+                if !entry.loaded { details.append("\(name): not loaded") }
+                if let error = entry.lastError { details.append("\(name): last error: \(error)") }
                 continue
             }
-            if loaded != (old?["loaded"] == .bool(true)) { details.append("\(cache): \(loaded ? "loaded" : "not loaded")") }
-            if error != old?["lastError"]?.stringValue {
-                details.append(error.map { "\(cache): last error: \($0)" } ?? "\(cache): refreshing fine again")
+            if entry.loaded != old.loaded { details.append("\(name): \(entry.loaded ? "loaded" : "not loaded")") }
+            if entry.lastError != old.lastError {
+                details.append(entry.lastError.map { "\(name): last error: \($0)" } ?? "\(name): refreshing fine again")
             }
         }
         if previous != nil, details.isEmpty, before == status { return nil }
@@ -55,29 +63,27 @@ enum WatchLines {
 
     /// Alerts that are no longer known are not removed ones: a daemon that lost them (restarted
     /// with a failing source) says nothing about them, and the freshness note says so.
-    private static func alertChanges(from previous: JSON, to sheet: JSON) -> [TerminalText] {
-        guard sheet["data"]?["alerts"]?["loaded"] != .bool(false) else { return [] }
-        let old = alerts(previous), new = alerts(sheet)
+    private static func alertChanges(from previous: Answer.Sheet, to sheet: Answer.Sheet) -> [TerminalText] {
+        guard sheet.data?.alerts.loaded != false else { return [] }
+        let old = previous.alerts ?? [], new = sheet.alerts ?? []
         let advisories = advisoryIDs(previous).union(advisoryIDs(sheet))
         let restored = restoredIDs(sheet).union(restoredIDs(previous))
-        func describe(_ alert: JSON) -> TerminalText {
-            let id = key(alert)
-            let lead: TerminalText = !advisories.contains(id) ? Rendering.alertLead(alert["kind"]?.stringValue)
-                : restored.contains(id) ? "accessibility advisory, back in service:" : "accessibility advisory:"
-            return lead + " " + TerminalText(alert["headline"]?.stringValue ?? "")
+        func describe(_ alert: Answer.Alert) -> TerminalText {
+            let lead: TerminalText = !advisories.contains(alert.id) ? Rendering.alertLead(alert.kind)
+                : restored.contains(alert.id) ? "accessibility advisory, back in service:" : "accessibility advisory:"
+            return lead + " " + TerminalText(alert.headline)
         }
         var lines: [TerminalText] = []
-        let oldKeys = Set(old.map(key)), newKeys = Set(new.map(key))
-        for alert in new where !oldKeys.contains(key(alert)) { lines.append("added: " + describe(alert)) }
-        for alert in old where !newKeys.contains(key(alert)) { lines.append("removed: " + describe(alert)) }
+        let oldIDs = Set(old.map(\.id)), newIDs = Set(new.map(\.id))
+        for alert in new where !oldIDs.contains(alert.id) { lines.append("added: " + describe(alert)) }
+        for alert in old where !newIDs.contains(alert.id) { lines.append("removed: " + describe(alert)) }
         for alert in new {
-            guard let before = old.first(where: { key($0) == key(alert) }), before != alert else { continue }
-            let (was, now) = (before["headline"]?.stringValue ?? "", alert["headline"]?.stringValue ?? "")
+            guard let before = old.first(where: { $0.id == alert.id }), before != alert else { continue }
             // The new headline, then the old one under it: each cut to the width on its own.
-            if was != now {
-                lines += ["edited: " + describe(alert), "  was: " + TerminalText(was)]
-            } else if before["kind"] != alert["kind"] {
-                lines.append("edited: " + describe(alert) + " (was \(before["kind"]?.stringValue ?? "unknown"))")
+            if before.headline != alert.headline {
+                lines += ["edited: " + describe(alert), "  was: " + TerminalText(before.headline)]
+            } else if before.kind != alert.kind {
+                lines.append("edited: " + describe(alert) + " (was \(before.kind.rawValue))")
             } else {
                 lines.append("edited: " + describe(alert) + " (description or dates)")
             }
@@ -85,35 +91,29 @@ enum WatchLines {
         return lines
     }
 
-    private static func accessChanges(from previous: JSON, to sheet: JSON) -> [TerminalText] {
-        let (old, new) = (previous["accessibilityButton"], sheet["accessibilityButton"])
-        let (oldTone, newTone) = (old?["tone"]?.stringValue ?? "?", new?["tone"]?.stringValue ?? "?")
-        let words = { (button: JSON?) in Rendering.stepFreeWords(button?["stepFree"]?.stringValue, tone: button?["tone"]?.stringValue) }
-        guard words(old) != words(new) || oldTone != newTone else { return [] }
-        return [words(old) + " → " + words(new) + " (tone \(oldTone) → \(newTone))"]
+    private static func accessChanges(from previous: Answer.Sheet, to sheet: Answer.Sheet) -> [TerminalText] {
+        let (old, new) = (previous.accessibilityButton, sheet.accessibilityButton)
+        let (oldTone, newTone) = (old?.tone.rawValue ?? "?", new?.tone.rawValue ?? "?")
+        let (oldWords, newWords) = (Rendering.stepFreeWords(old?.stepFree), Rendering.stepFreeWords(new?.stepFree))
+        guard oldWords != newWords || oldTone != newTone else { return [] }
+        return [oldWords + " → " + newWords + " (tone \(oldTone) → \(newTone))"]
     }
 
     /// A cache that loaded, went stale or came back: `sheet`'s own sentence, or that it is
     /// fresh again.
-    private static func freshnessChanges(from previous: JSON, to sheet: JSON) -> [TerminalText] {
-        Rendering.freshnessSources.compactMap { key, what in
-            let (old, new) = (previous["data"]?[key], sheet["data"]?[key])
-            guard old?["loaded"] != new?["loaded"] || old?["stale"] != new?["stale"] else { return nil }
-            let note = Rendering.freshness(.object(JSONObject([(key, new ?? .null)]))).first
-            return note ?? (old?["loaded"] == .bool(false) ? "\(what) has loaded." : "\(what) is up to date again.")
+    private static func freshnessChanges(from previous: Answer.Sheet, to sheet: Answer.Sheet) -> [TerminalText] {
+        guard let old = previous.data, let new = sheet.data else { return [] }
+        return [(old.alerts, new.alerts, Rendering.Source.alerts), (old.stations, new.stations, .stations)].compactMap { old, new, source in
+            guard old.loaded != new.loaded || old.stale != new.stale else { return nil }
+            return Rendering.freshness(new, of: source) ?? (old.loaded ? "\(source.words) is up to date again." : "\(source.words) has loaded.")
         }
     }
 
-    private static func alerts(_ sheet: JSON) -> [JSON] { sheet["alerts"]?.arrayValue ?? [] }
-
-    /// An alert's identity across two sheets: its id, else its headline.
-    private static func key(_ alert: JSON) -> String { alert["id"]?.stringValue ?? "headline:" + (alert["headline"]?.stringValue ?? "") }
-
-    private static func advisoryIDs(_ sheet: JSON) -> Set<String> {
-        Set((sheet["accessibilityButton"]?["advisories"]?.arrayValue ?? []).compactMap { $0["alertId"]?.stringValue })
+    private static func advisoryIDs(_ sheet: Answer.Sheet) -> Set<String> {
+        Set((sheet.accessibilityButton?.advisories ?? []).map(\.alertId))
     }
 
-    private static func restoredIDs(_ sheet: JSON) -> Set<String> {
-        Set((sheet["accessibilityButton"]?["advisories"]?.arrayValue ?? []).filter { $0["restored"] == .bool(true) }.compactMap { $0["alertId"]?.stringValue })
+    private static func restoredIDs(_ sheet: Answer.Sheet) -> Set<String> {
+        Set((sheet.accessibilityButton?.advisories ?? []).filter(\.restored).map(\.alertId))
     }
 }

@@ -15,17 +15,21 @@ let options = Command.globalOptions + Command.all.flatMap(\.options)
 /// exits with the failure's status.
 @MainActor func fail(_ failure: Failure) -> Never {
     let message: String, hint: String?
-    var error: JSON = ["code": .null, "message": "", "data": .null]
+    /// A JSON-RPC error object's members; no code for a failure of stopsheetctl's own.
+    func errorObject(code: Int?, message: String, data: JSON?) -> JSON {
+        .object(JSONObject([(RPCEnvelope.code, code.map(JSON.int) ?? .null), (RPCEnvelope.message, .string(message)), (RPCEnvelope.data, data ?? .null)]))
+    }
+    let error: JSON
     switch failure {
     case .usage(let text):
         (message, hint) = (text, nil)
-        error = ["code": .null, "message": .string(text), "data": .null]
+        error = errorObject(code: nil, message: text, data: nil)
     case .client(.rpc(let rpc), let guess):
         (message, hint) = ("\(rpc)", guess)
-        error = ["code": .int(rpc.code), "message": .string(rpc.message), "data": rpc.data ?? .null]
+        error = errorObject(code: rpc.code, message: rpc.message, data: rpc.data)
     case .client(let client, let guess):
         (message, hint) = ("\(client)", guess)
-        error = ["code": .null, "message": .string(message), "data": .null]
+        error = errorObject(code: nil, message: message, data: nil)
     }
     if json { print(SafeJSON.text(error)) }
     printError("stopsheetctl: \(TerminalText(message))")

@@ -94,4 +94,24 @@ import Testing
             #expect(Config.usage.contains(flag))
         }
     }
+
+    /// `--help` says which options a reload leaves for a restart: exactly those of
+    /// `Config.restartOnly`, each of which `keepRestartOnly` keeps.
+    @Test func helpMarksTheOptionsThatTakeEffectAtRestart() {
+        // Each option's entry: from its flag at the start of a line to the next such line.
+        let entries = Config.usage.components(separatedBy: "\n  --").dropFirst().map { "--" + $0 }
+        let flags = entries.map { String($0.prefix { $0 != " " && $0 != "\n" }) }
+        #expect(flags.count > 20)
+        for (flag, entry) in zip(flags, entries) {
+            let marked = entry.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ").contains(Config.restartOnlyNote)
+            #expect(marked == Config.isRestartOnly(flag), "\(flag): \(entry)")
+        }
+        #expect(Config.restartOnly.allSatisfy { flags.contains($0.flag) }, "every restart-only option is an option")
+        var changed = Config()
+        (changed.maxBatch, changed.maxConnections, changed.socketPath, changed.alertsInterval) = (2, 5, "/tmp/other.sock", 120)
+        #expect(Config().restartOnlyChanges(to: changed) == ["--socket", "--max-connections", "--max-batch"])
+        var kept = changed
+        kept.keepRestartOnly(from: Config())
+        #expect(Config().restartOnlyChanges(to: kept).isEmpty && kept.alertsInterval == 120, "the others are the new ones")
+    }
 }

@@ -69,7 +69,7 @@ import Testing
         #expect(Array(bytes.prefix(plain.count - 1)) == Array(plain.dropLast()))
         #expect(String(decoding: bytes.dropFirst(plain.count - 1), as: UTF8.self).hasPrefix(#","data":{"alerts":{"loaded":true,"ageSeconds":10781"#))
         // Bus sheets stay as the spec has them: nothing at all.
-        #expect(try JSONParser.parse(try rig.service.stopSheet(StopSheetQuery(["stopId": "1106", "stopType": "bus"]))) == StopSheet.busJSON(stopID: "1106"))
+        #expect(try rig.service.stopSheet(StopSheetQuery(["stopId": "1106", "stopType": "bus"])) == Array(#"{"stopType":"bus","stopId":"1106","alertGlyph":null,"accessibilityButton":null}"#.utf8))
     }
 
     /// The spliced sheets follow the snapshot, not only the data: a new alert set installed in
@@ -131,15 +131,15 @@ import Testing
 
     @Test func healthReportsTheStateAndStaleness() throws {
         let rig = Rig()
-        #expect(rig.service.health()["status"] == "starting")
+        #expect((try JSONParser.parse(rig.service.health()))["status"] == "starting")
         rig.fail(.alerts)
-        #expect(rig.service.health()["status"] == "unavailable")
+        #expect((try JSONParser.parse(rig.service.health()))["status"] == "unavailable")
         rig.load(.stations, at: Self.t0)
         rig.load(.alerts, at: Self.t0)
-        #expect(rig.service.health()["status"] == "ready")
+        #expect((try JSONParser.parse(rig.service.health()))["status"] == "ready")
         rig.fail(.alerts)
         rig.set(601)
-        let health = rig.service.health()
+        let health = (try JSONParser.parse(rig.service.health()))
         #expect(health["status"] == "degraded")
         #expect(health["alerts"]?["ageSeconds"] == 601)
         #expect(health["alerts"]?["stale"] == true)
@@ -191,7 +191,7 @@ import Testing
         let snapshot = Snapshot.build(stations: Self.directory, alerts: alerts, now: now)
         let encoded = EncodedSnapshot(snapshot, zone: TestZones.chicago)
         for station in Self.directory.stations {
-            #expect(encoded.stopSheet(stopID: station.id)?.object == snapshot.stopSheet(for: station).json(in: TestZones.chicago).encoded, "\(station.id)")
+            expectSheet(encoded.stopSheet(stopID: station.id)?.object, matches: snapshot.stopSheet(for: station), in: TestZones.chicago, "\(station.id)")
         }
         let clarkLake = try JSONParser.parse(try #require(encoded.stopSheet(stopID: "40380")).object)
         #expect(clarkLake["accessibilityButton"]?["advisories"] == [[

@@ -48,6 +48,46 @@ import Testing
         #expect(changes.first?.old.snapshot.alerts == nil && store.current === changes.last?.new)
     }
 
+    /// A reload's changes (sources, stale-after limits, zones) are one generation: no reader
+    /// sees a new source beside an old limit.
+    @Test func aReloadIsOneGeneration() throws {
+        let store = Self.store()
+        let seen = Locked(0)
+        store.onChange { _, _ in seen.withLock { $0 += 1 } }
+        let versionBefore = store.version
+        let newYork = TestZones.rules("America/New_York")
+        let zones = try TimeZones(configured: newYork)
+        store.reconfigure(sources: [.alerts: "file:///other/alerts.json", .stations: "file:///other/stops.csv"],
+                          staleAfterSeconds: [.alerts: 7, .stations: 9], zones: zones)
+        #expect(seen.withLock { $0 } == 1 && store.version == versionBefore + 1)
+        let current = store.current
+        #expect(current.alerts.source == "file:///other/alerts.json" && current.stations.source == "file:///other/stops.csv")
+        #expect(current.alerts.staleAfterSeconds == 7 && current.stations.staleAfterSeconds == 9)
+        #expect(current.zones == zones && current.encoded.zone == newYork)
+        // The same again changes nothing, and publishes nothing.
+        store.reconfigure(sources: [.alerts: "file:///other/alerts.json"], staleAfterSeconds: [:], zones: zones)
+        #expect(seen.withLock { $0 } == 1)
+    }
+
+    /// A new `--refresh-spacing` reaches a caller already waiting out the old one.
+    @Test func aReconfiguredSpacingServesACallerWaitingOutTheOldOne() throws {
+        let store = Self.store()
+        let source = try FileSource(url: Self.alertsURL)
+        let refresher = Refresher(cache: .alerts, source: source, interval: 3600, store: store, spacingMilliseconds: 3_600_000)
+        let thread = refresher.start()
+        defer {
+            refresher.stop()
+            _ = thread.join(milliseconds: 60_000)
+        }
+        let first = DispatchSemaphore(value: 0), second = DispatchSemaphore(value: 0)
+        refresher.refreshNow { _ in first.signal() }
+        #expect(first.wait(timeout: .now() + 60) == .success, "the first refresh")
+        // Under the hour's spacing this one would wait an hour.
+        refresher.refreshNow { _ in second.signal() }
+        refresher.reconfigure(source: source, interval: 3600, spacingMilliseconds: 0)
+        #expect(second.wait(timeout: .now() + 60) == .success, "the refresh asked for under the old spacing")
+    }
+
     /// A thread of its own standing in for the serving loop: `run` hands it work and returns once
     /// the work is done, so a change is compared before the next one is made (the loop keeping up,
     /// the case where every change the store publishes becomes a comparison of its own).

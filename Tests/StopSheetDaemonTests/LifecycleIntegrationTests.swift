@@ -108,6 +108,32 @@ import Testing
         #expect(!lines.contains { $0.contains("reloaded") }, "\(lines)")
     }
 
+    /// The serving loop's limits keep their running values through a reload, each changed one
+    /// named once; the other options are applied.
+    @Test func aReloadNamesWhatTakesEffectAtRestartAndKeepsIt() throws {
+        let rig = try Rig()
+        let readies = { rig.daemon.notifications.received.filter { $0.contains("READY=1") }.count }
+        let before = readies()
+        try Rig.configure(rig.configPath, "file://\(Fixtures.path("alerts_2015-02-14.DERIVED.json"))",
+                          "STOPSHEETD_MAX_BATCH=2\nSTOPSHEETD_MAX_CONNECTIONS=5\n")
+        try rig.reload()
+        #expect(eventually(timeout: patience) { readies() > before }, "no READY=1 after the reload")
+        // Applied: the source.
+        let health = try rig.daemon.result("health")
+        #expect(health["alerts"]?["source"]?.stringValue?.hasSuffix("alerts_2015-02-14.DERIVED.json") == true)
+        // Kept: a batch of three, over the new limit of two, is answered whole.
+        let client = try rig.daemon.client()
+        defer { client.close() }
+        let batch = try client.request(#"[{"jsonrpc":"2.0","id":1,"method":"version"},{"jsonrpc":"2.0","id":2,"method":"version"},{"jsonrpc":"2.0","id":3,"method":"version"}]"#)
+        #expect(batch.arrayValue?.count == 3, "\(batch.encodedString)")
+        #expect(rig.daemon.stop() == 0)
+        guard rig.logsToStderr else { return }
+        let warnings = rig.daemon.stderrText().split(separator: "\n").filter { $0.hasPrefix("warning: ") && $0.contains("takes effect at restart") }
+        #expect(warnings.filter { $0.contains("--max-batch ") }.count == 1, "\(warnings)")
+        #expect(warnings.filter { $0.contains("--max-connections ") }.count == 1, "\(warnings)")
+        #expect(warnings.count == 2, "only what changed, each once: \(warnings)")
+    }
+
     @Test func aGoodReloadAppliesTheNewConfiguration() throws {
         let rig = try Rig()
         try Rig.configure(rig.configPath, "file://\(Fixtures.path("alerts_2015-02-14.DERIVED.json"))")

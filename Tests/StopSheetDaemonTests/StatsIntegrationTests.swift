@@ -21,7 +21,7 @@ import Testing
             answers.append(try #require(client.readLine(), "no answer to \(line)"))
         }
         let stats = try #require(try JSONParser.parse(answers.last!)["result"])
-        let reply = StatsReply(json: stats)
+        let reply = try AnswerDecoder.decode(Answer.Stats.self, from: stats)
 
         #expect(reply.requests("stopSheet") == 5)
         #expect(reply.requests("unknown") == 20)
@@ -30,8 +30,8 @@ import Testing
         #expect(keys == ["alerts", "health", "refresh", "rpc.discover", "station", "stations", "stats", "stopSheet", "subscribe", "unsubscribe", "version", "unknown"])
         #expect(reply.errors(-32001) == 1 && reply.errors(-32601) == 20 && reply.errors(-32700) == 0)
         #expect(stats["errors"]?.objectValue?.members.count == 13, "the documented codes and other, nothing more")
-        #expect(reply.refreshes("alerts")?.ok == 2 && reply.refreshes("alerts")?.failed == 0)
-        #expect(reply.refreshes("stations")?.ok == 1)
+        #expect(reply.refreshes.alerts.ok == 2 && reply.refreshes.alerts.failed == 0)
+        #expect(reply.refreshes.stations.ok == 1)
         #expect(stats["connections"]?["open"] == 1 && stats["connections"]?["accepted"] == 1)
         // Every byte sent was read before the stats line was answered; every answer before it counts.
         #expect(stats["bytes"]?["in"]?.intValue == lines.map { $0.utf8.count + 1 }.reduce(0, +))

@@ -1,6 +1,6 @@
 /// What the dialog calls an alert: `Active`, `Planned`, or the generic fallback.
 /// The declaration order is the dialog order.
-public enum AlertKind: String, Sendable, CaseIterable, Comparable {
+public enum AlertKind: String, Sendable, CaseIterable, Comparable, Codable {
     case active
     case planned
     case unknown

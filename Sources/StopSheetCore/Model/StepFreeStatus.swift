@@ -1,5 +1,5 @@
 /// A station's step-free access, aggregated over its platforms (docs/stop-sheet.md §2.1).
-public enum StepFreeStatus: String, Sendable, CaseIterable {
+public enum StepFreeStatus: String, Sendable, CaseIterable, Codable {
     case available
     case none
     case unknown

@@ -50,6 +50,14 @@ public struct StepFreeNow: Hashable, Sendable {
             self.facilityID = facilityID
             self.pathways = pathways
         }
+
+        /// An elevator outage that places no pathway: the verdict cannot say what it takes out.
+        public var isUnresolved: Bool { Self.isUnresolved(facility: facility, pathways: pathways) }
+
+        /// The rule of `isUnresolved`, for a reader of the answer (stopsheetctl names them).
+        public static func isUnresolved(facility: FacilityOutage.Facility, pathways: [String]) -> Bool {
+            facility == .elevator && pathways.isEmpty
+        }
     }
 
     public var stepFree: Verdict
@@ -100,7 +108,7 @@ public struct StepFreeNow: Hashable, Sendable {
             }
         }
         self.outages = outages
-        complete = !outages.contains { $0.facility == .elevator && $0.pathways.isEmpty }
+        complete = !outages.contains(where: \.isUnresolved)
         guard let topology else {
             basis = .stations
             stepFree = Self.reported(station.stepFree)

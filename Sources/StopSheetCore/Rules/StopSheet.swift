@@ -13,7 +13,7 @@ public struct StopSheet: Sendable, Equatable {
         public var alert: AlertDialog
     }
 
-    public enum Tone: String, Sendable {
+    public enum Tone: String, Sendable, CaseIterable, Codable {
         case good, warn, muted
     }
 

@@ -41,27 +41,6 @@ public struct CacheStatus: Sendable, Equatable {
     /// The source has failed and nothing was ever loaded from it: no data yet, not "the last
     /// good data kept".
     public var failingWithNoData: Bool { !loaded && consecutiveFailures > 0 }
-
-    /// The cache's entry in `health` (and in a `refresh` answer), its age and staleness at `now`,
-    /// its times in `zone`.
-    public func json(at now: Instant, in zone: TimeZoneRules) -> JSON {
-        let freshness = freshness(now: now)
-        let time = zone.json
-        return [
-            "loaded": .bool(loaded),
-            "count": .int(count),
-            "loadedAt": time(loadedAt),
-            "lastAttemptAt": time(lastAttemptAt),
-            "lastError": lastError.map(JSON.string) ?? .null,
-            "source": .string(source),
-            "consecutiveFailures": .int(consecutiveFailures),
-            "nextRefreshAt": time(nextRefreshAt),
-            "lastHTTPStatus": lastHTTPStatus.map(JSON.int) ?? .null,
-            "ageSeconds": freshness.ageSeconds.map { .int(Int($0)) } ?? .null,
-            "stale": .bool(freshness.stale),
-            "note": note.map(JSON.string) ?? .null,
-        ]
-    }
 }
 
 extension Store {

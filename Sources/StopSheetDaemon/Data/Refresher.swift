@@ -1,4 +1,5 @@
 import StopSheetCore
+import Synchronization
 
 /// Keeps one cache fresh: first load at start-up, then every interval with a little jitter; after
 /// a failure, sooner, with capped exponential backoff (never faster than once a second). Lifetime
@@ -43,7 +44,7 @@ public final class Refresher: Sendable {
     public init(cache: CacheName, source: any Source, interval: Double, store: Store, reading: FeedReading = .init(),
                 spacingMilliseconds: Int64 = Int64(Config.defaults.refreshSpacing * 1000), onRefreshed: @escaping @Sendable () -> Void = {}) {
         self.cache = cache
-        self.spacingMilliseconds = spacingMilliseconds
+        spacing = Atomic(spacingMilliseconds)
         self.loader = CacheLoader(cache)
         self.store = store
         self.onRefreshed = onRefreshed
@@ -69,10 +70,14 @@ public final class Refresher: Sendable {
         if accepted { wake.signal() } else { completion(store.status(cache)) }
     }
 
-    /// Takes a new source and interval (on reload). Validators of the old source are dropped.
-    public func reconfigure(source: any Source, interval: Double, reading: FeedReading = .init()) {
+    /// Takes a new source, interval, reading and spacing (on reload). Validators of the old
+    /// source are dropped. The store's status is the caller's to publish (`Store.reconfigure`),
+    /// with everything else a reload changes, as one generation.
+    public func reconfigure(source: any Source, interval: Double, reading: FeedReading = .init(), spacingMilliseconds: Int64) {
         settings.withLock { $0 = Settings(source: source, interval: interval, validators: nil, reading: reading) }
-        store.updateStatus(cache) { $0.source = source.url }
+        spacing.store(spacingMilliseconds, ordering: .relaxed)
+        // A caller waiting out the old spacing is served by the new one.
+        wake.signal()
     }
 
     /// Ends the refresher's loop and answers everyone waiting for a refresh with the status as it
@@ -92,7 +97,7 @@ public final class Refresher: Sendable {
     }
 
     /// The least time between the starts of two fetches that callers asked for.
-    private let spacingMilliseconds: Int64
+    private let spacing: Atomic<Int64>
 
     private func run() {
         var due = SystemClock.monotonicMilliseconds()
@@ -102,7 +107,7 @@ public final class Refresher: Sendable {
             let sleep: Int64? = callers.withLock { callers in
                 guard !callers.stopped else { return nil }
                 let now = SystemClock.monotonicMilliseconds()
-                let askedAt = callers.waiting.isEmpty ? Int64.max : lastStarted + spacingMilliseconds
+                let askedAt = callers.waiting.isEmpty ? Int64.max : lastStarted + spacing.load(ordering: .relaxed)
                 guard min(due, askedAt) <= now else { return min(due, askedAt) - now }
                 callers.inRound = callers.waiting
                 callers.waiting = []

@@ -48,6 +48,24 @@ public final class Store: Sendable {
         }
     }
 
+    /// A reload's changes as one generation, so no reader sees it half applied: each cache's
+    /// source and stale-after limit, and the zones (the snapshot encoded again when they choose
+    /// another zone).
+    public func reconfigure(sources: [CacheName: String], staleAfterSeconds: [CacheName: Int64], zones: TimeZones) {
+        publish { old in
+            var alerts = old.alerts, stations = old.stations
+            for cache in CacheName.allCases {
+                func change(_ status: inout CacheStatus) {
+                    if let source = sources[cache] { status.source = source }
+                    if let limit = staleAfterSeconds[cache] { status.staleAfterSeconds = limit }
+                }
+                if cache == .alerts { change(&alerts) } else { change(&stations) }
+            }
+            guard alerts != old.alerts || stations != old.stations || zones != old.zones else { return nil }
+            return Self.generation(zones == old.zones ? nil : old.snapshot, old, alerts: alerts, stations: stations, zones: zones)
+        }
+    }
+
     public func status(_ cache: CacheName) -> CacheStatus { current.status(cache) }
 
     /// One change of one cache, published as one generation: its status changed by `change`,

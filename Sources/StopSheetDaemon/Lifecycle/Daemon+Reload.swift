@@ -2,9 +2,10 @@ import StopSheetCore
 import Synchronization
 
 extension Daemon {
-    /// SIGHUP, on the reload thread: re-read flags, environment and the config file; apply what
-    /// can change without a restart (sources, intervals, log level); refresh both caches; then
-    /// READY=1 again. Only while running: a SIGHUP during start-up finds the configuration just read.
+    /// SIGHUP, on the reload thread: re-read flags, environment and the config file; apply every
+    /// option but the serving loop's own (`Config.restartOnly`: each one changed is named in one
+    /// warning), publishing what changed as one generation; refresh both caches; then READY=1
+    /// again. Only while running: a SIGHUP during start-up finds the configuration just read.
     ///
     /// A configuration that does not load keeps the running one whole: one error naming the
     /// problem, no refresh, no "reloaded", and READY=1 all the same so systemd's reload job ends.
@@ -46,14 +47,23 @@ extension Daemon {
         let now = SystemClock.now()
         let zones = try TimeZones(configured: next.timeZone)
         let settings = try refreshers.map { try Daemon.settings($0.cache, next, startedAt: now, chicago: zones.chicago) }
-        let previous = config.withLock { old in defer { old = next }; return old }
-        Log.configure(level: next.logLevel)
-        if next.socketPath != previous.socketPath { Log.warning("reload: a new --socket takes effect at restart") }
-        for (refresher, setting) in zip(refreshers, settings) {
-            refresher.reconfigure(source: setting.source, interval: setting.interval, reading: next.reading)
+        // What the loop was built with stays in force, and in `config`, until a restart.
+        let previous = config.withLock { $0 }
+        var applied = next
+        for option in Config.restartOnly where option.differs(previous, next) {
+            Log.warning("reload: \(option.flag) changed, which takes effect at restart; keeping the running value",
+                        [("STOPSHEET_EVENT", "reload_ignored"), ("OPTION", option.flag)])
         }
-        store.applyStaleAfter(next)
-        store.use(zones)
+        applied.keepRestartOnly(from: previous)
+        config.withLock { $0 = applied }
+        Log.configure(level: next.logLevel)
+        for (refresher, setting) in zip(refreshers, settings) {
+            refresher.reconfigure(source: setting.source, interval: setting.interval, reading: next.reading,
+                                  spacingMilliseconds: Int64(next.refreshSpacing * 1000))
+        }
+        store.reconfigure(sources: Dictionary(uniqueKeysWithValues: zip(refreshers.map(\.cache), settings.map(\.source.url))),
+                          staleAfterSeconds: Dictionary(uniqueKeysWithValues: CacheName.allCases.map { ($0, Daemon.staleAfterSeconds($0, next)) }),
+                          zones: zones)
     }
 
     /// Until each refresher has answered: after its refresh, or at once when the daemon stops.

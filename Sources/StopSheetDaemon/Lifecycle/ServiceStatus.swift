@@ -13,8 +13,8 @@ extension Store {
             line += " (\(kinds.filter { $0 == .active }.count) active, \(kinds.filter { $0 == .planned }.count) planned)"
         }
         if let loadedAt = alerts.loadedAt { line += "; alerts \(now.seconds(since: loadedAt))s old\(alerts.freshness(now: now).stale ? " (stale)" : "")" }
-        for (name, status) in [("alerts", alerts), ("stations", stations)] where status.consecutiveFailures > 0 {
-            line += "; \(name) failing (\(status.consecutiveFailures) in a row\(status.loaded ? "" : ", no data yet")): \(status.lastError ?? "unknown error")"
+        for (cache, status) in [(CacheName.alerts, alerts), (.stations, stations)] where status.consecutiveFailures > 0 {
+            line += "; \(cache.rawValue) failing (\(status.consecutiveFailures) in a row\(status.loaded ? "" : ", no data yet")): \(status.lastError ?? "unknown error")"
         }
         return String(line.prefix(200))
     }

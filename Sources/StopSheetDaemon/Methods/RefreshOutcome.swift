@@ -13,8 +13,7 @@ final class RefreshOutcome: Sendable {
         statuses.withLock { statuses -> [UInt8]? in
             statuses[cache] = status
             guard statuses.count == expected.count else { return nil }
-            let now = SystemClock.now()
-            return JSON.object(JSONObject(expected.map { (key: $0.rawValue, value: statuses[$0]!.json(at: now, in: zone)) })).encoded
+            return CacheStatus.encodedRefreshed(statuses, at: SystemClock.now(), in: zone)
         }
     }
 }

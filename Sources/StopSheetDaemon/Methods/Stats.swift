@@ -25,20 +25,75 @@ public struct StatsMethod: Sendable {
         }
     }
 
-    func stats(_ server: Server) -> JSON {
+    func stats(_ server: Server) -> [UInt8] {
         let requests = server.requestCounters
-        func refreshes(_ cache: CacheName) -> JSON {
-            let status = store.status(cache)
-            return ["source": .string(status.source), "ok": .int(status.refreshesSucceeded), "failed": .int(status.refreshesFailed)]
+        let counts = server.counters
+        return .object { writer in
+            writer.members(Answer.Stats.CodingKeys.self) { writer, key in
+                switch key {
+                case .since: writer.member(key, string: store.zone.iso8601(since))
+                case .requests:
+                    writer.object(key) { object in
+                        for entry in requests.requests { object.member(JSONKey(entry.method), int: entry.count) }
+                    }
+                case .errors:
+                    writer.object(key) { object in
+                        for entry in requests.errors { object.member(JSONKey(entry.code.map(String.init) ?? Answer.Stats.otherError), int: entry.count) }
+                    }
+                case .connections: writer.object(key) { Self.writeConnections(&$0, counts, open: server.connectionCount) }
+                case .refreshes:
+                    writer.object(key) { writer in
+                        writer.members(Answer.RefreshCounts.CodingKeys.self) { writer, key in
+                            let status = store.status(key == .alerts ? .alerts : .stations)
+                            writer.object(key) { writer in
+                                writer.members(Answer.CacheRefreshes.CodingKeys.self) { writer, key in
+                                    switch key {
+                                    case .source: writer.member(key, string: status.source)
+                                    case .ok: writer.member(key, int: status.refreshesSucceeded)
+                                    case .failed: writer.member(key, int: status.refreshesFailed)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                case .bytes:
+                    writer.object(key) { writer in
+                        writer.members(Answer.ByteCounts.CodingKeys.self) { writer, key in
+                            writer.member(key, int: counts[key == .in ? .bytesIn : .bytesOut])
+                        }
+                    }
+                case .notificationsSent: writer.member(key, int: counts[.notificationsSent])
+                }
+            }
         }
-        var result = JSONObject([
-            ("since", store.zone.json(since)),
-            ("requests", .object(JSONObject(requests.requests.map { (key: $0.method, value: .int($0.count)) }))),
-            ("errors", .object(JSONObject(requests.errors.map { (key: $0.code.map(String.init) ?? "other", value: .int($0.count)) }))),
-            ("connections", ["open": .int(server.connectionCount)]),
-            ("refreshes", ["alerts": refreshes(.alerts), "stations": refreshes(.stations)]),
-        ])
-        server.counters.insert(into: &result)
-        return .object(result)
+    }
+
+    private static func writeConnections<Sink>(_ writer: inout JSONWriter<Sink>, _ counts: ServerCounts, open: Int) {
+        writer.members(Answer.ConnectionCounts.CodingKeys.self) { writer, key in
+            switch key {
+            case .open: writer.member(key, int: open)
+            case .accepted: writer.member(key, int: counts[.accepted])
+            case .refused:
+                writer.object(key) { writer in
+                    writer.members(Answer.RefusedCounts.CodingKeys.self) { writer, key in
+                        switch key {
+                        case .busy: writer.member(key, int: counts[.refusedBusy])
+                        }
+                    }
+                }
+            case .closed:
+                writer.object(key) { writer in
+                    writer.members(Answer.ClosedCounts.CodingKeys.self) { writer, key in
+                        let counter: ServerCounter = switch key {
+                        case .finished: .closedFinished
+                        case .idle: .closedIdle
+                        case .stuck: .closedStuck
+                        case .vanished: .closedVanished
+                        }
+                        writer.member(key, int: counts[counter])
+                    }
+                }
+            }
+        }
     }
 }

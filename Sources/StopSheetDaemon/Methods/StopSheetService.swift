@@ -32,8 +32,8 @@ public struct StopSheetService: Sendable {
         dispatcher.register(.station) { params, _ in reply { () throws(RPCError) in try station(params) } }
         dispatcher.register(.stations) { params, _ in reply { () throws(RPCError) in try noParams(params, .stations); return try stations() } }
         dispatcher.register(.alerts) { params, _ in reply { () throws(RPCError) in try alerts(params) } }
-        dispatcher.register(.health) { params, _ in reply { () throws(RPCError) in try noParams(params, .health); return health().encoded } }
-        dispatcher.register(.version) { params, _ in reply { () throws(RPCError) in try noParams(params, .version); return version.encoded } }
+        dispatcher.register(.health) { params, _ in reply { () throws(RPCError) in try noParams(params, .health); return health() } }
+        dispatcher.register(.version) { params, _ in reply { () throws(RPCError) in try noParams(params, .version); return Self.encodedVersion } }
         dispatcher.register(.refresh) { params, context in refresh(params, peer: context.peer) }
         let description = OpenRPC.document(version: StopSheetVersion.current).encoded
         dispatcher.register(.discover) { params, _ in reply { () throws(RPCError) in try noParams(params, .discover); return description } }
@@ -46,7 +46,7 @@ public struct StopSheetService: Sendable {
     private func noParams(_ params: JSON?, _ method: RPCMethod) throws(RPCError) { _ = try Params(params, of: method) }
 
     func stopSheet(_ query: StopSheetQuery) throws(RPCError) -> [UInt8] {
-        if query.stopType == .bus { return StopSheet.busJSON(stopID: query.stopID).encoded }
+        if query.stopType == .bus { return StopSheet.encodedBusMembers(stopID: query.stopID).object }
         let generation = store.current
         let data = generation.sheetData(now: now())
         if let index = generation.encoded.stationIndex(stopID: query.stopID) {
@@ -60,15 +60,15 @@ public struct StopSheetService: Sendable {
     /// with the clock): subscriptions compare two snapshots' answers with it, and add `data` to
     /// what they send (`answer(_:stopType:data:)`).
     func stopSheet(_ query: StopSheetQuery, in current: EncodedSnapshot) throws(RPCError) -> EncodedMembers {
-        if query.stopType == .bus { return EncodedMembers(of: StopSheet.busJSON(stopID: query.stopID)) }
+        if query.stopType == .bus { return StopSheet.encodedBusMembers(stopID: query.stopID) }
         if let encoded = current.stopSheet(stopID: query.stopID) { return encoded }
         guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
-        return EncodedMembers(of: StopSheet.beforeStationsLoad(stopID: query.stopID, stationName: query.stationName).json(in: current.zone))
+        return StopSheet.encodedMembersBeforeStationsLoad(stopID: query.stopID, stationName: query.stationName)
     }
 
     /// The `stopSheet` result from members of `stopSheet(_:in:)`: a train sheet gets `data`.
     static func answer(_ members: EncodedMembers, stopType: StopType, data: SheetData) -> [UInt8] {
-        stopType == .train ? SheetData.sheet(members, data: data.json.encoded) : members.object
+        stopType == .train ? SheetData.sheet(members, data: data.encoded) : members.object
     }
 
     /// Unknown ids are the client's business, so they are logged at debug only: with the id, for
@@ -81,69 +81,56 @@ public struct StopSheetService: Sendable {
     func station(_ params: JSON?) throws(RPCError) -> [UInt8] {
         let stopID = try Params(params, of: .station).stopID()!
         let current = store.current.encoded
-        guard let stations = current.snapshot.stations else { throw .notLoaded("stations") }
+        guard let stations = current.snapshot.stations else { throw .notLoaded(CacheName.stations.rawValue) }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
-        guard case .object(var detail) = station.json else { return station.json.encoded }
-        let sheet = current.snapshot.stopSheet(for: station)
-        detail.append("advisories", .array(sheet.accessibilityButton.advisories.map { $0.json(in: current.zone) }))
-        detail.append("now", sheet.accessibilityButton.now.json)
-        return JSON.object(detail).encoded
+        let button = current.snapshot.stopSheet(for: station).accessibilityButton
+        return station.encodedDetail(advisories: [UInt8].array { array in
+            for advisory in button.advisories { array.elementObject { advisory.write(&$0, in: current.zone) } }
+        }, now: button.now)
     }
 
     /// Every station, in map-id order, without platforms: what a picker or a shell completion needs.
     func stations() throws(RPCError) -> [UInt8] {
         let snapshot = store.snapshot
-        guard let stations = snapshot.stations else { throw .notLoaded("stations") }
-        let list = stations.stations.map { station in
-            guard case .object(var summary) = station.summaryJSON else { return station.summaryJSON }
-            let positions = snapshot.alerts == nil ? [] : snapshot.alertPositions(applyingTo: station)
-            summary.append("stepFreeNow", .string(snapshot.stepFreeNow(for: station, alertPositions: positions).stepFree.rawValue))
-            return .object(summary)
+        guard let stations = snapshot.stations else { throw .notLoaded(CacheName.stations.rawValue) }
+        return .object { writer in
+            writer.members(Answer.Stations.CodingKeys.self) { writer, key in
+                switch key {
+                case .count: writer.member(key, int: stations.count)
+                case .stations:
+                    writer.array(key, of: stations.stations) { writer, station in
+                        let positions = snapshot.alerts == nil ? [] : snapshot.alertPositions(applyingTo: station)
+                        station.writeSummary(&writer, stepFreeNow: snapshot.stepFreeNow(for: station, alertPositions: positions).stepFree)
+                    }
+                }
+            }
         }
-        let result: JSON = ["count": .int(list.count), "stations": .array(list)]
-        return result.encoded
     }
 
     func alerts(_ params: JSON?) throws(RPCError) -> [UInt8] {
         let stopID = try Params(params, of: .alerts).stopID(required: false)
         let current = store.current.encoded
         let snapshot = current.snapshot
-        guard snapshot.alerts != nil else { throw .notLoaded("alerts") }
-        var result = JSONObject()
+        guard snapshot.alerts != nil else { throw .notLoaded(CacheName.alerts.rawValue) }
         let alerts: [LiveAlert]
+        var station: Station?
         if let stopID {
-            guard let stations = snapshot.stations else { throw .notLoaded("stations") }
-            guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
-            result.append("stationId", .string(station.id))
+            guard let stations = snapshot.stations else { throw .notLoaded(CacheName.stations.rawValue) }
+            station = stations.station(for: stopID)
+            guard let station else { throw unknownStop(stopID) }
             alerts = snapshot.alerts(applyingTo: station)
         } else {
             alerts = snapshot.liveAlerts
         }
-        result.append("count", .int(alerts.count))
-        result.append("alerts", .array(alerts.map { $0.json(in: current.zone) }))
-        return JSON.object(result).encoded
-    }
-
-    /// `health`'s answer from `generation` (the current one by default).
-    public func health(of generation: Generation? = nil) -> JSON {
-        let generation = generation ?? store.current
-        let now = now()
-        let zone = generation.encoded.zone
-        func cache(_ name: CacheName) -> JSON { generation.status(name).json(at: now, in: zone) }
-        return [
-            "status": .string(generation.health.rawValue),
-            "alerts": cache(.alerts),
-            "stations": cache(.stations),
-            "uptimeSeconds": .int(Int((SystemClock.monotonicMilliseconds() - startedAt) / 1000)),
-            "connections": .int(connections()),
-            "version": .string(StopSheetVersion.current),
-            "subscriptions": subscriptions?.json ?? .null,
-            "timeZone": .string(zone.identifier),
-        ]
-    }
-
-    private var version: JSON {
-        ["name": "stopsheetd", "version": .string(StopSheetVersion.current), "protocol": .int(StopSheetVersion.protocolVersion)]
+        return .object { writer in
+            writer.members(Answer.Alerts.CodingKeys.self) { writer, key in
+                switch key {
+                case .stationId: if let station { writer.member(key, string: station.id) }
+                case .count: writer.member(key, int: alerts.count)
+                case .alerts: writer.array(key, of: alerts) { $1.write(&$0, in: current.zone) }
+                }
+            }
+        }
     }
 
     /// Root and the daemon's own user may force a refresh; anyone else could use it to hammer
@@ -155,9 +142,9 @@ public struct StopSheetService: Sendable {
         } catch {
             return .error(error)
         }
-        guard peer.uid == 0 || peer.uid == getuid() else {
+        guard peer.uid == 0 || peer.uid == DaemonUser.uid else {
             Log.info("refresh refused for uid \(peer.uid)", [("STOPSHEET_EVENT", "client_error"), ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
-            return .error(.notPermitted("refresh is for root or the daemon's own user (uid \(getuid()))"))
+            return .error(.notPermitted("refresh is for root or the daemon's own user (uid \(DaemonUser.uid))"))
         }
         let targets = what == .all ? CacheName.allCases : [CacheName(rawValue: what.rawValue)!]
         return .later { [refreshers, store] complete in

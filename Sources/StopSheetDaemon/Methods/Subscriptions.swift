@@ -4,11 +4,11 @@ import Synchronization
 
 /// `subscribe` / `unsubscribe` and the `stopSheetChanged` / `healthChanged` notifications
 /// (protocol.md "Push"). A notification goes out exactly when an answer's bytes change: for each
-/// new generation of the store the registry compares, once per watched stop id (not per
-/// subscriber), the answer in the generation it last compared with the one in the new, and queues
-/// the new one for each subscription watching it. A refresh is one generation, so it gives at
-/// most one notification per watched stop. Health is compared by what a dashboard acts on:
-/// status, each cache's loaded flag and lastError.
+/// new generation of the store the registry has `AnswerComparison` compare, once per watched stop
+/// id (not per subscriber), the answer in the generation it last compared with the one in the
+/// new, and queues the new one for each subscription watching it. A refresh is one generation,
+/// so it gives at most one notification per watched stop. Health is compared by what a dashboard
+/// acts on: status, each cache's loaded flag and lastError.
 ///
 /// Threads: `storeChanged(to:post:)` is called from any thread (the store's hook) and hands the
 /// comparison to the loop through `post`; everything else (the handlers, `update`, `clockMoved`,
@@ -33,26 +33,6 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         }
     }
 
-    /// A stop id some train subscription watches: its answer as last compared (nil: unknown
-    /// stop) and who watches it, in subscription order.
-    private struct WatchedStop {
-        var answer: EncodedMembers?
-        var subscriptions: [String]
-    }
-
-    /// What `healthChanged` follows; the rest of `health` (ages, uptime) changes every second.
-    private struct HealthKey: Equatable {
-        var status: HealthState
-        var loaded: [Bool]
-        var lastErrors: [String?]
-
-        /// Through `Generation.health`, the very rule `health` answers with.
-        init(_ generation: Generation) {
-            let statuses = CacheName.allCases.map(generation.status)
-            (status, loaded, lastErrors) = (generation.health, statuses.map(\.loaded), statuses.map(\.lastError))
-        }
-    }
-
     private let service: StopSheetService
     private let limits: SubscriptionLimits
     public let counters: SubscriptionCounters
@@ -61,14 +41,10 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     private let pending = Locked<Generation?>(nil)
 
     // Loop thread only.
-    /// The generation the watched answers were last compared in.
-    private var generation: Generation
-    /// The train sheets' `data` as last compared: a sheet changes when its bytes without `data`
-    /// change or when a cache's `loaded` or `stale` flips (`SheetData.sameState`), never by age.
-    private var data: SheetData
+    /// The watched answers and the health as last compared (`AnswerComparison`).
+    private var comparison: AnswerComparison
     private var subscriptions: [String: Subscription] = [:]
     private var byQueue: [ObjectIdentifier: [String]] = [:]
-    private var watched: [String: WatchedStop] = [:]
     private var healthWatchers: [String] = []
     private var subscribedStops = 0
     private var lastID = 0
@@ -78,8 +54,8 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         self.service = service
         self.limits = limits
         self.counters = counters
-        generation = service.store.current
-        data = generation.sheetData(now: service.now())
+        let generation = service.store.current
+        comparison = AnswerComparison(generation, data: generation.sheetData(now: service.now()))
     }
 
     public func register(in dispatcher: inout Dispatcher) {
@@ -105,63 +81,66 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     // MARK: - Comparing (loop thread)
 
     /// The clock moved (the loop's tick): data turns stale with it, in the generation last compared.
-    public func clockMoved() { update(to: generation) }
+    public func clockMoved() { update(to: comparison.generation) }
 
     /// Compares every watched answer and the health key of the generation last compared with
     /// `next`, and queues a notification for each subscription of whatever changed.
     func update(to next: Generation) {
         thread.check("SubscriptionRegistry")
-        let previous = generation
-        generation = next
-        let nextData = next.sheetData(now: service.now())
-        let dataChanged = !nextData.sameState(as: data)
-        data = nextData
-        if next.encoded !== previous.encoded || dataChanged {
-            var changed: Set<String> = []
-            for (stopID, stop) in watched {
-                let answer = Self.answer(service, stopID, in: next.encoded)
-                guard answer != stop.answer || (dataChanged && answer != nil) else { continue }
-                watched[stopID]!.answer = answer
-                changed.insert(stopID)
-            }
-            // Per subscription in its own stop order, so a client sees its stops in the order it gave.
-            var notified: Set<String> = []
-            for stopID in changed {
-                for id in watched[stopID]!.subscriptions where notified.insert(id).inserted {
-                    let subscription = subscriptions[id]!
-                    for stopID in subscription.stopIDs where changed.contains(stopID) {
-                        queueSheet(subscription, stopID, watched[stopID]!.answer)
-                    }
+        let (changed, healthChanged) = comparison.compare(to: next, data: next.sheetData(now: service.now())) { stopID, snapshot in
+            Self.answer(service, stopID, in: snapshot)
+        }
+        // Per subscription in its own stop order, so a client sees its stops in the order it gave.
+        var notified: Set<String> = []
+        for stopID in changed {
+            for id in comparison.watched[stopID]!.subscriptions where notified.insert(id).inserted {
+                let subscription = subscriptions[id]!
+                for stopID in subscription.stopIDs where changed.contains(stopID) {
+                    queueSheet(subscription, stopID, comparison.watched[stopID]!.answer)
                 }
             }
         }
-        if HealthKey(next) != HealthKey(previous), !healthWatchers.isEmpty {
-            let health = service.health(of: next).encoded
+        if healthChanged, !healthWatchers.isEmpty {
+            let health = service.health(of: next)
             for id in healthWatchers { queueHealth(subscriptions[id]!, health) }
         }
     }
 
     private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: EncodedMembers?) {
-        let sheet = answer.map { StopSheetService.answer($0, stopType: .train, data: data) } ?? JSON.null.encoded
-        queue(subscription, .stopSheetChanged, stopID: stopID, .sheet, sheet)
+        subscription.seq += 1
+        let sheet = answer.map { StopSheetService.answer($0, stopType: .train, data: comparison.data) } ?? JSON.null.encoded
+        let params = [UInt8].object { params in
+            params.members(Answer.SheetChanged.CodingKeys.self) { params, key in
+                switch key {
+                case .subscription: params.member(key, string: subscription.id)
+                case .seq: params.member(key, int: subscription.seq)
+                case .stopId: params.member(key, string: stopID)
+                case .sheet: params.member(key, encoded: sheet)
+                }
+            }
+        }
+        queue(subscription, .stopSheetChanged, params, about: stopID)
     }
 
     private func queueHealth(_ subscription: Subscription, _ health: [UInt8]) {
-        queue(subscription, .healthChanged, stopID: nil, .health, health)
-    }
-
-    /// The next notification of `subscription`: `{subscription, seq, stopId?, <member>: encoded}`,
-    /// replacing an unsent one about the same stop (or the health).
-    private func queue(_ subscription: Subscription, _ method: RPCNotification, stopID: String?, _ member: JSONKey, _ encoded: [UInt8]) {
         subscription.seq += 1
         let params = [UInt8].object { params in
-            params.member(.subscription, string: subscription.id)
-            params.member(.seq, int: subscription.seq)
-            if let stopID { params.member(.stopId, string: stopID) }
-            params.member(member, encoded: encoded)
+            params.members(Answer.HealthChanged.CodingKeys.self) { params, key in
+                switch key {
+                case .subscription: params.member(key, string: subscription.id)
+                case .seq: params.member(key, int: subscription.seq)
+                case .health: params.member(key, encoded: health)
+                }
+            }
         }
+        queue(subscription, .healthChanged, params, about: "")
+    }
+
+    /// The next notification of `subscription`, replacing an unsent one about the same stop (or,
+    /// `about` empty, the health).
+    private func queue(_ subscription: Subscription, _ method: RPCNotification, _ params: [UInt8], about item: String) {
         let notification = NotificationQueue.Notification(method: method.rawValue, params: params)
-        subscription.queue.post(notification, key: .init(group: subscription.id, item: stopID ?? ""))
+        subscription.queue.post(notification, key: .init(group: subscription.id, item: item))
     }
 
     /// `stopSheet {stopId}`'s result members, nil when it would be -32001 (the stop is unknown).
@@ -207,7 +186,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
             do {
                 var query = try StopSheetQuery(stopID: stopID)
                 query.stopType = stopType
-                answers.append(try service.stopSheet(query, in: generation.encoded))
+                answers.append(try service.stopSheet(query, in: comparison.generation.encoded))
             } catch {
                 return .error(error)
             }
@@ -222,8 +201,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         }
         if subscription.watchesSheets {
             for (stopID, answer) in zip(stopIDs, answers) {
-                if watched[stopID] == nil { watched[stopID] = WatchedStop(answer: answer, subscriptions: []) }
-                watched[stopID]!.subscriptions.append(subscription.id)
+                comparison.watch(stopID, answer: answer, by: subscription.id)
             }
         }
         if health { healthWatchers.append(subscription.id) }
@@ -231,15 +209,19 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         counters.record(subscriptions: subscriptions.count, stops: subscribedStops)
 
         let result = [UInt8].object { result in
-            result.member(.subscription, string: subscription.id)
-            if !stopIDs.isEmpty {
-                result.object(.sheets) { sheets in
-                    for (stopID, answer) in zip(stopIDs, answers) {
-                        sheets.member(JSONKey(stopID), encoded: StopSheetService.answer(answer, stopType: stopType, data: data))
+            result.members(Answer.Subscribed.CodingKeys.self) { result, key in
+                switch key {
+                case .subscription: result.member(key, string: subscription.id)
+                case .sheets:
+                    guard !stopIDs.isEmpty else { return }
+                    result.object(key) { sheets in
+                        for (stopID, answer) in zip(stopIDs, answers) {
+                            sheets.member(JSONKey(stopID), encoded: StopSheetService.answer(answer, stopType: stopType, data: comparison.data))
+                        }
                     }
+                case .health: if health { result.member(key, encoded: service.health(of: comparison.generation)) }
                 }
             }
-            if health { result.member(.health, service.health(of: generation)) }
         }
         return .result(result)
     }
@@ -269,8 +251,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         subscriptions[subscription.id] = nil
         if subscription.watchesSheets {
             for stopID in subscription.stopIDs {
-                watched[stopID]?.subscriptions.removeAll { $0 == subscription.id }
-                if watched[stopID]?.subscriptions.isEmpty == true { watched[stopID] = nil }
+                comparison.unwatch(stopID, by: subscription.id)
             }
         }
         if subscription.health { healthWatchers.removeAll { $0 == subscription.id } }
@@ -309,14 +290,5 @@ public final class SubscriptionCounters: Sendable {
     func record(subscriptions: Int, stops: Int) {
         self.subscriptions.store(subscriptions, ordering: .relaxed)
         self.stops.store(stops, ordering: .relaxed)
-    }
-
-    var json: JSON {
-        [
-            "count": .int(subscriptions.load(ordering: .relaxed)),
-            "stops": .int(stops.load(ordering: .relaxed)),
-            "queuedNotifications": .int(notifications.queued.load(ordering: .relaxed)),
-            "queuedNotificationBytes": .int(notifications.queuedBytes.load(ordering: .relaxed)),
-        ]
     }
 }

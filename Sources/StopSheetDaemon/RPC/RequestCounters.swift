@@ -41,7 +41,7 @@ final class RequestCounters: Sendable {
 
     /// Every registered method by name, then `unknown`.
     var requests: [(method: String, count: Int)] {
-        byMethod.keys.sorted().map { ($0, byMethod[$0]!.count) } + [("unknown", unknownMethod.count)]
+        byMethod.keys.sorted().map { ($0, byMethod[$0]!.count) } + [(Answer.Stats.unknownMethod, unknownMethod.count)]
     }
 
     /// Every documented code in protocol.md's order, then `other` (code nil).

@@ -1,6 +1,7 @@
 import Glibc
 
-/// A value behind a pthread mutex: the daemon's one lock type.
+/// A value behind a pthread mutex: how the daemon guards a value that threads share. (The one
+/// other mutex, `ChunkPipe`'s, is there for the condition variable its threads wait on.)
 ///
 /// Not `Synchronization.Mutex`: on Linux it locks with a futex inside the Swift runtime, which
 /// ThreadSanitizer cannot see, so every section it guards looked like a race under

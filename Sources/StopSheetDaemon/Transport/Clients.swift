@@ -16,7 +16,7 @@ struct Clients<Handler: ConnectionHandler> {
     /// Open connections per peer uid, for `maxConnectionsPerUID`.
     private var countByUID: [UInt32: Int] = [:]
     /// The daemon's own uid, which like root may use the reserved slots.
-    private let ownUID = geteuid()
+    private let ownUID = DaemonUser.uid
     /// Unsent answers and unanswered requests of all connections (`Connection.bufferedBytes`).
     private var bufferedTotal = 0
     /// Connections with `pausedForBudget` set: serviced again once the total is under budget.

@@ -168,7 +168,7 @@ private func createRuntimeDirectory(of path: String) throws(ListenerError) {
     guard fd >= 0 else { throw .system(call: "open", path: directory, errno: errno) }
     defer { close(fd) }
     guard fstat(fd, &info) == 0 else { throw .system(call: "fstat", path: directory, errno: errno) }
-    guard info.st_uid == geteuid() else {
+    guard info.st_uid == DaemonUser.uid else {
         throw .untrustedDirectory(path: directory, reason: "was replaced by another user's directory")
     }
     guard fchmod(fd, 0o755) == 0 else { throw .system(call: "fchmod", path: directory, errno: errno) }
@@ -191,8 +191,8 @@ private func checkSocketDirectory(of path: String) throws(ListenerError) {
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw .system(call: "fstat", path: directory, errno: errno) }
-    guard info.st_uid == geteuid() || info.st_uid == 0 else {
-        throw .untrustedDirectory(path: directory, reason: "is owned by uid \(info.st_uid), not by this user (uid \(geteuid())) or root")
+    guard info.st_uid == DaemonUser.uid || info.st_uid == 0 else {
+        throw .untrustedDirectory(path: directory, reason: "is owned by uid \(info.st_uid), not by this user (uid \(DaemonUser.uid)) or root")
     }
     if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
         throw .untrustedDirectory(path: directory, reason: "is writable by \(info.st_mode & 0o002 != 0 ? "others" : "its group") (mode \(String(info.st_mode & 0o7777, radix: 8))) and not sticky")

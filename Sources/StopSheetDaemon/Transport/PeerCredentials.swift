@@ -13,8 +13,9 @@ public struct PeerCredentials: Sendable, Equatable {
 }
 
 extension Log {
-    /// Client mistakes are the client's problem: debug level, never above, or an attacker could
-    /// fill the journal.
+    /// Client mistakes are the client's problem: debug level, or an attacker could fill the
+    /// journal. The one `client_error` logged higher is a refused `refresh` (info, in
+    /// `StopSheetService.refresh`): a user trying a privileged method is worth an operator's eye.
     static func clientError(_ peer: PeerCredentials, _ message: @autoclosure () -> String) {
         guard Log.isEnabled(.debug) else { return }
         // The message may quote the client (a method name of up to a whole line): keep it short.

@@ -2,8 +2,7 @@ import StopSheetCore
 import Synchronization
 
 /// Every count the serving loop keeps, each named once: the code that counts names its case, and
-/// `statsPath` says where `stats` shows it (protocol.md's `stats` table). Adding a case is the
-/// whole change: the counters, the snapshot and the `stats` answer are made from this list.
+/// `StatsMethod` writes it where `Answer.Stats` has its member (protocol.md's `stats` table).
 public enum ServerCounter: Int, CaseIterable, Sendable {
     case accepted
     /// Turned away at `maxConnections` (or the per-uid share) with the busy line.
@@ -23,22 +22,6 @@ public enum ServerCounter: Int, CaseIterable, Sendable {
     /// Notification lines written for subscribers, counted as each goes into its connection's
     /// output, as answers are.
     case notificationsSent
-
-    /// Where in the `stats` result this count sits; members are appended in case order, after
-    /// the members `stats` writes itself.
-    var statsPath: [String] {
-        switch self {
-        case .accepted: ["connections", "accepted"]
-        case .refusedBusy: ["connections", "refused", "busy"]
-        case .closedFinished: ["connections", "closed", "finished"]
-        case .closedIdle: ["connections", "closed", "idle"]
-        case .closedStuck: ["connections", "closed", "stuck"]
-        case .closedVanished: ["connections", "closed", "vanished"]
-        case .bytesIn: ["bytes", "in"]
-        case .bytesOut: ["bytes", "out"]
-        case .notificationsSent: ["notificationsSent"]
-        }
-    }
 }
 
 /// What the server has counted since it started, read at one moment: for `stats` and tests.
@@ -51,11 +34,6 @@ public struct ServerCounts: Sendable, Equatable, CustomStringConvertible {
 
     /// `accepted 60, refusedBusy 0, …`, for a test's failure message.
     public var description: String { ServerCounter.allCases.map { "\($0) \(self[$0])" }.joined(separator: ", ") }
-
-    /// Each count at its `statsPath` in `result`, which holds the members `stats` writes itself.
-    func insert(into result: inout JSONObject) {
-        for counter in ServerCounter.allCases { result.set(counter.statsPath[...], .int(self[counter])) }
-    }
 }
 
 /// The live counters, one per `ServerCounter`: written on the loop thread only, read from anywhere.
@@ -68,24 +46,6 @@ final class ServerCounterTable: Sendable {
     var snapshot: ServerCounts { ServerCounts(counters.map(\.count)) }
 }
 
-extension JSONObject {
-    /// Sets the member at `path`, making objects on the way; a new member goes last.
-    fileprivate mutating func set(_ path: ArraySlice<String>, _ value: JSON) {
-        guard let key = path.first else { return }
-        let rest = path.dropFirst()
-        var member: JSON = value
-        if !rest.isEmpty {
-            var inner = self[key]?.objectValue ?? JSONObject()
-            inner.set(rest, value)
-            member = .object(inner)
-        }
-        if let index = members.lastIndex(where: { $0.key == key }) {
-            members[index].value = member
-        } else {
-            members.append((key, member))
-        }
-    }
-}
 
 extension Atomic<Int> {
     /// For a counter only one thread writes (the serving loop): a plain load and store, without

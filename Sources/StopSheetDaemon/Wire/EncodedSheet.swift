@@ -1,41 +1,88 @@
 import StopSheetCore
 import StopSheetProtocol
 
-/// One station's `stopSheet` result assembled from parts a snapshot encodes once.
+/// The `stopSheet` result (`Answer.Sheet`), the one way it is written: a train station's from
+/// parts a snapshot encodes once, the sheet before stations load through the same writer, and a
+/// bus stop's.
 extension StopSheet {
-    /// The members of `json(in:).encoded` for this station, byte for byte, without `data` (each
-    /// answer adds it): the alert members are shared by every station with the same applying
-    /// alerts (a line's stations share one set), the button's fixed members by every station with
-    /// the same step-free status and agency; only the id, the name and the button's sentence are
-    /// encoded per station. Tests check the two paths agree for every station of the real data and
-    /// for names that need escapes.
+    /// A station's sheet without `data` (each answer adds it): the alert members are shared by
+    /// every station with the same applying alerts (a line's stations share one set), the
+    /// button's words by every station with the same step-free status and agency; only the id, the
+    /// name and the button's sentence are written per station. Tests check that what this writes
+    /// decodes to the core's `StopSheet` for every station of the real data, and for names that
+    /// need escapes.
+    /// `now` is the button's `now`, encoded (`EncodedSnapshot` keeps a quiet station's across
+    /// alert refreshes).
     static func encodedMembers(stationID: String, stationName: String, button: EncodedButton, alertMembers: EncodedAlertMembers,
                                now: [UInt8]) -> EncodedMembers {
         let capacity = 400 + 3 * stationName.utf8.count + now.count
         return EncodedMembers(capacity: capacity) { sheet in
-            sheet.member(.stopType, encoded: trainType)
-            sheet.member(.stationId, string: stationID)
-            sheet.member(.stationName, string: stationName)
-            sheet.member(.alertGlyph, shared: alertMembers.glyph)
-            sheet.object(.accessibilityButton) { buttonMembers in
-                buttonMembers.members(button.fixed)
-                buttonMembers.object(.alert) { dialog in
-                    dialog.member(.title, string: button.title)
-                    dialog.member(.message, joining: button.message.before, stationName, button.message.after)
-                    dialog.member(.buttons, encoded: button.buttons)
+            sheet.members(Answer.Sheet.CodingKeys.self) { sheet, key in
+                switch key {
+                case .stopType: sheet.member(key, word: StopType.train)
+                case .stopId: break  // a bus stop's
+                case .stationId: sheet.member(key, string: stationID)
+                case .stationName: sheet.member(key, string: stationName)
+                case .alertGlyph: sheet.member(key, shared: alertMembers.glyph)
+                case .accessibilityButton:
+                    sheet.object(key) { writeButton(&$0, button, stationName: stationName, alertMembers: alertMembers, now: now) }
+                case .alerts: sheet.member(key, shared: alertMembers.alerts)
+                case .data: break  // moves with the clock: each answer appends it (`SheetData.sheet`)
                 }
-                buttonMembers.member(.advisories, shared: alertMembers.advisories)
-                buttonMembers.member(.now, encoded: now)
             }
-            sheet.member(.alerts, shared: alertMembers.alerts)
+        }
+    }
+
+    private static func writeButton<Sink>(_ writer: inout JSONWriter<Sink>, _ button: EncodedButton, stationName: String, alertMembers: EncodedAlertMembers,
+                                          now: [UInt8]) {
+        writer.members(Answer.AccessibilityButton.CodingKeys.self) { writer, key in
+            switch key {
+            case .tone: writer.member(key, encoded: button.tone)
+            case .stepFree: writer.member(key, encoded: button.stepFreeWord)
+            case .accessibilityLabel: writer.member(key, encoded: button.accessibilityLabel)
+            case .symbol: writer.member(key, encoded: button.symbol)
+            case .alert:
+                writer.object(key) { dialog in
+                    dialog.members(Answer.Dialog.CodingKeys.self) { dialog, key in
+                        switch key {
+                        case .title: dialog.member(key, encoded: button.title)
+                        case .message: dialog.member(key, joined: [button.message.before, stationName, button.message.after])
+                        case .buttons: dialog.member(key, encoded: button.buttons)
+                        }
+                    }
+                }
+            case .advisories: writer.member(key, shared: alertMembers.advisories)
+            case .now: writer.member(key, encoded: now)
+            }
+        }
+    }
+
+    /// The sheet before station data has loaded (`beforeStationsLoad`), without `data`.
+    static func encodedMembersBeforeStationsLoad(stopID: String, stationName: String?) -> EncodedMembers {
+        let sheet = beforeStationsLoad(stopID: stopID, stationName: stationName)
+        return encodedMembers(stationID: sheet.stationID, stationName: sheet.stationName, button: EncodedButton(sheet.accessibilityButton.stepFree, agency: Agency.cta.name),
+                              alertMembers: encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: []),
+                              now: sheet.accessibilityButton.now.encoded)
+    }
+
+    /// A bus stop's sheet: nothing at all, ever.
+    static func encodedBusMembers(stopID: String) -> EncodedMembers {
+        EncodedMembers { sheet in
+            sheet.members(Answer.Sheet.CodingKeys.self) { sheet, key in
+                switch key {
+                case .stopType: sheet.member(key, word: StopType.bus)
+                case .stopId: sheet.member(key, string: stopID)
+                case .alertGlyph, .accessibilityButton: sheet.null(key)
+                case .stationId, .stationName, .alerts, .data: break  // a train station's
+                }
+            }
         }
     }
 
     /// The encoded `alertGlyph`, `alerts` and advisories values for alerts in dialog order, each
     /// alert's JSON and each advisory's given already encoded (the snapshot encodes each once).
     static func encodedAlertMembers(_ alerts: [LiveAlert], encodedAlerts: [[UInt8]], encodedAdvisories: [[UInt8]]) -> EncodedAlertMembers {
-        EncodedAlertMembers(glyph: (alertGlyph(alerts)?.json ?? .null).encoded, alerts: encodedArray(encodedAlerts),
-                            advisories: encodedArray(encodedAdvisories))
+        EncodedAlertMembers(glyph: AlertGlyph.encoded(alertGlyph(alerts)), alerts: encodedArray(encodedAlerts), advisories: encodedArray(encodedAdvisories))
     }
 
     private static func encodedArray(_ elements: [[UInt8]]) -> [UInt8] {
@@ -45,8 +92,6 @@ extension StopSheet {
         }
         return writer
     }
-
-    private static let trainType = JSON.string(StopType.train.rawValue).encoded
 }
 
 /// A sheet's `alertGlyph`, `alerts` and `accessibilityButton.advisories` values, encoded.

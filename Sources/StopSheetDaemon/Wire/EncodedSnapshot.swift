@@ -60,8 +60,8 @@ public final class EncodedSnapshot: Sendable {
     /// alerts-per-station encodings.
     private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules, quietNow reusable: [[UInt8]?]?) -> ([EncodedMembers], [[UInt8]?]) {
         let live = snapshot.liveAlerts
-        let encodedAlerts = live.map { $0.json(in: zone).encoded }
-        let encodedAdvisories = live.map { AccessibilityAdvisory($0)?.json(in: zone).encoded }
+        let encodedAlerts = live.map { $0.encoded(in: zone) }
+        let encodedAdvisories = live.map { AccessibilityAdvisory($0)?.encoded(in: zone) }
         var membersBySet: [[Int]: EncodedAlertMembers] = [:]
         let noAlerts = StopSheet.encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: [])
         var buttons: [EncodedButton] = []

@@ -1,46 +1,47 @@
 import StopSheetCore
+import StopSheetProtocol
 
-/// `accessibilityButton.now`'s bytes, written with `JSONWriter` (no JSON tree: a snapshot encodes
-/// one per station), byte for byte what `StepFreeNow.json` encodes to (the encoded-sheet tests
-/// compare the two for every station).
+/// How `accessibilityButton.now` is written (`Answer.StepFreeNow`, `.PlatformAccess`,
+/// `.FacilityOutage`): encoded once per station when a snapshot is built (no JSON tree per
+/// station), and taken as it is by every sheet and `station` answer of that snapshot.
 extension StepFreeNow {
-    var encoded: [UInt8] { .object { $0.members(of: self) } }
-}
+    var encoded: [UInt8] { .object { write(&$0) } }
 
-extension JSONWriter {
-    mutating func members(of now: StepFreeNow) {
-        member(.stepFree, string: now.stepFree.rawValue)
-        member(.basis, string: now.basis.rawValue)
-        member(.complete, literal: Self.literal(now.complete))
-        array(.platforms) { platforms in
-            for platform in now.platforms {
-                platforms.elementObject { access in
-                    access.member(.stopId, string: platform.stopID)
-                    access.member(.name, string: platform.name)
-                    access.member(.entry, literal: Self.literal(platform.entry))
-                    access.member(.exit, literal: Self.literal(platform.exit))
-                }
-            }
-        }
-        array(.outages) { outages in
-            for outage in now.outages {
-                outages.elementObject { written in
-                    written.member(.alertId, string: outage.alertID)
-                    written.member(.facility, string: outage.facility.rawValue)
-                    if let id = outage.facilityID { written.member(.facilityId, string: id) } else { written.member(.facilityId, literal: "null") }
-                    written.array(.pathways) { pathways in
-                        for pathway in outage.pathways { pathways.element(.string(pathway)) }
-                    }
-                }
+    func write<Sink>(_ writer: inout JSONWriter<Sink>) {
+        writer.members(Answer.StepFreeNow.CodingKeys.self) { writer, key in
+            switch key {
+            case .stepFree: writer.member(key, word: stepFree)
+            case .basis: writer.member(key, word: basis)
+            case .complete: writer.member(key, bool: complete)
+            case .platforms: writer.array(key, of: platforms) { $1.write(&$0) }
+            case .outages: writer.array(key, of: outages) { $1.write(&$0) }
             }
         }
     }
+}
 
-    private static func literal(_ value: Bool?) -> StaticString {
-        switch value {
-        case true?: return "true"
-        case false?: return "false"
-        case nil: return "null"
+extension StepFreeNow.PlatformAccess {
+    func write<Sink>(_ writer: inout JSONWriter<Sink>) {
+        writer.members(Answer.PlatformAccess.CodingKeys.self) { writer, key in
+            switch key {
+            case .stopId: writer.member(key, string: stopID)
+            case .name: writer.member(key, string: name)
+            case .entry: writer.member(key, bool: entry)
+            case .exit: writer.member(key, bool: exit)
+            }
+        }
+    }
+}
+
+extension StepFreeNow.Outage {
+    func write<Sink>(_ writer: inout JSONWriter<Sink>) {
+        writer.members(Answer.FacilityOutage.CodingKeys.self) { writer, key in
+            switch key {
+            case .alertId: writer.member(key, string: alertID)
+            case .facility: writer.member(key, word: facility)
+            case .facilityId: writer.member(key, string: facilityID)
+            case .pathways: writer.member(key, strings: pathways)
+            }
         }
     }
 }

@@ -1,10 +1,14 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// The one way the daemon puts JSON together from parts: answer and notification envelopes,
-/// results made of pieces encoded before (a snapshot's sheets, a client's id token), and the sheets
-/// themselves from the pieces a snapshot shares between stations. It writes members and elements
-/// one by one and places every brace, bracket, comma and colon itself, so no caller cuts encoded
-/// bytes at a marker or drops a last byte to add a member.
+/// results made of pieces encoded before (a snapshot's sheets, a client's id token), every
+/// answer's members by the protocol's names (`AnswerMembers.swift`), and the sheets themselves
+/// from the pieces a snapshot shares between stations. It writes members and elements one by one
+/// and places every brace, bracket, comma and colon inside what it writes, so no caller cuts
+/// encoded bytes at a marker or drops a last byte to add a member. Outside it stand only the
+/// lines' framing: the newline after each answer, and a batch's `[`, commas and `]` between whole
+/// answers (`LineAnswer`), which stream out one by one as they are answered.
 ///
 /// Containers nest through closures (`object(_:_:)`, `array(_:_:)`); the writer keeps
 /// one bit per open container (has it an element yet), so it nests up to 64 deep, far more than
@@ -20,7 +24,8 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
     private var filled: UInt64 = 0
     private var depth = 0
 
-    fileprivate init(_ target: UnsafeMutablePointer<Sink>) { self.target = target }
+    /// Only where the sink outlives the writer: `writeObject`, `writeArray`, `EncodedMembers.init`.
+    init(_ target: UnsafeMutablePointer<Sink>) { self.target = target }
 
     private var sink: Sink {
         get { target.pointee }
@@ -37,14 +42,6 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
     mutating func member(_ key: JSONKey, string: String) {
         self.key(key)
         sink.write(string: string)
-    }
-
-    /// A string written from parts: `"` + each part escaped + `"`, the encoding of the parts joined.
-    mutating func member(_ key: JSONKey, joining parts: String...) {
-        self.key(key)
-        sink.write(UInt8(ascii: "\""))
-        for part in parts { sink.write(stringContent: part) }
-        sink.write(UInt8(ascii: "\""))
     }
 
     mutating func member(_ key: JSONKey, int: Int) {
@@ -105,6 +102,60 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
         guard !members.pieces.isEmpty else { return }
         separate()
         for piece in members.pieces { sink.append(shared: piece) }
+    }
+
+    // MARK: Members named by the protocol (`AnswerKey`, see AnswerMembers.swift)
+
+    /// `"name":` for a member name of the protocol: plain ASCII, a literal of its module (checked
+    /// in debug builds), so it needs no escape and its bytes no copy. Apart from `JSONKey`, whose
+    /// literal keys the per-request envelope writes, so that path stays as it was.
+    private mutating func key(_ key: some AnswerKey) {
+        separate()
+        var name = key.rawValue
+        assert(name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a member name that needs escapes")
+        name.withUTF8 { sink.write(key: UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func member(_ key: some AnswerKey, _ value: JSON) {
+        self.key(key)
+        sink.write(value)
+    }
+
+    mutating func member(_ key: some AnswerKey, string: String) {
+        self.key(key)
+        sink.write(string: string)
+    }
+
+    /// A string written from parts: `"` + each part escaped + `"`, the encoding of the parts joined.
+    mutating func member(_ key: some AnswerKey, joined parts: [String]) {
+        self.key(key)
+        sink.write(UInt8(ascii: "\""))
+        for part in parts { sink.write(stringContent: part) }
+        sink.write(UInt8(ascii: "\""))
+    }
+
+    mutating func member(_ key: some AnswerKey, encoded value: [UInt8]) {
+        self.key(key)
+        sink.write(value)
+    }
+
+    mutating func member(_ key: some AnswerKey, shared value: [UInt8]) {
+        self.key(key)
+        sink.append(shared: value)
+    }
+
+    mutating func object(_ key: some AnswerKey, _ body: (inout JSONWriter) -> Void) {
+        self.key(key)
+        open(UInt8(ascii: "{"))
+        body(&self)
+        close(UInt8(ascii: "}"))
+    }
+
+    mutating func array(_ key: some AnswerKey, _ body: (inout JSONWriter) -> Void) {
+        self.key(key)
+        open(UInt8(ascii: "["))
+        body(&self)
+        close(UInt8(ascii: "]"))
     }
 
     // MARK: Array elements
@@ -238,6 +289,13 @@ extension Array: JSONSink where Element == UInt8 {
         bytes.writeObject(body)
         return bytes
     }
+
+    /// One array's bytes.
+    static func array(_ body: (inout JSONWriter<[UInt8]>) -> Void) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.writeArray(body)
+        return bytes
+    }
 }
 
 extension OutputBuffer: JSONSink {
@@ -270,77 +328,5 @@ struct JSONKey: Sendable, ExpressibleByStringLiteral {
         assert(name.hasPointerRepresentation && UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
             .allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a key literal that needs escapes")
         self.name = .literal(name)
-    }
-}
-
-/// Members of an object encoded without its braces, to be written among other members
-/// (`JSONWriter.members`): a snapshot's sheet without `data`, which each answer adds.
-///
-/// Kept in pieces: the bytes written for these members alone, and the big values encoded before
-/// and given as `shared:` (a snapshot's alert members, the same array for every station with the
-/// same alerts), held by reference rather than copied into each sheet. A network's stations then
-/// share their alert bytes instead of each holding a copy (tens of megabytes at a hundred times
-/// CTA's size), and an output that holds shared pieces (`OutputBuffer`) sends them as they are.
-struct EncodedMembers: Sendable, Equatable {
-    /// In order; each piece is whole JSON text only together with its neighbours.
-    let pieces: [[UInt8]]
-
-    /// `capacity`: about how many bytes the members' own pieces take, so they are allocated once.
-    init(capacity: Int = 0, _ body: (inout JSONWriter<Pieces>) -> Void) {
-        var pieces = Pieces(capacity: capacity)
-        withUnsafeMutablePointer(to: &pieces) { target in
-            var writer = JSONWriter(target)
-            body(&writer)
-        }
-        self.pieces = pieces.finish()
-    }
-
-    /// The members of `json`, an object (any other value has none).
-    init(of json: JSON) {
-        self.init { writer in
-            if case .object(let object) = json { writer.members(of: object) }
-        }
-    }
-
-    /// The object of these members alone.
-    var object: [UInt8] { .object { $0.members(self) } }
-
-    /// What `EncodedMembers` are written into: bytes, and shared values kept as pieces of their own.
-    struct Pieces: JSONSink {
-        var tail: [UInt8]
-        private var done: [[UInt8]] = []
-        private var doneBytes = 0
-
-        fileprivate init(capacity: Int) {
-            tail = []
-            tail.reserveCapacity(capacity)
-        }
-
-        var count: Int { doneBytes + tail.count }
-
-        // Everything but a big shared value goes to the bytes at the end, as an array takes it.
-        mutating func write(_ byte: UInt8) { tail.write(byte) }
-        mutating func write(_ bytes: UnsafeRawBufferPointer) { tail.write(bytes) }
-        mutating func write(_ bytes: [UInt8]) { tail.write(bytes) }
-        mutating func write(_ value: JSON) { tail.write(value) }
-        mutating func write(string: String) { tail.write(string: string) }
-        mutating func write(stringContent: String) { tail.write(stringContent: stringContent) }
-
-        /// A value big enough to be worth a reference becomes a piece; a small one is copied.
-        mutating func append(shared bytes: [UInt8]) {
-            guard bytes.count >= OutputBuffer.shareFrom else {
-                tail.write(bytes)
-                return
-            }
-            if !tail.isEmpty { done.append(tail) }
-            done.append(bytes)
-            doneBytes += tail.count + bytes.count
-            tail = []
-        }
-
-        fileprivate consuming func finish() -> [[UInt8]] {
-            if !tail.isEmpty { done.append(tail) }
-            return done
-        }
     }
 }

@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// A train sheet's `data` member: how fresh the alerts and the stations behind it are at the
 /// moment of the answer. The encoded snapshot's sheets leave it out (it moves with the clock,
@@ -19,20 +20,36 @@ public struct SheetData: Sendable, Equatable {
         alerts.sameState(as: other.alerts) && stations.sameState(as: other.stations)
     }
 
-    public var json: JSON { ["alerts": alerts.json, "stations": stations.json] }
+    /// The `data` member's value (`Answer.SheetData`).
+    public var encoded: [UInt8] {
+        .object { writer in
+            writer.members(Answer.SheetData.CodingKeys.self) { writer, key in
+                switch key {
+                case .alerts: writer.object(key) { alerts.write(&$0) }
+                case .stations: writer.object(key) { stations.write(&$0) }
+                }
+            }
+        }
+    }
 
     /// A train sheet's bytes: its members (`EncodedSnapshot`'s, or any sheet's without `data`)
     /// with `data`, given encoded, as the last member.
     static func sheet(_ members: EncodedMembers, data encodedData: [UInt8]) -> [UInt8] {
         .object { sheet in
             sheet.members(members)
-            sheet.member(.data, encoded: encodedData)
+            sheet.member(Answer.Sheet.CodingKeys.data, encoded: encodedData)
         }
     }
 }
 
 extension DataFreshness {
-    public var json: JSON {
-        ["loaded": .bool(loaded), "ageSeconds": ageSeconds.map { .int(Int($0)) } ?? .null, "stale": .bool(stale)]
+    func write<Sink>(_ writer: inout JSONWriter<Sink>) {
+        writer.members(Answer.Freshness.CodingKeys.self) { writer, key in
+            switch key {
+            case .loaded: writer.member(key, bool: loaded)
+            case .ageSeconds: writer.member(key, int: ageSeconds.map { Int($0) })
+            case .stale: writer.member(key, bool: stale)
+            }
+        }
     }
 }

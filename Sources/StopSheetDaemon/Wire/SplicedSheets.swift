@@ -39,7 +39,7 @@ final class SplicedSheets: @unchecked Sendable {
         guard self.generation !== generation || self.key.map({ $0 != key }) ?? true else { return }
         self.generation = generation
         self.key = key
-        encodedData = data.json.encoded
+        encodedData = data.encoded
         sheets = Array(repeating: nil, count: generation.encoded.stationCount)
     }
 

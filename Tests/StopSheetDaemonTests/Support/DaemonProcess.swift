@@ -116,12 +116,16 @@ final class DaemonProcess {
 
     /// One request on a fresh connection; returns the whole response object.
     func call(_ method: String, _ params: JSON? = nil) throws -> JSON {
-        try typedClient().answer(method: method, params: params)
+        let answer = try typedClient().answer(method: method, params: params)
+        if let result = answer[RPCEnvelope.result] { AnswerLog.result(result, of: method) }
+        return answer
     }
 
     /// One request on a fresh connection; its result, or the daemon's error thrown.
     func result(_ method: String, _ params: JSON? = nil) throws -> JSON {
-        try typedClient().call(method: method, params: params)
+        let result = try typedClient().call(method: method, params: params)
+        AnswerLog.result(result, of: method)
+        return result
     }
 
     /// Both caches refreshed now; answers when done, so tests need no waiting of their own.

@@ -60,7 +60,9 @@ final class TestClient {
         let started = ContinuousClock.now
         do {
             lastReadFailure = nil
-            return String(decoding: try connection.readLine(timeout: .seconds(timeout)), as: UTF8.self)
+            let line = String(decoding: try connection.readLine(timeout: .seconds(timeout)), as: UTF8.self)
+            AnswerLog.line(line)
+            return line
         } catch .timedOut {
             lastReadFailure = "nothing after \(ContinuousClock.now - started)"
         } catch {
@@ -76,7 +78,10 @@ final class TestClient {
     func request(_ json: String, timeout: Double = patience) throws -> JSON {
         guard send(line: json) else { throw Failure.send }
         guard let line = readLine(timeout: timeout) else { throw Failure.noAnswer(to: json, why: lastReadFailure ?? "?") }
-        do { return try JSONParser.parse(line) } catch { throw Failure.badAnswer(line, error) }
+        let answer: JSON
+        do { answer = try JSONParser.parse(line) } catch { throw Failure.badAnswer(line, error) }
+        AnswerLog.answer(answer, to: json)
+        return answer
     }
 
     /// Reads and discards until the server closes the connection; false if it is still open

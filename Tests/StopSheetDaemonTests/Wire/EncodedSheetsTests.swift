@@ -5,7 +5,8 @@ import StopSheetTestSupport
 @testable import StopSheetDaemon
 
 /// The encoded snapshot assembles each sheet from alert members encoded once per distinct alert
-/// set; these check it byte for byte against the plain path, `StopSheet.json.encoded`.
+/// set; these check that what it writes says exactly what the core's `StopSheet` says, through
+/// the protocol's types (`expectSheet`).
 @Suite struct EncodedSheetsTests {
     private let alerts = try! AlertsDecoder.decode(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"), chicago: TestZones.chicago)
     private let directory = StationDirectory(platforms: try! StationsDecoder.decode(Fixtures.bytes("L_stops_2021.csv")))
@@ -13,10 +14,10 @@ import StopSheetTestSupport
     private func expectSameBytes(_ snapshot: Snapshot) {
         let encoded = EncodedSnapshot(snapshot, zone: TestZones.chicago)
         for station in directory.stations {
-            let plain = snapshot.stopSheet(for: station).json(in: TestZones.chicago).encoded
-            #expect(encoded.stopSheet(stopID: station.id)?.object == plain, "station \(station.id)")
+            let sheet = snapshot.stopSheet(for: station)
+            expectSheet(encoded.stopSheet(stopID: station.id)?.object, matches: sheet, in: TestZones.chicago, "station \(station.id)")
             for platform in station.platforms {
-                #expect(encoded.stopSheet(stopID: platform.stopID)?.object == plain, "platform \(platform.stopID)")
+                #expect(encoded.stopSheet(stopID: platform.stopID) == encoded.stopSheet(stopID: station.id), "platform \(platform.stopID)")
             }
         }
     }
@@ -40,7 +41,8 @@ import StopSheetTestSupport
         let directory = StationDirectory(platforms: odd)
         let alert = Alert(id: "a\"1", kindSource: .fromTime, headline: "line\nbreak \u{7f} ✓", description: "\r\n\"x\"", scopes: [.route(.red)])
         let snapshot = Snapshot.build(stations: directory, alerts: [alert], now: Instant(secondsSince1970: 0))
-        #expect(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: "40001")?.object == snapshot.stopSheet(for: directory.stations[0]).json(in: TestZones.chicago).encoded)
+        expectSheet(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: "40001")?.object, matches: snapshot.stopSheet(for: directory.stations[0]),
+                    in: TestZones.chicago)
     }
 
     @Test func sheetsAreSharedByPlatformsAndUnknownIdsHaveNone() throws {
@@ -84,20 +86,25 @@ import StopSheetTestSupport
 }
 
 /// The member order and shapes protocol.md shows.
-@Suite struct ResultJSONTests {
-    @Test func trainSheetJSONHasTheContractShape() {
+@Suite struct SheetShapeTests {
+    @Test func trainSheetHasTheContractShape() throws {
         let platform = Platform(stopID: "30374", stationID: "40380", stationName: "Clark/Lake", direction: "N", routes: [.blue], stepFree: true)
         let alert = Alert(id: "a", kindSource: .stated(.active), headline: "Headline a", description: "", scopes: [.systemwide])
-        let sheet = StopSheet(station: StationDirectory(platforms: [platform]).stations[0], alerts: [LiveAlert(alert: alert, kind: .active)])
-        guard case .object(let object) = sheet.json(in: TestZones.chicago) else { Issue.record("not an object"); return }
-        #expect(object.keys == ["stopType", "stationId", "stationName", "alertGlyph", "accessibilityButton", "alerts"])
-        #expect(sheet.json(in: TestZones.chicago)["alertGlyph"]?["alert"]?["buttons"] == ["Close"])
-        #expect(sheet.json(in: TestZones.chicago)["accessibilityButton"]?["stepFree"] == "available")
-        #expect(sheet.json(in: TestZones.chicago)["alerts"]?.arrayValue?.first?["kind"] == "active")
-        #expect(sheet.json(in: TestZones.chicago)["alerts"]?.arrayValue?.first?["scopes"] == [["type": "systemwide"]])
+        let snapshot = Snapshot.build(stations: StationDirectory(platforms: [platform]), alerts: [alert], now: Instant(secondsSince1970: 0))
+        let sheet = try JSONParser.parse(try #require(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: "40380")).object)
+        #expect(sheet.objectValue?.keys == ["stopType", "stationId", "stationName", "alertGlyph", "accessibilityButton", "alerts"])
+        #expect(sheet["alertGlyph"]?["alert"]?["buttons"] == ["Close"])
+        #expect(sheet["accessibilityButton"]?["stepFree"] == "available")
+        #expect(sheet["alerts"]?.arrayValue?.first?["kind"] == "active")
+        #expect(sheet["alerts"]?.arrayValue?.first?["scopes"] == [["type": "systemwide"]])
     }
 
     @Test func busSheetShowsNothing() {
-        #expect(StopSheet.busJSON(stopID: "1106").encodedString == #"{"stopType":"bus","stopId":"1106","alertGlyph":null,"accessibilityButton":null}"#)
+        #expect(StopSheet.encodedBusMembers(stopID: "1106").object == Array(#"{"stopType":"bus","stopId":"1106","alertGlyph":null,"accessibilityButton":null}"#.utf8))
+    }
+
+    @Test func theSheetBeforeStationsLoadIsTheCoresOne() {
+        let sheet = StopSheet.beforeStationsLoad(stopID: "40380", stationName: "  Clark /  Lake ")
+        expectSheet(StopSheet.encodedMembersBeforeStationsLoad(stopID: "40380", stationName: "  Clark /  Lake ").object, matches: sheet, in: TestZones.chicago)
     }
 }

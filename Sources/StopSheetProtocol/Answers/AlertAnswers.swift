@@ -1,0 +1,76 @@
+extension Answer {
+    /// A live train alert, in a sheet's `alerts` and in `alerts`' answer. The details an upstream
+    /// does not give are `null`: one shape for every alert, whatever its format (CTA: impact,
+    /// severity, major, url; the app format: category; GTFS-realtime: cause, effect,
+    /// severityLevel, url).
+    public struct Alert: AnswerObject {
+        public var id: String
+        public var kind: AlertKind
+        public var headline: String
+        public var description: String
+        public var start: String?
+        public var end: String?
+        public var scopes: [Scope]
+        public var impact: String?
+        public var severity: Int?
+        public var major: Bool?
+        public var url: String?
+        public var category: String?
+        public var cause: String?
+        public var effect: String?
+        public var severityLevel: String?
+
+        public enum CodingKeys: String, AnswerKey {
+            case id, kind, headline, description, start, end, scopes, impact, severity, major, url, category, cause, effect, severityLevel
+        }
+
+        public static let summary = "A live train alert; start and end are ISO 8601 in the daemon's zone."
+    }
+
+    /// What an alert applies to: `id` for a route, station or agency, `routeType` for a route type.
+    public struct Scope: AnswerObject {
+        public var type: ScopeType
+        public var id: String?
+        public var routeType: Int?
+
+        public enum CodingKeys: String, AnswerKey {
+            case type, id, routeType
+            public static let omittable: Set<Self> = [.id, .routeType]
+        }
+
+        public static let summary = "What an alert applies to."
+    }
+
+    public enum ScopeType: String, AnswerWord {
+        case systemwide, route, station, routeType, agency
+    }
+
+    /// An applying alert about accessibility, beside the button's sentence.
+    public struct Advisory: AnswerObject {
+        public var alertId: String
+        public var kind: AlertKind
+        public var headline: String
+        public var description: String
+        public var start: String?
+        public var end: String?
+        public var restored: Bool
+
+        public enum CodingKeys: String, AnswerKey { case alertId, kind, headline, description, start, end, restored }
+
+        public static let summary = "An accessibility advisory: an elevator outage or a return to service."
+    }
+
+    /// `alerts`' result: every live alert, or those applying to `stationId`.
+    public struct Alerts: AnswerObject {
+        public var stationId: String?
+        public var count: Int
+        public var alerts: [Alert]
+
+        public enum CodingKeys: String, AnswerKey {
+            case stationId, count, alerts
+            public static let omittable: Set<Self> = [.stationId]
+        }
+
+        public static let summary = "Live train alerts: all, or those applying to a station in dialog order."
+    }
+}

@@ -1,0 +1,46 @@
+/// The answers and notification payloads of protocol.md, as types, for both sides: the daemon
+/// writes each member under its `CodingKeys` name (in `CodingKeys` order, which is the wire's),
+/// clients decode them (`AnswerDecoder`), and `rpc.discover` describes them (`AnswerSchema`).
+/// Renaming a member is then a compile error on both sides, and adding one is a case of
+/// `CodingKeys` and a property here; the daemon's writers switch over every case, so the
+/// compiler points at the line to write.
+public enum Answer {}
+
+/// One object of an answer: its members are its `CodingKeys`, in wire order. A member whose
+/// property is optional is written as `null` when absent, unless its key is `omittable` (then it
+/// is left out: a member that only some answers have, such as a bus sheet's `stopId`).
+public protocol AnswerObject: Decodable, Sendable, Equatable {
+    associatedtype CodingKeys: AnswerKey
+    /// One line for the schema's `description`.
+    static var summary: String { get }
+}
+
+/// A member name of an answer object: the only place the name is spelled.
+public protocol AnswerKey: CodingKey, CaseIterable, Hashable, Sendable, RawRepresentable where RawValue == String {
+    /// Members left out, never `null`, where they do not apply.
+    static var omittable: Set<Self> { get }
+    /// Which omittable members an object has, by the word of one of its members (a train sheet
+    /// has `stationId`…, a bus sheet `stopId`): the schema requires them of that variant.
+    static var variants: AnswerVariants<Self>? { get }
+}
+
+extension AnswerKey {
+    public static var omittable: Set<Self> { [] }
+    public static var variants: AnswerVariants<Self>? { nil }
+}
+
+/// The variants of an object, told apart by the word of its `discriminator` member.
+public struct AnswerVariants<Key: AnswerKey>: Sendable {
+    public let discriminator: Key
+    /// Word → the omittable members that variant always has.
+    public let members: [(word: String, keys: [Key])]
+
+    public init(by discriminator: Key, _ members: [(word: String, keys: [Key])]) {
+        self.discriminator = discriminator
+        self.members = members
+    }
+}
+
+/// A closed word of the protocol (tone, step-free, kinds, statuses): a string enum that the schema
+/// lists in full.
+public protocol AnswerWord: Codable, CaseIterable, Sendable, RawRepresentable where RawValue == String {}

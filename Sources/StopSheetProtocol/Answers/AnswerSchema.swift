@@ -1,0 +1,273 @@
+import StopSheetCore
+
+/// JSON Schema (draft 7, as OpenRPC uses) of the answer types, read off the types themselves: a
+/// decoder that, instead of reading a value, notes what each type asks for — each member by its
+/// `CodingKeys` name, its type, whether it may be `null` (an optional property) or left out (an
+/// `omittable` key) — so the schema cannot say anything the types do not. Each `AnswerObject`
+/// becomes one entry of `components/schemas`, referred to with `$ref`; each `AnswerWord` an
+/// `enum` of its words.
+public struct AnswerSchemas {
+    /// `components/schemas`, each object once, in the order first met.
+    public private(set) var components = JSONObject()
+
+    public init() {}
+
+    public static let componentsPath = "#/components/schemas/"
+
+    /// A `$ref` to `type`'s schema, which is added to `components` with every object it holds.
+    public mutating func reference(_ type: any AnswerObject.Type) -> JSON {
+        let book = Book(components)
+        let schema = book.describe(type)
+        components = book.components
+        return schema
+    }
+
+    public static func name(_ type: Any.Type) -> String { String(describing: type) }
+}
+
+/// What the recording decoder writes into while a type's `init(from:)` runs.
+private final class Book {
+    var components: JSONObject
+
+    init(_ components: JSONObject) { self.components = components }
+
+    /// The `$ref` of an object type, describing it first when it is new.
+    func describe(_ type: any AnswerObject.Type) -> JSON {
+        _ = try? instance(type)
+        return ["$ref": .string(AnswerSchemas.componentsPath + AnswerSchemas.name(type))]
+    }
+
+    /// Decodes `T` from the recorder (a value that exists only to be thrown away) and notes its
+    /// schema in `slot`.
+    func instance<T: Decodable>(_ type: T.Type, slot: Slot = Slot()) throws -> T {
+        if let word = T.self as? any AnswerWord.Type {
+            slot.schema = ["type": "string", "enum": .array(Self.words(word).map(JSON.string))]
+            return Self.firstWord(word) as! T
+        }
+        if let dictionary = T.self as? any StringKeyedDictionary.Type {
+            let values = Slot()
+            _ = try dictionary.decodeValue(self, values)
+            slot.schema = ["type": "object", "additionalProperties": values.schema ?? [:]]
+            return dictionary.empty as! T
+        }
+        if let object = T.self as? any AnswerObject.Type {
+            let name = AnswerSchemas.name(object)
+            slot.schema = ["$ref": .string(AnswerSchemas.componentsPath + name)]
+            let record = ObjectRecord()
+            let value = try T(from: Recorder(book: self, slot: Slot(), record: record))
+            if components[name] == nil {
+                var schema = JSONObject([("type", "object"), ("description", .string(object.summary))])
+                schema.append("properties", .object(record.properties))
+                schema.append("required", .array(record.required.map(JSON.string)))
+                if let variants = record.variants { schema.append("allOf", variants) }
+                components.append(name, .object(schema))
+            }
+            return value
+        }
+        return try T(from: Recorder(book: self, slot: slot, record: ObjectRecord()))
+    }
+
+    private static func words<W: AnswerWord>(_ word: W.Type) -> [String] { W.allCases.map(\.rawValue) }
+    private static func firstWord<W: AnswerWord>(_ word: W.Type) -> W { W.allCases.first! }
+}
+
+/// Where one value's schema is noted.
+private final class Slot {
+    var schema: JSON?
+}
+
+/// An object's members as noted, in the order its `init(from:)` reads them.
+private final class ObjectRecord {
+    var properties = JSONObject()
+    var required: [String] = []
+    /// Per variant (`AnswerKey.variants`), `if` its discriminator has the word `then` its members.
+    var variants: JSON?
+
+    func note(_ key: some CodingKey, _ schema: JSON, nullable: Bool) {
+        if variants == nil, let key = key as? any AnswerKey { variants = Self.variants(of: key) }
+        let omittable = (key as? any AnswerKey).map { Self.isOmittable($0) } ?? false
+        // An omittable member is left out, never null; any other optional one is present as null.
+        let schema = nullable && !omittable ? Self.nullable(schema) : schema
+        guard properties[key.stringValue] == nil else { return }
+        properties.append(key.stringValue, schema)
+        if !omittable { required.append(key.stringValue) }
+    }
+
+    private static func isOmittable<K: AnswerKey>(_ key: K) -> Bool { K.omittable.contains(key) }
+
+    private static func variants<K: AnswerKey>(of key: K) -> JSON? {
+        guard let variants = K.variants else { return nil }
+        let discriminator = variants.discriminator.stringValue
+        return .array(variants.members.map { word, keys in
+            [
+                "if": ["properties": .object(JSONObject([(discriminator, ["const": .string(word)])])), "required": [.string(discriminator)]],
+                "then": ["required": .array(keys.map { .string($0.stringValue) })],
+            ]
+        })
+    }
+
+    static func nullable(_ schema: JSON) -> JSON {
+        if case .object(var object) = schema, object.keys == ["type"], case .string(let type)? = object["type"] {
+            object.members[0].value = [.string(type), "null"]
+            return .object(object)
+        }
+        return ["oneOf": [schema, ["type": "null"]]]
+    }
+}
+
+private protocol StringKeyedDictionary {
+    static var empty: Self { get }
+    static func decodeValue(_ book: Book, _ slot: Slot) throws -> Any
+}
+
+extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
+    fileprivate static var empty: Self { [:] }
+    fileprivate static func decodeValue(_ book: Book, _ slot: Slot) throws -> Any { try book.instance(Value.self, slot: slot) }
+}
+
+private let stringSchema: JSON = ["type": "string"]
+private let integerSchema: JSON = ["type": "integer"]
+private let numberSchema: JSON = ["type": "number"]
+private let booleanSchema: JSON = ["type": "boolean"]
+
+private struct Recorder: Decoder {
+    let book: Book
+    let slot: Slot
+    let record: ObjectRecord
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(Keyed(book: book, record: record))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let items = Slot()
+        slot.schema = ["type": "array", "items": .null]
+        return Unkeyed(book: book, items: items, array: slot)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(book: book, slot: slot) }
+}
+
+private struct Single: SingleValueDecodingContainer {
+    let book: Book
+    let slot: Slot
+    var codingPath: [any CodingKey] { [] }
+
+    func decodeNil() -> Bool { false }
+    func decode(_ type: Bool.Type) throws -> Bool { slot.schema = booleanSchema; return false }
+    func decode(_ type: String.Type) throws -> String { slot.schema = stringSchema; return "" }
+    func decode(_ type: Double.Type) throws -> Double { slot.schema = numberSchema; return 0 }
+    func decode(_ type: Float.Type) throws -> Float { slot.schema = numberSchema; return 0 }
+    func decode(_ type: Int.Type) throws -> Int { slot.schema = integerSchema; return 0 }
+    func decode(_ type: Int8.Type) throws -> Int8 { slot.schema = integerSchema; return 0 }
+    func decode(_ type: Int16.Type) throws -> Int16 { slot.schema = integerSchema; return 0 }
+    func decode(_ type: Int32.Type) throws -> Int32 { slot.schema = integerSchema; return 0 }
+    func decode(_ type: Int64.Type) throws -> Int64 { slot.schema = integerSchema; return 0 }
+    func decode(_ type: UInt.Type) throws -> UInt { slot.schema = integerSchema; return 0 }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { slot.schema = integerSchema; return 0 }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { slot.schema = integerSchema; return 0 }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { slot.schema = integerSchema; return 0 }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { slot.schema = integerSchema; return 0 }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try book.instance(type, slot: slot) }
+}
+
+private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let book: Book
+    let record: ObjectRecord
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { [] }
+
+    func contains(_ key: Key) -> Bool { true }
+    func decodeNil(forKey key: Key) throws -> Bool { false }
+
+    private func note<T: Decodable>(_ type: T.Type, _ key: Key, nullable: Bool) throws -> T {
+        let slot = Slot()
+        let value = try book.instance(type, slot: slot)
+        record.note(key, slot.schema ?? [:], nullable: nullable)
+        return value
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try note(type, key, nullable: false) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try note(type, key, nullable: false) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try note(type, key, nullable: false) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try note(type, key, nullable: false) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try note(type, key, nullable: false) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try note(type, key, nullable: false) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try note(type, key, nullable: false) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try note(type, key, nullable: false) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try note(type, key, nullable: false) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try note(type, key, nullable: false) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try note(type, key, nullable: false) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try note(type, key, nullable: false) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try note(type, key, nullable: false) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try note(type, key, nullable: false) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try note(type, key, nullable: false) }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try note(type, key, nullable: true) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try note(type, key, nullable: true) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try note(type, key, nullable: true) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try note(type, key, nullable: true) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try note(type, key, nullable: true) }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        KeyedDecodingContainer(Keyed<NestedKey>(book: book, record: ObjectRecord()))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { Unkeyed(book: book, items: Slot(), array: Slot()) }
+    func superDecoder() throws -> any Decoder { Recorder(book: book, slot: Slot(), record: record) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { Recorder(book: book, slot: Slot(), record: ObjectRecord()) }
+}
+
+/// An array: one element is read, whose schema is the items'.
+private struct Unkeyed: UnkeyedDecodingContainer {
+    let book: Book
+    let items: Slot
+    let array: Slot
+    var codingPath: [any CodingKey] { [] }
+    var count: Int? { 1 }
+    var currentIndex = 0
+    var isAtEnd: Bool { currentIndex > 0 }
+
+    init(book: Book, items: Slot, array: Slot) { (self.book, self.items, self.array) = (book, items, array) }
+
+    private mutating func element<T: Decodable>(_ type: T.Type) throws -> T {
+        currentIndex += 1
+        let value = try book.instance(type, slot: items)
+        array.schema = ["type": "array", "items": items.schema ?? [:]]
+        return value
+    }
+
+    mutating func decodeNil() throws -> Bool { false }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try element(type) }
+    mutating func decode(_ type: String.Type) throws -> String { try element(type) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try element(type) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try element(type) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try element(type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try element(type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try element(type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try element(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try element(type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try element(type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try element(type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try element(type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try element(type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try element(type) }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try element(type) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        currentIndex += 1
+        return KeyedDecodingContainer(Keyed<NestedKey>(book: book, record: ObjectRecord()))
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        currentIndex += 1
+        return Unkeyed(book: book, items: Slot(), array: Slot())
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        currentIndex += 1
+        return Recorder(book: book, slot: Slot(), record: ObjectRecord())
+    }
+}

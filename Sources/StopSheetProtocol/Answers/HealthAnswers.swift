@@ -1,0 +1,90 @@
+extension Answer {
+    /// `health`'s result, and `healthChanged`'s `health`.
+    public struct Health: AnswerObject {
+        public var status: HealthStatus
+        public var alerts: CacheHealth
+        public var stations: CacheHealth
+        public var uptimeSeconds: Int
+        public var connections: Int
+        public var version: String
+        public var subscriptions: SubscriptionTotals?
+        public var timeZone: String
+
+        public enum CodingKeys: String, AnswerKey {
+            case status, alerts, stations, uptimeSeconds, connections, version, subscriptions, timeZone
+        }
+
+        public static let summary = "Whether the daemon can answer, and each cache's state."
+    }
+
+    /// `health.status`: the first that holds, in declaration order (the daemon's rule is
+    /// `HealthStatus.init(_:)` over its caches).
+    public enum HealthStatus: String, AnswerWord {
+        /// A cache has never loaded and its source is failing: there is nothing to serve.
+        case unavailable
+        /// A cache's first load is still under way and has not failed.
+        case starting
+        /// Everything loaded, but a source is failing: the last good data is served.
+        case degraded
+        /// Everything loaded and no source failing.
+        case ready
+    }
+
+    /// One cache in `health` and in `refresh`'s answer; times are ISO 8601 in the daemon's zone.
+    public struct CacheHealth: AnswerObject {
+        public var loaded: Bool
+        public var count: Int
+        public var loadedAt: String?
+        public var lastAttemptAt: String?
+        public var lastError: String?
+        public var source: String
+        public var consecutiveFailures: Int
+        public var nextRefreshAt: String?
+        public var lastHTTPStatus: Int?
+        public var ageSeconds: Int?
+        public var stale: Bool
+        public var note: String?
+
+        public enum CodingKeys: String, AnswerKey {
+            case loaded, count, loadedAt, lastAttemptAt, lastError, source, consecutiveFailures, nextRefreshAt, lastHTTPStatus, ageSeconds, stale, note
+        }
+
+        public static let summary = "One cache's state: loaded, fresh, and how its source is doing."
+    }
+
+    /// `health.subscriptions`: push's totals.
+    public struct SubscriptionTotals: AnswerObject {
+        public var count: Int
+        public var stops: Int
+        public var queuedNotifications: Int
+        public var queuedNotificationBytes: Int
+
+        public enum CodingKeys: String, AnswerKey { case count, stops, queuedNotifications, queuedNotificationBytes }
+
+        public static let summary = "Push's totals: subscriptions, subscribed stops, notifications kept unsent."
+    }
+
+    /// `refresh`'s result: the `health` entry of each cache refreshed.
+    public struct Refreshed: AnswerObject {
+        public var alerts: CacheHealth?
+        public var stations: CacheHealth?
+
+        public enum CodingKeys: String, AnswerKey {
+            case alerts, stations
+            public static let omittable: Set<Self> = [.alerts, .stations]
+        }
+
+        public static let summary = "The health entries of what was refreshed."
+    }
+
+    /// `version`'s result.
+    public struct Version: AnswerObject {
+        public var name: String
+        public var version: String
+        public var `protocol`: Int
+
+        public enum CodingKeys: String, AnswerKey { case name, version, `protocol` }
+
+        public static let summary = "The daemon's name, version and protocol version."
+    }
+}

@@ -1,0 +1,40 @@
+extension Answer {
+    /// `subscribe`'s result: the current answers, `sheets` by stop id as given when stop ids were
+    /// given, `health` when asked.
+    public struct Subscribed: AnswerObject {
+        public var subscription: String
+        public var sheets: [String: Sheet]?
+        public var health: Health?
+
+        public enum CodingKeys: String, AnswerKey {
+            case subscription, sheets, health
+            public static let omittable: Set<Self> = [.sheets, .health]
+        }
+
+        public static let summary = "The new subscription's id and the current answers."
+    }
+
+    /// `stopSheetChanged`'s params: `sheet` is what `stopSheet {stopId}` answers now, `null` once
+    /// the stop is no longer known.
+    public struct SheetChanged: AnswerObject {
+        public var subscription: String
+        public var seq: Int
+        public var stopId: String
+        public var sheet: Sheet?
+
+        public enum CodingKeys: String, AnswerKey { case subscription, seq, stopId, sheet }
+
+        public static let summary = "A watched stop's sheet changed."
+    }
+
+    /// `healthChanged`'s params.
+    public struct HealthChanged: AnswerObject {
+        public var subscription: String
+        public var seq: Int
+        public var health: Health
+
+        public enum CodingKeys: String, AnswerKey { case subscription, seq, health }
+
+        public static let summary = "The daemon's health changed: its status, a cache's loaded or lastError."
+    }
+}

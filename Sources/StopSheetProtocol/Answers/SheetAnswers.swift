@@ -1,0 +1,94 @@
+import StopSheetCore
+
+extension StopSheet.Tone: AnswerWord {}
+extension StepFreeStatus: AnswerWord {}
+extension AlertKind: AnswerWord {}
+extension StopType: AnswerWord {}
+
+extension Answer {
+    /// `stopSheet`'s result, a train station's or a bus stop's: a train sheet has `stationId`,
+    /// `stationName`, `alerts` and `data`; a bus sheet `stopId`, and `null` glyph and button.
+    public struct Sheet: AnswerObject {
+        public var stopType: StopType
+        public var stopId: String?
+        public var stationId: String?
+        public var stationName: String?
+        public var alertGlyph: AlertGlyph?
+        public var accessibilityButton: AccessibilityButton?
+        public var alerts: [Alert]?
+        public var data: SheetData?
+
+        public enum CodingKeys: String, AnswerKey {
+            case stopType, stopId, stationId, stationName, alertGlyph, accessibilityButton, alerts, data
+            public static let omittable: Set<Self> = [.stopId, .stationId, .stationName, .alerts, .data]
+            public static let variants: AnswerVariants<Self>? = AnswerVariants(by: .stopType, [
+                (StopType.train.rawValue, [.stationId, .stationName, .alerts, .data]),
+                (StopType.bus.rawValue, [.stopId]),
+            ])
+        }
+
+        public static let summary = "A stop sheet: the alert glyph, the accessibility button and how fresh the data is."
+    }
+
+    /// The glyph shown when live alerts apply.
+    public struct AlertGlyph: AnswerObject {
+        public var count: Int
+        public var accessibilityLabel: String
+        public var alert: Dialog
+
+        public enum CodingKeys: String, AnswerKey { case count, accessibilityLabel, alert }
+
+        public static let summary = "The alert glyph and its dialog."
+    }
+
+    /// A dialog the sheet opens: the glyph's and the button's.
+    public struct Dialog: AnswerObject {
+        public var title: String
+        public var message: String
+        public var buttons: [String]
+
+        public enum CodingKeys: String, AnswerKey { case title, message, buttons }
+
+        public static let summary = "A dialog: title, message and buttons."
+    }
+
+    public typealias Tone = StopSheet.Tone
+    public typealias StepFree = StepFreeStatus
+    public typealias AlertKind = StopSheetCore.AlertKind
+
+    /// The accessibility button of a train sheet.
+    public struct AccessibilityButton: AnswerObject {
+        public var tone: Tone
+        public var stepFree: StepFree
+        public var accessibilityLabel: String
+        public var symbol: String
+        public var alert: Dialog
+        public var advisories: [Advisory]
+        public var now: StepFreeNow
+
+        public enum CodingKeys: String, AnswerKey { case tone, stepFree, accessibilityLabel, symbol, alert, advisories, now }
+
+        public static let summary = "The accessibility button: tone, step-free status, dialog, advisories and step-free access now."
+    }
+
+    /// A train sheet's `data`: how fresh each cache behind it is, at the moment of the answer.
+    public struct SheetData: AnswerObject {
+        public var alerts: Freshness
+        public var stations: Freshness
+
+        public enum CodingKeys: String, AnswerKey { case alerts, stations }
+
+        public static let summary = "How fresh the alerts and the stations behind a sheet are."
+    }
+
+    /// One cache's freshness in a sheet's `data`.
+    public struct Freshness: AnswerObject {
+        public var loaded: Bool
+        public var ageSeconds: Int?
+        public var stale: Bool
+
+        public enum CodingKeys: String, AnswerKey { case loaded, ageSeconds, stale }
+
+        public static let summary = "One cache's freshness."
+    }
+}

@@ -1,0 +1,94 @@
+extension Answer {
+    /// One entry of `stations`, and the first members of a `station` detail. `lines` only when
+    /// the source describes its lines (a GTFS feed).
+    public struct StationSummary: AnswerObject {
+        public var stationId: String
+        public var stationName: String
+        public var routes: [String]
+        public var lines: [Line]?
+        public var stepFree: StepFree
+        public var partial: Bool
+        /// The word of its sheet's `accessibilityButton.now.stepFree`.
+        public var stepFreeNow: StepFreeVerdict
+
+        public enum CodingKeys: String, AnswerKey {
+            case stationId, stationName, routes, lines, stepFree, partial, stepFreeNow
+            public static let omittable: Set<Self> = [.lines]
+        }
+
+        public static let summary = "A station: id, name, routes, step-free status, and step-free access now in one word."
+    }
+
+    /// `station`'s result: the summary's members, then these.
+    public struct Station: AnswerObject {
+        public var summary: StationSummary
+        public var platforms: [Platform]
+        public var entrances: [Entrance]
+        public var advisories: [Advisory]
+        /// Its sheet's `accessibilityButton.now`.
+        public var now: StepFreeNow
+
+        public enum CodingKeys: String, AnswerKey { case platforms, entrances, advisories, now }
+
+        /// The summary's members come first, in the same object.
+        public typealias Leading = StationSummary
+        public static let summary = "A station's detail: the summary's members, platforms, entrances, advisories and step-free access now."
+
+        public init(summary: StationSummary, platforms: [Platform], entrances: [Entrance], advisories: [Advisory], now: StepFreeNow) {
+            (self.summary, self.platforms, self.entrances, self.advisories, self.now) = (summary, platforms, entrances, advisories, now)
+        }
+
+        public init(from decoder: any Decoder) throws {
+            summary = try StationSummary(from: decoder)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            platforms = try container.decode([Platform].self, forKey: .platforms)
+            entrances = try container.decode([Entrance].self, forKey: .entrances)
+            advisories = try container.decode([Advisory].self, forKey: .advisories)
+            now = try container.decode(StepFreeNow.self, forKey: .now)
+        }
+    }
+
+    /// A line as GTFS describes it; `null` where the feed says nothing.
+    public struct Line: AnswerObject {
+        public var id: String
+        public var shortName: String?
+        public var longName: String?
+        public var color: String?
+        public var routeType: Int
+
+        public enum CodingKeys: String, AnswerKey { case id, shortName, longName, color, routeType }
+
+        public static let summary = "A line: GTFS route_short_name, route_long_name, route_color, route_type."
+    }
+
+    public struct Platform: AnswerObject {
+        public var stopId: String
+        public var direction: String?
+        public var routes: [String]
+        public var stepFree: Bool?
+
+        public enum CodingKeys: String, AnswerKey { case stopId, direction, routes, stepFree }
+
+        public static let summary = "A platform of a station."
+    }
+
+    public struct Entrance: AnswerObject {
+        public var id: String
+        public var name: String
+        public var stepFree: Bool?
+
+        public enum CodingKeys: String, AnswerKey { case id, name, stepFree }
+
+        public static let summary = "An entrance of a station (GTFS location_type=2)."
+    }
+
+    /// `stations`' result.
+    public struct Stations: AnswerObject {
+        public var count: Int
+        public var stations: [StationSummary]
+
+        public enum CodingKeys: String, AnswerKey { case count, stations }
+
+        public static let summary = "Every station, in id order, without platforms."
+    }
+}
