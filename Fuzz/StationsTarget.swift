@@ -9,7 +9,10 @@ public func stationsFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
         let decodedIDs = platforms.prefix(8).flatMap { [$0.stopID, $0.stationID] }
         renderSamples(snapshot, extraStopIDs: decodedIDs)
         for id in decodedIDs {
-            if let station = directory.station(for: id) { requireJSON(station.encodedDetail(advisories: Array("[]".utf8)), "station \(id)") }
+            if let station = directory.station(for: id) {
+                let now = snapshot.stopSheet(for: station).accessibilityButton.now
+                requireJSON(station.encodedDetail(advisories: Array("[]".utf8), now: now), "station \(id)")
+            }
         }
     } catch {
         precondition(!error.description.isEmpty, "a failure must say why")

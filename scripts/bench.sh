@@ -55,6 +55,22 @@ $BENCH snapshot --alerts "$FIXTURES/alerts_2015-02-14.DERIVED.json" --stations "
     | tee "$WORK/snapshot.txt" | sed 's/^/   /'
 
 echo
+echo "== step-free now on a large metro (issue 27): 100 stations, 8,000 pathways; an alert refresh's build with"
+echo "   and without the stations' pathways, instructions under callgrind (two builds minus one; deterministic hashing)"
+# One build's instructions: a run that builds twice minus one that builds once (the second build
+# is an alert refresh's, given the snapshot it replaces).
+build_ir() {
+    for repeat in 1 2; do
+        SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$WORK/stepfree.$repeat" "$BENCH" step-free "$@" --repeat $repeat >/dev/null 2>&1
+    done
+    awk -v a="$(sed -n 's/^totals: *//p' "$WORK/stepfree.1" | head -1)" -v b="$(sed -n 's/^totals: *//p' "$WORK/stepfree.2" | head -1)" 'BEGIN { printf "%.0f", b - a }'
+}
+for outages in 0 10 20; do
+    WITH=$(build_ir --outages $outages); WITHOUT=$(build_ir --outages $outages --without 1)
+    echo "   $outages elevator outages: $WITH instructions with pathways, $WITHOUT without ($(awk -v w="$WITH" -v o="$WITHOUT" 'BEGIN { printf "%+.1f%%", (w / o - 1) * 100 }'))"
+done
+
+echo
 echo "== GTFS feed at CTA scale (150 stations, 10,000 stops, 100,000 trips, ~8 million stop_times rows)"
 mkdir -p "$WORK/gtfs"
 $BENCH gtfs-feed --out "$WORK/gtfs" | sed 's/^/   /'

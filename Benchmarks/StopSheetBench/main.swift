@@ -7,13 +7,14 @@ import Glibc
 //   launch       exec → READY=1 timing; leaves the daemon serving
 //   prime-redis  stores stopsheetd's exact answer line in Redis
 //   snapshot     Snapshot.build timing for the real set and synthetic sets 10× and 100× larger
+//   step-free    what step-free now adds to the snapshot build on a large synthetic metro
 //   gtfs-feed    writes a synthetic GTFS feed at CTA's scale; gtfs-decode times decoding one
 //   fanout       push: N subscribers, one refresh that changes every sheet → time to the last
 
 // A server that goes away must show up as an error, not kill the tool mid-report.
 signal(SIGPIPE, SIG_IGN)
 let arguments = CommandLine.arguments
-guard arguments.count >= 2 else { fail("usage: stopsheet-bench loadgen|echo-server|launch|prime-redis|snapshot|gtfs-feed|gtfs-decode|fanout [--option value …]") }
+guard arguments.count >= 2 else { fail("usage: stopsheet-bench loadgen|echo-server|launch|prime-redis|snapshot|step-free|gtfs-feed|gtfs-decode|fanout [--option value …]") }
 let options = Options(arguments.dropFirst(2))
 switch arguments[1] {
 case "loadgen": runLoadGenerator(options)
@@ -21,6 +22,7 @@ case "echo-server": runEchoServer(options)
 case "launch": runLaunch(options)
 case "prime-redis": runPrimeRedis(options)
 case "snapshot": runSnapshotBench(options)
+case "step-free": runStepFreeBench(options)
 case "gtfs-feed": runGTFSFeedGenerator(options)
 case "gtfs-decode": runGTFSDecodeBench(options)
 case "fanout": runFanOutBench(options)

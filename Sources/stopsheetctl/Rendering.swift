@@ -31,8 +31,15 @@ enum Rendering {
             page.blank()
             page.paragraph("\(button.alert.title)")
             page.paragraphs(button.alert.message, indent: 2)
+            stepFreeNow(button.now, into: &page)
             advisories(button.advisories, into: &page)
         }
+    }
+
+    /// The verdict's line, and one per platform without step-free entry or exit.
+    static func stepFreeNow(_ now: Answer.StepFreeNow, into page: inout Page) {
+        page.paragraph(StepFreeNowLines.verdict(now), indent: 2)
+        for loss in StepFreeNowLines.losses(now) { page.paragraph(loss, indent: 4) }
     }
 
     /// `Bus stop 1106: …`, for a sheet that is not a train station's.
@@ -228,6 +235,8 @@ enum Rendering {
                 page.words([TerminalText(lead)] + list(LineNames.names(platform.routes, lines: summary.lines), comma: true), indent: 2, hangingIndent: hanging)
             }
         }
+        page.blank()
+        stepFreeNow(station.now, into: &page)
         advisories(station.advisories, into: &page)
     }
 

@@ -32,7 +32,8 @@ enum WatchLines {
         guard case .sheet(let previous)? = previous else {
             return Event(headline: headline, details: Rendering.freshness(sheet.data))
         }
-        let details = alertChanges(from: previous, to: sheet) + accessChanges(from: previous, to: sheet) + freshnessChanges(from: previous, to: sheet)
+        let details = alertChanges(from: previous, to: sheet) + accessChanges(from: previous, to: sheet)
+            + StepFreeNowLines.changes(from: previous, to: sheet) + freshnessChanges(from: previous, to: sheet)
         return details.isEmpty ? nil : Event(headline: headline, details: details)
     }
 

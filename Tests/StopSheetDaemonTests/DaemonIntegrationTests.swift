@@ -89,9 +89,12 @@ import Testing
         #expect(names.first == "18th" && names.last == "Wilson", "\(names)")
         let clarkLake = try #require(stations.first { $0["stationId"] == "40380" })
         guard case .object(let detail) = try daemon.result("station", ["stopId": "40380"]) else { throw TestFailure("station is no object") }
-        // The same members, in the same order, as the station's own detail.
-        let summaryKeys = ["stationId", "stationName", "routes", "stepFree", "partial"]
+        // The same members, in the same order, as the station's own detail begins with, the last
+        // the word of its step-free verdict now.
+        let summaryKeys = ["stationId", "stationName", "routes", "stepFree", "partial", "stepFreeNow"]
         #expect(clarkLake == .object(JSONObject(summaryKeys.map { (key: $0, value: detail[$0]!) })))
+        #expect(Array(detail.keys.prefix(summaryKeys.count)) == summaryKeys)
+        #expect(detail["stepFreeNow"] == detail["now"]?["stepFree"])
         expectError(try daemon.call("stations", ["stopId": "40380"]), -32602)
         let noStations = try DaemonProcess(["--demo", "--stations-url", "file:///nonexistent/stops.csv"]) { $0.contains("stations failing") }
         expectError(try noStations.call("stations"), -32005)

@@ -311,7 +311,8 @@ import Testing
         let line = try #require(people.output.next(timeout: patience))
         #expect(line.hasSuffix("  69th (40990): 1 train service alert · step-free access"), "\(line)")
         let detail = try #require(people.output.next(timeout: patience))
-        #expect(detail == "          added: Active train alert: Elevator at 69th out of service", "\(detail)")
+        // Its headline says an elevator is out: an accessibility advisory (issue 27), whatever its format.
+        #expect(detail == "          added: accessibility advisory: Elevator at 69th out of service", "\(detail)")
         // `| head -2`: the reader goes; watch notices on its own and exits 0, with nothing on stderr.
         watch.output.close()
         #expect(watch.process.wait(seconds: 20) == 0)

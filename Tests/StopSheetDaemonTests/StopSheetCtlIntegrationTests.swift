@@ -129,6 +129,7 @@ import Testing
 
         Accessibility
           Step-free access is available at Clark/Lake.
+          Step-free now: available (as reported; no pathways)
 
         """)
         let station = try Self.ctl(["--socket", daemon.socketPath, "station", "40380"])
@@ -144,6 +145,8 @@ import Testing
           30074  eastbound   step-free  Green Line, Orange Line, Purple Line Express,
                                         Pink Line
           30075  westbound   step-free  Brown Line, Green Line
+
+          Step-free now: available (as reported; no pathways)
 
         """)
         let alerts = try Self.ctl(["--socket", daemon.socketPath, "alerts", "40380"])

@@ -20,6 +20,8 @@ public struct DecodedStations: Sendable, Equatable {
     /// The GTFS tables whose absence leaves the lines unknown (`trips.txt`, `stop_times.txt`);
     /// empty for `stops.txt` alone and when the lines are known.
     public var tablesMissing: [String]
+    /// GTFS `pathways.txt`: each station's topology, by station id (none without the table).
+    public var topologies: [String: StationTopology] = [:]
 
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [], agencies: [Agency] = [.cta],
                 stopsWithin: [String: String] = [:], language: String? = nil, notices: FeedNotices = .init(), tablesMissing: [String] = []) {

@@ -19,9 +19,11 @@ public struct AlertDetails: Hashable, Sendable {
     public var cause: String?
     public var effect: String?
     public var severityLevel: String?
+    /// GTFS-realtime `effect_detail` (experimental, a translated text: `ELEVATOR_CLOSURE`).
+    public var effectDetail: String?
 
     public init(impact: String? = nil, severity: Int? = nil, major: Bool? = nil, url: String? = nil, category: String? = nil,
-                cause: String? = nil, effect: String? = nil, severityLevel: String? = nil) {
+                cause: String? = nil, effect: String? = nil, severityLevel: String? = nil, effectDetail: String? = nil) {
         self.impact = impact
         self.severity = severity
         self.major = major
@@ -30,5 +32,6 @@ public struct AlertDetails: Hashable, Sendable {
         self.cause = cause
         self.effect = effect
         self.severityLevel = severityLevel
+        self.effectDetail = effectDetail
     }
 }

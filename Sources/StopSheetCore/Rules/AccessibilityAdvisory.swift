@@ -26,28 +26,28 @@ public struct AccessibilityAdvisory: Sendable, Equatable {
 
     /// CTA `Impact` naming elevators or accessibility as a word (`Elevator Status`,
     /// `Accessibility Status`, the real feed's `Accessiblity Note`), the app format's category
-    /// `accessibility`, or GTFS-realtime's `ACCESSIBILITY_ISSUE` effect (added for exactly this).
+    /// `accessibility`, or GTFS-realtime's `ACCESSIBILITY_ISSUE` effect (added for exactly this);
+    /// and every facility outage, however it is told (`FacilityOutage`: an elevator closure in
+    /// `effect_detail` or only in the headline's words).
     public static func isAdvisory(_ alert: Alert) -> Bool {
         let details = alert.details
-        if let impact = details.impact, words(impact).contains(where: impactWords.contains) { return true }
-        if details.category.map(words) == ["accessibility"] { return true }
-        return details.effect?.uppercased() == "ACCESSIBILITY_ISSUE"
+        if let impact = details.impact, AlertWords.words(impact).contains(where: impactWords.contains) { return true }
+        if details.category.map(AlertWords.words) == ["accessibility"] { return true }
+        return details.effect?.uppercased() == "ACCESSIBILITY_ISSUE" || FacilityOutage.isOutage(alert)
     }
 
     /// The headline says "back in service" or "returned to service" and not "out of service":
     /// an outage notice whose headline also names a restored unit stays an outage. The
     /// description is not read: outage texts say when the unit "will be back in service".
-    public static func isRestored(_ alert: Alert) -> Bool {
-        let headline = " " + words(alert.headline).joined(separator: " ") + " "
-        guard !headline.contains(" out of service ") else { return false }
-        return restoredPhrases.contains { headline.contains(" \($0) ") }
+    public static func isRestored(_ alert: Alert) -> Bool { isRestored(headline: AlertWords.words(alert.headline)) }
+
+    /// `isRestored` of a headline already read as words.
+    static func isRestored(headline: [String]) -> Bool {
+        guard !AlertWords.contains(headline, phrase: outOfService) else { return false }
+        return restoredPhrases.contains { AlertWords.contains(headline, phrase: $0) }
     }
 
     private static let impactWords: Set<String> = ["elevator", "elevators", "accessibility", "accessiblity"]
-    private static let restoredPhrases = ["back in service", "returned to service"]
-
-    /// Lower-case runs of letters and digits: "Out-of-Service" reads as "out of service".
-    private static func words(_ text: String) -> [String] {
-        text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
-    }
+    private static let restoredPhrases = [["back", "in", "service"], ["returned", "to", "service"]]
+    private static let outOfService = ["out", "of", "service"]
 }

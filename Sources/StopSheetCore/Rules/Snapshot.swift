@@ -12,6 +12,9 @@ public struct Snapshot: Sendable {
     /// The first moment after `builtAt` at which an alert starts or ends: rebuild then.
     public let nextBoundary: Instant?
     private let matching: AlertMatching
+    /// Each live alert's facility outage while it is active (nil otherwise), by position in
+    /// `liveAlerts`: classified once per snapshot, not once per station.
+    private let outages: [FacilityOutage?]
 
     public static func build(stations: StationDirectory?, alerts: [Alert]?, now: Instant) -> Snapshot {
         Snapshot(stations: stations, alerts: alerts, now: now)
@@ -29,6 +32,7 @@ public struct Snapshot: Sendable {
             if let kind = alert.kind(at: now) { live.append(LiveAlert(alert: alert, kind: kind)) }
         }
         liveAlerts = live
+        outages = live.map { $0.kind == .active ? FacilityOutage($0.alert) : nil }
         nextBoundary = boundary
         matching = AlertMatching(live.map(\.alert), stopsWithin: stations?.stopsWithin ?? [:])
     }
@@ -45,6 +49,20 @@ public struct Snapshot: Sendable {
     }
 
     public func stopSheet(for station: Station) -> StopSheet {
-        StopSheet(station: station, alerts: alerts == nil ? nil : alerts(applyingTo: station))
+        let positions = alerts == nil ? [] : alertPositions(applyingTo: station)
+        return StopSheet(station: station, alerts: alerts == nil ? nil : positions.map { liveAlerts[$0] },
+                         now: stepFreeNow(for: station, alertPositions: positions))
+    }
+
+    /// Whether any of the alerts at `alertPositions` is an active facility outage: without one, a
+    /// station's verdict follows its stations data alone.
+    public func hasFacilityOutage(amongAlertsAt alertPositions: [Int]) -> Bool {
+        alertPositions.contains { outages[$0] != nil }
+    }
+
+    /// The station's step-free verdict at `builtAt`, from its pathways and the outages among the
+    /// alerts at `alertPositions` (`alertPositions(applyingTo:)`, which a caller has already).
+    public func stepFreeNow(for station: Station, alertPositions: [Int]) -> StepFreeNow {
+        StepFreeNow(station: station, topology: stations?.topologies[station.id], outages: alertPositions.compactMap { outages[$0] })
     }
 }

@@ -20,13 +20,15 @@ public struct StationDirectory: Sendable {
     public let tablesMissing: [String]
     /// The rows and values the source had to skip.
     public let notices: FeedNotices
+    /// Each station's pathways (GTFS `pathways.txt`), by station id; empty without them.
+    public let topologies: [String: StationTopology]
 
     /// A decoded station source: its platforms, entrances, lines and agencies. `agencyName`, when
     /// given (`--agency-name`), is the name every station's "none" sentence gives.
     public init(_ decoded: DecodedStations, agencyName: String? = nil) {
         self.init(platforms: decoded.platforms, entrances: decoded.entrances, linesKnown: decoded.linesKnown,
                   lines: decoded.lines, agencies: decoded.agencies, agencyName: agencyName, stopsWithin: decoded.stopsWithin,
-                  language: decoded.language, notices: decoded.notices, tablesMissing: decoded.tablesMissing)
+                  language: decoded.language, notices: decoded.notices, tablesMissing: decoded.tablesMissing, topologies: decoded.topologies)
     }
 
     /// What the "none" sentence says when nothing names the agency (another agency's
@@ -39,7 +41,7 @@ public struct StationDirectory: Sendable {
     /// (`agency_id`), else the first agency given.
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [],
                 agencies: [Agency] = [.cta], agencyName: String? = nil, stopsWithin: [String: String] = [:], language: String? = nil,
-                notices: FeedNotices = .init(), tablesMissing: [String] = []) {
+                notices: FeedNotices = .init(), tablesMissing: [String] = [], topologies: [String: StationTopology] = [:]) {
         self.linesKnown = linesKnown
         self.language = language ?? agencies.lazy.compactMap(\.language).first
         self.notices = notices
@@ -88,6 +90,7 @@ public struct StationDirectory: Sendable {
         indexByStationID = byStation
         indexByPlatformID = byPlatform
         self.stopsWithin = stopsWithin.filter { byStation[$0.value] != nil }
+        self.topologies = topologies.filter { byStation[$0.key] != nil && !$0.value.pathways.isEmpty }
     }
 
     public var count: Int { stations.count }

@@ -25,6 +25,9 @@ public struct StopSheet: Sendable, Equatable {
         public var alert: AlertDialog
         /// Applying alerts about accessibility, beside the sentence: they never change it.
         public var advisories: [AccessibilityAdvisory]
+        /// Step-free access at this moment, platform by platform, beside the sentence: it never
+        /// changes it either.
+        public var now: StepFreeNow
     }
 
     public var stationID: String
@@ -36,8 +39,13 @@ public struct StopSheet: Sendable, Equatable {
     public var alerts: [LiveAlert]
 
     /// The sheet for a known station. `alerts` nil means alert data is absent (not yet loaded).
-    public init(station: Station, alerts: [LiveAlert]?) {
-        self.init(stationID: station.id, stationName: station.name, stepFree: station.stepFree, alerts: alerts, agency: station.agencyName)
+    /// `now` is the station's verdict from its pathways (`Snapshot.stepFreeNow`); nil, the verdict
+    /// without pathways, from the active applying alerts.
+    public init(station: Station, alerts: [LiveAlert]?, now: StepFreeNow? = nil) {
+        let verdict = now ?? StepFreeNow(station: station, topology: nil,
+                                         outages: (alerts ?? []).filter { $0.kind == .active }.compactMap { FacilityOutage($0.alert) })
+        self.init(stationID: station.id, stationName: station.name, stepFree: station.stepFree, alerts: alerts, agency: station.agencyName,
+                  now: verdict)
     }
 
     /// The sheet before station data has loaded: the caller's name for the station (or its id),
@@ -48,14 +56,15 @@ public struct StopSheet: Sendable, Equatable {
     }
 
     /// `agency` is the name the "none" sentence gives (`Station.agencyName`).
-    public init(stationID: String, stationName: String, stepFree: StepFreeStatus, alerts: [LiveAlert]?, agency: String = Agency.cta.name) {
+    public init(stationID: String, stationName: String, stepFree: StepFreeStatus, alerts: [LiveAlert]?, agency: String = Agency.cta.name,
+                now: StepFreeNow? = nil) {
         self.stationID = stationID
         self.stationName = stationName
         let ordered = StopSheet.dialogOrder(alerts ?? [], kind: \.kind)
         self.alerts = ordered
         self.alertGlyph = StopSheet.alertGlyph(ordered)
         self.accessibilityButton = StopSheet.accessibilityButton(stepFree, station: stationName, agency: agency,
-                                                                 advisories: AccessibilityAdvisory.advisories(among: ordered))
+                                                                 advisories: AccessibilityAdvisory.advisories(among: ordered), now: now)
     }
 
     /// The glyph of a sheet whose applying alerts are `ordered` (dialog order): none without alerts.
@@ -69,11 +78,11 @@ public struct StopSheet: Sendable, Equatable {
     /// The tone and the sentence depend on the station's step-free status alone; alerts add
     /// advisories beside them.
     public static func accessibilityButton(_ stepFree: StepFreeStatus, station stationName: String, agency: String = Agency.cta.name,
-                                           advisories: [AccessibilityAdvisory] = []) -> AccessibilityButton {
+                                           advisories: [AccessibilityAdvisory] = [], now: StepFreeNow? = nil) -> AccessibilityButton {
         AccessibilityButton(
             tone: StopSheet.tone(stepFree), stepFree: stepFree, accessibilityLabel: "Accessibility information", symbol: "figure.roll",
             alert: AlertDialog(title: "Accessibility", message: StopSheet.accessibilityMessage(stepFree, station: stationName, agency: agency), buttons: ["Close"]),
-            advisories: advisories)
+            advisories: advisories, now: now ?? .reported(stepFree))
     }
 
     /// Active, then planned, then unknown; upstream order (the order given) within each group.

@@ -11,9 +11,10 @@ protocol GTFSTables {
 }
 
 /// A GTFS feed → stations: `agency.txt`, `routes.txt`, `trips.txt` and `stop_times.txt` streamed
-/// through `GTFSStopLines` (never held whole), then `stops.txt` read with the lines found. Only
-/// `stops.txt` is needed: without routes, trips or stop times the feed loads as `stops.txt` alone
-/// does (lines unknown), its agencies and routes still read.
+/// through `GTFSStopLines` (never held whole), then `stops.txt` read with the lines found, then
+/// `pathways.txt` and `levels.txt` when the feed has them. Only `stops.txt` is needed: without
+/// routes, trips or stop times the feed loads as `stops.txt` alone does (lines unknown), its
+/// agencies and routes still read.
 enum GTFSFeed {
     static func decode(_ tables: some GTFSTables, stops: [UInt8]? = nil, maxTableBytes: Int, reading: FeedReading) throws -> DecodedStations {
         var lines = GTFSStopLines(trainRouteTypes: reading.trainRouteTypes)
@@ -25,16 +26,25 @@ enum GTFSFeed {
             try tables.stream(table.rawValue) { chunk throws in try lines.consume(chunk) }
             try lines.end()
         }
-        var stopsBytes = stops ?? []
-        if stops == nil {
-            try tables.stream("stops.txt") { chunk in
-                guard chunk.count <= maxTableBytes - stopsBytes.count else { throw FetchFailure("GTFS stops.txt is larger than \(maxTableBytes) bytes") }
-                stopsBytes.append(contentsOf: chunk)
+        func whole(_ name: String) throws -> [UInt8] {
+            var bytes: [UInt8] = []
+            try tables.stream(name) { chunk in
+                guard chunk.count <= maxTableBytes - bytes.count else { throw FetchFailure("GTFS \(name) is larger than \(maxTableBytes) bytes") }
+                bytes.append(contentsOf: chunk)
             }
+            return bytes
         }
+        let stopsBytes = try stops ?? whole("stops.txt")
         var decoded = try GTFSStopsDecoder.decode(stopsBytes, feed: lines)
         // The tables the feed lacks, not those left unread beside them.
         if !linesKnowable { decoded.tablesMissing = GTFSStopLines.linesTables.map(\.rawValue).filter { !tables.has($0) } }
+        let pathways = GTFSPathwaysDecoder.pathwaysFile, levels = GTFSPathwaysDecoder.levelsFile
+        if tables.has(pathways) {
+            let topology = try GTFSPathwaysDecoder.decode(stops: stopsBytes, pathways: try whole(pathways),
+                                                          levels: tables.has(levels) ? try whole(levels) : nil)
+            decoded.topologies = topology.stations
+            for notice in topology.notices { decoded.notices.add(notice.file, line: notice.line, notice.problem) }
+        }
         return decoded
     }
 }

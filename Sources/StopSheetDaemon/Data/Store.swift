@@ -88,7 +88,7 @@ public final class Store: Sendable {
             case .stations(let directory)?: snapshot = .build(stations: directory, alerts: old.snapshot.alerts, now: now)
             case nil: break
             }
-            return Self.generation(snapshot, old, alerts: alerts, stations: stations, newStations: content.map { if case .stations = $0 { true } else { false } } ?? false)
+            return Self.generation(snapshot, old, alerts: alerts, stations: stations)
         }
     }
 
@@ -138,15 +138,14 @@ public final class Store: Sendable {
     /// The generation after `old`: `snapshot` encoded in the zone `zones` choose (nil: `old`'s
     /// encoding kept), the statuses' counts and note following the snapshot.
     private static func generation(_ snapshot: Snapshot?, _ old: Generation, alerts: CacheStatus? = nil, stations: CacheStatus? = nil,
-                                   zones: TimeZones? = nil, newStations: Bool = false) -> Generation {
+                                   zones: TimeZones? = nil) -> Generation {
         let zones = zones ?? old.zones
         var alerts = alerts ?? old.alerts, stations = stations ?? old.stations
         // A feed's agencies share one zone (GTFS requires it), so the first that names one
         // speaks; CTA's formats name Chicago's. Without one, the alert feed's zone (CTA's formats).
         let encoded = snapshot.map { next in
             let dataZone = next.stations?.agencies.lazy.compactMap(\.timeZone).first ?? (next.alerts == nil ? nil : alerts.timeZone)
-            return EncodedSnapshot(next, zone: zones.shown(data: dataZone, current: old.encoded.zone),
-                                   stationsByName: newStations ? nil : old.encoded.stationsByName)
+            return EncodedSnapshot(next, zone: zones.shown(data: dataZone, current: old.encoded.zone), previous: old.encoded)
         } ?? old.encoded
         if encoded.zone != old.encoded.zone { TimeZones.logShown(encoded.zone) }
         let snapshot = encoded.snapshot

@@ -88,21 +88,27 @@ public struct StopSheetService: Sendable {
         let current = store.current.encoded
         guard let stations = current.snapshot.stations else { throw notLoaded(.stations) }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
-        let advisories = current.snapshot.stopSheet(for: station).accessibilityButton.advisories
+        let button = current.snapshot.stopSheet(for: station).accessibilityButton
         return station.encodedDetail(advisories: [UInt8].array { array in
-            for advisory in advisories { array.elementObject { advisory.write(&$0, in: current.zone) } }
-        })
+            for advisory in button.advisories { array.elementObject { advisory.write(&$0, in: current.zone) } }
+        }, now: button.now)
     }
 
     /// Every station by name (`StationsByName`), without platforms: what a picker or a shell completion needs.
     func stations() throws(RPCError) -> [UInt8] {
         let encoded = store.current.encoded
-        guard let stations = encoded.snapshot.stations else { throw notLoaded(.stations) }
+        let snapshot = encoded.snapshot
+        guard let stations = snapshot.stations else { throw notLoaded(.stations) }
         return .object { writer in
             writer.members(Answer.Stations.CodingKeys.self) { writer, key in
                 switch key {
                 case .count: writer.member(key, int: stations.count)
-                case .stations: writer.array(key, of: encoded.stationsByName) { stations.stations[$1].writeSummary(&$0) }
+                case .stations:
+                    writer.array(key, of: encoded.stationsByName) { writer, index in
+                        let station = stations.stations[index]
+                        let positions = snapshot.alerts == nil ? [] : snapshot.alertPositions(applyingTo: station)
+                        station.writeSummary(&writer, stepFreeNow: snapshot.stepFreeNow(for: station, alertPositions: positions).stepFree)
+                    }
                 }
             }
         }

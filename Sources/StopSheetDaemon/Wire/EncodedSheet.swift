@@ -11,8 +11,11 @@ extension StopSheet {
     /// name and the button's sentence are written per station. Tests check that what this writes
     /// decodes to the core's `StopSheet` for every station of the real data, and for names that
     /// need escapes.
-    static func encodedMembers(stationID: String, stationName: String, button: EncodedButton, alertMembers: EncodedAlertMembers) -> EncodedMembers {
-        let capacity = 400 + 3 * stationName.utf8.count
+    /// `now` is the button's `now`, encoded (`EncodedSnapshot` keeps a quiet station's across
+    /// alert refreshes).
+    static func encodedMembers(stationID: String, stationName: String, button: EncodedButton, alertMembers: EncodedAlertMembers,
+                               now: [UInt8]) -> EncodedMembers {
+        let capacity = 400 + 3 * stationName.utf8.count + now.count
         return EncodedMembers(capacity: capacity) { sheet in
             sheet.members(Answer.Sheet.CodingKeys.self) { sheet, key in
                 switch key {
@@ -21,7 +24,8 @@ extension StopSheet {
                 case .stationId: sheet.member(key, string: stationID)
                 case .stationName: sheet.member(key, string: stationName)
                 case .alertGlyph: sheet.member(key, shared: alertMembers.glyph)
-                case .accessibilityButton: sheet.object(key) { writeButton(&$0, button, stationName: stationName, alertMembers: alertMembers) }
+                case .accessibilityButton:
+                    sheet.object(key) { writeButton(&$0, button, stationName: stationName, alertMembers: alertMembers, now: now) }
                 case .alerts: sheet.member(key, shared: alertMembers.alerts)
                 case .data: break  // moves with the clock: each answer appends it (`SheetData.sheet`)
                 }
@@ -29,7 +33,8 @@ extension StopSheet {
         }
     }
 
-    private static func writeButton<Sink>(_ writer: inout JSONWriter<Sink>, _ button: EncodedButton, stationName: String, alertMembers: EncodedAlertMembers) {
+    private static func writeButton<Sink>(_ writer: inout JSONWriter<Sink>, _ button: EncodedButton, stationName: String, alertMembers: EncodedAlertMembers,
+                                          now: [UInt8]) {
         writer.members(Answer.AccessibilityButton.CodingKeys.self) { writer, key in
             switch key {
             case .tone: writer.member(key, encoded: button.tone)
@@ -47,6 +52,7 @@ extension StopSheet {
                     }
                 }
             case .advisories: writer.member(key, shared: alertMembers.advisories)
+            case .now: writer.member(key, encoded: now)
             }
         }
     }
@@ -55,7 +61,8 @@ extension StopSheet {
     static func encodedMembersBeforeStationsLoad(stopID: String, stationName: String?) -> EncodedMembers {
         let sheet = beforeStationsLoad(stopID: stopID, stationName: stationName)
         return encodedMembers(stationID: sheet.stationID, stationName: sheet.stationName, button: EncodedButton(sheet.accessibilityButton.stepFree, agency: Agency.cta.name),
-                              alertMembers: encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: []))
+                              alertMembers: encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: []),
+                              now: sheet.accessibilityButton.now.encoded)
     }
 
     /// A bus stop's sheet: nothing at all, ever.

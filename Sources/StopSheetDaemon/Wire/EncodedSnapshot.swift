@@ -13,15 +13,28 @@ public final class EncodedSnapshot: Sendable {
     private let decimalIndex: DecimalStopIndex
     /// The `stations` answer's order (`StationsByName`): positions in the directory's stations.
     public let stationsByName: [Int]
+    /// Each station's `accessibilityButton.now` encoded as it is while no facility outage applies
+    /// (nil where one did at this snapshot): it follows the stations data alone, so an alert
+    /// refresh takes it from the snapshot before instead of encoding it again.
+    private let quietNow: [[UInt8]?]
 
-    /// `stationsByName`: the order of these same stations when known (a change of the alerts or
-    /// the zone keeps the station directory), else made here.
-    public init(_ snapshot: Snapshot, zone: TimeZoneRules, stationsByName: [Int]? = nil) {
+    /// `previous`: the snapshot this one replaces. When both have the same stations load (a change
+    /// of the alerts or the zone), its name order and quiet `now`s are reused, not made again.
+    public init(_ snapshot: Snapshot, zone: TimeZoneRules, previous: EncodedSnapshot? = nil) {
         self.snapshot = snapshot
         self.zone = zone
-        sheets = Self.encodeSheets(snapshot, zone: zone)
+        let same = previous.flatMap { Self.sameLoad($0.snapshot.stations, snapshot.stations) ? $0 : nil }
+        (sheets, quietNow) = Self.encodeSheets(snapshot, zone: zone, quietNow: same?.quietNow)
         decimalIndex = DecimalStopIndex(snapshot.stations)
-        self.stationsByName = stationsByName ?? StationsByName.order(snapshot.stations)
+        stationsByName = same?.stationsByName ?? StationsByName.order(snapshot.stations)
+    }
+
+    /// The same stations load: one directory value, its stations in the same storage.
+    private static func sameLoad(_ one: StationDirectory?, _ other: StationDirectory?) -> Bool {
+        guard let one, let other else { return false }
+        return one.stations.withUnsafeBufferPointer { first in
+            other.stations.withUnsafeBufferPointer { second in first.baseAddress == second.baseAddress && first.count == second.count }
+        }
     }
 
     /// The members of the `stopSheet` result for a station or platform id, when stations are
@@ -48,7 +61,7 @@ public final class EncodedSnapshot: Sendable {
     /// applies to some station (a line's stations share one), and each button's fixed part:
     /// building is then linear in stations + alerts with a small constant, not stations ×
     /// alerts-per-station encodings.
-    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules) -> [EncodedMembers] {
+    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules, quietNow reusable: [[UInt8]?]?) -> ([EncodedMembers], [[UInt8]?]) {
         let live = snapshot.liveAlerts
         let encodedAlerts = live.map { $0.encoded(in: zone) }
         let encodedAdvisories = live.map { AccessibilityAdvisory($0)?.encoded(in: zone) }
@@ -57,12 +70,14 @@ public final class EncodedSnapshot: Sendable {
         var buttons: [EncodedButton] = []
         var sheets: [EncodedMembers] = []
         sheets.reserveCapacity(snapshot.stations?.count ?? 0)
+        var quietNow = reusable ?? Array(repeating: nil, count: snapshot.stations?.count ?? 0)
         // Stations are read in place: a `for station in` loop copies each one, retains included.
         (snapshot.stations?.stations ?? []).withUnsafeBufferPointer { stations in
             for index in stations.indices {
                 var members = noAlerts
+                var positions: [Int] = []
                 if snapshot.alerts != nil {
-                    let positions = snapshot.alertPositions(applyingTo: stations[index])
+                    positions = snapshot.alertPositions(applyingTo: stations[index])
                     if let known = membersBySet[positions] {
                         members = known
                     } else {
@@ -77,10 +92,19 @@ public final class EncodedSnapshot: Sendable {
                     buttons.append(EncodedButton(stepFree, agency: agency))
                     return buttons[buttons.count - 1]
                 }()
+                let now: [UInt8]
+                if snapshot.hasFacilityOutage(amongAlertsAt: positions) {
+                    now = snapshot.stepFreeNow(for: stations[index], alertPositions: positions).encoded
+                } else if let quiet = quietNow[index] {
+                    now = quiet
+                } else {
+                    now = snapshot.stepFreeNow(for: stations[index], alertPositions: []).encoded
+                    quietNow[index] = now
+                }
                 sheets.append(StopSheet.encodedMembers(stationID: stations[index].id, stationName: stations[index].name, button: button,
-                                                       alertMembers: members))
+                                                       alertMembers: members, now: now))
             }
         }
-        return sheets
+        return (sheets, quietNow)
     }
 }

@@ -6,8 +6,9 @@ import StopSheetProtocol
 extension Station {
     /// One entry of `stations`, and the first members of the `station` detail. `lines` follows
     /// `routes` when the source describes its lines (a GTFS feed); CTA's own formats give ids
-    /// only, and their answers have no `lines` member.
-    func writeSummary<Sink>(_ writer: inout JSONWriter<Sink>) {
+    /// only, and their answers have no `lines` member. `stepFreeNow` is the word of the station's
+    /// `StepFreeNow` (its sheet's `accessibilityButton.now.stepFree`).
+    func writeSummary<Sink>(_ writer: inout JSONWriter<Sink>, stepFreeNow: StepFreeNow.Verdict) {
         writer.members(Answer.StationSummary.CodingKeys.self) { writer, key in
             switch key {
             case .stationId: writer.member(key, string: id)
@@ -16,20 +17,22 @@ extension Station {
             case .lines: if !lines.isEmpty { writer.array(key, of: lines) { $1.write(&$0) } }
             case .stepFree: writer.member(key, word: stepFree)
             case .partial: writer.member(key, bool: partial)
+            case .stepFreeNow: writer.member(key, word: stepFreeNow)
             }
         }
     }
 
     /// The `station` detail: the summary's members, then platforms, entrances and the sheet's
-    /// advisories (given encoded, `[…]`).
-    func encodedDetail(advisories: [UInt8]) -> [UInt8] {
+    /// advisories (given encoded, `[…]`) and `now`.
+    func encodedDetail(advisories: [UInt8], now: StepFreeNow) -> [UInt8] {
         .object { writer in
-            writeSummary(&writer)
+            writeSummary(&writer, stepFreeNow: now.stepFree)
             writer.members(Answer.Station.CodingKeys.self) { writer, key in
                 switch key {
                 case .platforms: writer.array(key, of: platforms) { $1.write(&$0) }
                 case .entrances: writer.array(key, of: entrances) { $1.write(&$0) }
                 case .advisories: writer.member(key, encoded: advisories)
+                case .now: writer.object(key) { now.write(&$0) }
                 }
             }
         }

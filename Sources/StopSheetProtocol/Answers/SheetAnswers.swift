@@ -64,10 +64,11 @@ extension Answer {
         public var symbol: String
         public var alert: Dialog
         public var advisories: [Advisory]
+        public var now: StepFreeNow
 
-        public enum CodingKeys: String, AnswerKey { case tone, stepFree, accessibilityLabel, symbol, alert, advisories }
+        public enum CodingKeys: String, AnswerKey { case tone, stepFree, accessibilityLabel, symbol, alert, advisories, now }
 
-        public static let summary = "The accessibility button: tone, step-free status, dialog and advisories."
+        public static let summary = "The accessibility button: tone, step-free status, dialog, advisories and step-free access now."
     }
 
     /// A train sheet's `data`: how fresh each cache behind it is, at the moment of the answer.

@@ -8,13 +8,15 @@ extension Answer {
         public var lines: [Line]?
         public var stepFree: StepFree
         public var partial: Bool
+        /// The word of its sheet's `accessibilityButton.now.stepFree`.
+        public var stepFreeNow: StepFreeVerdict
 
         public enum CodingKeys: String, AnswerKey {
-            case stationId, stationName, routes, lines, stepFree, partial
+            case stationId, stationName, routes, lines, stepFree, partial, stepFreeNow
             public static let omittable: Set<Self> = [.lines]
         }
 
-        public static let summary = "A station: id, name, routes, step-free status."
+        public static let summary = "A station: id, name, routes, step-free status, and step-free access now in one word."
     }
 
     /// `station`'s result: the summary's members, then these.
@@ -23,15 +25,17 @@ extension Answer {
         public var platforms: [Platform]
         public var entrances: [Entrance]
         public var advisories: [Advisory]
+        /// Its sheet's `accessibilityButton.now`.
+        public var now: StepFreeNow
 
-        public enum CodingKeys: String, AnswerKey { case platforms, entrances, advisories }
+        public enum CodingKeys: String, AnswerKey { case platforms, entrances, advisories, now }
 
         /// The summary's members come first, in the same object.
         public typealias Leading = StationSummary
-        public static let summary = "A station's detail: the summary's members, platforms, entrances and advisories."
+        public static let summary = "A station's detail: the summary's members, platforms, entrances, advisories and step-free access now."
 
-        public init(summary: StationSummary, platforms: [Platform], entrances: [Entrance], advisories: [Advisory]) {
-            (self.summary, self.platforms, self.entrances, self.advisories) = (summary, platforms, entrances, advisories)
+        public init(summary: StationSummary, platforms: [Platform], entrances: [Entrance], advisories: [Advisory], now: StepFreeNow) {
+            (self.summary, self.platforms, self.entrances, self.advisories, self.now) = (summary, platforms, entrances, advisories, now)
         }
 
         public init(from decoder: any Decoder) throws {
@@ -40,6 +44,7 @@ extension Answer {
             platforms = try container.decode([Platform].self, forKey: .platforms)
             entrances = try container.decode([Entrance].self, forKey: .entrances)
             advisories = try container.decode([Advisory].self, forKey: .advisories)
+            now = try container.decode(StepFreeNow.self, forKey: .now)
         }
     }
 

@@ -11,6 +11,10 @@ func expectSheet(_ bytes: [UInt8]?, matches sheet: StopSheet, in zone: TimeZoneR
         let bytes = try #require(bytes, comment, sourceLocation: sourceLocation)
         let json = try JSONParser.parse(bytes)
         #expect(json.objectValue?.keys == ["stopType", "stationId", "stationName", "alertGlyph", "accessibilityButton", "alerts"], comment, sourceLocation: sourceLocation)
+        #expect(json["accessibilityButton"]?.objectValue?.keys == ["tone", "stepFree", "accessibilityLabel", "symbol", "alert", "advisories", "now"], comment,
+                sourceLocation: sourceLocation)
+        #expect(json["accessibilityButton"]?["now"]?.objectValue?.keys == ["stepFree", "basis", "complete", "platforms", "outages"], comment,
+                sourceLocation: sourceLocation)
         let decoded = try AnswerDecoder.decode(Answer.Sheet.self, from: json)
         #expect(decoded.stopType == .train && decoded.stopId == nil && decoded.data == nil, comment, sourceLocation: sourceLocation)
         #expect(decoded.stationId == sheet.stationID && decoded.stationName == sheet.stationName, comment, sourceLocation: sourceLocation)
@@ -20,6 +24,7 @@ func expectSheet(_ bytes: [UInt8]?, matches sheet: StopSheet, in zone: TimeZoneR
         #expect(button.tone == core.tone && button.stepFree == core.stepFree && button.accessibilityLabel == core.accessibilityLabel
                 && button.symbol == core.symbol && Dialog(button.alert) == Dialog(core.alert), comment, sourceLocation: sourceLocation)
         #expect(button.advisories.map { AlertFacts($0) } == core.advisories.map { AlertFacts($0, zone) }, comment, sourceLocation: sourceLocation)
+        #expect(NowFacts(button.now) == NowFacts(core.now), comment, sourceLocation: sourceLocation)
         #expect(decoded.alerts?.map { AlertFacts($0) } == sheet.alerts.map { AlertFacts($0, zone) }, comment, sourceLocation: sourceLocation)
     } catch {
         Issue.record(error, comment, sourceLocation: sourceLocation)
@@ -51,6 +56,23 @@ private struct Glyph: Equatable {
     var dialog: Dialog
     init(_ glyph: Answer.AlertGlyph) { (count, label, dialog) = (glyph.count, glyph.accessibilityLabel, Dialog(glyph.alert)) }
     init(_ glyph: StopSheet.AlertGlyph) { (count, label, dialog) = (glyph.count, glyph.accessibilityLabel, Dialog(glyph.alert)) }
+}
+
+/// `accessibilityButton.now`'s members as strings, from either side.
+struct NowFacts: Equatable {
+    var verdict: [String]
+    var platforms: [[String?]]
+    var outages: [[String?]]
+    init(_ now: Answer.StepFreeNow) {
+        verdict = [now.stepFree.rawValue, now.basis.rawValue, String(now.complete)]
+        platforms = now.platforms.map { [$0.stopId, $0.name, $0.entry.map(String.init), $0.exit.map(String.init)] }
+        outages = now.outages.map { [$0.alertId, $0.facility.rawValue, $0.facilityId, $0.pathways.joined(separator: ",")] }
+    }
+    init(_ now: StepFreeNow) {
+        verdict = [now.stepFree.rawValue, now.basis.rawValue, String(now.complete)]
+        platforms = now.platforms.map { [$0.stopID, $0.name, $0.entry.map(String.init), $0.exit.map(String.init)] }
+        outages = now.outages.map { [$0.alertID, $0.facility.rawValue, $0.facilityID, $0.pathways.joined(separator: ",")] }
+    }
 }
 
 /// An alert's or an advisory's members as strings, from either side.

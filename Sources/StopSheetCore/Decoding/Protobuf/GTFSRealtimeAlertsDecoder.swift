@@ -21,7 +21,7 @@ public enum GTFSRealtimeAlertsDecoder {
     private enum FeedEntityField { static let id = 1, isDeleted = 2, alert = 5 }
     private enum AlertField {
         static let activePeriod = 1, informedEntity = 5, cause = 6, effect = 7, url = 8
-        static let headerText = 10, descriptionText = 11, severityLevel = 14
+        static let headerText = 10, descriptionText = 11, severityLevel = 14, effectDetail = 18
     }
     private enum TimeRangeField { static let start = 1, end = 2 }
     private enum SelectorField { static let agencyID = 1, routeID = 2, routeType = 3, trip = 4, stopID = 5 }
@@ -121,6 +121,7 @@ public enum GTFSRealtimeAlertsDecoder {
         var headline: [Translation] = []
         var description: [Translation] = []
         var url: [Translation] = []
+        var effectDetail: [Translation] = []
         var selectors = 0
         while let field = try reader.next() {
             switch field.number {
@@ -141,6 +142,9 @@ public enum GTFSRealtimeAlertsDecoder {
             case AlertField.url:
                 var text = try reader.message(expecting: field, at: "\(path).url")
                 url = try translations(&text, path: "\(path).url")
+            case AlertField.effectDetail:
+                var text = try reader.message(expecting: field, at: "\(path).effect_detail")
+                effectDetail = try translations(&text, path: "\(path).effect_detail")
             case AlertField.headerText:
                 var text = try reader.message(expecting: field, at: "\(path).header_text")
                 headline = try translations(&text, path: "\(path).header_text")
@@ -153,6 +157,7 @@ public enum GTFSRealtimeAlertsDecoder {
         }
         guard !scopes.isEmpty else { return nil }
         details.url = choose(url, language: language).map(UpstreamText.trimmed)
+        details.effectDetail = choose(effectDetail, language: language).map(UpstreamText.trimmed)
         let kindSource: Alert.KindSource = periods.isEmpty ? .fromTime : .periods(periods)
         // The alert's own start and end span its periods; an open side anywhere leaves it open.
         let start = periods.contains { $0.start == nil } ? nil : periods.compactMap(\.start).min()

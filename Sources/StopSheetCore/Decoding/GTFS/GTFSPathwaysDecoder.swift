@@ -1,0 +1,200 @@
+/// GTFS `pathways.txt` and `levels.txt`, with the locations of `stops.txt` they join, → one
+/// `StationTopology` per station (docs/stop-sheet.md §2.4).
+///
+/// - Every field the reference documents is read; of extension columns only `facility_id` and
+///   `pathway_code` (units alerts name) are.
+/// - `stops.txt` is read here on its own for what only the topology needs (roles, a boarding
+///   area's platform, an entrance's own `wheelchair_boarding`, `level_id`); its bad rows are
+///   the stops decoder's to report and are simply not locations here.
+/// - A bad row is a `GTFSRowNotice`, never a failure: one missing its id, naming no location of a
+///   station (or a station itself), joining two stations, repeating an id, or with a mode or
+///   direction the reference does not define is skipped; one with a bad measure (length,
+///   traversal time, stair count, slope, width) is kept without that value, since the graph does
+///   not need it and an elevator should not vanish over its length.
+/// - A `pathways.txt` or `levels.txt` that cannot be read at all (no header, a missing required
+///   column, not UTF-8, too many rows) is one notice and no pathways (no levels): stations then
+///   fall back to what `stops.txt` says.
+public enum GTFSPathwaysDecoder {
+    public static let pathwaysFile = "pathways.txt"
+    public static let levelsFile = "levels.txt"
+
+    /// What the three tables give.
+    public struct Decoded: Sendable, Equatable {
+        /// Every station with locations, by station id; a station without pathways has none.
+        public var stations: [String: StationTopology]
+        public var levels: [Level]
+        public var notices: [GTFSRowNotice]
+
+        public init(stations: [String: StationTopology] = [:], levels: [Level] = [], notices: [GTFSRowNotice] = []) {
+            self.stations = stations
+            self.levels = levels
+            self.notices = notices
+        }
+    }
+
+    private struct Stop {
+        var locationType: Int
+        var parent: String
+        var name: String
+        var ownWheelchair: String
+        var levelID: String
+    }
+
+    /// `pathways` or `levels` nil: the feed has no such file. Throws only for `stops.txt`.
+    public static func decode(stops: [UInt8], pathways: [UInt8]?, levels: [UInt8]? = nil,
+                              limits: DecodingLimits = .init()) throws(DecodingFailure) -> Decoded {
+        var decoded = Decoded()
+        let stopsByID = try readStops(stops, limits: limits)
+        // Each location's station and role.
+        var stationOf: [String: String] = [:]
+        var locations: [String: [StationTopology.Location]] = [:]
+        for (id, stop) in stopsByID.order.map({ ($0, stopsByID.rows[$0]!) }) {
+            let role: StationTopology.Role
+            var station = stop.parent
+            switch stop.locationType {
+            case 0: role = .platform
+            case 2: role = .entrance(streetEnd: stop.ownWheelchair != "2")
+            case 3: role = .genericNode
+            case 4:
+                guard let platform = stopsByID.rows[stop.parent], platform.locationType == 0 else { continue }
+                role = .boardingArea(platformID: stop.parent)
+                station = platform.parent
+            default: continue
+            }
+            guard stopsByID.rows[station]?.locationType == 1 else { continue }
+            stationOf[id] = station
+            locations[station, default: []].append(.init(id: id, role: role, name: stop.name, levelID: stop.levelID.isEmpty ? nil : stop.levelID))
+        }
+
+        var pathwaysByStation: [String: [Pathway]] = [:]
+        if let pathways {
+            var read: [(station: String, pathway: Pathway)] = []
+            var ids: Set<String> = []
+            let complete = readTable(pathways, name: pathwaysFile, required: ["pathway_id", "from_stop_id", "to_stop_id", "pathway_mode", "is_bidirectional"],
+                                     optional: ["length", "traversal_time", "stair_count", "max_slope", "min_width", "signposted_as",
+                                                "reversed_signposted_as", "facility_id", "pathway_code"],
+                                     limits: limits, notices: &decoded.notices) { row, notices in
+                guard let found = Self.pathway(row, stops: stopsByID.rows, stationOf: stationOf, notices: &notices) else { return }
+                // A repeated pathway_id keeps its first row, as a repeated stop_id does.
+                guard ids.insert(found.pathway.id).inserted else {
+                    return notices.append(GTFSRowNotice(file: pathwaysFile, line: row.number, problem: "pathway_id '\(found.pathway.id.prefix(40))' repeats an earlier row"))
+                }
+                read.append(found)
+            }
+            if complete {
+                for (station, pathway) in read { pathwaysByStation[station, default: []].append(pathway) }
+            }
+        }
+        for (station, members) in locations {
+            decoded.stations[station] = StationTopology(stationID: station, locations: members, pathways: pathwaysByStation[station] ?? [])
+        }
+
+        if let levels {
+            var levelIDs: Set<String> = []
+            var read: [Level] = []
+            let complete = readTable(levels, name: levelsFile, required: ["level_id", "level_index"], optional: ["level_name"],
+                                     limits: limits, notices: &decoded.notices) { row, notices in
+                let id = row.text(0), indexText = row.text(1)
+                func notice(_ problem: String) { notices.append(GTFSRowNotice(file: levelsFile, line: row.number, problem: problem)) }
+                guard !id.isEmpty else { return notice("empty level_id") }
+                guard let index = Double(indexText), index.isFinite else { return notice("level_index '\(indexText.prefix(40))' is not a number") }
+                guard levelIDs.insert(id).inserted else { return notice("level_id '\(id.prefix(40))' repeats an earlier row") }
+                let name = row.text(2)
+                read.append(Level(id: id, index: index, name: name.isEmpty ? nil : name))
+            }
+            if complete { decoded.levels = read }
+        }
+        return decoded
+    }
+
+    private static func pathway(_ row: GTFSTableReader.Row, stops: [String: Stop], stationOf: [String: String],
+                                notices: inout [GTFSRowNotice]) -> (station: String, pathway: Pathway)? {
+        func notice(_ problem: String) -> (String, Pathway)? {
+            notices.append(GTFSRowNotice(file: pathwaysFile, line: row.number, problem: problem))
+            return nil
+        }
+        let id = row.text(0)
+        guard !id.isEmpty else { return notice("empty pathway_id") }
+        var ends: [(id: String, station: String)] = []
+        for (column, name) in [(1, "from_stop_id"), (2, "to_stop_id")] {
+            let stop = row.text(column)
+            guard let station = stationOf[stop] else {
+                if stops[stop]?.locationType == 1 { return notice("\(name) '\(stop.prefix(40))' is a station, not a location within one") }
+                return notice("\(name) '\(stop.prefix(40))' names no entrance, platform, node or boarding area of a station")
+            }
+            ends.append((stop, station))
+        }
+        guard ends[0].station == ends[1].station else { return notice("from_stop_id and to_stop_id are in two stations") }
+        let modeText = row.text(3)
+        guard let mode = Int(modeText).flatMap(PathwayMode.init(rawValue:)) else { return notice("pathway_mode '\(modeText.prefix(40))' is not 1 to 7") }
+        let bidirectional: Bool
+        switch row.text(4) {
+        case "0": bidirectional = false
+        case "1": bidirectional = true
+        case let other: return notice("is_bidirectional '\(other.prefix(40))' is not 0 or 1")
+        }
+        var pathway = Pathway(id: id, fromStopID: ends[0].id, toStopID: ends[1].id, mode: mode, isBidirectional: bidirectional)
+        // Measures: a bad one is left out, the pathway kept.
+        func measure<Value>(_ column: Int, _ name: String, _ parse: (String) -> Value?, _ rule: String) -> Value? {
+            let text = row.text(column)
+            guard !text.isEmpty else { return nil }
+            if let value = parse(text) { return value }
+            notices.append(GTFSRowNotice(file: pathwaysFile, line: row.number, problem: "\(name) '\(text.prefix(40))' is not \(rule) (left out)"))
+            return nil
+        }
+        let number = { (text: String) in Double(text).flatMap { $0.isFinite ? $0 : nil } }
+        pathway.length = measure(5, "length", { number($0).flatMap { $0 >= 0 ? $0 : nil } }, "a non-negative number")
+        pathway.traversalTime = measure(6, "traversal_time", { Int($0).flatMap { $0 > 0 ? $0 : nil } }, "a positive whole number")
+        pathway.stairCount = measure(7, "stair_count", { Int($0) }, "a whole number")
+        pathway.maxSlope = measure(8, "max_slope", number, "a number")
+        pathway.minWidth = measure(9, "min_width", { number($0).flatMap { $0 > 0 ? $0 : nil } }, "a positive number")
+        let text = { (column: Int) -> String? in
+            let value = row.text(column)
+            return value.isEmpty ? nil : value
+        }
+        pathway.signpostedAs = text(10)
+        pathway.reversedSignpostedAs = text(11)
+        pathway.facilityID = text(12)
+        pathway.pathwayCode = text(13)
+        return (ends[0].station, pathway)
+    }
+
+    /// `stops.txt`'s rows by id (the first of a repeated id), in file order.
+    private static func readStops(_ bytes: [UInt8], limits: DecodingLimits) throws(DecodingFailure) -> (rows: [String: Stop], order: [String]) {
+        try UpstreamBody.validateUTF8(bytes)
+        var table = GTFSTableReader(name: "stops.txt", required: ["stop_id"],
+                                    optional: ["stop_name", "location_type", "parent_station", "wheelchair_boarding", "level_id"],
+                                    maxRows: limits.maxItems)
+        var rows: [String: Stop] = [:]
+        var order: [String] = []
+        let take = { (row: GTFSTableReader.Row) throws(DecodingFailure) in
+            let id = row.text(0), typeText = row.text(2)
+            guard !id.isEmpty, rows[id] == nil, let type = typeText.isEmpty ? 0 : Int(typeText) else { return }
+            rows[id] = Stop(locationType: type, parent: row.text(3), name: row.text(1), ownWheelchair: row.text(4), levelID: row.text(5))
+            order.append(id)
+        }
+        try table.consume(bytes, take)
+        try table.finish(take)
+        return (rows, order)
+    }
+
+    /// Reads an optional table; false when it cannot be read at all, which is one notice (its
+    /// rows' notices are dropped then: a half-read table is no topology).
+    @discardableResult
+    private static func readTable(_ bytes: [UInt8], name: String, required: [String], optional: [String], limits: DecodingLimits,
+                                  notices: inout [GTFSRowNotice], _ onRow: (GTFSTableReader.Row, inout [GTFSRowNotice]) -> Void) -> Bool {
+        var found: [GTFSRowNotice] = []
+        var table = GTFSTableReader(name: name, required: required, optional: optional, maxRows: limits.maxItems)
+        let take = { (row: GTFSTableReader.Row) throws(DecodingFailure) in onRow(row, &found) }
+        do {
+            try UpstreamBody.validateUTF8(bytes)
+            try table.consume(bytes, take)
+            try table.finish(take)
+        } catch {
+            notices.append(GTFSRowNotice(file: name, line: 1, problem: "not read: \(error)"))
+            return false
+        }
+        notices += found
+        return true
+    }
+}

@@ -1,0 +1,46 @@
+/// One row of GTFS `pathways.txt`: a way between two locations within a station. Every field the
+/// reference documents is kept (as given, after the row's checks), and two extension columns
+/// feeds use to name a unit that alerts also name: `facility_id` and `pathway_code`.
+public struct Pathway: Hashable, Sendable {
+    public var id: String
+    public var fromStopID: String
+    public var toStopID: String
+    public var mode: PathwayMode
+    /// Also walkable `to → from`.
+    public var isBidirectional: Bool
+    /// Metres.
+    public var length: Double?
+    /// Seconds.
+    public var traversalTime: Int?
+    /// Positive going up, negative going down.
+    public var stairCount: Int?
+    /// Ratio, negative going down.
+    public var maxSlope: Double?
+    /// Metres.
+    public var minWidth: Double?
+    public var signpostedAs: String?
+    public var reversedSignpostedAs: String?
+    /// Extension: the unit's number in the agency's facility list (MBTA's elevators).
+    public var facilityID: String?
+    /// Extension: the agency's code for the unit.
+    public var pathwayCode: String?
+
+    public init(id: String, fromStopID: String, toStopID: String, mode: PathwayMode, isBidirectional: Bool,
+                length: Double? = nil, traversalTime: Int? = nil, stairCount: Int? = nil, maxSlope: Double? = nil, minWidth: Double? = nil,
+                signpostedAs: String? = nil, reversedSignpostedAs: String? = nil, facilityID: String? = nil, pathwayCode: String? = nil) {
+        self.id = id
+        self.fromStopID = fromStopID
+        self.toStopID = toStopID
+        self.mode = mode
+        self.isBidirectional = isBidirectional
+        self.length = length
+        self.traversalTime = traversalTime
+        self.stairCount = stairCount
+        self.maxSlope = maxSlope
+        self.minWidth = minWidth
+        self.signpostedAs = signpostedAs
+        self.reversedSignpostedAs = reversedSignpostedAs
+        self.facilityID = facilityID
+        self.pathwayCode = pathwayCode
+    }
+}

@@ -1,0 +1,163 @@
+/// A station's locations and the pathways between them (GTFS `pathways.txt`), as a graph that
+/// answers which platforms a wheelchair can reach from the street and leave to it.
+///
+/// - Nodes are the station's entrances (`location_type` 2), platforms (0), generic nodes (3) and
+///   boarding areas (4). Edges are pathways: `from → to`, and `to → from` too when the pathway is
+///   bidirectional. Only step-free pathways (`PathwayMode.isStepFree`) are edges at all.
+/// - Street ends are the entrances whose own `wheelchair_boarding` is not 2 (not inherited: an
+///   entrance the feed marks as stepped is no step-free start or end, whatever its station says).
+/// - A platform has step-free **entry** when a street end reaches it or one of its boarding areas,
+///   and **exit** when it or one of its boarding areas reaches a street end.
+///
+/// Immutable; built once per station load. The answer with nothing closed is computed here once,
+/// so a station without an outage costs nothing more on each alert refresh.
+public struct StationTopology: Sendable, Equatable {
+    public enum Role: Hashable, Sendable {
+        /// `streetEnd` is false when the entrance's own `wheelchair_boarding` is 2.
+        case entrance(streetEnd: Bool)
+        case platform
+        case genericNode
+        /// A boarding area belongs to the platform that is its parent.
+        case boardingArea(platformID: String)
+    }
+
+    public struct Location: Hashable, Sendable {
+        public var id: String
+        public var role: Role
+        /// `stop_name`, trimmed; may be empty (generic nodes rarely have one).
+        public var name: String
+        public var levelID: String?
+
+        public init(id: String, role: Role, name: String = "", levelID: String? = nil) {
+            self.id = id
+            self.role = role
+            self.name = name
+            self.levelID = levelID
+        }
+    }
+
+    /// Step-free entry and exit of one platform.
+    public struct Access: Hashable, Sendable {
+        public var entry: Bool
+        public var exit: Bool
+
+        public init(entry: Bool, exit: Bool) {
+            self.entry = entry
+            self.exit = exit
+        }
+    }
+
+    public let stationID: String
+    /// In the order given (the feed's `stops.txt` order).
+    public let locations: [Location]
+    /// The pathways between `locations`, in the order given; one naming a stop that is not one
+    /// of `locations` is left out (the decoder makes that a notice).
+    public let pathways: [Pathway]
+    /// The platforms' ids and names in `locations` order, and their access with every pathway open.
+    public let platformIDs: [String]
+    public let platformNames: [String]
+    public let openAccess: [Access]
+
+    private let indexByID: [String: Int]
+    /// The elevators' positions in `pathways`, and each pathway's ends as positions in `locations`.
+    public let elevatorPathways: [Int]
+    public let pathwayEnds: [(from: Int, to: Int)]
+    /// Step-free edges by their start (`forward`) and by their end (`backward`): (node, pathway).
+    private let forward: [[(node: Int, pathway: Int)]]
+    private let backward: [[(node: Int, pathway: Int)]]
+    private let streetEnds: [Int]
+    /// For each platform (by position in `platformIDs`), its node and its boarding areas' nodes.
+    private let platformNodes: [[Int]]
+
+    public init(stationID: String, locations: [Location], pathways: [Pathway]) {
+        self.stationID = stationID
+        var byID: [String: Int] = [:]
+        var unique: [Location] = []
+        for location in locations where byID[location.id] == nil {
+            byID[location.id] = unique.count
+            unique.append(location)
+        }
+        self.locations = unique
+        indexByID = byID
+        let kept = pathways.filter { byID[$0.fromStopID] != nil && byID[$0.toStopID] != nil }
+        self.pathways = kept
+        var forward = [[(node: Int, pathway: Int)]](repeating: [], count: unique.count)
+        var backward = forward
+        for (position, pathway) in kept.enumerated() where pathway.mode.isStepFree {
+            let from = byID[pathway.fromStopID]!, to = byID[pathway.toStopID]!
+            forward[from].append((to, position))
+            backward[to].append((from, position))
+            if pathway.isBidirectional {
+                forward[to].append((from, position))
+                backward[from].append((to, position))
+            }
+        }
+        self.forward = forward
+        self.backward = backward
+        elevatorPathways = kept.indices.filter { kept[$0].mode == .elevator }
+        pathwayEnds = kept.map { (byID[$0.fromStopID]!, byID[$0.toStopID]!) }
+        streetEnds = unique.indices.filter { unique[$0].role == .entrance(streetEnd: true) }
+        var platformIDs: [String] = []
+        var platformPosition: [String: Int] = [:]
+        var platformNodes: [[Int]] = []
+        for (index, location) in unique.enumerated() where location.role == .platform {
+            platformPosition[location.id] = platformIDs.count
+            platformIDs.append(location.id)
+            platformNodes.append([index])
+        }
+        for (index, location) in unique.enumerated() {
+            if case .boardingArea(let platform) = location.role, let position = platformPosition[platform] {
+                platformNodes[position].append(index)
+            }
+        }
+        self.platformIDs = platformIDs
+        platformNames = platformIDs.map { unique[byID[$0]!].name }
+        self.platformNodes = platformNodes
+        openAccess = Self.access(platformNodes, streetEnds, forward, backward, pathwayCount: kept.count, closed: [])
+    }
+
+    public static func == (lhs: StationTopology, rhs: StationTopology) -> Bool {
+        lhs.stationID == rhs.stationID && lhs.locations == rhs.locations && lhs.pathways == rhs.pathways
+    }
+
+    public func location(_ id: String) -> Location? { indexByID[id].map { locations[$0] } }
+
+    /// A location's position in `locations`.
+    public func index(of id: String) -> Int? { indexByID[id] }
+
+    /// Each platform's access (in `platformIDs` order) with the pathways at `closedPathways`
+    /// (positions in `pathways`) taken out.
+    public func access(closedPathways: Set<Int>) -> [Access] {
+        closedPathways.isEmpty ? openAccess
+            : Self.access(platformNodes, streetEnds, forward, backward, pathwayCount: pathways.count, closed: closedPathways)
+    }
+
+
+    private typealias Edges = [[(node: Int, pathway: Int)]]
+
+    private static func access(_ platformNodes: [[Int]], _ streetEnds: [Int], _ forward: Edges, _ backward: Edges, pathwayCount: Int,
+                               closed: Set<Int>) -> [Access] {
+        // A mask, not the set: every edge of both walks is checked against it.
+        var mask = [Bool](repeating: false, count: pathwayCount)
+        for position in closed where position < pathwayCount { mask[position] = true }
+        let entered = reach(from: streetEnds, over: forward, closed: mask)
+        let left = reach(from: streetEnds, over: backward, closed: mask)
+        return platformNodes.map { nodes in
+            Access(entry: nodes.contains { entered[$0] }, exit: nodes.contains { left[$0] })
+        }
+    }
+
+    /// Every node some start reaches over the edges not closed.
+    private static func reach(from starts: [Int], over edges: Edges, closed: [Bool]) -> [Bool] {
+        var reached = [Bool](repeating: false, count: edges.count)
+        var pending = starts
+        for start in starts { reached[start] = true }
+        while let node = pending.popLast() {
+            for edge in edges[node] where !reached[edge.node] && !closed[edge.pathway] {
+                reached[edge.node] = true
+                pending.append(edge.node)
+            }
+        }
+        return reached
+    }
+}

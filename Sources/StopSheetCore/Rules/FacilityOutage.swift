@@ -1,0 +1,69 @@
+/// An alert that says a station's elevator, escalator or other access facility is out: the one
+/// place that decides which alerts are facility outages, of what, and which units they name
+/// (docs/stop-sheet.md §2.4).
+///
+/// An alert is an outage when it is not a return to service (`AccessibilityAdvisory.isRestored`)
+/// and any of these holds:
+/// - GTFS-realtime effect `ACCESSIBILITY_ISSUE`;
+/// - GTFS-realtime `effect_detail` `ELEVATOR_CLOSURE` or `ESCALATOR_CLOSURE`;
+/// - CTA's `Elevator Status` impact;
+/// - the headline names elevator(s) or escalator(s) and says unavailable, out of service, closed
+///   or not in service (an agency marking its elevator outages `OTHER_EFFECT` is still heard).
+///
+/// Whether it is live and active is the caller's (`Alert.kind(at:)`); where it applies is
+/// `AlertMatching`'s.
+public struct FacilityOutage: Hashable, Sendable {
+    public enum Facility: String, Hashable, Sendable, CaseIterable {
+        case elevator, escalator, other
+    }
+
+    public var alertID: String
+    /// `elevator` or `escalator` by the headline's words (then `effect_detail`, then the CTA
+    /// impact); both named → `elevator`, the one that matters for step-free access.
+    public var facility: Facility
+    /// The numbers the headline gives as "Elevator N", in order: matched against a pathway's
+    /// `facility_id`, `pathway_code` and `signposted_as`.
+    public var elevatorNumbers: [String]
+    /// The stop ids the alert's informed entities name: a generic node or boarding area at the
+    /// end of an elevator pathway places the outage there.
+    public var namedStops: [String]
+
+    /// The outage an alert is, nil when it is none.
+    public init?(_ alert: Alert) {
+        let headline = AlertWords.words(alert.headline)
+        let detail = alert.details.effectDetail.map(Self.enumName)
+        let elevatorStatus = alert.details.impact.map(AlertWords.words) == ["elevator", "status"]
+        let namesElevator = headline.contains { Self.elevatorWords.contains($0) }
+        let namesEscalator = headline.contains { Self.escalatorWords.contains($0) }
+        let saysOut = { Self.outagePhrases.contains { AlertWords.contains(headline, phrase: $0) } }
+        guard alert.details.effect?.uppercased() == "ACCESSIBILITY_ISSUE" || detail == "ELEVATOR_CLOSURE" || detail == "ESCALATOR_CLOSURE"
+                || elevatorStatus || ((namesElevator || namesEscalator) && saysOut()),
+              !AccessibilityAdvisory.isRestored(headline: headline) else { return nil }
+        alertID = alert.id
+        if namesElevator { facility = .elevator }
+        else if namesEscalator { facility = .escalator }
+        else if detail == "ELEVATOR_CLOSURE" || elevatorStatus { facility = .elevator }
+        else if detail == "ESCALATOR_CLOSURE" { facility = .escalator }
+        else { facility = .other }
+        elevatorNumbers = zip(headline, headline.dropFirst()).compactMap { word, next in
+            word == "elevator" && next.allSatisfy(\.isNumber) ? next : nil
+        }
+        namedStops = alert.scopes.compactMap { scope in
+            if case .station(let id) = scope { return id }
+            return nil
+        }
+    }
+
+    /// Whether an alert is an outage by its text or `effect_detail` alone: such alerts are
+    /// accessibility advisories too (`AccessibilityAdvisory.isAdvisory`).
+    public static func isOutage(_ alert: Alert) -> Bool { FacilityOutage(alert) != nil }
+
+    private static let elevatorWords: Set<String> = ["elevator", "elevators"]
+    private static let escalatorWords: Set<String> = ["escalator", "escalators"]
+    private static let outagePhrases = [["unavailable"], ["out", "of", "service"], ["closed"], ["not", "in", "service"]]
+
+    /// `Elevator closure`, `elevator_closure` → `ELEVATOR_CLOSURE`.
+    private static func enumName(_ text: String) -> String {
+        AlertWords.words(text).joined(separator: "_").uppercased()
+    }
+}

@@ -1,0 +1,57 @@
+import StopSheetCore
+
+extension StepFreeNow.Verdict: AnswerWord {}
+extension StepFreeNow.Basis: AnswerWord {}
+extension StopSheetCore.FacilityOutage.Facility: AnswerWord {}
+
+extension Answer {
+    public typealias StepFreeVerdict = StopSheetCore.StepFreeNow.Verdict
+    public typealias StepFreeBasis = StopSheetCore.StepFreeNow.Basis
+    public typealias Facility = StopSheetCore.FacilityOutage.Facility
+
+    /// `accessibilityButton.now` (and `station`'s `now`): step-free access at this moment,
+    /// platform by platform, from the station's pathways and its live facility outages. It stands
+    /// beside the button's tone and sentence, which it never changes.
+    public struct StepFreeNow: AnswerObject {
+        public var stepFree: StepFreeVerdict
+        public var basis: StepFreeBasis
+        /// False when an elevator outage at the station places no pathway.
+        public var complete: Bool
+        public var platforms: [PlatformAccess]
+        /// Elevators first, then escalators, then others.
+        public var outages: [FacilityOutage]
+
+        public enum CodingKeys: String, AnswerKey { case stepFree, basis, complete, platforms, outages }
+
+        public static let summary = "Step-free access now: the verdict, its basis, and each platform's step-free entry and exit."
+    }
+
+    /// One platform's step-free entry and exit now; `null` when nothing says (basis `stations`).
+    public struct PlatformAccess: AnswerObject {
+        public var stopId: String
+        public var name: String
+        public var entry: Bool?
+        public var exit: Bool?
+
+        public enum CodingKeys: String, AnswerKey { case stopId, name, entry, exit }
+
+        public static let summary = "A platform's step-free entry and exit now."
+    }
+
+    /// A live facility outage at the station and the pathways it takes out.
+    public struct FacilityOutage: AnswerObject {
+        public var alertId: String
+        public var facility: Facility
+        /// The first number the headline gives as "Elevator N", if any.
+        public var facilityId: String?
+        /// The ids of the pathways it takes out; none for an outage that places none.
+        public var pathways: [String]
+
+        public enum CodingKeys: String, AnswerKey { case alertId, facility, facilityId, pathways }
+
+        public static let summary = "A facility outage: its alert, facility, number and the pathways it takes out."
+
+        /// An elevator outage that places no pathway (what makes `complete` false): the core's rule.
+        public var isUnresolved: Bool { StopSheetCore.StepFreeNow.Outage.isUnresolved(facility: facility, pathways: pathways) }
+    }
+}

@@ -1,0 +1,81 @@
+import StopSheetClient
+import StopSheetCore
+
+/// The accessibility button's `now` (step-free access at this moment, per platform) in words:
+/// one line for the verdict, one per platform that lacks step-free entry or exit and why, and for
+/// `watch`, one per platform that loses or regains it. Every word of the verdict is the daemon's
+/// (`Answer.StepFreeNow`): nothing here decides access. Every daemon string goes through
+/// `TerminalText`.
+enum StepFreeNowLines {
+    /// `Step-free now: partial (from the station's pathways)`.
+    static func verdict(_ now: Answer.StepFreeNow) -> TerminalText {
+        var line: TerminalText = "Step-free now: \(now.stepFree.rawValue)"
+        line = line + (now.basis == .pathways ? " (from the station's pathways)" : " (as reported; no pathways)")
+        if !now.complete {
+            let unplaced = now.outages.filter(\.isUnresolved).map { "alert \($0.alertId)" }
+            line = line + "; an elevator outage names no elevator: " + TerminalText(unplaced.joined(separator: ", "))
+        }
+        return line
+    }
+
+    /// `Park Street & North platform: no step-free entry or exit (Elevator 963 out)`, for each
+    /// platform without step-free entry or exit.
+    static func losses(_ now: Answer.StepFreeNow) -> [TerminalText] {
+        now.platforms.compactMap { platform in
+            guard let lost = missing(platform) else { return nil }
+            return "\(label(platform, in: now)): no step-free \(lost) (\(reason(now)))"
+        }
+    }
+
+    /// What `watch` says when a platform loses or regains step-free entry or exit, and when the
+    /// verdict's word changes.
+    static func changes(from previous: Answer.Sheet, to sheet: Answer.Sheet) -> [TerminalText] {
+        guard let old = previous.accessibilityButton?.now, let new = sheet.accessibilityButton?.now, old != new else { return [] }
+        var lines: [TerminalText] = []
+        if old.stepFree != new.stepFree {
+            lines.append("step-free now: \(old.stepFree.rawValue) → \(new.stepFree.rawValue)")
+        }
+        let oldPlatforms = Dictionary(old.platforms.map { ($0.stopId, $0) }, uniquingKeysWith: { first, _ in first })
+        for platform in new.platforms {
+            guard let before = oldPlatforms[platform.stopId], before.entry != platform.entry || before.exit != platform.exit else { continue }
+            let name = label(platform, in: new)
+            if let lost = missing(platform, joining: "and") {
+                lines.append("\(name): lost step-free \(lost) (\(reason(new)))")
+            } else {
+                lines.append("\(name): step-free entry and exit again")
+            }
+        }
+        return lines
+    }
+
+    // MARK: -
+
+    /// `entry`, `exit`, `entry or exit` (`no step-free entry or exit`; `lost step-free entry and
+    /// exit`), or nil when the platform has both (or nothing says).
+    private static func missing(_ platform: Answer.PlatformAccess, joining conjunction: TerminalText = "or") -> TerminalText? {
+        switch (platform.entry, platform.exit) {
+        case (false?, false?): return "entry \(conjunction) exit"
+        case (false?, _): return "entry"
+        case (_, false?): return "exit"
+        default: return nil
+        }
+    }
+
+    /// `Name platform`, with the stop id when another platform of the station has the same name.
+    private static func label(_ platform: Answer.PlatformAccess, in now: Answer.StepFreeNow) -> TerminalText {
+        let (name, id) = (platform.name, platform.stopId)
+        let shared = now.platforms.filter { $0.name == name }.count > 1
+        return shared || name.isEmpty ? "\(name.isEmpty ? "Platform" : name + " platform") \(id)" : "\(name) platform"
+    }
+
+    /// The outages that took out pathways (`Elevator 963 out`, `elevator out: alert 17`), or that
+    /// the pathways alone give none.
+    private static func reason(_ now: Answer.StepFreeNow) -> TerminalText {
+        let placed = now.outages.filter { !$0.pathways.isEmpty }
+        guard !placed.isEmpty else { return "no step-free way in the station's pathways" }
+        return TerminalText(placed.map { outage -> String in
+            if let number = outage.facilityId { return (outage.facility == .escalator ? "Escalator " : "Elevator ") + number + " out" }
+            return (outage.facility == .other ? "facility" : outage.facility.rawValue) + " out: alert " + outage.alertId
+        }.joined(separator: ", "))
+    }
+}

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""An independent reading of the step-free rules (docs/stop-sheet.md, step-free now) over a GTFS
+feed's stops.txt and pathways.txt, for the tests to compare stopsheetd's verdicts with. Standard
+library only; written from the GTFS reference and the issue's words, sharing no code with the
+daemon.
+
+    import step_free
+    feed = step_free.Feed("Tests/Fixtures/gtfs-pathways/prague-pid-2020-07-02")
+    feed.verdict(station_id, outages)   # outages: [{"alertId", "headline", "effect",
+                                        #            "effectDetail", "stops": [stop ids]}]
+
+Fields are read with Python's csv module and stripped of surrounding whitespace, as the daemon's
+GTFS tables are (Prague's pathways.txt names `U921N2 ` with a trailing space).
+"""
+
+import csv
+import os
+import re
+
+STEP_FREE_MODES = {1, 3, 5, 6, 7}   # walkway, moving sidewalk, elevator, fare gate, exit gate
+ELEVATOR = 5
+
+
+def read_table(path):
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        return [{key.strip().lower(): (value or "").strip() for key, value in row.items() if key is not None}
+                for row in csv.DictReader(handle)]
+
+
+def words(text):
+    return re.findall(r"[^\W_]+", text.lower())
+
+
+class Feed:
+    def __init__(self, directory):
+        self.stops = {}
+        self.order = []
+        for row in read_table(os.path.join(directory, "stops.txt")):
+            if row["stop_id"] and row["stop_id"] not in self.stops:
+                self.stops[row["stop_id"]] = row
+                self.order.append(row["stop_id"])
+        self.station_of = {}
+        for stop_id in self.order:
+            station = self._station(stop_id)
+            if station is not None:
+                self.station_of[stop_id] = station
+        self.pathways = {}   # station -> [pathway row]
+        seen = set()
+        for row in read_table(os.path.join(directory, "pathways.txt")):
+            ends = [self.station_of.get(row["from_stop_id"]), self.station_of.get(row["to_stop_id"])]
+            if (not row["pathway_id"] or row["pathway_id"] in seen or None in ends or ends[0] != ends[1]
+                    or row["pathway_mode"] not in {str(mode) for mode in range(1, 8)} or row["is_bidirectional"] not in {"0", "1"}):
+                continue
+            seen.add(row["pathway_id"])
+            self.pathways.setdefault(ends[0], []).append(row)
+
+    def _type(self, stop_id):
+        text = self.stops[stop_id].get("location_type", "")
+        return int(text) if text else 0
+
+    def _station(self, stop_id):
+        """The station of an entrance, platform, generic node or boarding area; None otherwise."""
+        kind = self._type(stop_id)
+        parent = self.stops[stop_id].get("parent_station", "")
+        if kind == 4:
+            if parent not in self.stops or self._type(parent) != 0:
+                return None
+            parent = self.stops[parent].get("parent_station", "")
+        elif kind not in (0, 2, 3):
+            return None
+        return parent if parent in self.stops and self._type(parent) == 1 else None
+
+    def stations_with_pathways(self):
+        return sorted(self.pathways)
+
+    def platforms(self, station):
+        return [stop for stop in self.order if self._type(stop) == 0 and self.station_of.get(stop) == station]
+
+    def elevator_pathways(self, station):
+        return [row for row in self.pathways.get(station, []) if int(row["pathway_mode"]) == ELEVATOR]
+
+    # -- the outage rules --
+
+    @staticmethod
+    def facility(outage):
+        """'elevator' / 'escalator' / 'other', or None when the alert is no facility outage."""
+        headline = words(outage.get("headline", ""))
+        text = " " + " ".join(headline) + " "
+        if " back in service " in text or " returned to service " in text:
+            if " out of service " not in text:
+                return None
+        detail = "_".join(words(outage.get("effectDetail", ""))).upper()
+        elevator = "elevator" in headline or "elevators" in headline
+        escalator = "escalator" in headline or "escalators" in headline
+        says_out = any(f" {phrase} " in text for phrase in ("unavailable", "out of service", "closed", "not in service"))
+        if not (outage.get("effect") == "ACCESSIBILITY_ISSUE" or detail in ("ELEVATOR_CLOSURE", "ESCALATOR_CLOSURE")
+                or ((elevator or escalator) and says_out)):
+            return None
+        if elevator or detail == "ELEVATOR_CLOSURE" and not escalator:
+            return "elevator"
+        if escalator or detail == "ESCALATOR_CLOSURE":
+            return "escalator"
+        return "other"
+
+    def taken_out(self, station, outage, facility):
+        if facility == "escalator":
+            return []
+        headline = words(outage.get("headline", ""))
+        numbers = {after for word, after in zip(headline, headline[1:]) if word == "elevator" and after.isdigit()}
+        named = {stop for stop in outage.get("stops", []) if stop in self.stops and self._type(stop) in (3, 4)}
+        return [row["pathway_id"] for row in self.elevator_pathways(station)
+                if row["from_stop_id"] in named or row["to_stop_id"] in named
+                or numbers & {row.get("facility_id", ""), row.get("pathway_code", ""), row.get("signposted_as", "")}]
+
+    def applies(self, station, outage):
+        return any(stop == station or self.station_of.get(stop) == station for stop in outage.get("stops", []))
+
+    # -- reachability --
+
+    def reach(self, station, closed, backwards):
+        edges = {}
+        for row in self.pathways.get(station, []):
+            if int(row["pathway_mode"]) not in STEP_FREE_MODES or row["pathway_id"] in closed:
+                continue
+            a, b = row["from_stop_id"], row["to_stop_id"]
+            pairs = [(a, b)] + ([(b, a)] if row["is_bidirectional"] == "1" else [])
+            for start, end in pairs:
+                if backwards:
+                    start, end = end, start
+                edges.setdefault(start, []).append(end)
+        starts = [stop for stop in self.order if self.station_of.get(stop) == station and self._type(stop) == 2
+                  and self.stops[stop].get("wheelchair_boarding", "") != "2"]
+        reached = set(starts)
+        queue = list(starts)
+        while queue:
+            for nxt in edges.get(queue.pop(), []):
+                if nxt not in reached:
+                    reached.add(nxt)
+                    queue.append(nxt)
+        return reached
+
+    def verdict(self, station, outages):
+        """The station's verdict as a dict shaped like protocol.md's `now` (basis pathways only)."""
+        placed = []
+        for wanted in ("elevator", "escalator", "other"):
+            for outage in outages:
+                facility = self.facility(outage)
+                if facility == wanted and self.applies(station, outage):
+                    numbers = [after for word, after in zip(words(outage["headline"]), words(outage["headline"])[1:])
+                               if word == "elevator" and after.isdigit()]
+                    placed.append({"alertId": outage["alertId"], "facility": facility, "facilityId": numbers[0] if numbers else None,
+                                   "pathways": self.taken_out(station, outage, facility)})
+        closed = {pathway for outage in placed for pathway in outage["pathways"]}
+        entered = self.reach(station, closed, backwards=False)
+        left = self.reach(station, closed, backwards=True)
+        platforms = []
+        for platform in self.platforms(station):
+            area = {platform} | {stop for stop in self.order if self._type(stop) == 4 and self.stops[stop].get("parent_station") == platform}
+            platforms.append({"stopId": platform, "entry": bool(area & entered), "exit": bool(area & left)})
+        both = sum(1 for p in platforms if p["entry"] and p["exit"])
+        word = "unknown" if not platforms else "available" if both == len(platforms) else "none" if both == 0 else "partial"
+        return {"stepFree": word, "basis": "pathways",
+                "complete": not any(o["facility"] == "elevator" and not o["pathways"] for o in placed),
+                "platforms": platforms, "outages": placed}
