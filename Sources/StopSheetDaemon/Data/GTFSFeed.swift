@@ -43,7 +43,7 @@ enum GTFSFeed {
             let topology = try GTFSPathwaysDecoder.decode(stops: stopsBytes, pathways: try whole(pathways),
                                                           levels: tables.has(levels) ? try whole(levels) : nil)
             decoded.topologies = topology.stations
-            for notice in topology.notices { decoded.notices.add(notice.file, line: notice.line, notice.problem) }
+            decoded.notices.append(topology.notices)
         }
         return decoded
     }

@@ -6,7 +6,7 @@
 /// - `stops.txt` is read here on its own for what only the topology needs (roles, a boarding
 ///   area's platform, an entrance's own `wheelchair_boarding`, `level_id`); its bad rows are
 ///   the stops decoder's to report and are simply not locations here.
-/// - A bad row is a `GTFSRowNotice`, never a failure: one missing its id, naming no location of a
+/// - A bad row is a notice (`FeedNotices`), never a failure: one missing its id, naming no location of a
 ///   station (or a station itself), joining two stations, repeating an id, or with a mode or
 ///   direction the reference does not define is skipped; one with a bad measure (length,
 ///   traversal time, stair count, slope, width) is kept without that value, since the graph does
@@ -23,9 +23,9 @@ public enum GTFSPathwaysDecoder {
         /// Every station with locations, by station id; a station without pathways has none.
         public var stations: [String: StationTopology]
         public var levels: [Level]
-        public var notices: [GTFSRowNotice]
+        public var notices: FeedNotices
 
-        public init(stations: [String: StationTopology] = [:], levels: [Level] = [], notices: [GTFSRowNotice] = []) {
+        public init(stations: [String: StationTopology] = [:], levels: [Level] = [], notices: FeedNotices = .init()) {
             self.stations = stations
             self.levels = levels
             self.notices = notices
@@ -77,7 +77,7 @@ public enum GTFSPathwaysDecoder {
                 guard let found = Self.pathway(row, stops: stopsByID.rows, stationOf: stationOf, notices: &notices) else { return }
                 // A repeated pathway_id keeps its first row, as a repeated stop_id does.
                 guard ids.insert(found.pathway.id).inserted else {
-                    return notices.append(GTFSRowNotice(file: pathwaysFile, line: row.number, problem: "pathway_id '\(found.pathway.id.prefix(40))' repeats an earlier row"))
+                    return notices.add(pathwaysFile, line: row.line, "pathway_id '\(found.pathway.id.prefix(40))' repeats an earlier row")
                 }
                 read.append(found)
             }
@@ -95,7 +95,7 @@ public enum GTFSPathwaysDecoder {
             let complete = readTable(levels, name: levelsFile, required: ["level_id", "level_index"], optional: ["level_name"],
                                      limits: limits, notices: &decoded.notices) { row, notices in
                 let id = row.text(0), indexText = row.text(1)
-                func notice(_ problem: String) { notices.append(GTFSRowNotice(file: levelsFile, line: row.number, problem: problem)) }
+                func notice(_ problem: String) { notices.add(levelsFile, line: row.line, problem) }
                 guard !id.isEmpty else { return notice("empty level_id") }
                 guard let index = Double(indexText), index.isFinite else { return notice("level_index '\(indexText.prefix(40))' is not a number") }
                 guard levelIDs.insert(id).inserted else { return notice("level_id '\(id.prefix(40))' repeats an earlier row") }
@@ -108,9 +108,9 @@ public enum GTFSPathwaysDecoder {
     }
 
     private static func pathway(_ row: GTFSTableReader.Row, stops: [String: Stop], stationOf: [String: String],
-                                notices: inout [GTFSRowNotice]) -> (station: String, pathway: Pathway)? {
+                                notices: inout FeedNotices) -> (station: String, pathway: Pathway)? {
         func notice(_ problem: String) -> (String, Pathway)? {
-            notices.append(GTFSRowNotice(file: pathwaysFile, line: row.number, problem: problem))
+            notices.add(pathwaysFile, line: row.line, problem)
             return nil
         }
         let id = row.text(0)
@@ -139,7 +139,7 @@ public enum GTFSPathwaysDecoder {
             let text = row.text(column)
             guard !text.isEmpty else { return nil }
             if let value = parse(text) { return value }
-            notices.append(GTFSRowNotice(file: pathwaysFile, line: row.number, problem: "\(name) '\(text.prefix(40))' is not \(rule) (left out)"))
+            notices.add(pathwaysFile, line: row.line, "\(name) '\(text.prefix(40))' is not \(rule) (left out)")
             return nil
         }
         let number = { (text: String) in Double(text).flatMap { $0.isFinite ? $0 : nil } }
@@ -182,8 +182,8 @@ public enum GTFSPathwaysDecoder {
     /// rows' notices are dropped then: a half-read table is no topology).
     @discardableResult
     private static func readTable(_ bytes: [UInt8], name: String, required: [String], optional: [String], limits: DecodingLimits,
-                                  notices: inout [GTFSRowNotice], _ onRow: (GTFSTableReader.Row, inout [GTFSRowNotice]) -> Void) -> Bool {
-        var found: [GTFSRowNotice] = []
+                                  notices: inout FeedNotices, _ onRow: (GTFSTableReader.Row, inout FeedNotices) -> Void) -> Bool {
+        var found = FeedNotices()
         var table = GTFSTableReader(name: name, required: required, optional: optional, maxRows: limits.maxItems)
         let take = { (row: GTFSTableReader.Row) throws(DecodingFailure) in onRow(row, &found) }
         do {
@@ -191,10 +191,11 @@ public enum GTFSPathwaysDecoder {
             try table.consume(bytes, take)
             try table.finish(take)
         } catch {
-            notices.append(GTFSRowNotice(file: name, line: 1, problem: "not read: \(error)"))
+            notices.add(name, line: 1, "not read: \(error)")
             return false
         }
-        notices += found
+        // The reader's own (a row of the wrong width) and the rows' own, by line.
+        notices.append(FeedNotices.merged(table.notices, found))
         return true
     }
 }
