@@ -16,8 +16,9 @@ import Testing
         try body(daemon)
     }
 
+    /// Which stations loaded, in byte order (the answer's own order is by name).
     static func stationIDs(_ daemon: DaemonProcess) throws -> [String] {
-        try daemon.result("stations")["stations"]?.arrayValue?.compactMap { $0["stationId"]?.stringValue } ?? []
+        (try daemon.result("stations")["stations"]?.arrayValue?.compactMap { $0["stationId"]?.stringValue } ?? []).sorted()
     }
 
     static func platformIDs(_ daemon: DaemonProcess, _ stopID: String) throws -> [String] {
