@@ -98,7 +98,11 @@ import Testing
             let (ok, output) = try Self.validate([discover, record(.object(drift))])
             #expect(!ok, "\(why) passed: \(output)")
         }
-        // And the document itself is held to OpenRPC's meta-schema: a version OpenRPC never had fails.
+        // And the document itself is held to OpenRPC's meta-schema, where a copy is at hand
+        // (Tests/Fixtures/openrpc/README.md): a version OpenRPC never had fails.
+        guard FileManager.default.fileExists(atPath: Self.metaSchema) else {
+            return print("NOT CHECKED: the document against OpenRPC's meta-schema, no copy at \(Self.metaSchema)")
+        }
         guard case .object(var unknownVersion) = document else { return }
         unknownVersion.members.removeAll { $0.key == "openrpc" }
         unknownVersion.append("openrpc", "0.9")
