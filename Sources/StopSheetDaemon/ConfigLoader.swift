@@ -1,4 +1,3 @@
-import StopSheetCore
 
 /// Loading a configuration: the environment, then the `--config` file, then the flags, each
 /// applied through the options table (ConfigOptions.swift), every problem collected for
