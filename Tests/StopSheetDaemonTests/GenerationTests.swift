@@ -73,15 +73,17 @@ import Testing
     @Test func aReconfiguredSpacingServesACallerWaitingOutTheOldOne() throws {
         let store = Self.store()
         let source = try FileSource(url: Self.alertsURL)
-        let refresher = Refresher(cache: .alerts, source: source, interval: 3600, store: store, spacingMilliseconds: 3_600_000)
+        // The start's own round is the fetch the hour's spacing counts from: waited for, so that
+        // the call below surely comes after it (a call made while it runs would wait the hour).
+        let started = DispatchSemaphore(value: 0), second = DispatchSemaphore(value: 0)
+        let refresher = Refresher(cache: .alerts, source: source, interval: 3600, store: store, spacingMilliseconds: 3_600_000,
+                                  onRefreshed: { started.signal() })
         let thread = refresher.start()
         defer {
             refresher.stop()
             _ = thread.join(milliseconds: 60_000)
         }
-        let first = DispatchSemaphore(value: 0), second = DispatchSemaphore(value: 0)
-        refresher.refreshNow { _ in first.signal() }
-        #expect(first.wait(timeout: .now() + 60) == .success, "the first refresh")
+        #expect(started.wait(timeout: .now() + 60) == .success, "the start's refresh")
         // Under the hour's spacing this one would wait an hour.
         refresher.refreshNow { _ in second.signal() }
         refresher.reconfigure(source: source, interval: 3600, spacingMilliseconds: 0)
