@@ -43,8 +43,10 @@ import Testing
     }
 
     @Test func aTimeoutExitsFourWithOneLineNamingWhatItWaitsFor() throws {
+        // Stations loaded too, so that the line names alerts alone (a slow, sanitized daemon may
+        // not have read them yet when the alerts have failed).
         let daemon = try DaemonProcess(["--alerts-url", "file:///nonexistent/alerts.json", "--stations-url", Self.stations],
-                                       until: { $0.contains("alerts failing") })
+                                       until: { $0.contains("alerts failing") && $0.hasPrefix("serving 143 stations") })
         let ctl = DaemonProcess.ctlBinary
         let timedOut = try runProcess(ctl, ["--socket", daemon.socketPath, "--timeout", "1", "wait"])
         #expect(timedOut.status == 4)
