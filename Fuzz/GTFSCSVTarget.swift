@@ -23,6 +23,7 @@ public func gtfsCSVFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int
     precondition(whole == records(body.indices.map { body[$0...$0] }), "a record read byte by byte reads differently")
 
     let tables: [GTFSStopLines.Table: String] = [
+        .feedInfo: "feed_publisher_name,feed_lang\nFuzz,en\n",
         .agency: "agency_name,agency_timezone\nFuzz,UTC\n",
         .routes: "route_id,route_type\nR,1\nB,3\n",
         .trips: "route_id,trip_id\nR,t\nB,b\n",
@@ -43,7 +44,10 @@ public func gtfsCSVFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int
             for platform in decoded.platforms.prefix(8) {
                 precondition(directory.station(for: platform.stopID) != nil, "a platform's id names its station")
             }
-            if let station = directory.stations.first { requireJSON(station.json.encoded, "station \(station.id)") }
+            if let station = directory.stations.first {
+                let now = Snapshot.build(stations: directory, alerts: nil, now: FuzzFixtures.capturedAt).stopSheet(for: station).accessibilityButton.now
+                requireJSON(station.encodedDetail(advisories: Array("[]".utf8), now: now), "station \(station.id)")
+            }
         } catch {
             precondition(!error.description.isEmpty, "a failure must say why")
         }
