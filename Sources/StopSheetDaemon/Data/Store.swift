@@ -44,14 +44,6 @@ public final class Store: Sendable {
     /// The zones in force; CTA's wall-clock timestamps are read with their `chicago`.
     public var zones: TimeZones { current.zones }
 
-    /// New zones (a reload): the current snapshot is encoded again in the zone they choose.
-    public func use(_ zones: TimeZones) {
-        publish { old in
-            guard old.zones != zones else { return nil }
-            return Self.generation(old.snapshot, old, zones: zones)
-        }
-    }
-
     /// A reload's changes as one generation, so no reader sees it half applied: each cache's
     /// source and stale-after limit, and the zones (the snapshot encoded again when they choose
     /// another zone).
