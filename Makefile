@@ -38,9 +38,9 @@ integration: build-tests
 build-tests: deps
 	$(SWIFT) build --build-tests
 
-# The whole suite, what CI runs (scripts/make-test.py): check and integration, the man page lint
-# and completion test, short fuzz and soak runs, the integration tests and the soak against an
-# AddressSanitizer and a ThreadSanitizer build of the binaries, then the systemd tests (real
+# The whole suite, what CI runs (scripts/make-test.py): check, the man page lint and completion
+# test, short fuzz runs, the integration tests and the soak against an AddressSanitizer build of
+# the binaries, the threaded suites and the soak against a ThreadSanitizer build, the systemd tests (real
 # journald, socket activation, the .deb under a booted systemd in nspawn; they say loudly when
 # they must skip). Builds overlap the tests that mostly wait; each stage's time is printed at the end.
 test: deps
@@ -67,14 +67,15 @@ fuzz: deps
 soak: build
 	python3 scripts/soak.py --requests $(SOAK_REQUESTS) --binary .build/debug/stopsheetd
 
-# The integration tests and the soak against an AddressSanitizer, then a ThreadSanitizer build
-# of stopsheetd and stopsheetctl (separate scratch paths keep the plain build intact). The tests
+# The integration tests and the soak against an AddressSanitizer build, then the threaded suites
+# and the soak against a ThreadSanitizer build of stopsheetd and stopsheetctl (separate scratch
+# paths keep the plain build intact; scripts/make-test.py names the threaded suites). The tests
 # themselves are the plain build: what is sanitized is the daemon under test. Leak checking is
 # off: it reports the threads' state at exit, not leaks. ThreadSanitizer runs without
 # suppressions: the daemon's one lock type is a pthread mutex (Support/Locked.swift), which TSan
 # sees, so every report is worth reading.
 sanitize: build-tests
-	scripts/make-test.py "asan build" "asan tests and soak" "tsan build" "tsan tests and soak"
+	scripts/make-test.py "asan build" "asan integration and soak" "tsan build" "tsan threaded suites and soak"
 
 # The release build the install and the package take (static Swift stdlib, git commit stamped).
 release: deps

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the Swift tests of the built test bundle in several processes at once.
 
-    scripts/swift-tests.py unit|integration [--jobs N] [--bin DIR] [--label NAME]
+    scripts/swift-tests.py unit|integration [--jobs N] [--bin DIR] [--label NAME] [--suites A,B]
 
 unit: every suite whose name does not end in `IntegrationTests` (the core and the daemon library,
 no daemon process), one process per suite. integration: the suites named `…IntegrationTests`,
@@ -47,16 +47,19 @@ def bundle():
     return path
 
 
-def units(kind):
+def units(kind, suites=None):
     """What runs as one process, with its number of tests: a suite of unit tests (they are quick
     and mostly compute), or one integration test (they mostly wait, and in one process a test that
-    takes 0.1 s alone queued for seconds behind its suite's waiting tests)."""
+    takes 0.1 s alone queued for seconds behind its suite's waiting tests). `suites`, when given,
+    keeps only the suites of those names (without the module)."""
     listed = subprocess.run([bundle(), "--testing-library", "swift-testing", "--list-tests"],
                             capture_output=True, text=True, check=True).stdout.split()
     counts = {}
     for test in listed:
         suite = test.split("/", 1)[0]  # Module.Suite
         if suite.endswith(INTEGRATION) != (kind == "integration"):
+            continue
+        if suites is not None and suite.split(".", 1)[-1] not in suites:
             continue
         unit = test if kind == "integration" else suite + "/"
         counts[unit] = counts.get(unit, 0) + 1
@@ -110,6 +113,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=0, help="processes at once (default: 2 for unit, 6 for integration)")
     parser.add_argument("--bin", help="directory of the stopsheetd and stopsheetctl to test")
     parser.add_argument("--label", help="name of this run's log folder (default: the kind)")
+    parser.add_argument("--suites", help="only these suites, comma-separated names without the module")
     args = parser.parse_args()
     jobs = args.jobs or (2 if args.kind == "unit" else 6)
     label = args.label or args.kind
@@ -127,7 +131,12 @@ def main():
     if args.kind == "integration":
         os.makedirs(answers)
         environment["STOPSHEET_ANSWER_LOG"] = answers
-    chosen = units(args.kind)
+    wanted = set(args.suites.split(",")) if args.suites else None
+    chosen = units(args.kind, wanted)
+    missing = wanted - {unit.split("/", 1)[0].split(".", 1)[-1] for unit in chosen} if wanted else set()
+    if missing:
+        print("0 passed, 1 failed\nno such suites: " + ", ".join(sorted(missing)), flush=True)
+        sys.exit(1)
     if not chosen:
         print("0 passed, 1 failed\nno suites found", flush=True)
         sys.exit(1)
