@@ -8,7 +8,7 @@ import StopSheetProtocol
 ///
 ///     let client = try StopSheetClient(socketPath: "/run/stopsheetd/stopsheetd.sock")
 ///     let sheet = try client.stopSheet(stopId: "40380")
-///     print(sheet.stationName ?? "?", sheet.accessibilityTone ?? "?")
+///     print(sheet.stationName ?? "?", sheet.accessibilityButton?.tone.rawValue ?? "?")
 public final class StopSheetClient {
     public let connection: LineConnection
     public let timeout: Duration
@@ -54,7 +54,7 @@ public final class StopSheetClient {
 
     /// A method's result decoded into its type (`Answer`), beside the JSON as received.
     public func call<Value: AnswerObject>(_ method: RPCMethod, _ type: Value.Type, params: JSON? = nil) throws(ClientError) -> Reply<Value> {
-        try Reply(try call(method, params: params))
+        try Reply(try call(method, params: params), of: method.name)
     }
 
     /// `stopType` is sent only when given: the daemon's default is a train stop.
@@ -70,7 +70,7 @@ public final class StopSheetClient {
         try call(.station, Answer.Station.self, params: [ParamName.stopId: .string(stopId)])
     }
 
-    /// Every station, in id order, without platforms.
+    /// Every station, by name, without platforms.
     public func stations() throws(ClientError) -> Reply<Answer.Stations> {
         try call(.stations, Answer.Stations.self)
     }

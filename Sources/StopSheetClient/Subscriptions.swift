@@ -41,8 +41,8 @@ public enum PushNotification: Sendable {
         let params = message[RPCEnvelope.params] ?? .null
         let method = message[RPCEnvelope.method]?.stringValue ?? ""
         switch RPCNotification(rawValue: method) {
-        case .stopSheetChanged: self = .stopSheetChanged(try Reply(params))
-        case .healthChanged: self = .healthChanged(try Reply(params))
+        case .stopSheetChanged: self = .stopSheetChanged(try Reply(params, of: method))
+        case .healthChanged: self = .healthChanged(try Reply(params, of: method))
         case nil: self = .other(method: method, params: params)
         }
     }

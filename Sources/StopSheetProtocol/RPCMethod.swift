@@ -23,7 +23,7 @@ public struct RPCMethod: Sendable, Equatable {
         "station", "A station's detail: routes, platforms, step-free status and accessibility advisories.",
         params: [.init(ParamName.stopId, .stopID, required: true)], result: .init("station", Answer.Station.self), errors: [.unknownStop, .notLoaded])
     public static let stations = RPCMethod(
-        "stations", "Every station, in map-id order, without platforms.", params: [], result: .init("stations", Answer.Stations.self), errors: [.notLoaded])
+        "stations", "Every station, by name, without platforms.", params: [], result: .init("stations", Answer.Stations.self), errors: [.notLoaded])
     public static let alerts = RPCMethod(
         "alerts", "Live train alerts: all, or those applying to a stop in dialog order.",
         params: [.init(ParamName.stopId, .stopID)], result: .init("alerts", Answer.Alerts.self), errors: [.unknownStop, .notLoaded])
@@ -117,15 +117,29 @@ public enum RPCType: Sendable, Equatable {
 
     public static let maxStopIDBytes = 32
 
+    /// The extension member that gives a string's limit in UTF-8 bytes, the daemon's unit.
+    public static let maxBytesMember = "x-maxBytes"
+
     public var schema: JSON {
         switch self {
         case .stopID:
-            ["oneOf": [["type": "string", "minLength": 1, "maxLength": .int(Self.maxStopIDBytes)], ["type": "integer", "minimum": 0]]]
+            ["oneOf": [Self.string(minLength: 1, maxBytes: Self.maxStopIDBytes), ["type": "integer", "minimum": 0]]]
         case .stopIDs: ["type": "array", "items": RPCType.stopID.schema]
-        case .string(let maxBytes): ["type": "string", "maxLength": .int(maxBytes)]
+        case .string(let maxBytes): Self.string(maxBytes: maxBytes)
         case .oneOf(let choices): ["type": "string", "enum": .array(choices.map(JSON.string))]
         case .bool: ["type": "boolean"]
         }
+    }
+
+    /// A string limited in bytes, as the daemon counts (`Params`): said in words and in
+    /// `x-maxBytes`. JSON Schema's `maxLength` counts characters; it is kept at the same number,
+    /// a bound every string within the byte limit meets, so that generic validators check what they can.
+    private static func string(minLength: Int? = nil, maxBytes: Int) -> JSON {
+        var schema = JSONObject([("type", "string"), ("description", .string("at most \(maxBytes) bytes of UTF-8"))])
+        if let minLength { schema.append("minLength", .int(minLength)) }
+        schema.append("maxLength", .int(maxBytes))
+        schema.append(maxBytesMember, .int(maxBytes))
+        return .object(schema)
     }
 }
 

@@ -35,7 +35,7 @@ public struct StopSheetService: Sendable {
         dispatcher.register(.health) { params, _ in reply { () throws(RPCError) in try noParams(params, .health); return health() } }
         dispatcher.register(.version) { params, _ in reply { () throws(RPCError) in try noParams(params, .version); return Self.encodedVersion } }
         dispatcher.register(.refresh) { params, context in refresh(params, peer: context.peer) }
-        let description = OpenRPC.document(version: StopSheetVersion.current).encoded
+        let description = OpenRPC.document.encoded
         dispatcher.register(.discover) { params, _ in reply { () throws(RPCError) in try noParams(params, .discover); return description } }
     }
 
