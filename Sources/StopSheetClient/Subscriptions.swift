@@ -12,7 +12,7 @@ extension StopSheetClient {
         if !stopIds.isEmpty { params.append(ParamName.stopIds, .array(stopIds.map(JSON.string))) }
         if let stopType { params.append(ParamName.stopType, .string(stopType.rawValue)) }
         if health { params.append(ParamName.health, true) }
-        return try call(.subscribe, Answer.Subscribed.self, params: .object(params))
+        return try call(Methods.Subscribe.self, params: .object(params))
     }
 
     public func unsubscribe(_ subscription: String) throws(ClientError) {
