@@ -23,6 +23,9 @@ public enum ClientError: Error, CustomStringConvertible {
     case stillWaiting(String)
     /// A result or notification not of the protocol's shape (`Answer`): what did not fit.
     case unexpectedAnswer(String)
+    /// A result or notification without a member its type requires (`data.alerts.producedAt`):
+    /// most likely a daemon of an older major protocol version (`ProtocolVersion`).
+    case missingMember(method: String, member: String)
 
     public var description: String {
         switch self {
@@ -38,6 +41,8 @@ public enum ClientError: Error, CustomStringConvertible {
         case .rpc(let error): return "\(error)"
         case .stillWaiting(let line): return line
         case .unexpectedAnswer(let why): return "an answer not of the protocol's shape: \(why)"
+        case .missingMember(let method, let member):
+            return "\(method) answered without its required member \(member) (a daemon of an older protocol than \(ProtocolVersion.text)?)"
         }
     }
 }

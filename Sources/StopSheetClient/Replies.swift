@@ -10,10 +10,19 @@ public struct Reply<Value: Decodable & Sendable>: Sendable {
     /// The result as the daemon sent it.
     public let json: JSON
 
-    /// Fails with `.unexpectedAnswer` when `json` is not a `Value` (a member missing or ill-typed;
-    /// members the type does not know, a newer daemon's, are ignored).
-    public init(_ json: JSON) throws(ClientError) {
-        do { value = try AnswerDecoder.decode(Value.self, from: json) } catch { throw .unexpectedAnswer("\(error)") }
+    /// `json`, the result of `method` (or a notification's params), read as a `Value`. Members
+    /// the type does not know (a newer daemon's, protocol.md's minor additions) are ignored. A
+    /// required member that is not there is `.missingMember`, named with its method (a daemon of
+    /// an older protocol); anything else that does not fit is `.unexpectedAnswer`.
+    public init(_ json: JSON, of method: String) throws(ClientError) {
+        do {
+            value = try AnswerDecoder.decode(Value.self, from: json)
+        } catch DecodingError.keyNotFound(let key, let context) {
+            let path = (context.codingPath + [key]).map { $0.intValue.map(String.init) ?? $0.stringValue }
+            throw .missingMember(method: method, member: path.joined(separator: "."))
+        } catch {
+            throw .unexpectedAnswer("\(method): \(error)")
+        }
         self.json = json
     }
 

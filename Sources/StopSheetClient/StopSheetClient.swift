@@ -8,7 +8,7 @@ import StopSheetProtocol
 ///
 ///     let client = try StopSheetClient(socketPath: "/run/stopsheetd/stopsheetd.sock")
 ///     let sheet = try client.stopSheet(stopId: "40380")
-///     print(sheet.stationName ?? "?", sheet.accessibilityTone ?? "?")
+///     print(sheet.stationName ?? "?", sheet.accessibilityButton?.tone.rawValue ?? "?")
 public final class StopSheetClient {
     public let connection: LineConnection
     public let timeout: Duration
@@ -52,9 +52,10 @@ public final class StopSheetClient {
     /// A line with a `method` and no `id`: pushed by the daemon, not an answer.
     static func isNotification(_ message: JSON) -> Bool { message[RPCEnvelope.method] != nil && message[RPCEnvelope.id] == nil }
 
-    /// A method's result decoded into its type (`Answer`), beside the JSON as received.
-    public func call<Value: AnswerObject>(_ method: RPCMethod, _ type: Value.Type, params: JSON? = nil) throws(ClientError) -> Reply<Value> {
-        try Reply(try call(method, params: params))
+    /// A method's result decoded into its type (`Answer`), beside the JSON as received. The method
+    /// type names both (`Methods.Station`), so a call cannot ask one method for another's answer.
+    public func call<Method: RPCMethodType>(_ method: Method.Type, params: JSON? = nil) throws(ClientError) -> Reply<Method.Result> {
+        try Reply(try call(Method.method, params: params), of: Method.method.name)
     }
 
     /// `stopType` is sent only when given: the daemon's default is a train stop.
@@ -62,40 +63,40 @@ public final class StopSheetClient {
         var params = JSONObject([(ParamName.stopId, .string(stopId))])
         if let stopType { params.append(ParamName.stopType, .string(stopType.rawValue)) }
         if let stationName { params.append(ParamName.stationName, .string(stationName)) }
-        return try call(.stopSheet, Answer.Sheet.self, params: .object(params))
+        return try call(Methods.StopSheet.self, params: .object(params))
     }
 
     /// A station's detail: its summary, platforms, entrances and advisories.
     public func station(stopId: String) throws(ClientError) -> Reply<Answer.Station> {
-        try call(.station, Answer.Station.self, params: [ParamName.stopId: .string(stopId)])
+        try call(Methods.Station.self, params: [ParamName.stopId: .string(stopId)])
     }
 
-    /// Every station, in id order, without platforms.
+    /// Every station, by name, without platforms.
     public func stations() throws(ClientError) -> Reply<Answer.Stations> {
-        try call(.stations, Answer.Stations.self)
+        try call(Methods.Stations.self)
     }
 
     /// Live train alerts: all of them, or those applying to `stopId` in dialog order.
     public func alerts(stopId: String? = nil) throws(ClientError) -> Reply<Answer.Alerts> {
-        try call(.alerts, Answer.Alerts.self, params: stopId.map { [ParamName.stopId: .string($0)] })
+        try call(Methods.Alerts.self, params: stopId.map { [ParamName.stopId: .string($0)] })
     }
 
     public func health() throws(ClientError) -> Reply<Answer.Health> {
-        try call(.health, Answer.Health.self)
+        try call(Methods.Health.self)
     }
 
     /// Refreshes now and answers when done with the `health` entries of what was refreshed.
     /// Only root and the daemon's user may (`-32002` otherwise).
     public func refresh(_ what: RefreshTarget = .default) throws(ClientError) -> Reply<Answer.Refreshed> {
-        try call(.refresh, Answer.Refreshed.self, params: [ParamName.what: .string(what.rawValue)])
+        try call(Methods.Refresh.self, params: [ParamName.what: .string(what.rawValue)])
     }
 
     public func version() throws(ClientError) -> Reply<Answer.Version> {
-        try call(.version, Answer.Version.self)
+        try call(Methods.Version.self)
     }
 
     /// What the daemon has counted since it started: requests, errors, connections, refreshes.
     public func stats() throws(ClientError) -> Reply<Answer.Stats> {
-        try call(.stats, Answer.Stats.self)
+        try call(Methods.Stats.self)
     }
 }

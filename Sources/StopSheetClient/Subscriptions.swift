@@ -12,7 +12,7 @@ extension StopSheetClient {
         if !stopIds.isEmpty { params.append(ParamName.stopIds, .array(stopIds.map(JSON.string))) }
         if let stopType { params.append(ParamName.stopType, .string(stopType.rawValue)) }
         if health { params.append(ParamName.health, true) }
-        return try call(.subscribe, Answer.Subscribed.self, params: .object(params))
+        return try call(Methods.Subscribe.self, params: .object(params))
     }
 
     public func unsubscribe(_ subscription: String) throws(ClientError) {
@@ -41,8 +41,8 @@ public enum PushNotification: Sendable {
         let params = message[RPCEnvelope.params] ?? .null
         let method = message[RPCEnvelope.method]?.stringValue ?? ""
         switch RPCNotification(rawValue: method) {
-        case .stopSheetChanged: self = .stopSheetChanged(try Reply(params))
-        case .healthChanged: self = .healthChanged(try Reply(params))
+        case .stopSheetChanged: self = .stopSheetChanged(try Reply(params, of: method))
+        case .healthChanged: self = .healthChanged(try Reply(params, of: method))
         case nil: self = .other(method: method, params: params)
         }
     }

@@ -15,13 +15,13 @@ import ZoneInfo
 ///
 /// The rest is in its own files: the options table (ConfigOptions.swift), the loader that layers
 /// environment, file and flags and collects their problems (ConfigLoader.swift), and `--help`
-/// (ConfigUsage.swift); what a reload keeps is ReloadEffect.swift.
+/// (ConfigUsage.swift); what a reload does with each option is ReloadEffect.swift.
 ///
 /// Adding an option: a field with its default, then a row in `options` (flag, placeholder, help
 /// without the default, `default: \.field` when it has one, and how to parse it), then its
 /// `.It Fl` item in man/stopsheetd.8, its `.It Ev` in man/stopsheetd.conf.5 and its commented
 /// `#STOPSHEETD_…=<default>` line in systemd/stopsheetd.conf; and, when a reload cannot apply it,
-/// its row in `restartOnly` (ReloadEffect.swift).
+/// `reload: .atRestart(\.field)` in its row (ReloadEffect.swift).
 public struct Config: Sendable, Equatable {
     public var socketPath = "/run/stopsheetd/stopsheetd.sock"
     public var alertsURL: String?

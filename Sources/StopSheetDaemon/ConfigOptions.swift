@@ -2,9 +2,10 @@ import StopSheetCore
 import ZoneInfo
 
 /// The options table: every setting's flag, placeholder, help and default as `--help` shows it,
-/// its environment variable and config-file key (both follow from the flag), and how its value
-/// is parsed and checked. The loader (ConfigLoader.swift) applies rows; the usage text
-/// (ConfigUsage.swift) lists them. The value parsers live here, beside the rows that use them.
+/// its environment variable and config-file key (both follow from the flag), how its value is
+/// parsed and checked, and what a reload does with it (`reload`, ReloadEffect.swift). The loader
+/// (ConfigLoader.swift) applies rows; the usage text (ConfigUsage.swift) lists them. The value
+/// parsers live here, beside the rows that use them.
 extension Config {
     struct Option: Sendable {
         let flag: String
@@ -15,13 +16,17 @@ extension Config {
         let defaultValue: String?
         /// Sets the value; `name` is how the user wrote the setting (flag or variable), for messages.
         let apply: @Sendable (inout Config, String, _ name: String) throws -> Void
+        /// Whether SIGHUP applies it or it waits for a restart: what `--help`, stopsheetd(8) and
+        /// the reload itself read.
+        let reload: OnReload
 
-        init(flag: String, placeholder: String?, help: String, default field: PartialKeyPath<Config>? = nil,
+        init(flag: String, placeholder: String?, help: String, default field: PartialKeyPath<Config>? = nil, reload: OnReload = .applies,
              apply: @escaping @Sendable (inout Config, String, _ name: String) throws -> Void) {
             self.flag = flag
             self.placeholder = placeholder
             self.help = help
             defaultValue = field.map { Self.written(Config.defaults[keyPath: $0]) }
+            self.reload = reload
             self.apply = apply
         }
 
@@ -44,7 +49,7 @@ extension Config {
     }
 
     static let options: [Option] = [
-        Option(flag: "--socket", placeholder: "PATH", help: "Unix socket to serve", default: \.socketPath) { $0.socketPath = try nonEmpty($1, $2) },
+        Option(flag: "--socket", placeholder: "PATH", help: "Unix socket to serve", default: \.socketPath, reload: .atRestart(\.socketPath)) { $0.socketPath = try nonEmpty($1, $2) },
         Option(flag: "--alerts-url", placeholder: "URL", help: "train alerts: http(s):// or file:// (app API, CTA alerts.aspx JSON or GTFS-realtime)") { $0.alertsURL = try sourceURL($1, $2) },
         Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON, app stops JSON, GTFS stops.txt or feed)") { $0.stationsURL = try sourceURL($1, $2) },
         Option(flag: "--alerts-interval", placeholder: "SECONDS", help: "alert refresh interval, at least 1", default: \.alertsInterval) { $0.alertsInterval = try seconds($1, $2, min: 1) },
@@ -71,12 +76,12 @@ extension Config {
             let path = try nonEmpty($1, $2)
             $0.configFile = path.hasPrefix("-") ? String(path.dropFirst()) : path
         },
-        Option(flag: "--now", placeholder: "TIME", help: "start the clock at TIME (ISO 8601 with an offset or Z), for tests and replays; it runs on at the real rate (default: the real time)") {
+        Option(flag: "--now", placeholder: "TIME", help: "start the clock at TIME (ISO 8601 with an offset or Z), for tests and replays; it runs on at the real rate (default: the real time)", reload: .atRestart(\.now)) {
             $0.now = try instant($1, $2)
         },
         Option(flag: "--notify-ready", placeholder: "WHEN",
                help: "when systemd hears READY=1: when-listening (serving, maybe without data) or when-loaded (every source loaded once)",
-               default: \.notifyReady) { config, value, name in
+               default: \.notifyReady, reload: .atRestart(\.notifyReady)) { config, value, name in
             guard let when = NotifyReady(rawValue: value) else {
                 throw Failure(description: "\(name): '\(value)' is not one of \(NotifyReady.allCases.map(\.rawValue).joined(separator: ", "))")
             }
@@ -87,18 +92,18 @@ extension Config {
             guard let level = LogLevel(name: value) else { throw Failure(description: "\(name): '\(value)' is not one of \(LogLevel.allCases.map(\.name).joined(separator: ", "))") }
             config.logLevel = level
         },
-        Option(flag: "--max-line-bytes", placeholder: "BYTES", help: "longest request line", default: \.maxLineBytes) { $0.maxLineBytes = try count($1, $2, min: 64) },
-        Option(flag: "--max-connections", placeholder: "N", help: "concurrent clients; the next gets 'server busy'", default: \.maxConnections) { $0.maxConnections = try count($1, $2, min: 1) },
-        Option(flag: "--max-connections-per-uid", placeholder: "N", help: "concurrent clients of one uid other than root and the daemon's", default: \.maxConnectionsPerUID) { $0.maxConnectionsPerUID = try count($1, $2, min: 1) },
-        Option(flag: "--max-buffered-bytes", placeholder: "BYTES", help: "unsent answers and unanswered requests of all clients together", default: \.maxBufferedBytes) { $0.maxBufferedBytes = try count($1, $2, min: 65536) },
-        Option(flag: "--max-batch", placeholder: "N", help: "requests in one batch", default: \.maxBatch) { $0.maxBatch = try count($1, $2, min: 1) },
-        Option(flag: "--max-depth", placeholder: "N", help: "JSON nesting depth of a request", default: \.maxDepth) { $0.maxDepth = try count($1, $2, min: 4) },
-        Option(flag: "--max-output-bytes", placeholder: "BYTES", help: "unsent answers per client before it stops being read", default: \.maxOutputBytes) { $0.maxOutputBytes = try count($1, $2, min: 4096) },
-        Option(flag: "--idle-timeout", placeholder: "SECONDS", help: "close clients idle this long; 0 = never", default: \.idleTimeout) { $0.idleTimeout = try seconds($1, $2, min: 0) },
-        Option(flag: "--stuck-timeout", placeholder: "SECONDS", help: "close clients that read nothing of their answers this long", default: \.stuckTimeout) { $0.stuckTimeout = try seconds($1, $2, min: 0.1) },
-        Option(flag: "--max-subscriptions", placeholder: "N", help: "subscriptions per connection", default: \.maxSubscriptions) { $0.maxSubscriptions = try count($1, $2, min: 1) },
-        Option(flag: "--max-subscription-stops", placeholder: "N", help: "stops in one subscription", default: \.maxSubscriptionStops) { $0.maxSubscriptionStops = try count($1, $2, min: 1) },
-        Option(flag: "--max-subscribed-stops", placeholder: "N", help: "subscribed stops over all connections", default: \.maxSubscribedStops) { $0.maxSubscribedStops = try count($1, $2, min: 1) },
+        Option(flag: "--max-line-bytes", placeholder: "BYTES", help: "longest request line", default: \.maxLineBytes, reload: .atRestart(\.maxLineBytes)) { $0.maxLineBytes = try count($1, $2, min: 64) },
+        Option(flag: "--max-connections", placeholder: "N", help: "concurrent clients; the next gets 'server busy'", default: \.maxConnections, reload: .atRestart(\.maxConnections)) { $0.maxConnections = try count($1, $2, min: 1) },
+        Option(flag: "--max-connections-per-uid", placeholder: "N", help: "concurrent clients of one uid other than root and the daemon's", default: \.maxConnectionsPerUID, reload: .atRestart(\.maxConnectionsPerUID)) { $0.maxConnectionsPerUID = try count($1, $2, min: 1) },
+        Option(flag: "--max-buffered-bytes", placeholder: "BYTES", help: "unsent answers and unanswered requests of all clients together", default: \.maxBufferedBytes, reload: .atRestart(\.maxBufferedBytes)) { $0.maxBufferedBytes = try count($1, $2, min: 65536) },
+        Option(flag: "--max-batch", placeholder: "N", help: "requests in one batch", default: \.maxBatch, reload: .atRestart(\.maxBatch)) { $0.maxBatch = try count($1, $2, min: 1) },
+        Option(flag: "--max-depth", placeholder: "N", help: "JSON nesting depth of a request", default: \.maxDepth, reload: .atRestart(\.maxDepth)) { $0.maxDepth = try count($1, $2, min: 4) },
+        Option(flag: "--max-output-bytes", placeholder: "BYTES", help: "unsent answers per client before it stops being read", default: \.maxOutputBytes, reload: .atRestart(\.maxOutputBytes)) { $0.maxOutputBytes = try count($1, $2, min: 4096) },
+        Option(flag: "--idle-timeout", placeholder: "SECONDS", help: "close clients idle this long; 0 = never", default: \.idleTimeout, reload: .atRestart(\.idleTimeout)) { $0.idleTimeout = try seconds($1, $2, min: 0) },
+        Option(flag: "--stuck-timeout", placeholder: "SECONDS", help: "close clients that read nothing of their answers this long", default: \.stuckTimeout, reload: .atRestart(\.stuckTimeout)) { $0.stuckTimeout = try seconds($1, $2, min: 0.1) },
+        Option(flag: "--max-subscriptions", placeholder: "N", help: "subscriptions per connection", default: \.maxSubscriptions, reload: .atRestart(\.maxSubscriptions)) { $0.maxSubscriptions = try count($1, $2, min: 1) },
+        Option(flag: "--max-subscription-stops", placeholder: "N", help: "stops in one subscription", default: \.maxSubscriptionStops, reload: .atRestart(\.maxSubscriptionStops)) { $0.maxSubscriptionStops = try count($1, $2, min: 1) },
+        Option(flag: "--max-subscribed-stops", placeholder: "N", help: "subscribed stops over all connections", default: \.maxSubscribedStops, reload: .atRestart(\.maxSubscribedStops)) { $0.maxSubscribedStops = try count($1, $2, min: 1) },
     ]
 
     /// Each option's flag, variable and default (nil: none, or said in words), for the tests

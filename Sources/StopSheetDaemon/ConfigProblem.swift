@@ -27,9 +27,10 @@ public struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
         return location + (severity == .warning ? "warning: " : "") + message
     }
 
-    /// Journal fields naming where the problem is.
+    /// Journal fields naming where the problem is (only warnings are logged: an error stops the
+    /// start or the reload, which says so itself).
     var logFields: [(String, String)] {
-        [("STOPSHEET_EVENT", "config_\(severity.rawValue)")] + (file.map { [("CONFIG_FILE", $0)] } ?? [])
+        [JournalEvent.configWarning.field] + (file.map { [("CONFIG_FILE", $0)] } ?? [])
             + (line.map { [("CONFIG_LINE", String($0))] } ?? [])
     }
 

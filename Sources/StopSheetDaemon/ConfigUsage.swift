@@ -1,15 +1,16 @@
-/// `--help`: the options table (ConfigOptions.swift) as text, with the restart-only marks of
-/// ReloadEffect.swift.
+/// `--help`: the options table (ConfigOptions.swift) as text, with the marks of its `reload`
+/// column (ReloadEffect.swift).
 extension Config {
     /// `--help`, within 80 columns: each option's help wrapped beside its flag, and its
     /// environment variable on a line of its own below.
     public static var usage: String {
         var text = """
             Usage: stopsheetd [OPTIONS]
-            Serves CTA train stop sheets (alert glyph, step-free status) as JSON-RPC 2.0
-            on a Unix socket. Every option can also be set as the environment variable
-            shown below it; flags win. SIGHUP re-reads them all and applies each, but
-            those that say they take effect at restart.
+            Serve train stop sheets of any transit agency as JSON-RPC on a Unix socket:
+            the alert glyph and the step-free button of a station, alerts, health. Every
+            option can also be set as the environment variable shown below it; flags
+            win. SIGHUP re-reads them all and applies each, but those that say they take
+            effect at restart.
 
             """
         func entry(_ left: String, _ help: String, _ variable: String? = nil) {
@@ -25,7 +26,7 @@ extension Config {
             for line in lines { text += indent + line + "\n" }
         }
         for option in options {
-            let help = option.helpWithDefault + (isRestartOnly(option.flag) ? "; \(restartOnlyNote)" : "")
+            let help = option.helpWithDefault + (option.reload.atRestart ? "; \(restartOnlyNote)" : "")
             entry(option.flag + (option.placeholder.map { " " + $0 } ?? ""), help, option.environmentName)
         }
         entry(checkFlag, "check flags, environment and --config file; exit 0 or 1")

@@ -1,11 +1,8 @@
 import StopSheetCore
 
 /// What only the daemon knows about its version; the version itself is StopSheetCore's
-/// `StopSheetVersion.current`.
+/// `StopSheetVersion.current`; the wire contract's is StopSheetProtocol's `ProtocolVersion`.
 extension StopSheetVersion {
-    /// Bumped when an answer's shape changes incompatibly.
-    public static let protocolVersion = 1
-
     /// The git commit the binary was built from. scripts/build-release.sh (`make install`,
     /// `make deb`) records it at build time, offline, in a generated file it compiles in with
     /// -DSTOPSHEET_BUILD_INFO; any other build, or one outside git, says `unknown`.

@@ -1,59 +1,46 @@
-/// What a reload (SIGHUP) does with each option: every option is applied, except these, which
-/// the serving loop sizes itself by at start-up — its connection table and per-uid shares, the
-/// budgets of the buffers it holds, the line, batch and depth limits of the requests it reads,
-/// its timers, the subscription limits — the socket it listens on, and two things of start-up
-/// alone: the clock (`--now` sets it once, before any thread reads it; a reload never moves it,
-/// so a test that wants another instant restarts the daemon) and when start-up's READY=1 is sent
-/// (`--notify-ready`). Connections admitted under the old limits would otherwise be held to new
-/// ones mid-stream; a restart applies them to all at once. A reload that finds one of these changed keeps the running value and logs one
-/// warning naming it (`reload_ignored`); `--help` and stopsheetd(8) mark them.
+/// What a reload (SIGHUP) does with an option: the `reload` column of the options table
+/// (ConfigOptions.swift), which `--help`, stopsheetd(8) (a test holds it to the column) and the
+/// reload read. Every option is applied, except those the serving loop sizes itself by at
+/// start-up — its connection table and per-uid shares, the budgets of the buffers it holds, the
+/// line, batch and depth limits of the requests it reads, its timers, the subscription limits —
+/// the socket it listens on, and two things of start-up alone: the clock (`--now` sets it once,
+/// before any thread reads it; a reload never moves it, so a test that wants another instant
+/// restarts the daemon) and when start-up's READY=1 is sent (`--notify-ready`). Connections
+/// admitted under the old limits would otherwise be held to new ones mid-stream; a restart
+/// applies them to all at once. A reload that finds one of these changed keeps the running value
+/// and logs one warning naming it (`reload_ignored`). (Adding or removing a source is refused
+/// whole, by the reload itself: it is no one option's, `--demo` supplies any source not given.)
 extension Config {
-    struct RestartOnly: Sendable {
-        let flag: String
-        /// Whether two configurations differ in this option.
+    struct OnReload: Sendable {
+        /// False: applied on SIGHUP.
+        let atRestart: Bool
+        /// Whether two configurations differ in the option.
         let differs: @Sendable (Config, Config) -> Bool
+        /// Puts the running value back into a reloaded configuration.
+        let keep: @Sendable (inout Config, Config) -> Void
 
-        init<Value: Equatable & Sendable>(_ flag: String, _ field: KeyPath<Config, Value> & Sendable) {
-            self.flag = flag
-            differs = { $0[keyPath: field] != $1[keyPath: field] }
+        static let applies = OnReload(atRestart: false, differs: { _, _ in false }, keep: { _, _ in })
+
+        static func atRestart<Value: Equatable & Sendable>(_ field: WritableKeyPath<Config, Value> & Sendable) -> OnReload {
+            OnReload(atRestart: true, differs: { $0[keyPath: field] != $1[keyPath: field] }, keep: { $0[keyPath: field] = $1[keyPath: field] })
         }
     }
 
-    static let restartOnly: [RestartOnly] = [
-        RestartOnly("--socket", \.socketPath),
-        RestartOnly("--max-line-bytes", \.maxLineBytes),
-        RestartOnly("--max-connections", \.maxConnections),
-        RestartOnly("--max-connections-per-uid", \.maxConnectionsPerUID),
-        RestartOnly("--max-buffered-bytes", \.maxBufferedBytes),
-        RestartOnly("--max-batch", \.maxBatch),
-        RestartOnly("--max-depth", \.maxDepth),
-        RestartOnly("--max-output-bytes", \.maxOutputBytes),
-        RestartOnly("--idle-timeout", \.idleTimeout),
-        RestartOnly("--stuck-timeout", \.stuckTimeout),
-        RestartOnly("--max-subscriptions", \.maxSubscriptions),
-        RestartOnly("--max-subscription-stops", \.maxSubscriptionStops),
-        RestartOnly("--max-subscribed-stops", \.maxSubscribedStops),
-        RestartOnly("--now", \.now),
-        RestartOnly("--notify-ready", \.notifyReady),
-    ]
+    static func takesEffectAtRestart(_ flag: String) -> Bool { options.contains { $0.flag == flag && $0.reload.atRestart } }
 
-    static func isRestartOnly(_ flag: String) -> Bool { restartOnly.contains { $0.flag == flag } }
-
-    /// Every restart-only option as `running` has it: the configuration a reload leaves in force.
-    mutating func keepRestartOnly(from running: Config) {
-        (socketPath, maxLineBytes, maxConnections, maxConnectionsPerUID) = (running.socketPath, running.maxLineBytes, running.maxConnections, running.maxConnectionsPerUID)
-        (maxBufferedBytes, maxBatch, maxDepth, maxOutputBytes) = (running.maxBufferedBytes, running.maxBatch, running.maxDepth, running.maxOutputBytes)
-        (idleTimeout, stuckTimeout) = (running.idleTimeout, running.stuckTimeout)
-        (maxSubscriptions, maxSubscriptionStops, maxSubscribedStops) = (running.maxSubscriptions, running.maxSubscriptionStops, running.maxSubscribedStops)
-        (now, notifyReady) = (running.now, running.notifyReady)
-        assert(running.restartOnlyChanges(to: self).isEmpty, "a restart-only option keepRestartOnly does not keep")
+    /// What a reload puts in force when `self` runs and `next` was read: `next`, with every
+    /// option that takes effect at restart at its running value; and the flags of those `next`
+    /// changed, in the table's order, each once.
+    func reloaded(to next: Config) -> (config: Config, ignored: [String]) {
+        var applied = next
+        var ignored: [String] = []
+        for option in Self.options where option.reload.atRestart && option.reload.differs(self, next) {
+            ignored.append(option.flag)
+            option.reload.keep(&applied, self)
+        }
+        return (applied, ignored)
     }
 
-    /// The restart-only options `next` changes from `self`, in the table's order.
-    func restartOnlyChanges(to next: Config) -> [String] {
-        Self.restartOnly.filter { $0.differs(self, next) }.map(\.flag)
-    }
-
-    /// What `--help` and stopsheetd(8) say of a restart-only option.
+    /// What `--help` and stopsheetd(8) say of an option that takes effect at restart.
     static let restartOnlyNote = "takes effect at restart, not on SIGHUP"
 }

@@ -11,7 +11,9 @@ public enum OpenRPC {
     /// The extension member that lists the notifications (OpenRPC allows `x-` members anywhere).
     public static let notificationsMember = "x-notifications"
 
-    public static func document(version: String) -> JSON {
+    /// The document, the same from every build of one contract: `info.version` is the protocol's
+    /// (`ProtocolVersion`), not the daemon's release, so docs/openrpc.json changes with the wire alone.
+    public static var document: JSON {
         var schemas = AnswerSchemas()
         func error(_ code: ErrorCode) -> JSON { ["code": .int(code.rawValue), "message": .string(code.message)] }
         func schema(_ type: AnswerType) -> JSON {
@@ -37,7 +39,7 @@ public enum OpenRPC {
         }
         return [
             "openrpc": .string(specVersion),
-            "info": ["title": "stopsheetd", "version": .string(version)],
+            "info": ["title": "stopsheetd", "version": .string(ProtocolVersion.text)],
             "methods": .array(methods),
             "components": ["schemas": .object(schemas.components)],
             "x-notifications": .array(notifications),

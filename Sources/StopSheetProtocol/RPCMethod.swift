@@ -18,28 +18,28 @@ public struct RPCMethod: Sendable, Equatable {
         "stopSheet", "The stop sheet of a stop: alert glyph, dialog, accessibility button and data freshness.",
         params: [.init(ParamName.stopId, .stopID, required: true), .init(ParamName.stopType, .oneOf(StopType.allCases.map(\.rawValue))),
                  .init(ParamName.stationName, .string(maxBytes: RPCParam.maxStringBytes))],
-        result: .init("stopSheet", Answer.Sheet.self), errors: [.unknownStop])
+        result: .init("stopSheet", Methods.StopSheet.Result.self), errors: [.unknownStop])
     public static let station = RPCMethod(
         "station", "A station's detail: routes, platforms, step-free status and accessibility advisories.",
-        params: [.init(ParamName.stopId, .stopID, required: true)], result: .init("station", Answer.Station.self), errors: [.unknownStop, .notLoaded])
+        params: [.init(ParamName.stopId, .stopID, required: true)], result: .init("station", Methods.Station.Result.self), errors: [.unknownStop, .notLoaded])
     public static let stations = RPCMethod(
-        "stations", "Every station, in map-id order, without platforms.", params: [], result: .init("stations", Answer.Stations.self), errors: [.notLoaded])
+        "stations", "Every station, by name, without platforms.", params: [], result: .init("stations", Methods.Stations.Result.self), errors: [.notLoaded])
     public static let alerts = RPCMethod(
         "alerts", "Live train alerts: all, or those applying to a stop in dialog order.",
-        params: [.init(ParamName.stopId, .stopID)], result: .init("alerts", Answer.Alerts.self), errors: [.unknownStop, .notLoaded])
+        params: [.init(ParamName.stopId, .stopID)], result: .init("alerts", Methods.Alerts.Result.self), errors: [.unknownStop, .notLoaded])
     public static let health = RPCMethod(
-        "health", "Whether the daemon can answer, and each cache's state.", params: [], result: .init(ParamName.health, Answer.Health.self), errors: [])
+        "health", "Whether the daemon can answer, and each cache's state.", params: [], result: .init(ParamName.health, Methods.Health.Result.self), errors: [])
     public static let refresh = RPCMethod(
         "refresh", "Refresh now; answered when done, with the health entries of what was refreshed. Root and the daemon's user only.",
-        params: [.init(ParamName.what, .oneOf(RefreshTarget.allCases.map(\.rawValue)))], result: .init("refreshed", Answer.Refreshed.self), errors: [.notPermitted])
+        params: [.init(ParamName.what, .oneOf(RefreshTarget.allCases.map(\.rawValue)))], result: .init("refreshed", Methods.Refresh.Result.self), errors: [.notPermitted])
     public static let stats = RPCMethod(
-        "stats", "What the daemon has counted since it started.", params: [], result: .init("stats", Answer.Stats.self), errors: [])
+        "stats", "What the daemon has counted since it started.", params: [], result: .init("stats", Methods.Stats.Result.self), errors: [])
     public static let version = RPCMethod(
-        "version", "The daemon's name, version and protocol version.", params: [], result: .init("version", Answer.Version.self), errors: [])
+        "version", "The daemon's name, version and protocol version.", params: [], result: .init("version", Methods.Version.Result.self), errors: [])
     public static let subscribe = RPCMethod(
         "subscribe", "Follow stop sheets and health on this connection: stopSheetChanged and healthChanged notifications.",
         params: [.init(ParamName.stopIds, .stopIDs), .init(ParamName.stopType, .oneOf(StopType.allCases.map(\.rawValue))), .init(ParamName.health, .bool)],
-        result: .init(ParamName.subscription, Answer.Subscribed.self), errors: [.unknownStop, .subscriptionLimit])
+        result: .init(ParamName.subscription, Methods.Subscribe.Result.self), errors: [.unknownStop, .subscriptionLimit])
     public static let unsubscribe = RPCMethod(
         "unsubscribe", "End one of this connection's subscriptions.",
         params: [.init(ParamName.subscription, .string(maxBytes: RPCParam.maxStringBytes), required: true)], result: .init("ended", .bool),
@@ -57,6 +57,56 @@ public struct RPCMethod: Sendable, Equatable {
         self.params = params
         self.result = result
         self.errors = errors
+    }
+}
+
+/// A method as a type, as sourcekit-lsp's requests and varlink's methods are: its description
+/// (`RPCMethod`) and the type of its result, paired here once (`RPCMethod`'s result and
+/// `rpc.discover` read the pair). The client's `call` takes one and returns its `Result`, so a
+/// method called for another's answer does not compile.
+public protocol RPCMethodType {
+    associatedtype Result: AnswerObject
+    static var method: RPCMethod { get }
+}
+
+/// The methods whose result is an object (`unsubscribe` answers a bool, `rpc.discover` OpenRPC's
+/// document), as types.
+public enum Methods {
+    public enum StopSheet: RPCMethodType {
+        public typealias Result = Answer.Sheet
+        public static var method: RPCMethod { .stopSheet }
+    }
+    public enum Station: RPCMethodType {
+        public typealias Result = Answer.Station
+        public static var method: RPCMethod { .station }
+    }
+    public enum Stations: RPCMethodType {
+        public typealias Result = Answer.Stations
+        public static var method: RPCMethod { .stations }
+    }
+    public enum Alerts: RPCMethodType {
+        public typealias Result = Answer.Alerts
+        public static var method: RPCMethod { .alerts }
+    }
+    public enum Health: RPCMethodType {
+        public typealias Result = Answer.Health
+        public static var method: RPCMethod { .health }
+    }
+    public enum Refresh: RPCMethodType {
+        public typealias Result = Answer.Refreshed
+        public static var method: RPCMethod { .refresh }
+    }
+    public enum Stats: RPCMethodType {
+        public typealias Result = Answer.Stats
+        public static var method: RPCMethod { .stats }
+    }
+    public enum Version: RPCMethodType {
+        public typealias Result = Answer.Version
+        public static var method: RPCMethod { .version }
+    }
+    public enum Subscribe: RPCMethodType {
+        public typealias Result = Answer.Subscribed
+        public static var method: RPCMethod { .subscribe }
     }
 }
 
@@ -117,15 +167,29 @@ public enum RPCType: Sendable, Equatable {
 
     public static let maxStopIDBytes = 32
 
+    /// The extension member that gives a string's limit in UTF-8 bytes, the daemon's unit.
+    public static let maxBytesMember = "x-maxBytes"
+
     public var schema: JSON {
         switch self {
         case .stopID:
-            ["oneOf": [["type": "string", "minLength": 1, "maxLength": .int(Self.maxStopIDBytes)], ["type": "integer", "minimum": 0]]]
+            ["oneOf": [Self.string(minLength: 1, maxBytes: Self.maxStopIDBytes), ["type": "integer", "minimum": 0]]]
         case .stopIDs: ["type": "array", "items": RPCType.stopID.schema]
-        case .string(let maxBytes): ["type": "string", "maxLength": .int(maxBytes)]
+        case .string(let maxBytes): Self.string(maxBytes: maxBytes)
         case .oneOf(let choices): ["type": "string", "enum": .array(choices.map(JSON.string))]
         case .bool: ["type": "boolean"]
         }
+    }
+
+    /// A string limited in bytes, as the daemon counts (`Params`): said in words and in
+    /// `x-maxBytes`. JSON Schema's `maxLength` counts characters; it is kept at the same number,
+    /// a bound every string within the byte limit meets, so that generic validators check what they can.
+    private static func string(minLength: Int? = nil, maxBytes: Int) -> JSON {
+        var schema = JSONObject([("type", "string"), ("description", .string("at most \(maxBytes) bytes of UTF-8"))])
+        if let minLength { schema.append("minLength", .int(minLength)) }
+        schema.append("maxLength", .int(maxBytes))
+        schema.append(maxBytesMember, .int(maxBytes))
+        return .object(schema)
     }
 }
 

@@ -2,11 +2,14 @@
 """Checks stopsheetd's answers against its own OpenRPC document, with the `jsonschema` package
 (an implementation independent of the daemon's), and the document against OpenRPC's meta-schema.
 
-    validate.py META_SCHEMA.json (ANSWERS.jsonl | DIR)...
+    validate.py (ANSWERS.jsonl | DIR)...
 
-META_SCHEMA: OpenRPC's, beside json-schema-tools' schema it refers to (Tests/Fixtures/openrpc/README.md
-says where they come from; the repository keeps no copy). When the file is not there, the document
-is not checked against it and the summary says so; everything else is. ANSWERS: lines of `{"method": M, "result": R}`
+The meta-schema: OpenRPC's `meta-schema.json`, beside json-schema-tools' schema it refers to
+(`json-schema-tools-meta-schema.json`), in the directory named by STOPSHEET_OPENRPC_SCHEMAS (CI's
+`.ci/run` names `../shared/openrpc/`); there a missing copy is a failure. Without that variable,
+Tests/Fixtures/openrpc/ (where the repository keeps no copy; its README says where they come from),
+and when they are not there the document is not checked against them and the summary says NOT
+CHECKED; everything else is. ANSWERS: lines of `{"method": M, "result": R}`
 (an answer to a call of M) or `{"notification": N, "params": P}`, as the tests' clients record
 them (STOPSHEET_ANSWER_LOG); a directory stands for every *.jsonl file in it. The document is
 what `rpc.discover` answered among them (every copy the same). Each result is checked against its method's result schema and each notification's params against
@@ -28,6 +31,14 @@ from referencing.jsonschema import DRAFT7
 # OpenRPC's meta-schema refers to json-schema-tools' schema of a JSON Schema by its URL; the copy
 # beside it stands in, so nothing is fetched.
 TOOLS_URL = "https://meta.json-schema.tools"
+SCHEMAS_VARIABLE = "STOPSHEET_OPENRPC_SCHEMAS"
+
+
+def meta_schema_directory():
+    """Where the two schemas are, and whether they must be there."""
+    if os.environ.get(SCHEMAS_VARIABLE):
+        return os.environ[SCHEMAS_VARIABLE], True
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Fixtures", "openrpc"), False
 
 
 def strict(schema):
@@ -51,12 +62,14 @@ def answer_files(paths):
 
 
 def main(argv):
-    if len(argv) < 3:
+    if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
-    meta = json.load(open(argv[1])) if os.path.exists(argv[1]) else None
+    directory, required = meta_schema_directory()
+    meta_path = os.path.join(directory, "meta-schema.json")
+    meta = json.load(open(meta_path)) if os.path.exists(meta_path) else None
     records = []
-    for path in answer_files(argv[2:]):
+    for path in answer_files(argv[1:]):
         for number, line in enumerate(open(path), 1):
             records.append((f"{os.path.basename(path)}:{number}", json.loads(line)))
     documents = [record["result"] for _, record in records if record.get("method") == "rpc.discover"]
@@ -65,9 +78,11 @@ def main(argv):
         return 2
     document = documents[0]
     failures = [f"rpc.discover answered {len(documents)} documents that differ"] if any(d != document for d in documents) else []
+    if meta is None and required:
+        failures.append(f"document: no OpenRPC meta-schema at {meta_path} ({SCHEMAS_VARIABLE} names that directory)")
 
     if meta is not None:
-        tools = Resource.from_contents(json.load(open(os.path.join(os.path.dirname(argv[1]), "json-schema-tools-meta-schema.json"))),
+        tools = Resource.from_contents(json.load(open(os.path.join(directory, "json-schema-tools-meta-schema.json"))),
                                        default_specification=DRAFT7)
         registry = Registry().with_resources([(TOOLS_URL, tools), (TOOLS_URL + "/", tools)])
         jsonschema.Draft7Validator.check_schema(meta)
@@ -105,7 +120,8 @@ def main(argv):
         print(failure)
     counts = ", ".join(f"{name} {count}" for name, count in sorted(checked.items()))
     document_ok = not any(f.startswith("document") for f in failures)
-    verdict = ('yes' if document_ok else 'no') if meta is not None else f"NOT CHECKED (no copy at {argv[1]})"
+    verdict = ('yes' if document_ok else 'no') if meta is not None else (
+        "no (the copy is missing)" if required else f"NOT CHECKED (no copy at {meta_path}; set {SCHEMAS_VARIABLE})")
     print(f"document valid against the OpenRPC meta-schema: {verdict}; "
           f"{sum(checked.values())} answers and notifications checked ({counts}); {foreign} of other servers' methods left out; "
           f"{len(failures)} failures")

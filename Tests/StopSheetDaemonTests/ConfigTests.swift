@@ -97,8 +97,8 @@ import Testing
         }
     }
 
-    /// `--help` says which options a reload leaves for a restart: exactly those of
-    /// `Config.restartOnly`, each of which `keepRestartOnly` keeps.
+    /// `--help` says which options a reload leaves for a restart: exactly those whose row in
+    /// the options table says so.
     @Test func helpMarksTheOptionsThatTakeEffectAtRestart() {
         // Each option's entry: from its flag at the start of a line to the next such line.
         let entries = Config.usage.components(separatedBy: "\n  --").dropFirst().map { "--" + $0 }
@@ -106,14 +106,47 @@ import Testing
         #expect(flags.count > 20)
         for (flag, entry) in zip(flags, entries) {
             let marked = entry.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ").contains(Config.restartOnlyNote)
-            #expect(marked == Config.isRestartOnly(flag), "\(flag): \(entry)")
+            #expect(marked == Config.takesEffectAtRestart(flag), "\(flag): \(entry)")
         }
-        #expect(Config.restartOnly.allSatisfy { flags.contains($0.flag) }, "every restart-only option is an option")
-        var changed = Config()
-        (changed.maxBatch, changed.maxConnections, changed.socketPath, changed.alertsInterval) = (2, 5, "/tmp/other.sock", 120)
-        #expect(Config().restartOnlyChanges(to: changed) == ["--socket", "--max-connections", "--max-batch"])
-        var kept = changed
-        kept.keepRestartOnly(from: Config())
-        #expect(Config().restartOnlyChanges(to: kept).isEmpty && kept.alertsInterval == 120, "the others are the new ones")
     }
+
+    /// A value other than the default for every option, as a user would write it.
+    static let changedValues: [String: String?] = [
+        "--socket": "/tmp/other.sock", "--alerts-url": "file:///tmp/alerts.json", "--stations-url": "file:///tmp/stops.csv",
+        "--alerts-interval": "61", "--stations-interval": "3601", "--refresh-spacing": "2", "--alerts-stale-after": "601",
+        "--stations-stale-after": "9000", "--http-timeout": "11", "--language": "es", "--train-route-types": "1",
+        "--agency-name": "MBTA", "--time-zone": "America/New_York", "--config": "-/tmp/none.conf",
+        "--now": "2015-02-14T14:35:00-06:00", "--notify-ready": "when-loaded", "--demo": nil, "--log-level": "debug",
+        "--max-line-bytes": "2048", "--max-connections": "10", "--max-connections-per-uid": "5", "--max-buffered-bytes": "100000",
+        "--max-batch": "5", "--max-depth": "10", "--max-output-bytes": "8192", "--idle-timeout": "5", "--stuck-timeout": "5",
+        "--max-subscriptions": "3", "--max-subscription-stops": "3", "--max-subscribed-stops": "3",
+    ]
+
+    /// The options that take effect at restart, as stopsheetd(8) lists them.
+    static let atRestart: Set<String> = [
+        "--socket", "--now", "--notify-ready", "--max-line-bytes", "--max-connections", "--max-connections-per-uid",
+        "--max-buffered-bytes", "--max-batch", "--max-depth", "--max-output-bytes", "--idle-timeout", "--stuck-timeout",
+        "--max-subscriptions", "--max-subscription-stops", "--max-subscribed-stops",
+    ]
+
+    /// Each option changed in turn, as a reload reads it: either applied (the reload's
+    /// configuration is the new one) or named once among the ignored and kept at its running value.
+    @Test func aReloadAppliesEachOptionOrNamesItOnce() throws {
+        #expect(Set(Config.options.map(\.flag)) == Set(Self.changedValues.keys), "a changed value for every option")
+        // A configuration needs a source; a flag given twice takes the second.
+        let base = ["--alerts-url", "file:///srv/alerts.json"]
+        let running = try run(base)
+        for option in Config.options {
+            let value = Self.changedValues[option.flag] ?? nil
+            let next = try run(base + [option.flag] + (value.map { [$0] } ?? []))
+            #expect(next != running, "\(option.flag) changes the configuration")
+            let (applied, ignored) = running.reloaded(to: next)
+            if Self.atRestart.contains(option.flag) {
+                #expect(ignored == [option.flag] && applied == running, "\(option.flag): named once, the running value kept")
+            } else {
+                #expect(ignored.isEmpty && applied == next, "\(option.flag): applied")
+            }
+        }
+    }
+
 }

@@ -66,8 +66,8 @@ import Testing
             }
             let end = manual[(start + 1)...].firstIndex { $0.hasPrefix(".It ") || $0.hasPrefix(".El") } ?? manual.count
             let words = manual[(start + 1)..<end].map { $0.hasPrefix(".") ? String($0.drop { $0 != " " }) : $0 }.joined(separator: " ")
-            #expect(words.contains("Takes effect at restart") == Config.isRestartOnly(flag),
-                    "stopsheetd(8) on \(flag) should\(Config.isRestartOnly(flag) ? "" : " not") say it takes effect at restart")
+            #expect(words.contains("Takes effect at restart") == Config.takesEffectAtRestart(flag),
+                    "stopsheetd(8) on \(flag) should\(Config.takesEffectAtRestart(flag) ? "" : " not") say it takes effect at restart")
             let said = words.firstMatch(of: /default\s+([^\s),;:]+)/).map { String($0.1) }
             #expect(said == value, "stopsheetd(8) on \(flag): default \(said ?? "not said"), the table's: \(value)")
             let line = sample.firstMatch(of: try Regex("(?m)^#?\(variable)=(.*)$"))

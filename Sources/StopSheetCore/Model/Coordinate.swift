@@ -1,4 +1,7 @@
-import Glibc
+// C math by name: the core imports nothing else (no I/O, no clock).
+import func Glibc.asin
+import func Glibc.cos
+import func Glibc.sin
 
 /// A point on the Earth, as GTFS `stop_lat`/`stop_lon` give it (WGS 84 degrees).
 public struct Coordinate: Sendable, Equatable {

@@ -202,7 +202,10 @@ private func standardReason(_ status: Int) -> String {
 /// The curl handle plus everything its callbacks write into. Lives as long as its source and is
 /// only touched under the source's mutex; the callbacks run inside `curl_easy_perform` on the
 /// fetching thread, so they are covered by the same lock.
-private final class Transfer {
+///
+/// Threads: shared by whichever threads fetch, and `Sendable` by that lock alone (`Locked` asks
+/// its value to be): nothing keeps the reference past `withLock`.
+private final class Transfer: @unchecked Sendable {
     var handle: UnsafeMutableRawPointer?
     /// Allocated once: libcurl keeps this pointer and writes into it on failure.
     let errorBuffer: UnsafeMutablePointer<CChar>

@@ -228,15 +228,15 @@ public final class Refresher: Sendable {
         switch result {
         case .succeeded where content != nil:
             fields.append((loader.countField, String(status.count)))
-            Log.info("\(cache.rawValue) refreshed: \(status.count) \(loader.noun) in \(duration) ms", [("STOPSHEET_EVENT", "refresh")] + fields)
+            Log.info("\(cache.rawValue) refreshed: \(status.count) \(loader.noun) in \(duration) ms", [JournalEvent.refresh.field] + fields)
             if let notices = status.notices, let sentence = notices.sentence {
-                Log.notice("\(cache.rawValue): \(sentence)", [("STOPSHEET_EVENT", "feed_notices"), ("NOTICE_COUNT", String(notices.count))] + fields)
+                Log.notice("\(cache.rawValue): \(sentence)", [JournalEvent.feedNotices.field, ("NOTICE_COUNT", String(notices.count))] + fields)
             }
         case .succeeded:
-            Log.info("\(cache.rawValue) not modified", [("STOPSHEET_EVENT", "refresh")] + fields)
+            Log.info("\(cache.rawValue) not modified", [JournalEvent.refresh.field] + fields)
         case .failed:
             let kept = status.loaded ? "keeping the last good data" : "no data yet"
-            Log.warning("\(cache.rawValue) refresh failed, \(kept): \(status.lastError ?? "")", [("STOPSHEET_EVENT", "refresh_failed")] + fields)
+            Log.warning("\(cache.rawValue) refresh failed, \(kept): \(status.lastError ?? "")", [JournalEvent.refreshFailed.field] + fields)
         }
         return delay
     }

@@ -27,7 +27,7 @@ public struct TimeZones: Sendable, Equatable {
         do {
             return try TimeZoneDatabase.rules(data)
         } catch {
-            Log.warning("the data's time zone is unusable, times are shown in UTC: \(error)", [("STOPSHEET_EVENT", "time_zone_unknown")])
+            Log.warning("the data's time zone is unusable, times are shown in UTC: \(error)", [JournalEvent.timeZoneUnknown.field])
             return .notKnown
         }
     }
@@ -42,6 +42,6 @@ public struct TimeZones: Sendable, Equatable {
     /// Says in the journal that the zone shown changed (the data named one, or a reload).
     static func logShown(_ zone: TimeZoneRules) {
         let (words, fields) = journal(zone)
-        Log.notice(zone.isKnown ? "\(words) from now on" : words, [("STOPSHEET_EVENT", "time_zone")] + fields)
+        Log.notice(zone.isKnown ? "\(words) from now on" : words, [JournalEvent.timeZone.field] + fields)
     }
 }

@@ -2,10 +2,11 @@ import StopSheetCore
 import Synchronization
 
 extension Daemon {
-    /// SIGHUP, on the reload thread: re-read flags, environment and the config file; apply every
-    /// option but the serving loop's own (`Config.restartOnly`: each one changed is named in one
-    /// warning), publishing what changed as one generation; refresh both caches; then READY=1
-    /// again. Only while running: a SIGHUP during start-up finds the configuration just read.
+    /// SIGHUP, on the reload thread: re-read flags, environment and the config file; build the
+    /// whole new configuration (every option the options table's `reload` column says a reload
+    /// applies; each one changed that takes effect at restart is named in one warning), publish it
+    /// in one store generation, and only then reconfigure the refreshers, so no refresh installs
+    /// under the old zone or limits; refresh both caches; then READY=1 again. Only while running: a SIGHUP during start-up finds the configuration just read.
     ///
     /// A configuration that does not load keeps the running one whole: one error naming the
     /// problem, no refresh, no "reloaded", and READY=1 all the same so systemd's reload job ends.
@@ -17,14 +18,14 @@ extension Daemon {
         do {
             try apply(try reloadedConfig())
         } catch {
-            Log.error("reload failed, keeping the running configuration: \(error)", [("STOPSHEET_EVENT", "reload_failed")])
+            Log.error("reload failed, keeping the running configuration: \(error)", [JournalEvent.reloadFailed.field])
             advance(from: [.running]) { notifier.ready(status: statusLine()) }
             return
         }
         refreshAllAndWait()
         advance(from: [.running]) {
             let zone = TimeZones.journal(store.zone)
-            Log.notice("reloaded; \(zone.words)", [("STOPSHEET_EVENT", "reload"), ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - started))]
+            Log.notice("reloaded; \(zone.words)", [JournalEvent.reload.field, ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - started))]
                            + zone.fields)
             notifier.ready(status: statusLine())
         }
@@ -43,39 +44,40 @@ extension Daemon {
         return next
     }
 
-    /// Every source is built before any is applied: one bad URL leaves all of them as they were.
+    /// Everything is built before anything is applied: one bad URL or zone leaves all as it was.
     private func apply(_ next: Config) throws {
+        let previous = config.withLock { $0 }
+        let (applied, ignored) = previous.reloaded(to: next)
         let now = SystemClock.now()
-        let zones = try TimeZones(configured: next.timeZone)
+        let zones = try TimeZones(configured: applied.timeZone)
         let settings = try refreshers.map { refresher in
             // The caches with a source are the daemon's refreshers, made at start.
-            guard let setting = try Daemon.settings(refresher.cache, next, startedAt: now, chicago: zones.chicago) else {
+            guard let setting = try Daemon.settings(refresher.cache, applied, startedAt: now, chicago: zones.chicago) else {
                 throw ReloadFailure(description: "\(refresher.cache.rawValue) has no source any more: removing a source takes effect at restart")
             }
             return setting
         }
         for cache in CacheName.allCases where !refreshers.contains(where: { $0.cache == cache }) {
-            if try Daemon.settings(cache, next, startedAt: now, chicago: zones.chicago) != nil {
+            if try Daemon.settings(cache, applied, startedAt: now, chicago: zones.chicago) != nil {
                 throw ReloadFailure(description: "\(cache.rawValue) has a source now: adding a source takes effect at restart")
             }
         }
         // What the loop was built with stays in force, and in `config`, until a restart.
-        let previous = config.withLock { $0 }
-        var applied = next
-        for option in Config.restartOnly where option.differs(previous, next) {
-            Log.warning("reload: \(option.flag) changed, which takes effect at restart; keeping the running value",
-                        [("STOPSHEET_EVENT", "reload_ignored"), ("OPTION", option.flag)])
+        for flag in ignored {
+            Log.warning("reload: \(flag) changed, which takes effect at restart; keeping the running value",
+                        [JournalEvent.reloadIgnored.field, ("OPTION", flag)])
         }
-        applied.keepRestartOnly(from: previous)
         config.withLock { $0 = applied }
-        Log.configure(level: next.logLevel)
-        for (refresher, setting) in zip(refreshers, settings) {
-            refresher.reconfigure(source: setting.source, interval: setting.interval, reading: next.reading,
-                                  spacingMilliseconds: Int64(next.refreshSpacing * 1000))
-        }
+        Log.configure(level: applied.logLevel)
+        // One generation: the sources, the stale-after limits and the zones together, before any
+        // refresher runs under its new setting.
         store.reconfigure(sources: Dictionary(uniqueKeysWithValues: zip(refreshers.map(\.cache), settings.map(\.source.url))),
-                          staleAfterSeconds: Dictionary(uniqueKeysWithValues: CacheName.allCases.map { ($0, Daemon.staleAfterSeconds($0, next)) }),
+                          staleAfterSeconds: Dictionary(uniqueKeysWithValues: CacheName.allCases.map { ($0, Daemon.staleAfterSeconds($0, applied)) }),
                           zones: zones)
+        for (refresher, setting) in zip(refreshers, settings) {
+            refresher.reconfigure(source: setting.source, interval: setting.interval, reading: applied.reading,
+                                  spacingMilliseconds: Int64(applied.refreshSpacing * 1000))
+        }
     }
 
     /// Until each refresher has answered: after its refresh, or at once when the daemon stops.

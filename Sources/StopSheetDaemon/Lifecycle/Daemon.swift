@@ -73,7 +73,7 @@ public final class Daemon: Sendable {
             let daemon = try Daemon(config: config, arguments: arguments, environment: environment)
             return daemon.run() ? 0 : 1
         } catch {
-            Log.error("cannot start: \(error)", [("STOPSHEET_EVENT", "start_failed")])
+            Log.error("cannot start: \(error)", [JournalEvent.startFailed.field])
             return 1
         }
     }
@@ -140,7 +140,7 @@ public final class Daemon: Sendable {
         Log.log(pinned == nil ? .notice : .warning,
                 "starting stopsheetd \(StopSheetVersion.current) on \(activated ? "\(listeners.count) inherited socket(s)" : config.socketPath); \(zone.words)"
                     + (pinned.map { "; the clock is pinned by --now: it started at \($0), not the real time" } ?? ""),
-                [("STOPSHEET_EVENT", "start")] + sources.map { ("UPSTREAM_URL", $0.source.url) } + zone.fields
+                [JournalEvent.start.field] + sources.map { ("UPSTREAM_URL", $0.source.url) } + zone.fields
                     + (pinned.map { [("CLOCK_PINNED_AT", $0)] } ?? []))
     }
 
@@ -166,7 +166,7 @@ public final class Daemon: Sendable {
             let waiting = store.current.notYetLoaded
             if readyWhen == .whenLoaded, !waiting.isEmpty {
                 Log.notice("serving; READY=1 waits for \(Daemon.names(waiting)) to load (--notify-ready when-loaded)",
-                           [("STOPSHEET_EVENT", "waiting_for_data")])
+                           [JournalEvent.waitingForData.field])
             }
             becomeReady()
         }
@@ -174,7 +174,7 @@ public final class Daemon: Sendable {
         do {
             try server.run()
         } catch {
-            Log.error("serving failed: \(error)", [("STOPSHEET_EVENT", "serve_failed")])
+            Log.error("serving failed: \(error)", [JournalEvent.serveFailed.field])
             served = false
         }
         // The loop has drained and closed the listeners: the last part to stop.
@@ -183,10 +183,10 @@ public final class Daemon: Sendable {
         signals.send(SIGTERM)
         Daemon.join(threads.reversed())
         if let boundSocket, !boundSocket.removeIfUnchanged() {
-            Log.notice("left \(boundSocket.path) alone: it is no longer the socket this daemon bound", [("STOPSHEET_EVENT", "socket_replaced")])
+            Log.notice("left \(boundSocket.path) alone: it is no longer the socket this daemon bound", [JournalEvent.socketReplaced.field])
         }
         state.withLock { $0 = .stopped }
-        Log.notice("stopped", [("STOPSHEET_EVENT", "stop")])
+        Log.notice("stopped", [JournalEvent.stop.field])
         return served
     }
 
@@ -195,7 +195,7 @@ public final class Daemon: Sendable {
     /// or running does anything.
     private func stop(reason: String) {
         let first = advance(from: [.starting, .running], to: .stopping) {
-            Log.notice("stopping \(reason)", [("STOPSHEET_EVENT", "stopping")])
+            Log.notice("stopping \(reason)", [JournalEvent.stopping.field])
             notifier.stopping(status: "stopping")
         }
         guard first else { return }
@@ -216,7 +216,7 @@ public final class Daemon: Sendable {
     private static func join(_ threads: [PosixThread]) {
         let deadline = SystemClock.monotonicMilliseconds() + threadStopMilliseconds
         for thread in threads where !thread.join(milliseconds: deadline - SystemClock.monotonicMilliseconds()) {
-            Log.warning("exiting while thread \(thread.name) is still busy", [("STOPSHEET_EVENT", "thread_busy_at_exit")])
+            Log.warning("exiting while thread \(thread.name) is still busy", [JournalEvent.threadBusyAtExit.field])
             thread.detach()
         }
     }
@@ -231,7 +231,7 @@ public final class Daemon: Sendable {
         }
         advance(from: [.starting], to: .running) {
             notifier.ready(status: statusLine())
-            Log.notice("ready", [("STOPSHEET_EVENT", "ready"), ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - startedAt))])
+            Log.notice("ready", [JournalEvent.ready.field, ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - startedAt))])
         }
     }
 
@@ -254,7 +254,7 @@ public final class Daemon: Sendable {
     /// STATUS= kept current.
     private func tick() {
         if store.rebuildIfBoundaryPassed(now: SystemClock.now()) {
-            Log.debug("alert kinds changed with the clock", [("STOPSHEET_EVENT", "alerts_boundary")])
+            Log.debug("alert kinds changed with the clock", [JournalEvent.alertsBoundary.field])
         }
         // Data turns stale with the clock alone, no store change: subscribers hear of it here.
         // A rebuild above is a change of the store, compared through its hook like any other.

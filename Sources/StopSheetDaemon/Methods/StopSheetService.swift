@@ -35,7 +35,7 @@ public struct StopSheetService: Sendable {
         dispatcher.register(.health) { params, _ in reply { () throws(RPCError) in try noParams(params, .health); return health() } }
         dispatcher.register(.version) { params, _ in reply { () throws(RPCError) in try noParams(params, .version); return Self.encodedVersion } }
         dispatcher.register(.refresh) { params, context in refresh(params, peer: context.peer) }
-        let description = OpenRPC.document(version: StopSheetVersion.current).encoded
+        let description = OpenRPC.document.encoded
         dispatcher.register(.discover) { params, _ in reply { () throws(RPCError) in try noParams(params, .discover); return description } }
     }
 
@@ -79,7 +79,7 @@ public struct StopSheetService: Sendable {
     /// Unknown ids are the client's business, so they are logged at debug only: with the id, for
     /// `journalctl STATION_ID=…` when someone is chasing a stop that does not show.
     private func unknownStop(_ stopID: String) -> RPCError {
-        Log.debug("unknown stop \(stopID)", [("STOPSHEET_EVENT", "unknown_stop"), ("STATION_ID", stopID)])
+        Log.debug("unknown stop \(stopID)", [JournalEvent.unknownStop.field, ("STATION_ID", stopID)])
         return .unknownStop(stopID)
     }
 
@@ -150,7 +150,7 @@ public struct StopSheetService: Sendable {
             return .error(error)
         }
         guard peer.uid == 0 || peer.uid == DaemonUser.uid else {
-            Log.info("refresh refused for uid \(peer.uid)", [("STOPSHEET_EVENT", "client_error"), ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
+            Log.info("refresh refused for uid \(peer.uid)", [JournalEvent.clientError.field, ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
             return .error(.notPermitted("refresh is for root or the daemon's own user (uid \(DaemonUser.uid))"))
         }
         let targets = what == .all ? CacheName.allCases : [CacheName(rawValue: what.rawValue)!]

@@ -7,7 +7,7 @@ import Glibc
 /// ThreadSanitizer cannot see, so every section it guards looked like a race under
 /// `make sanitize` and had to be suppressed. TSan intercepts pthread mutexes, so with this type it
 /// checks the daemon's real ordering instead. Uncontended, both cost the same.
-public final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value> {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     /// Handed `inout` to a closure, so Swift would check it at run time on every `withLock` (a
     /// read of the store's generation per request, too). The mutex already excludes the other
@@ -30,3 +30,8 @@ public final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// Shared between threads only when the value may be: the mutex makes the access exclusive, not
+/// a non-`Sendable` value (a class with its own state, a closure that captures one) safe to use
+/// from another thread (swift-nio's `NIOLockedValueBox` asks the same).
+extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -300,14 +300,14 @@ final class EventLoop<Handler: ConnectionHandler> {
         Glibc.close(fd)
         if let skipped = busyThrottle.admit(now: now) {
             Log.notice("turning clients away: \(refusal.reason) (uid \(peer.uid), \(clients.count) of \(limits.maxConnections) open)",
-                       [("STOPSHEET_EVENT", "server_busy"), ("PEER_UID", String(peer.uid)), ("SUPPRESSED", String(skipped))])
+                       [JournalEvent.serverBusy.field, ("PEER_UID", String(peer.uid)), ("SUPPRESSED", String(skipped))])
         }
     }
 
     private func pauseAccepting(_ code: Int32) {
         if let skipped = acceptThrottle.admit(now: now) {
             Log.warning("accept failed: \(Errno(code)); pausing new connections briefly",
-                        [("STOPSHEET_EVENT", "accept_error"), ("SUPPRESSED", String(skipped))])
+                        [JournalEvent.acceptError.field, ("SUPPRESSED", String(skipped))])
         }
         guard acceptPausedUntil == nil else { return }
         for fd in listeners { _ = modify(fd, generation: 0, events: 0) }

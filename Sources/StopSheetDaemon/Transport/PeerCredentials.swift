@@ -19,6 +19,6 @@ extension Log {
     static func clientError(_ peer: PeerCredentials, _ message: @autoclosure () -> String) {
         guard Log.isEnabled(.debug) else { return }
         // The message may quote the client (a method name of up to a whole line): keep it short.
-        Log.debug(Log.oneLine(message(), maxBytes: 300), [("STOPSHEET_EVENT", "client_error"), ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
+        Log.debug(Log.oneLine(message(), maxBytes: 300), [JournalEvent.clientError.field, ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
     }
 }

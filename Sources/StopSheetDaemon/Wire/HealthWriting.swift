@@ -114,7 +114,7 @@ extension StopSheetService {
             switch key {
             case .name: writer.member(key, string: "stopsheetd")
             case .version: writer.member(key, string: StopSheetVersion.current)
-            case .protocol: writer.member(key, int: StopSheetVersion.protocolVersion)
+            case .protocol: writer.member(key, string: ProtocolVersion.text)
             }
         }
     }

@@ -125,7 +125,8 @@ extension Answer {
     public struct Version: AnswerObject {
         public var name: String
         public var version: String
-        public var `protocol`: Int
+        /// `ProtocolVersion`'s "major.minor".
+        public var `protocol`: String
 
         public enum CodingKeys: String, AnswerKey { case name, version, `protocol` }
 

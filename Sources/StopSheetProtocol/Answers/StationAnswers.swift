@@ -89,6 +89,6 @@ extension Answer {
 
         public enum CodingKeys: String, AnswerKey { case count, stations }
 
-        public static let summary = "Every station, in id order, without platforms."
+        public static let summary = "Every station, by name (collated in the feed's language), without platforms."
     }
 }

@@ -1,0 +1,20 @@
+/// The version of the wire contract (the methods, their params, the answers and notifications of
+/// protocol.md, as `docs/openrpc.json` records them): `version`'s `protocol` and `rpc.discover`'s
+/// `info.version`. Not the daemon's release version, which changes without the contract.
+///
+/// The policy, for whoever changes the contract (docs/openrpc.json shows every change in review):
+/// - an added optional member, an added method or notification, an added word where a client
+///   must already accept unknown ones: `minor` + 1;
+/// - a removed or renamed member, a changed type, a newly required member (a client built on the
+///   new types would fail on an older daemon), a removed method or word: `major` + 1, `minor` 0.
+///
+/// 2.0: the answers of 1 gained required members (a sheet's `now` and `stepFreeNow`, `configured`
+/// and `producedAt` of a cache's entry in a sheet's `data` and in `health`), and `version`'s
+/// `protocol` became this "major.minor" string.
+public enum ProtocolVersion {
+    public static let major = 2
+    public static let minor = 0
+
+    /// "2.0".
+    public static var text: String { "\(major).\(minor)" }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import StopSheetCore
+import StopSheetProtocol
+import Testing
+
+/// docs/openrpc.json is the contract as a reviewed file: the OpenRPC document made from the types
+/// (`OpenRPC.document`), pretty-printed, committed. A change of the wire — a member, a type, a
+/// method, a limit — fails here until the file is rewritten, so it shows in the diff under review
+/// (then decide the `ProtocolVersion` bump its policy asks for). OpenRPCIntegrationTests holds the
+/// document the daemon serves to the same file.
+///
+/// After a deliberate change: `STOPSHEET_UPDATE_OPENRPC=1 swift test --skip-build --filter
+/// OpenRPCDocumentTests` rewrites the file (check the diff before committing).
+@Suite struct OpenRPCDocumentTests {
+    static let path = Fixtures.packageRoot + "/docs/openrpc.json"
+
+    @Test func theCommittedDocumentIsTheOneTheTypesMake() throws {
+        let made = Self.pretty(OpenRPC.document) + "\n"
+        if ProcessInfo.processInfo.environment["STOPSHEET_UPDATE_OPENRPC"] == "1" {
+            try made.write(toFile: Self.path, atomically: true, encoding: .utf8)
+        }
+        let committed = try String(contentsOfFile: Self.path, encoding: .utf8)
+        #expect(committed == made, "docs/openrpc.json is not what the types make: rewrite it with STOPSHEET_UPDATE_OPENRPC=1 and review the diff")
+        #expect(try JSONParser.parse(committed) == OpenRPC.document, "the file parses back to the document")
+    }
+
+    @Test func theDocumentCarriesTheProtocolVersionNotTheRelease() {
+        #expect(OpenRPC.document["info"]?["version"] == "2.0")
+    }
+
+    /// Two-space indents, one member or element a line, members in their order; scalars and
+    /// empty containers as the compact encoder writes them.
+    static func pretty(_ value: JSON, indent: String = "") -> String {
+        let inner = indent + "  "
+        switch value {
+        case .array(let elements) where !elements.isEmpty:
+            return "[\n" + elements.map { inner + pretty($0, indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
+        case .object(let object) where !object.members.isEmpty:
+            return "{\n" + object.members.map { inner + JSON.string($0.key).encodedString + ": " + pretty($0.value, indent: inner) }
+                .joined(separator: ",\n") + "\n\(indent)}"
+        default:
+            return value.encodedString
+        }
+    }
+
+    @Test func prettyPrintingIsIndentedJSON() {
+        let value: JSON = ["a": [1, ["b": .null]], "c": [], "d": "é\n"]
+        #expect(Self.pretty(value) == "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": [],\n  \"d\": \"é\\n\"\n}")
+    }
+}
