@@ -89,7 +89,31 @@ print(sum(1 for _ in csv.reader(open(sys.argv[1], newline="", encoding="utf-8"))
 echo "   floor (unzip -p feed.zip stop_times.txt | wc -l): $FLOOR_MS ms; peer (python3 csv.reader over stop_times.txt): $PEER_MS ms"
 GTFS_ZIP_MS=$(field "$GTFS_ZIP" decode_ms); GTFS_DIR_MS=$(field "$GTFS_DIR" decode_ms)
 GTFS_RSS_KB=$(printf '%s\n%s\n' "$(field "$GTFS_ZIP" peak_rss_kb)" "$(field "$GTFS_DIR" peak_rss_kb)" | sort -n | tail -1)
-rm -rf "$WORK/gtfs" "$WORK/gtfs.zip"
+rm -f "$WORK/gtfs.zip"
+
+echo
+echo "== the same feed zipped with LZMA (zip method 14, as Spain's national rail operator publishes its feeds)"
+# Python's ZIP_LZMA at its default preset (6) takes minutes for these bytes; preset 1 writes the
+# same format in seconds (a stream that decodes no faster than preset 6's).
+python3 -c 'import lzma, os, struct, sys, zipfile
+class Preset1(zipfile.LZMACompressor):
+    def _init(self):
+        lzma1 = {"id": lzma.FILTER_LZMA1, "preset": 1}
+        self._comp = lzma.LZMACompressor(lzma.FORMAT_RAW, filters=[lzma1])
+        properties = lzma._encode_filter_properties(lzma1)
+        return struct.pack("<BBH", 9, 4, len(properties)) + properties
+zipfile.LZMACompressor = Preset1
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_LZMA) as z:
+    [z.write(os.path.join(sys.argv[2], n), n) for n in sorted(os.listdir(sys.argv[2]))]' "$WORK/lzma.zip" "$WORK/gtfs"
+echo "   $(du -sm "$WORK/gtfs" | cut -f1) MB unzipped; zip: $(mib $(($(wc -c <"$WORK/lzma.zip") / 1024)))"
+GTFS_LZMA=$($BENCH gtfs-decode --feed "$WORK/lzma.zip"); echo "   $GTFS_LZMA"
+# The floor: Python's zipfile decompressing stop_times.txt (liblzma, as libarchive uses).
+T0=$(date +%s%N); python3 -c 'import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]).open("stop_times.txt") as f:
+    while f.read(1 << 20): pass' "$WORK/lzma.zip"; LZMA_FLOOR_MS=$(ms "$T0")
+echo "   floor (python3 zipfile decompressing stop_times.txt): $LZMA_FLOOR_MS ms"
+GTFS_LZMA_MS=$(field "$GTFS_LZMA" decode_ms); GTFS_LZMA_RSS_KB=$(field "$GTFS_LZMA" peak_rss_kb)
+rm -rf "$WORK/gtfs" "$WORK/lzma.zip"
 
 echo
 echo "== start-up: exec → READY=1 (NOTIFY_SOCKET is the bench's datagram socket; 7 starts)"
@@ -201,8 +225,9 @@ echo "   idle client closed < 5 s after its 1 s timeout: $IDLE_S s — $(verdict
 READY=$(field "$LAUNCH" ready_ms)
 echo "   exec → READY=1 ≤ 50 ms: $READY ms — $(verdict "$(awk -v v="$READY" 'BEGIN { print (v <= 50) }')")"
 echo "   GTFS feed, 8 million stop_times rows, from a directory ≤ 2000 ms: $GTFS_DIR_MS ms — $(verdict "$(awk -v v="$GTFS_DIR_MS" 'BEGIN { print (v <= 2000) }')")"
-echo "   from a zip ≤ 1.2× the floor ($FLOOR_MS ms): $GTFS_ZIP_MS ms, $(awk -v a="$GTFS_ZIP_MS" -v b="$FLOOR_MS" 'BEGIN { printf "%.2f", a / b }')× — $(verdict "$(awk -v a="$GTFS_ZIP_MS" -v b="$FLOOR_MS" 'BEGIN { print (a <= 1.2 * b) }')"); peer $PEER_MS ms"
+echo "   from a zip ≤ 1.1× the floor ($FLOOR_MS ms): $GTFS_ZIP_MS ms, $(awk -v a="$GTFS_ZIP_MS" -v b="$FLOOR_MS" 'BEGIN { printf "%.2f", a / b }')× — $(verdict "$(awk -v a="$GTFS_ZIP_MS" -v b="$FLOOR_MS" 'BEGIN { print (a <= 1.1 * b) }')"); peer $PEER_MS ms"
 echo "   peak RSS of either ≤ 200 MiB: $(mib "$GTFS_RSS_KB") — $(verdict "$(awk -v v="$GTFS_RSS_KB" 'BEGIN { print (v <= 204800) }')")"
+echo "   the same feed in LZMA (a figure): $GTFS_LZMA_MS ms, $(awk -v a="$GTFS_LZMA_MS" -v b="$LZMA_FLOOR_MS" 'BEGIN { printf "%.2f", a / b }')× its floor ($LZMA_FLOOR_MS ms); peak RSS $(mib "$GTFS_LZMA_RSS_KB")"
 B100=$(sed -n 's/^scale=100 .*build_ms=\([0-9.]*\).*/\1/p' "$WORK/snapshot.txt")
 G=$(sed -n 's/^scale=100 .*growth=\([0-9.]*\)x.*/\1/p' "$WORK/snapshot.txt")
 echo "   snapshot rebuild ×100 ≤ 50 ms and linear: $B100 ms, ×${G} for 10× the data — $(verdict "$(awk -v v="$B100" -v g="$G" 'BEGIN { print (v <= 50 && g <= 13) }')")"

@@ -95,7 +95,7 @@ build() {
     # shellcheck disable=SC2086
     # The log keeps the linker's harmless ASan symbol-export warnings out of sight unless it fails.
     if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -module-name StopSheetCore "$opt" -g -suppress-warnings \
-        -I "$out/CLinux" -I "$out/modules" -I Sources/CSystemd -I Sources/CCurl -I Sources/CZip $files "$out/CLinux/CLinux.o" -lsystemd -lcurl -lzip -o "$binary" >"$out/build.log" 2>&1; then
+        -I "$out/CLinux" -I "$out/modules" -I Sources/CSystemd -I Sources/CCurl -I Sources/CArchive $files "$out/CLinux/CLinux.o" -lsystemd -lcurl -larchive -o "$binary" >"$out/build.log" 2>&1; then
         cat "$out/build.log" >&2
         exit 1
     fi

@@ -71,7 +71,7 @@ func runGTFSFeedGenerator(_ options: Options) {
 }
 
 /// `gtfs-decode --feed DIR|ZIP`: decodes a feed as the daemon's stations refresh does (a
-/// directory streamed from disk, or a zip read into memory and streamed through libzip) and prints
+/// directory streamed from disk, or a zip read into memory and streamed through libarchive) and prints
 /// the decode time and the process's peak RSS.
 func runGTFSDecodeBench(_ options: Options) {
     let feed = options.string("feed")

@@ -31,7 +31,12 @@ import Testing
         return try StationsBody.directory(bytes, source: source)
     }
 
-    @Test(arguments: [[], ["--stored"], ["--folder", "google_transit"], ["--dir"]])
+    /// Every structure agencies' zips come in (make_feed.py writes each as its tool does), and
+    /// the unpacked directory: each loads exactly.
+    @Test(arguments: [
+        [], ["--method", "stored"], ["--method", "bzip2"], ["--method", "lzma"], ["--descriptors"], ["--zip64"],
+        ["--folder", "google_transit"], ["--mac"], ["--mac", "--folder", "feed"], ["--method", "lzma", "--zip64", "--descriptors"], ["--dir"],
+    ])
     func theFeedGivesEveryPlatformItsLines(options: [String]) throws {
         let directory = try Self.directory(options)
         let expected = try Self.expectedLines()
@@ -47,21 +52,44 @@ import Testing
         #expect(directory.station(for: "40910")?.stepFree == .available)
     }
 
+    /// How loading a feed zip fails, or "no failure".
+    static func failure(_ bytes: [UInt8]) throws -> String {
+        let source = try makeSource(url: "file:///feed.zip", options: HTTPOptions(version: "test"))
+        do {
+            _ = try StationsBody.directory(bytes, source: source)
+            return "no failure"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// A broken archive fails naming the entry and the reason: make_feed.py damages
+    /// stop_times.txt as each fault really comes (a stored entry, so that only the CRC-32 can
+    /// tell the changed digit).
+    @Test(arguments: [
+        (["--method", "stored", "--damage", "crc"], "zip archive: 'stop_times.txt' cannot be read: ZIP bad CRC: "),
+        (["--damage", "encrypted"], "zip archive: 'stop_times.txt' is encrypted"),
+        (["--damage", "method"], "zip archive: 'stop_times.txt' cannot be read: Unsupported ZIP compression method (97: "),
+        (["--damage", "truncated"], "zip archive: no end of central directory: the archive is truncated"),
+    ])
+    func aBrokenArchiveFailsNamingTheEntryAndWhy(options: [String], message: String) throws {
+        let root = try GTFSFeeds.staticFeed(options)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let failure = try Self.failure(GTFSFeeds.bytes(root + "/feed.zip"))
+        #expect(failure.hasPrefix(message), "\(failure)")
+    }
+
+    /// What macOS adds beside a feed's files, and folders, are no tables.
+    @Test func macOSMetadataAndFoldersAreNotFiles() {
+        #expect(ZipFeed.isFile("stops.txt") && ZipFeed.isFile("google_transit/stops.txt"))
+        #expect(!ZipFeed.isFile("__MACOSX/._stops.txt") && !ZipFeed.isFile("__MACOSX/feed/stops.txt"))
+        #expect(!ZipFeed.isFile("feed/._stops.txt") && !ZipFeed.isFile(".DS_Store") && !ZipFeed.isFile("feed/"))
+    }
+
     @Test func damagedArchivesAreFailuresThatSayWhy() throws {
         let root = try GTFSFeeds.staticFeed()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let zip = try GTFSFeeds.bytes(root + "/feed.zip")
-        let source = try makeSource(url: "file://" + root + "/feed.zip", options: HTTPOptions(version: "test"))
-        func failure(_ bytes: [UInt8]) -> String {
-            do {
-                _ = try StationsBody.directory(bytes, source: source)
-                return "no failure"
-            } catch {
-                return "\(error)"
-            }
-        }
-        let truncated = failure(Array(zip.prefix(zip.count / 2)))
-        #expect(truncated.hasPrefix("zip archive: ") && truncated.lowercased().contains("zip"), "\(truncated)")
         // A flipped byte inside the deflated stop_times: inflating or the CRC-32 catches it.
         let name = Array("stop_times.txt".utf8)
         let header = try #require(zip.indices.dropLast(30 + name.count).first { at in
@@ -71,21 +99,21 @@ import Testing
         let compressed = field(header + 18) | field(header + 20) << 16
         var flipped = zip
         flipped[header + 30 + name.count + field(header + 28) + compressed / 2] ^= 0x55
-        let message = failure(flipped)
+        let message = try Self.failure(flipped)
         #expect(message.hasPrefix("zip archive: 'stop_times.txt' "), "\(message)")
         // The central directory pointing past the end.
         var pointing = zip
         let end = zip.count - 22
         pointing[end + 16] = 0xFF
         pointing[end + 17] = 0xFF
-        let outside = failure(pointing)
+        let outside = try Self.failure(pointing)
         #expect(outside.hasPrefix("zip archive: "), "\(outside)")
         // A feed without stops.txt.
         var renamed = zip
         for index in renamed.indices.dropLast(9) where renamed[index..<(index + 9)].elementsEqual("stops.txt".utf8) {
             renamed[index] = UInt8(ascii: "x")
         }
-        #expect(failure(renamed) == "GTFS feed has no stops.txt")
+        #expect(try Self.failure(renamed) == "GTFS feed has no stops.txt")
     }
 
     /// A directory of `stops.txt` and `agency.txt` alone reads the agency: its name and zone.
