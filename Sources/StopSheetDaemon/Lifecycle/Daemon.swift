@@ -161,6 +161,11 @@ public final class Daemon: Sendable {
         let signals = Signals.startWaiting(reload: { [reloads] in reloads.request() }, stop: { [self] signal in stop(reason: "on signal \(signal)") })
         threads.append(signals)
         server.onTick = { [self] in tick() }
+        // The loop's own word that it took the stop: `systemctl status` shows it, and a test
+        // knows from it that the drain has begun.
+        server.onDrain = { [notifier] open in
+            notifier.status("stopping: finishing \(open) open connection\(open == 1 ? "" : "s"), accepting none")
+        }
         // Posted work runs once the loop is up, so READY=1 means "serving", not "about to".
         server.post { [self] in
             let waiting = store.current.notYetLoaded
@@ -266,7 +271,8 @@ public final class Daemon: Sendable {
                 lastPing.store(now, ordering: .relaxed)
             }
         }
-        notifier.status(statusLine())
+        // Once stopping, STATUS= tells the stop (`onDrain`), not the data.
+        if state.withLock({ $0 }) != .stopping { notifier.status(statusLine()) }
     }
 
     func statusLine() -> String { Daemon.statusLine(store, readyWhen) }
