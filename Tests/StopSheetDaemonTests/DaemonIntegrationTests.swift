@@ -11,8 +11,8 @@ import Testing
     /// at the capture's own moment (the daemon rebases the demo to its start-up, so kinds match).
     static func expectedDemoSheet(_ stopID: String) throws -> JSON {
         let captured = TestZones.chicago.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
-        guard case .success(.body(let alertBytes, _, _)) = DemoSource(.alerts, rebasedTo: captured, chicago: TestZones.chicago).fetch(validators: nil),
-              case .success(.body(let stopBytes, _, _)) = DemoSource(.stations, rebasedTo: captured, chicago: TestZones.chicago).fetch(validators: nil)
+        guard case .success(.body(let alertBytes, _, _)) = DemoSource(.alerts, rebasedTo: captured, chicago: TestZones.chicago, clock: .fixed(captured)).fetch(validators: nil),
+              case .success(.body(let stopBytes, _, _)) = DemoSource(.stations, rebasedTo: captured, chicago: TestZones.chicago, clock: .fixed(captured)).fetch(validators: nil)
         else { throw TestFailure("demo data did not load") }
         let snapshot = Snapshot.build(stations: StationDirectory(platforms: try StationsDecoder.decode(stopBytes)),
                                       alerts: try AlertsDecoder.decode(alertBytes, chicago: TestZones.chicago), now: captured)

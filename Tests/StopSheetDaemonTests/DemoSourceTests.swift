@@ -8,7 +8,7 @@ import Testing
     let captured = TestZones.chicago.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
 
     func alerts(rebasedTo startup: Instant) throws -> [Alert] {
-        guard case .success(.body(let bytes, _, _)) = DemoSource(.alerts, rebasedTo: startup, chicago: TestZones.chicago).fetch(validators: nil) else {
+        guard case .success(.body(let bytes, _, _)) = DemoSource(.alerts, rebasedTo: startup, chicago: TestZones.chicago, clock: .fixed(startup)).fetch(validators: nil) else {
             throw TestFailure("demo alerts did not load")
         }
         return try AlertsDecoder.decode(bytes, chicago: TestZones.chicago)
@@ -33,22 +33,22 @@ import Testing
     /// feed made long ago, however long it runs.
     @Test func theTimeStampIsEachFetchsMoment() throws {
         let startup = TestZones.chicago.instant(.init(year: 2026, month: 11, day: 29, hour: 9, minute: 12, second: 7))
-        let clock = Locked(startup)
-        let source = DemoSource(.alerts, rebasedTo: startup, chicago: TestZones.chicago, clock: { clock.withLock { $0 } })
+        let clock = ManualClock(startup)
+        let source = DemoSource(.alerts, rebasedTo: startup, chicago: TestZones.chicago, clock: clock.clock)
         func fetched() throws -> DecodedAlerts {
             guard case .success(.body(let bytes, _, _)) = source.fetch(validators: nil) else { throw TestFailure("demo alerts did not load") }
             return try AlertsDecoder.decodeFeed(bytes, chicago: TestZones.chicago)
         }
         let first = try fetched()
         #expect(first.producedAt == startup)
-        clock.withLock { $0 = startup.adding(seconds: 86_400) }
+        clock.set(startup.adding(seconds: 86_400))
         let later = try fetched()
         #expect(later.producedAt == startup.adding(seconds: 86_400))
         #expect(later.alerts == first.alerts, "the alerts stay rebased to start-up")
     }
 
     @Test func demoStationsAreTheRealStops() throws {
-        guard case .success(.body(let bytes, _, _)) = DemoSource(.stations, rebasedTo: captured, chicago: TestZones.chicago).fetch(validators: nil) else {
+        guard case .success(.body(let bytes, _, _)) = DemoSource(.stations, rebasedTo: captured, chicago: TestZones.chicago, clock: .fixed(captured)).fetch(validators: nil) else {
             throw TestFailure("demo stations did not load")
         }
         let directory = StationDirectory(platforms: try StationsDecoder.decode(bytes))

@@ -125,9 +125,9 @@ import Testing
     /// known, platform, unknown, empty and over-long ids, before and after stations load: both
     /// build a `StopSheetQuery`, so both apply the same rules.
     @Test func stopSheetShortcutAnswersLikeTheGeneralHandler() throws {
-        let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", now: Instant(secondsSince1970: 0), zones: .cta)
+        let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", clock: .fixed(Instant(secondsSince1970: 0)), zones: .cta)
         var dispatcher = Dispatcher()
-        StopSheetService(store: store, refreshers: [], connections: { 0 }).register(in: &dispatcher)
+        StopSheetService(store: store, refreshers: [], connections: { 0 }, clock: store.clock).register(in: &dispatcher)
         let exact = try #require(dispatcher.exact)
         #expect(exact.request.method == "stopSheet" && exact.request.paramName == "stopId")
         let context = RPCContext(peer: PeerCredentials(pid: 1, uid: 0, gid: 0))
@@ -158,9 +158,9 @@ import Testing
     /// The stopSheet route's replies are reused within a round only while the store is unchanged:
     /// a change published between two answers of one round shows in the second.
     @Test func aChangeOfTheStoreWithinARoundShowsInTheNextAnswer() {
-        let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", now: Instant(secondsSince1970: 0), zones: .cta)
+        let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", clock: .fixed(Instant(secondsSince1970: 0)), zones: .cta)
         var dispatcher = Dispatcher()
-        StopSheetService(store: store, refreshers: [], connections: { 0 }, now: { Instant(secondsSince1970: 10) }).register(in: &dispatcher)
+        StopSheetService(store: store, refreshers: [], connections: { 0 }, clock: .fixed(Instant(secondsSince1970: 10))).register(in: &dispatcher)
         let fed = FedSession(host: SessionHost(dispatcher: dispatcher, limits: ServerLimits(), counters: ServerCounterTable()))
         let round = FedSession.newRound()
         func answer(_ id: Int) -> String {

@@ -13,12 +13,15 @@ import Testing
     /// A store with the default stale-after limits, a service reading `clock`, and the caches
     /// marked as the refresher marks them.
     struct Rig {
-        let store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", now: FreshnessTests.t0, zones: .cta)
-        let clock = Locked(FreshnessTests.t0)
+        let clock = ManualClock(FreshnessTests.t0)
+        let store: Store
 
-        init() { store.applyStaleAfter(Config()) }
+        init() {
+            store = Store(alertsSource: "test:alerts", stationsSource: "test:stations", clock: clock.clock, zones: .cta)
+            store.applyStaleAfter(Config())
+        }
 
-        var service: StopSheetService { StopSheetService(store: store, refreshers: [], connections: { 0 }, now: { [clock] in clock.withLock { $0 } }) }
+        var service: StopSheetService { StopSheetService(store: store, refreshers: [], connections: { 0 }, clock: store.clock) }
 
         func load(_ cache: CacheName, at instant: Instant) {
             switch cache {
@@ -30,7 +33,7 @@ import Testing
 
         func fail(_ cache: CacheName) { store.updateStatus(cache) { $0.consecutiveFailures += 1; $0.lastError = "HTTP 503" } }
 
-        func set(_ seconds: Int64) { clock.withLock { $0 = FreshnessTests.t0.adding(seconds: seconds) } }
+        func set(_ seconds: Int64) { clock.set(FreshnessTests.t0.adding(seconds: seconds)) }
 
         func sheet(_ stopID: String = "40380") throws -> JSON {
             try JSONParser.parse(try service.stopSheet(StopSheetQuery(stopID: stopID)))

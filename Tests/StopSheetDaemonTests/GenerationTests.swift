@@ -11,10 +11,12 @@ import Testing
     static let alertsURL = "file://\(Fixtures.directory)/alerts_2015-02-14.DERIVED.json"
     static let directory = StationDirectory(platforms: try! StationsDecoder.decode(Fixtures.bytes("L_stops_2021.csv")))
 
-    /// A store with stations loaded and alerts never loaded yet.
+    static let t0 = Instant(secondsSince1970: 1_790_000_000)
+
+    /// A store with stations loaded and alerts never loaded yet, on a clock standing at `t0`.
     static func store() -> Store {
-        let store = Store(alertsSource: alertsURL, stationsSource: "test:stations", now: SystemClock.now(), zones: .cta)
-        store.commit(.stations, installing: .stations(directory), at: SystemClock.now()) { $0.loaded = true; $0.loadedAt = SystemClock.now() }
+        let store = Store(alertsSource: alertsURL, stationsSource: "test:stations", clock: .fixed(t0), zones: .cta)
+        store.commit(.stations, installing: .stations(directory), at: t0) { $0.loaded = true; $0.loadedAt = t0 }
         return store
     }
 
@@ -125,7 +127,7 @@ import Testing
 
     @Test func aRefreshGivesAtMostOneNotificationPerWatchedStop() throws {
         let store = Self.store()
-        let service = StopSheetService(store: store, refreshers: [], connections: { 0 })
+        let service = StopSheetService(store: store, refreshers: [], connections: { 0 }, clock: store.clock)
         let registry = SubscriptionRegistry(service: service, limits: SubscriptionLimits(), counters: SubscriptionCounters())
         let loop = StandInLoop()
         store.onChange { _, new in registry.storeChanged(to: new, post: loop.run) }

@@ -89,6 +89,28 @@ import Testing
         }
     }
 
+    /// The race that lost a client at restart: accepted a moment before SIGTERM, first request
+    /// written after it. Ordered by the daemon's own signals, no sleep: the listener hands out
+    /// connections in the order they were made, so once the second is answered the first was
+    /// accepted (`stats` counts both), and the STATUS= of the drain says the loop took the stop.
+    @Test func aClientAcceptedBeforeSIGTERMIsAnsweredAfterIt() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        let early = try daemon.client()
+        let witness = try daemon.client()
+        let stats = try witness.request(#"{"jsonrpc":"2.0","id":1,"method":"stats"}"#)
+        #expect(stats["result"]?["connections"]?["open"] == 2, "\(stats)")
+
+        daemon.process.signal(SIGTERM)
+        let drain = daemon.notifications.waitFor({ $0.hasPrefix("STATUS=stopping: finishing ") }, timeout: patience)
+        #expect(drain == "STATUS=stopping: finishing 2 open connections, accepting none")
+        let answer = try early.request(#"{"jsonrpc":"2.0","id":"after","method":"version"}"#)
+        #expect(answer["id"] == "after" && answer["result"]?["protocol"] == 1, "\(answer)")
+        // Then both, quiet, are closed when the grace ends, and the daemon exits 0.
+        #expect(early.waitForClose())
+        #expect(witness.waitForClose())
+        #expect(daemon.process.wait(seconds: patience) == 0, "stderr: \(daemon.stderrText())")
+    }
+
     @Test func aFailedReloadLogsOneErrorAndStillEndsTheReloadJob() throws {
         let rig = try Rig()
         try Rig.configure(rig.configPath, rig.upstream.url("/dyn/\(rig.alertsKey)"), "STOPSHEETD_ALERTS_INTERVAL=soon\n")

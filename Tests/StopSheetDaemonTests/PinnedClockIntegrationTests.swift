@@ -86,7 +86,7 @@ import Testing
         let pinned = "2030-06-01T12:00:00Z"
         let daemon = try DaemonProcess(["--demo", "--now", pinned])
         let start = Self.instant(pinned)
-        guard case .success(.body(let bytes, _, _)) = DemoSource(.alerts, rebasedTo: start, chicago: TestZones.chicago).fetch(validators: nil) else {
+        guard case .success(.body(let bytes, _, _)) = DemoSource(.alerts, rebasedTo: start, chicago: TestZones.chicago, clock: .fixed(start)).fetch(validators: nil) else {
             throw TestFailure("demo alerts did not load")
         }
         let snapshot = Snapshot.build(stations: nil, alerts: try AlertsDecoder.decode(bytes, chicago: TestZones.chicago), now: start)

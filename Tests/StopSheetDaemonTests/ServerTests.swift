@@ -276,8 +276,10 @@ import Testing
         #expect(fourth.waitForClose())
         #expect(harness.server.counters[.refusedBusy] == 1)
 
-        clients[0].close()
-        #expect(eventually { harness.server.connectionCount == 2 })
+        // Ended and closed by the server, which counts a close before it closes.
+        clients[0].shutdownWrite()
+        #expect(clients[0].waitForClose())
+        #expect(harness.server.connectionCount == 2)
         let fifth = try harness.client()
         #expect(try fifth.request(#"{"jsonrpc":"2.0","id":5,"method":"echo"}"#)["id"] == 5)
     }
@@ -341,6 +343,62 @@ import Testing
         #expect(busy.waitForClose())
         #expect(harness.waitUntilStopped())
         #expect(harness.finish())
+    }
+
+    /// The race of a restart: a client the loop accepted a moment before the stop writes its
+    /// first request after the stop began. It is answered. Ordered by signals alone: the
+    /// listener hands out connections in the order they were made, so once the second is
+    /// answered the first was accepted; `onDrain` says the loop took the stop.
+    @Test func aRequestSentAfterTheStopBeganIsAnswered() throws {
+        var limits = ServerLimits()
+        // A grace no run outlasts, so the request below comes within it however loaded the machine.
+        limits.drainGrace = .seconds(3600)
+        limits.drainTimeout = .seconds(3600)
+        let harness = try TestServer(limits: limits)
+        defer { #expect(harness.finish()) }
+        let drained = DispatchSemaphore(value: 0)
+        let openAtDrain = Locked<Int?>(nil)
+        harness.server.onDrain = { open in
+            openAtDrain.withLock { $0 = open }
+            drained.signal()
+        }
+
+        let early = try harness.client()
+        let witness = try harness.client()
+        #expect(try witness.request(#"{"jsonrpc":"2.0","id":"w","method":"echo"}"#)["id"] == "w")
+
+        harness.server.stop()
+        #expect(drained.wait(timeout: .now() + patience) == .success)
+        #expect(openAtDrain.withLock { $0 } == 2)
+        #expect(throws: TestClient.Failure.self) { try harness.client() }
+
+        #expect(try early.request(#"{"jsonrpc":"2.0","id":"after","method":"echo","params":[1]}"#) == ["jsonrpc": "2.0", "id": "after", "result": [1]])
+        #expect(try witness.request(#"{"jsonrpc":"2.0","id":"again","method":"echo"}"#)["id"] == "again")
+        // Each client that ends its side is closed once answered; the last one ends the stop.
+        early.shutdownWrite()
+        #expect(early.waitForClose())
+        witness.shutdownWrite()
+        #expect(witness.waitForClose())
+        #expect(harness.waitUntilStopped())
+    }
+
+    /// A client that sends nothing holds the stop for the grace only: with a drain bound of an
+    /// hour, it is closed (within the test's patience) and the loop returns.
+    @Test func aSilentConnectionIsClosedWhenTheGraceEnds() throws {
+        var limits = ServerLimits()
+        limits.drainGrace = .milliseconds(100)
+        limits.drainTimeout = .seconds(3600)
+        let harness = try TestServer(limits: limits)
+        defer { #expect(harness.finish()) }
+        let silent = try harness.client()
+        let witness = try harness.client()
+        #expect(try witness.request(#"{"jsonrpc":"2.0","id":1,"method":"echo"}"#)["id"] == 1)
+
+        harness.server.stop()
+        #expect(silent.waitForClose())
+        #expect(witness.waitForClose())
+        #expect(harness.waitUntilStopped())
+        #expect(harness.server.counters[.closedFinished] == 2)
     }
 
     @Test func stopGivesUpOnStuckRequestsAfterTheDrainTimeout() throws {

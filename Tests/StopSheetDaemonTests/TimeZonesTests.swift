@@ -41,7 +41,7 @@ import Testing
     /// The store's zone before and after a load: none, then the one the data names.
     @Test func theStoresZoneIsNoneUntilTheDataNamesOne() throws {
         let now = Instant(secondsSince1970: 1_790_000_000)
-        let store = Store(alertsSource: "a", stationsSource: "s", now: now, zones: .cta)
+        let store = Store(alertsSource: "a", stationsSource: "s", clock: .fixed(now), zones: .cta)
         #expect(store.zone == .notKnown)
         // GTFS-realtime alerts name no zone.
         store.install(alerts: DecodedAlerts(alerts: [], producedAt: now), at: now)

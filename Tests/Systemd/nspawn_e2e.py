@@ -65,17 +65,6 @@ def wait_running(box, old_pid=None, timeout=30):
     return sdtest.wait_for(settled, timeout, 0.2)
 
 
-def hammer(path, stop, outcomes):
-    """Host-side clients, one connection per request, until told to stop."""
-    while not stop.is_set():
-        try:
-            answer = sdtest.rpc(path, "health", timeout=15)
-            outcomes.append("ok" if "result" in answer else f"error answer {answer}")
-        except (OSError, ValueError) as error:
-            outcomes.append(repr(error))
-        time.sleep(0.02)
-
-
 PACKAGED = ["/usr/bin/stopsheetd", "/usr/bin/stopsheetctl", "/lib/systemd/system/stopsheetd.service",
             "/lib/systemd/system/stopsheetd.socket", "/usr/lib/sysusers.d/stopsheetd.conf", CONF,
             "/usr/share/man/man8/stopsheetd.8.gz", "/usr/share/man/man1/stopsheetctl.1.gz",
@@ -280,7 +269,7 @@ def run_checks(results, box, deb_in_box):
     # A restart under socket activation: every client connecting meanwhile is answered.
     host_socket = box.host_path(SOCKET)
     stop, outcomes = threading.Event(), []
-    workers = [threading.Thread(target=hammer, args=(host_socket, stop, outcomes)) for _ in range(3)]
+    workers = [threading.Thread(target=sdtest.hammer, args=(host_socket, stop, outcomes)) for _ in range(3)]
     for worker in workers:
         worker.start()
     time.sleep(0.5)

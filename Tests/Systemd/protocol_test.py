@@ -360,6 +360,92 @@ def phase_failing_upstream(results, binary, tmp):
         server.shutdown()
 
 
+def phase_restart(results, binary, tmp):
+    """A restart under socket activation loses no client. systemd-socket-activate holds the
+    listening socket as systemd does, and hands it to a shell that runs the daemon twice in a row
+    (each with its own LISTEN_PID): the second starts on the same socket once the first exits."""
+    sock = os.path.join(tmp, "restart.sock")
+    notify = sdtest.NotifyReceiver(os.path.join(tmp, "notify3.sock"))
+    twice = 'for run in 1 2; do /bin/sh -c \'export LISTEN_PID=$$; exec "$@"\' sh "$@" || exit; done'
+    command = ["systemd-socket-activate", "-l", sock, "--fdname=stopsheetd.socket", "-E", f"NOTIFY_SOCKET={notify.path}",
+               "/bin/sh", "-c", twice, "sh", binary, "--demo"]
+    daemon = Daemon(tmp, "restart", command, base_env())
+    pids = []
+    try:
+        _restart(results, daemon, notify, sock, pids)
+    finally:
+        # Cut short: end the runs the shell has left, or it would start the next one.
+        while daemon.process.poll() is None and pids:
+            try:
+                os.kill(pids.pop(), signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        daemon.stop()
+        notify.close()
+
+
+def _restart(results, daemon, notify, sock, pids):
+    if not sdtest.wait_for(lambda: os.path.exists(sock), 10):
+        results.check("restart: systemd-socket-activate is listening", False, daemon.tail())
+        return
+    first = try_rpc(sock, timeout=30)
+    ready = notify.wait(lambda f: f.get("READY") == "1", 30)
+    if not results.check("restart: the first daemon serves", "result" in first and ready is not None, f"{first} {daemon.tail()}"):
+        return
+    old = ready[2]
+    pids.append(old)
+
+    stop, outcomes = threading.Event(), []
+    workers = [threading.Thread(target=sdtest.hammer, args=(sock, stop, outcomes)) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    try:
+        # `early` is accepted before the stop and writes its request after it. The listener hands
+        # out connections in the order they were made: once `witness` is answered, `early` was
+        # accepted by the old daemon. Its STATUS= of the drain says its loop took the stop.
+        early = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        early.settimeout(30)
+        early.connect(sock)
+        witness = try_rpc(sock, timeout=30)
+        mark = len(notify.snapshot())
+        os.kill(old, signal.SIGTERM)
+        drain = notify.wait(lambda f: f.get("STATUS", "").startswith("stopping: finishing "), 30, start=mark)
+        results.check("restart: the old daemon's loop takes the stop (STATUS= of the drain)",
+                      "result" in witness and drain is not None and drain[2] == old, f"{witness} {daemon.tail()}",
+                      info=drain[3]["STATUS"] if drain else "")
+        try:
+            early.sendall(b'{"jsonrpc":"2.0","id":"early","method":"version"}\n')
+            answer = sdtest.read_line(early).decode(errors="replace")
+        except OSError as error:
+            answer = repr(error)
+        finally:
+            early.close()
+        results.check("restart: a client accepted before SIGTERM, writing after it, is answered",
+                      '"id":"early"' in answer and '"result"' in answer, answer[:200])
+        # Made after the old daemon stopped accepting: it waits in the backlog for the new one.
+        late = try_rpc(sock, timeout=30)
+        again = notify.wait(lambda f: f.get("READY") == "1", 30, start=mark)
+        if again:
+            pids[:] = [again[2]]  # the old one has exited
+        results.check("restart: a client connecting meanwhile is answered by the next daemon",
+                      "result" in late and again is not None and again[2] != old, f"{late} {daemon.tail()}")
+    finally:
+        stop.set()
+        for worker in workers:
+            worker.join(30)
+    failures = [o for o in outcomes if o != "ok"]
+    results.check("restart: no client connecting during the restart is lost", outcomes and not failures,
+                  f"{len(failures)} of {len(outcomes)} failed, e.g. {failures[:2]}", info=f"{len(outcomes)} requests")
+    if len(pids) < 2:
+        return
+    os.kill(pids.pop(), signal.SIGTERM)
+    try:
+        code = daemon.process.wait(15)
+    except subprocess.TimeoutExpired:
+        code = None
+    results.check("restart: both daemons exit 0 on SIGTERM, the shell after the second", code == 0, f"exit {code}: {daemon.tail()}")
+
+
 def phase_wrong_socket(results, binary, tmp):
     """A datagram socket passed by socket activation is refused with a clear message."""
     sock = os.path.join(tmp, "dgram.sock")
@@ -397,6 +483,7 @@ def in_namespace():
             daemon, _ = phase_activated(results, binary, tmp)
             check_journal(results, daemon.pid)
             phase_failing_upstream(results, binary, tmp)
+            phase_restart(results, binary, tmp)
             phase_wrong_socket(results, binary, tmp)
     finally:
         if journald:

@@ -81,6 +81,17 @@ def rpc(path, method, params=None, ident=1, timeout=5.0):
         return json.loads(read_line(s))
 
 
+def hammer(path, stop, outcomes):
+    """Clients, one connection per request, until told to stop; each outcome is "ok" or why not."""
+    while not stop.is_set():
+        try:
+            answer = rpc(path, "health", timeout=15)
+            outcomes.append("ok" if "result" in answer else f"error answer {answer}")
+        except (OSError, ValueError) as error:
+            outcomes.append(repr(error))
+        time.sleep(0.02)
+
+
 def read_line(s):
     data = b""
     while not data.endswith(b"\n"):

@@ -14,10 +14,10 @@ public struct DemoSource: Source {
     /// The alerts, rebased, whose `TimeStamp` each fetch sets; nil for the stations.
     private let alerts: JSON?
     private let chicago: TimeZoneRules
-    private let clock: @Sendable () -> Instant
+    private let clock: DaemonClock
 
     /// `chicago`: the zone of the capture's wall-clock times (`CTATime.zoneIdentifier`).
-    public init(_ cache: CacheName, rebasedTo startup: Instant, chicago: TimeZoneRules, clock: @escaping @Sendable () -> Instant = SystemClock.now) {
+    public init(_ cache: CacheName, rebasedTo startup: Instant, chicago: TimeZoneRules, clock: DaemonClock) {
         (self.chicago, self.clock) = (chicago, clock)
         switch cache {
         case .alerts:
@@ -31,7 +31,7 @@ public struct DemoSource: Source {
     }
 
     public func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> {
-        .success(.body(alerts.map { Self.stamped($0, at: clock(), chicago: chicago).encoded } ?? bytes, validators: CacheValidators(), httpStatus: nil))
+        .success(.body(alerts.map { Self.stamped($0, at: clock.now(), chicago: chicago).encoded } ?? bytes, validators: CacheValidators(), httpStatus: nil))
     }
 
     /// The document with `CTAAlerts.TimeStamp` set to `now`, in the API's wall-clock form.

@@ -166,12 +166,13 @@ public final class Refresher: Sendable {
     /// milliseconds from its end.
     private func refreshOnce() -> Int64 {
         let (source, validators, reading) = settings.withLock { ($0.source, $0.validators, $0.reading) }
-        let startedAt = SystemClock.now()
+        // The store's clock: the times this round stamps are the store's status.
+        let startedAt = store.clock.now()
         let started = SystemClock.monotonicMilliseconds()
         let outcome = source.fetch(validators: validators, stop: stopFlag)
         // Stopping: whatever the fetch brought (or its abandonment) is not news to record.
         if stopFlag.isRaised { return 0 }
-        let now = SystemClock.now()
+        let now = store.clock.now()
         var fields: [(String, String)] = [("UPSTREAM", cache.rawValue), ("UPSTREAM_URL", source.url)]
         var content: CacheContent?
         let result: RoundResult

@@ -18,8 +18,14 @@ public final class Store: Sendable {
     /// How many generations were published: read without the lock (`version`).
     private let published = Atomic<UInt64>(0)
 
-    /// A nil source: that cache is not configured (the daemon was given only the other).
-    public init(alertsSource: String?, stationsSource: String?, now: Instant, zones: TimeZones) {
+    /// The daemon's wall clock: what status changes are stamped with, read by the refreshers too.
+    public let clock: DaemonClock
+
+    /// A nil source: that cache is not configured (the daemon was given only the other). The
+    /// first, empty snapshot is built as of `clock`'s now.
+    public init(alertsSource: String?, stationsSource: String?, clock: DaemonClock, zones: TimeZones) {
+        self.clock = clock
+        let now = clock.now()
         // No data yet, so no zone but `--time-zone`.
         var stations = stationsSource.map(CacheStatus.init) ?? .notConfigured
         stations.notices = FeedNotices()
@@ -91,7 +97,7 @@ public final class Store: Sendable {
     public func install(stations: StationDirectory, at now: Instant) { commit(.stations, installing: .stations(stations), at: now) }
 
     public func updateStatus(_ cache: CacheName, _ change: (inout CacheStatus) -> Void) {
-        commit(cache, at: SystemClock.now(), change)
+        commit(cache, at: clock.now(), change)
     }
 
     /// Rebuilds the snapshot when an alert's start or end has passed, so kinds follow the clock

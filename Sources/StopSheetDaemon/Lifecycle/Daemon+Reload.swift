@@ -48,17 +48,17 @@ extension Daemon {
     private func apply(_ next: Config) throws {
         let previous = config.withLock { $0 }
         let (applied, ignored) = previous.reloaded(to: next)
-        let now = SystemClock.now()
+        let now = clock.now()
         let zones = try TimeZones(configured: applied.timeZone)
         let settings = try refreshers.map { refresher in
             // The caches with a source are the daemon's refreshers, made at start.
-            guard let setting = try Daemon.settings(refresher.cache, applied, startedAt: now, chicago: zones.chicago) else {
+            guard let setting = try Daemon.settings(refresher.cache, applied, startedAt: now, clock: clock, chicago: zones.chicago) else {
                 throw ReloadFailure(description: "\(refresher.cache.rawValue) has no source any more: removing a source takes effect at restart")
             }
             return setting
         }
         for cache in CacheName.allCases where !refreshers.contains(where: { $0.cache == cache }) {
-            if try Daemon.settings(cache, applied, startedAt: now, chicago: zones.chicago) != nil {
+            if try Daemon.settings(cache, applied, startedAt: now, clock: clock, chicago: zones.chicago) != nil {
                 throw ReloadFailure(description: "\(cache.rawValue) has a source now: adding a source takes effect at restart")
             }
         }

@@ -27,6 +27,8 @@ public final class Daemon: Sendable {
     let state = Locked(LifecycleState.initial)
     let notifier: ServiceNotifier
     let store: Store
+    /// The wall clock of every part (`--now` pins it); the loop's tick reads it.
+    let clock: DaemonClock
     let refreshers: [Refresher]
     private let server: Server
     /// Push; its state is the serving loop's (compared on every store change and every tick).
@@ -67,10 +69,10 @@ public final class Daemon: Sendable {
         }
         Log.configure(level: config.logLevel, sink: makeDefaultLogSink())
         for warning in warnings { warning.log() }
-        // Before anything reads the clock: the demo's rebase and the store's first snapshot follow it.
-        if let now = config.now { SystemClock.pin(to: now) }
+        // Pinned now, before anything reads it: the demo's rebase and the store's first snapshot follow it.
+        let clock = config.now.map(DaemonClock.pinned(at:)) ?? .system
         do {
-            let daemon = try Daemon(config: config, arguments: arguments, environment: environment)
+            let daemon = try Daemon(config: config, clock: clock, arguments: arguments, environment: environment)
             return daemon.run() ? 0 : 1
         } catch {
             Log.error("cannot start: \(error)", [JournalEvent.startFailed.field])
@@ -79,7 +81,8 @@ public final class Daemon: Sendable {
     }
 
     /// Builds the parts in start order; nothing runs yet (`run` starts the threads).
-    private init(config: Config, arguments: [String], environment: [String: String]) throws {
+    private init(config: Config, clock: DaemonClock, arguments: [String], environment: [String: String]) throws {
+        self.clock = clock
         self.arguments = arguments
         self.environment = environment
         self.config = Locked(config)
@@ -87,11 +90,11 @@ public final class Daemon: Sendable {
         self.notifier = notifier
         let readyWhen = config.notifyReady
         self.readyWhen = readyWhen
-        let now = SystemClock.now()
+        let now = clock.now()
         let zones = try TimeZones(configured: config.timeZone)
         // The caches with a source; one given alone leaves the other not configured.
         let sources = try CacheName.allCases.compactMap { cache in
-            try Daemon.settings(cache, config, startedAt: now, chicago: zones.chicago).map { (cache: cache, source: $0.source, interval: $0.interval) }
+            try Daemon.settings(cache, config, startedAt: now, clock: clock, chicago: zones.chicago).map { (cache: cache, source: $0.source, interval: $0.interval) }
         }
 
         // 1. The listener: inherited from systemd (socket activation), or bound here.
@@ -103,7 +106,7 @@ public final class Daemon: Sendable {
 
         // 2. The store, empty until the first loads.
         let store = Store(alertsSource: sources.first { $0.cache == .alerts }?.source.url,
-                          stationsSource: sources.first { $0.cache == .stations }?.source.url, now: now, zones: zones)
+                          stationsSource: sources.first { $0.cache == .stations }?.source.url, clock: clock, zones: zones)
         store.applyStaleAfter(config)
         self.store = store
 
@@ -120,7 +123,7 @@ public final class Daemon: Sendable {
         let serverReference = Locked<Server?>(nil)
         let pushCounters = SubscriptionCounters()
         let service = StopSheetService(store: store, refreshers: refreshers, connections: { serverReference.withLock { $0?.connectionCount ?? 0 } },
-                                       subscriptions: pushCounters)
+                                       subscriptions: pushCounters, clock: clock)
         var dispatcher = Dispatcher()
         service.register(in: &dispatcher)
         StatsMethod(since: now, store: store, server: { serverReference.withLock { $0 } }).register(in: &dispatcher)
@@ -161,6 +164,11 @@ public final class Daemon: Sendable {
         let signals = Signals.startWaiting(reload: { [reloads] in reloads.request() }, stop: { [self] signal in stop(reason: "on signal \(signal)") })
         threads.append(signals)
         server.onTick = { [self] in tick() }
+        // The loop's own word that it took the stop: `systemctl status` shows it, and a test
+        // knows from it that the drain has begun.
+        server.onDrain = { [notifier] open in
+            notifier.status("stopping: finishing \(open) open connection\(open == 1 ? "" : "s"), accepting none")
+        }
         // Posted work runs once the loop is up, so READY=1 means "serving", not "about to".
         server.post { [self] in
             let waiting = store.current.notYetLoaded
@@ -253,7 +261,7 @@ public final class Daemon: Sendable {
     /// rebuilds when an alert's start or end has passed), data turns stale, the watchdog is fed,
     /// STATUS= kept current.
     private func tick() {
-        if store.rebuildIfBoundaryPassed(now: SystemClock.now()) {
+        if store.rebuildIfBoundaryPassed(now: clock.now()) {
             Log.debug("alert kinds changed with the clock", [JournalEvent.alertsBoundary.field])
         }
         // Data turns stale with the clock alone, no store change: subscribers hear of it here.
@@ -266,7 +274,8 @@ public final class Daemon: Sendable {
                 lastPing.store(now, ordering: .relaxed)
             }
         }
-        notifier.status(statusLine())
+        // Once stopping, STATUS= tells the stop (`onDrain`), not the data.
+        if state.withLock({ $0 }) != .stopping { notifier.status(statusLine()) }
     }
 
     func statusLine() -> String { Daemon.statusLine(store, readyWhen) }
@@ -275,7 +284,7 @@ public final class Daemon: Sendable {
     /// waits for (`waiting for alerts to load: serving 143 stations, no train alerts; alerts
     /// failing …`). Loads are never undone, so once READY=1 is sent the lead is gone for good.
     static func statusLine(_ store: Store, _ readyWhen: NotifyReady) -> String {
-        let line = store.serviceStatus(now: SystemClock.now())
+        let line = store.serviceStatus(now: store.clock.now())
         let waiting = store.current.notYetLoaded
         guard readyWhen == .whenLoaded, !waiting.isEmpty else { return line }
         return String("waiting for \(names(waiting)) to load: \(line)".prefix(200))
@@ -287,12 +296,12 @@ public final class Daemon: Sendable {
     /// What `config` says one cache's refresher uses: the configured URL (or the embedded demo
     /// snapshot, with `--demo` and no URL) and the interval; nil when the cache has no source
     /// (not configured). The one place that maps a cache to its settings.
-    static func settings(_ cache: CacheName, _ config: Config, startedAt: Instant, chicago: TimeZoneRules) throws -> (source: any Source, interval: Double)? {
+    static func settings(_ cache: CacheName, _ config: Config, startedAt: Instant, clock: DaemonClock, chicago: TimeZoneRules) throws -> (source: any Source, interval: Double)? {
         let (url, interval) = switch cache {
         case .alerts: (config.alertsURL, config.alertsInterval)
         case .stations: (config.stationsURL, config.stationsInterval)
         }
-        guard let url else { return config.demo ? (DemoSource(cache, rebasedTo: startedAt, chicago: chicago), interval) : nil }
+        guard let url else { return config.demo ? (DemoSource(cache, rebasedTo: startedAt, chicago: chicago, clock: clock), interval) : nil }
         let options = HTTPOptions(version: StopSheetVersion.current, timeoutMilliseconds: Int(config.httpTimeout * 1000))
         return (try makeSource(url: url, options: options), interval)
     }

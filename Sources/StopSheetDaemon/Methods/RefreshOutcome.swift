@@ -4,16 +4,17 @@ import StopSheetCore
 final class RefreshOutcome: Sendable {
     private let expected: [CacheName]
     private let zone: TimeZoneRules
+    private let clock: DaemonClock
     private let statuses = Locked<[CacheName: CacheStatus]>([:])
 
-    init(expected: [CacheName], zone: TimeZoneRules) { (self.expected, self.zone) = (expected, zone) }
+    init(expected: [CacheName], zone: TimeZoneRules, clock: DaemonClock) { (self.expected, self.zone, self.clock) = (expected, zone, clock) }
 
     /// Returns the encoded result once every expected cache has reported.
     func record(_ cache: CacheName, _ status: CacheStatus) -> [UInt8]? {
         statuses.withLock { statuses -> [UInt8]? in
             statuses[cache] = status
             guard statuses.count == expected.count else { return nil }
-            return CacheStatus.encodedRefreshed(statuses, at: SystemClock.now(), in: zone)
+            return CacheStatus.encodedRefreshed(statuses, at: clock.now(), in: zone)
         }
     }
 }

@@ -12,18 +12,18 @@ public struct StopSheetService: Sendable {
     let connections: @Sendable () -> Int
     /// What `health` reports of push (`subscribe`); nil when the daemon has none.
     let subscriptions: SubscriptionCounters?
-    /// The wall clock the answers' ages are taken from (a fixed one in tests).
-    let now: @Sendable () -> Instant
+    /// The wall clock the answers' ages are taken from (a manual one in tests).
+    let clock: DaemonClock
     private let spliced = SplicedSheets()
 
     public init(store: Store, refreshers: [Refresher], connections: @escaping @Sendable () -> Int, subscriptions: SubscriptionCounters? = nil,
-                now: @escaping @Sendable () -> Instant = SystemClock.now) {
+                clock: DaemonClock) {
         self.store = store
         self.refreshers = Dictionary(uniqueKeysWithValues: refreshers.map { ($0.cache, $0) })
         self.startedAt = SystemClock.monotonicMilliseconds()
         self.connections = connections
         self.subscriptions = subscriptions
-        self.now = now
+        self.clock = clock
     }
 
     public func register(in dispatcher: inout Dispatcher) {
@@ -48,7 +48,7 @@ public struct StopSheetService: Sendable {
     func stopSheet(_ query: StopSheetQuery) throws(RPCError) -> [UInt8] {
         if query.stopType == .bus { return StopSheet.encodedBusMembers(stopID: query.stopID).object }
         let generation = store.current
-        let data = generation.sheetData(now: now())
+        let data = generation.sheetData(now: clock.now())
         if let index = generation.encoded.stationIndex(stopID: query.stopID) {
             return spliced.sheet(at: index, of: generation, data: data)
         }
@@ -155,7 +155,7 @@ public struct StopSheetService: Sendable {
         }
         let targets = what == .all ? CacheName.allCases : [CacheName(rawValue: what.rawValue)!]
         return .later { [refreshers, store] complete in
-            let outcome = RefreshOutcome(expected: targets, zone: store.zone)
+            let outcome = RefreshOutcome(expected: targets, zone: store.zone, clock: clock)
             for target in targets {
                 // A cache without a source has nothing to fetch: its entry says `configured: false`.
                 guard let refresher = refreshers[target] else {

@@ -55,7 +55,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         self.limits = limits
         self.counters = counters
         let generation = service.store.current
-        comparison = AnswerComparison(generation, data: generation.sheetData(now: service.now()))
+        comparison = AnswerComparison(generation, data: generation.sheetData(now: service.clock.now()))
     }
 
     public func register(in dispatcher: inout Dispatcher) {
@@ -87,7 +87,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     /// `next`, and queues a notification for each subscription of whatever changed.
     func update(to next: Generation) {
         thread.check("SubscriptionRegistry")
-        let (changed, healthChanged) = comparison.compare(to: next, data: next.sheetData(now: service.now())) { stopID, snapshot in
+        let (changed, healthChanged) = comparison.compare(to: next, data: next.sheetData(now: service.clock.now())) { stopID, snapshot in
             Self.answer(service, stopID, in: snapshot)
         }
         // Per subscription in its own stop order, so a client sees its stops in the order it gave.

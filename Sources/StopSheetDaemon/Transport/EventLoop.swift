@@ -34,10 +34,15 @@ final class EventLoop<Handler: ConnectionHandler> {
     private var now: Int64
     private var nextTick: Int64
     private var acceptPausedUntil: Int64?
+    /// Set when the stop begins: when the last connections are cut.
     private var drainDeadline: Int64?
+    /// Set when the stop begins, nil again once passed: until then a quiet connection stays
+    /// open for a request it may be writing (`ServerLimits.drainGrace`).
+    private var graceEnd: Int64?
 
     private let tickNanos: Int64
     private let drainNanos: Int64
+    private let graceNanos: Int64
 
     /// Connections with input read this round, answered and written once every ready event is
     /// read (Redis's clients-pending-write): see `serviceDeferred`.
@@ -54,6 +59,7 @@ final class EventLoop<Handler: ConnectionHandler> {
         self.clients = Clients(limits: limits)
         self.tickNanos = max(limits.tickInterval.clampedNanoseconds, 1_000_000)
         self.drainNanos = limits.drainTimeout.clampedNanoseconds
+        self.graceNanos = min(limits.drainGrace.clampedNanoseconds, drainNanos)
         self.host = host
         bytesIn = server.liveCounters[.bytesIn]
         now = SystemClock.monotonicNanoseconds()
@@ -88,10 +94,12 @@ final class EventLoop<Handler: ConnectionHandler> {
         while true {
             if now >= nextTick { tick() }
             if let resume = acceptPausedUntil, now >= resume { resumeAccepting() }
+            if let end = graceEnd, now >= end { endGrace() }
             if let deadline = drainDeadline, clients.count == 0 || now >= deadline { return }
 
             var wakeAt = nextTick
             if let resume = acceptPausedUntil { wakeAt = min(wakeAt, resume) }
+            if let end = graceEnd { wakeAt = min(wakeAt, end) }
             if let deadline = drainDeadline { wakeAt = min(wakeAt, deadline) }
             // Round up: waking a hair early would only spin once more.
             let timeout = Int32(clamping: max(0, (wakeAt - now + 999_999) / 1_000_000))
@@ -192,8 +200,9 @@ final class EventLoop<Handler: ConnectionHandler> {
                 close(connection, .finished)
                 return
             }
-            guard drainDeadline != nil else { break }
-            // Draining: close as soon as nothing the client already sent is left unanswered.
+            guard closingQuiet else { break }
+            // Draining, grace over: close as soon as nothing the client already sent is left
+            // unanswered.
             switch read(connection) {
             case nil: return
             case .wouldBlock?:
@@ -338,13 +347,27 @@ final class EventLoop<Handler: ConnectionHandler> {
         }
     }
 
-    /// Stop accepting; each connection closes once what it already sent is answered.
+    /// Stops accepting: the listeners are closed, which under socket activation closes only
+    /// this process's copy, so connections still in the backlog wait there for the next daemon.
+    /// Every connection already accepted is served on: during the grace as before the stop (a
+    /// client accepted a moment ago may be writing its first request right now), then each
+    /// closes once nothing it sent is unanswered, all of them by the drain deadline.
     private func beginDrain() {
         drainDeadline = now + drainNanos
+        graceEnd = now + graceNanos
         closeListeners()
         acceptPausedUntil = nil
+        // Last: whoever hears of the drain finds its start complete.
+        server.drainHandler?(clients.count)
+    }
+
+    private func endGrace() {
+        graceEnd = nil
         for case let connection? in clients.byFD { service(connection) }
     }
+
+    /// The stop's grace is over: a connection closes as soon as it is quiet.
+    private var closingQuiet: Bool { drainDeadline != nil && graceEnd == nil }
 
     private func closeListeners() {
         for fd in listeners { Glibc.close(fd) }

@@ -31,6 +31,7 @@ public final class Server: Sendable {
     let openConnections = Atomic<Int>(0)
     private let started = Atomic<Bool>(false)
     private let tick = Locked<(@Sendable () -> Void)?>(nil)
+    private let drain = Locked<(@Sendable (Int) -> Void)?>(nil)
 
     public init(listeners: [Int32], dispatcher: Dispatcher, limits: ServerLimits = ServerLimits()) {
         self.listeners = listeners
@@ -61,9 +62,10 @@ public final class Server: Sendable {
         inbox.post(work)
     }
 
-    /// Stops accepting (listeners are closed at once), lets in-flight requests finish within
-    /// `limits.drainTimeout`, then makes `run()` return. Safe from any thread, any number of times,
-    /// also before `run()`.
+    /// Stops accepting (listeners are closed at once), serves the connections already accepted:
+    /// what they send within `limits.drainGrace` and every request they sent before it are
+    /// answered, within `limits.drainTimeout`. Then makes `run()` return. Safe from any thread,
+    /// any number of times, also before `run()`.
     public func stop() {
         inbox.requestStop()
     }
@@ -80,4 +82,13 @@ public final class Server: Sendable {
     }
 
     var tickHandler: (@Sendable () -> Void)? { tick.withLock { $0 } }
+
+    /// Called on the loop thread when it takes the stop (listeners closed, the grace begun), with
+    /// the number of connections it goes on serving: from here on nothing new is accepted.
+    public var onDrain: (@Sendable (_ openConnections: Int) -> Void)? {
+        get { drain.withLock { $0 } }
+        set { drain.withLock { $0 = newValue } }
+    }
+
+    var drainHandler: (@Sendable (Int) -> Void)? { drain.withLock { $0 } }
 }

@@ -34,10 +34,15 @@ public struct ServerLimits: Sendable, Equatable {
     public var idleTimeout: Duration
     /// After `stop()`, how long in-flight requests get to finish before connections are cut.
     public var drainTimeout: Duration
+    /// After `stop()`, how long a connection with nothing in flight stays open for a request it
+    /// may be writing right now (one accepted a moment before the stop has often sent nothing
+    /// yet): answered like any other, then closed once quiet. Well under `drainTimeout`, so a
+    /// silent client holds a restart this long, not the whole bound (docs/systemd.md, "Stop").
+    public var drainGrace: Duration
     /// The longest gap between two `onTick` calls; also the resolution of the timeouts above.
     public var tickInterval: Duration
 
-    /// The settings' limits from `config`; the others (reserved slots, drain, tick) are not
+    /// The settings' limits from `config`; the others (reserved slots, drain, grace, tick) are not
     /// settings and have their defaults here.
     public init(_ config: Config = .defaults) {
         maxLineBytes = config.maxLineBytes
@@ -51,6 +56,7 @@ public struct ServerLimits: Sendable, Equatable {
         stuckTimeout = .milliseconds(Int64(config.stuckTimeout * 1000))
         idleTimeout = .milliseconds(Int64(config.idleTimeout * 1000))
         drainTimeout = .seconds(5)
+        drainGrace = .milliseconds(500)
         tickInterval = .seconds(1)
     }
 

@@ -80,7 +80,7 @@ extension StopSheetService {
     /// `health`'s answer from `generation` (the current one by default).
     public func health(of generation: Generation? = nil) -> [UInt8] {
         let generation = generation ?? store.current
-        let now = now()
+        let now = clock.now()
         let zone = generation.encoded.zone
         return .object { writer in
             writer.members(Answer.Health.CodingKeys.self) { writer, key in
@@ -99,7 +99,7 @@ extension StopSheetService {
                         writer.members(Answer.Clock.CodingKeys.self) { writer, key in
                             switch key {
                             case .now: writer.member(key, string: zone.iso8601(now))
-                            case .pinned: writer.member(key, bool: SystemClock.isPinned)
+                            case .pinned: writer.member(key, bool: clock.isPinned)
                             }
                         }
                     }
