@@ -137,11 +137,21 @@ def install_from_source(results, box, bindir_in_box):
     box.run("systemctl", "start", "stopsheetd.socket")
     ctl = box.run("runuser", "-u", "tester", "--", "/opt/stopsheet/bin/stopsheetctl", "version")
     results.check("the installed daemon answers through the socket", ctl.returncode == 0, (ctl.stdout + ctl.stderr).strip()[-300:])
+    # The templates too: an instance started from them, which uninstall must stop.
+    template = systemctl_show(box, "stopsheetd@probe.service", "FragmentPath", "ExecStart")
+    box.sh("echo STOPSHEETD_DEMO=true > /etc/stopsheetd/probe.conf && systemctl enable --now stopsheetd@probe.socket")
+    probe = box.run("runuser", "-u", "tester", "--", "/opt/stopsheet/bin/stopsheetctl", "--instance", "probe", "version")
+    results.check("its template units are where systemd looks, an instance starting the binary under the prefix on its own file",
+                  template.get("FragmentPath") == "/usr/local/lib/systemd/system/stopsheetd@.service"
+                  and "/opt/stopsheet/bin/stopsheetd --config /etc/stopsheetd/probe.conf" in template.get("ExecStart", "")
+                  and probe.returncode == 0, f"{template}; probe: {(probe.stdout + probe.stderr).strip()[-200:]}")
     uninstall = box.sh("cd /src && PREFIX=/opt/stopsheet PURGE=1 scripts/install.sh --uninstall", timeout=60)
     left = box.sh("ls -d /opt/stopsheet/bin/* /opt/stopsheet/share/man/*/* /usr/local/lib/systemd/system/stopsheetd* "
                   "/usr/local/lib/sysusers.d/stopsheetd.conf /etc/stopsheetd 2>/dev/null").stdout.split()
+    left += box.sh("ls -d /run/stopsheetd/probe.sock /etc/systemd/system/*/stopsheetd@* 2>/dev/null; "
+                   "systemctl list-units --no-legend --state=active 'stopsheetd*'; pgrep -a stopsheetd").stdout.split()
     gone = box.run("systemctl", "cat", "stopsheetd.service").returncode != 0
-    results.check("scripts/install.sh --uninstall (make uninstall PURGE=1) stops the units and leaves nothing",
+    results.check("scripts/install.sh --uninstall (make uninstall PURGE=1) stops the units and the instance and leaves nothing",
                   uninstall.returncode == 0 and not left and gone, f"rc {uninstall.returncode} {uninstall.stderr.strip()[-200:]} left {left}")
 
 
@@ -245,25 +255,31 @@ def two_instances(results, box):
                   all(sockets[n].get("SubState") == "listening" and f"/run/stopsheetd/{n}.sock" in sockets[n].get("Listen", "")
                       for n in INSTANCES) and set(idle.values()) == {"inactive"}, f"{sockets} {idle}")
 
+    # `wait`: the first connection starts the service; health is asked once the data has loaded.
+    waited = ctl(box, "--instance", "cta", "wait")[0]
     code, health = ctl_json(box, "--instance", "cta", "health")
     cta = wait_running(box, unit="stopsheetd@cta.service") or {}
     mbta_idle = systemctl_show(box, "stopsheetd@mbta.service", "ActiveState")["ActiveState"]
     results.check("a connection to cta's socket starts stopsheetd@cta only, which answers as CTA",
-                  code in (0, 4) and health and health.get("agencies") == ["CTA"] and cta.get("SubState") == "running"
-                  and mbta_idle == "inactive", f"exit {code} {health and health.get('agencies')} cta {cta} mbta {mbta_idle}")
+                  waited == 0 and code == 0 and health and health.get("agencies") == ["CTA"] and cta.get("SubState") == "running"
+                  and mbta_idle == "inactive", f"wait {waited}, health {code} {health and health.get('agencies')} cta {cta} mbta {mbta_idle}")
+    waited = ctl(box, "--instance", "mbta", "wait")[0]
     code, health = ctl_json(box, "--instance", "mbta", "health")
     mbta = wait_running(box, unit="stopsheetd@mbta.service") or {}
     results.check("a connection to mbta's socket starts stopsheetd@mbta, which answers as MBTA",
-                  code in (0, 4) and health and health.get("agencies") == ["MBTA"] and mbta.get("SubState") == "running",
-                  f"exit {code} {health and health.get('agencies')} mbta {mbta}")
+                  waited == 0 and code == 0 and health and health.get("agencies") == ["MBTA"] and mbta.get("SubState") == "running",
+                  f"wait {waited}, health {code} {health and health.get('agencies')} mbta {mbta}")
 
-    owners = {}
+    # The container has no nss-systemd to name a dynamic uid: the unit names the user, /proc the uid.
+    uids, users = {}, {}
     for name, state in (("cta", cta), ("mbta", mbta)):
-        owners[name] = box.run("ps", "-o", "user=", "-p", state.get("MainPID", "0")).stdout.strip()
+        uids[name] = box.sh(f"awk '/^Uid:/ {{print $2}}' /proc/{state.get('MainPID', '0')}/status").stdout.strip()
+        users[name] = systemctl_show(box, f"stopsheetd@{name}.service", "User").get("User")
     rundirs = box.sh("ls -d /run/stopsheetd/daemon@cta /run/stopsheetd/daemon@mbta").stdout.split()
     results.check("each instance runs as its own dynamic user, with its own runtime directory",
-                  owners == {"cta": "stopsheetd-cta", "mbta": "stopsheetd-mbta"} and len(rundirs) == 2,
-                  f"users {owners}, runtime directories {rundirs}")
+                  users == {"cta": "stopsheetd-cta", "mbta": "stopsheetd-mbta"} and "" not in uids.values() and "0" not in uids.values()
+                  and uids["cta"] != uids["mbta"] and len(rundirs) == 2,
+                  f"users {users}, uids {uids}, runtime directories {rundirs}", info=f"uids {uids}")
 
     own = {name: ctl_json(box, "--instance", name, "station", station)
            for name, station in (("cta", "40380"), ("mbta", "place-north"))}
