@@ -2,7 +2,8 @@
 # .../share/bash-completion/completions/stopsheetctl; bash-completion loads it on first use.
 #
 # Commands and options come from `stopsheetctl --help` itself (read once per shell), so they
-# cannot drift from the program. Station ids and names come from the running daemon, when it
+# cannot drift from the program. Instance names (--instance) are those of the sockets in
+# $STOPSHEETD_RUN_DIR, by default /run/stopsheetd. Station ids and names come from the running daemon, when it
 # answers a `stations` request within a second; with no daemon (no socket, refused, stations not
 # loaded, an older daemon without the method) nothing is offered and nothing is printed. Answers
 # are kept for 60 seconds.
@@ -42,6 +43,14 @@ _stopsheetctl_stations() {
     printf '%s' "$_stopsheetctl_stations_cache"
 }
 
+# The instances' names: NAME of each socket NAME.sock in the run directory ($1).
+_stopsheetctl_instances() {
+    local socket
+    for socket in "$1"/*.sock; do
+        [[ -S $socket ]] && basename "$socket" .sock
+    done
+}
+
 # COMPREPLY: the station names containing $2, quoted for the shell.
 _stopsheetctl_names() {
     mapfile -t COMPREPLY < <(_stopsheetctl_stations "$1" | cut -f2 | grep -i -F -- "$2" | sort -u | sed "s/'/'\\\\''/g; s/.*/'&'/")
@@ -49,12 +58,14 @@ _stopsheetctl_names() {
 
 _stopsheetctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-    local socket=${STOPSHEETD_SOCKET:-/run/stopsheetd/stopsheetd.sock} command="" i word
+    local run_dir=${STOPSHEETD_RUN_DIR:-/run/stopsheetd} command="" i word
+    local socket=${STOPSHEETD_SOCKET:-$run_dir/${STOPSHEETD_INSTANCE:-stopsheetd}.sock}
     COMPREPLY=()
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
             --socket) socket=${COMP_WORDS[i+1]}; ((i++)) ;;
+            --instance) socket=$run_dir/${COMP_WORDS[i+1]}.sock; ((i++)) ;;
             --timeout | --name | --for) ((i++)) ;;
             -*) ;;
             *) [[ -z $command ]] && command=$word ;;
@@ -65,6 +76,9 @@ _stopsheetctl() {
         --socket)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            return ;;
+        --instance)
+            mapfile -t COMPREPLY < <(compgen -W "$(_stopsheetctl_instances "$run_dir")" -- "$cur")
             return ;;
         --timeout) return ;;
         --for)

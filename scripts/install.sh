@@ -31,7 +31,7 @@ SYSUSERSDIR=${SYSUSERSDIR:-$system_prefix/lib/sysusers.d}
 COMPLETIONDIR=${COMPLETIONDIR:-$system_prefix/share/bash-completion/completions}
 CONFDIR=${CONFDIR:-/etc/stopsheetd}
 
-UNITS="stopsheetd.socket stopsheetd.service"
+UNITS="stopsheetd.socket stopsheetd.service stopsheetd@.socket stopsheetd@.service"
 # Every file install puts down, but the configuration: what uninstall removes.
 installed_files() {
     echo "$BINDIR/stopsheetd" "$BINDIR/stopsheetctl"
@@ -42,9 +42,17 @@ installed_files() {
 
 systemd_running() { [[ -z "$DESTDIR" && -d /run/systemd/system ]]; }
 
+# The instances of the template units (stopsheetd@NAME.socket/.service) loaded or enabled.
+instances() {
+    { systemctl list-units --all --plain --no-legend 'stopsheetd@*' | awk '{print $1}'
+      find /etc/systemd/system -name 'stopsheetd@?*.s*' -printf '%f\n'; } 2>/dev/null | sort -u
+}
+
 uninstall() {
     if systemd_running; then
-        systemctl disable --now $UNITS 2>/dev/null || true
+        # A template itself cannot be stopped: its instances are, by name.
+        # shellcheck disable=SC2046 # one word per unit
+        systemctl disable --now stopsheetd.socket stopsheetd.service $(instances) 2>/dev/null || true
     fi
     for file in $(installed_files); do
         rm -f "$DESTDIR$file"
@@ -115,7 +123,7 @@ install_tree() {
     # The units name the installed paths; rewrite them when installing elsewhere.
     for unit in $UNITS; do
         sed -e "s|/usr/local/bin/stopsheetd|$BINDIR/stopsheetd|g" \
-            -e "s|/etc/stopsheetd/stopsheetd.conf|$CONFDIR/stopsheetd.conf|g" \
+            -e "s|/etc/stopsheetd/|$CONFDIR/|g" \
             "systemd/$unit" > "$DESTDIR$UNITDIR/$unit.tmp"
         chmod 0644 "$DESTDIR$UNITDIR/$unit.tmp"
         mv "$DESTDIR$UNITDIR/$unit.tmp" "$DESTDIR$UNITDIR/$unit"
@@ -146,7 +154,7 @@ activate() {
     fi
     systemctl daemon-reload
     # An upgrade takes effect at once; a first install is left for the administrator to enable.
-    systemctl try-restart stopsheetd.service
+    systemctl try-restart stopsheetd.service 'stopsheetd@*.service'
     cat <<EOF
 next steps:
   $BINDIR/stopsheetd --check-config --config $CONFDIR/stopsheetd.conf   # after editing it

@@ -52,13 +52,14 @@ enum ExitStatus {
 /// A parsed command line about to run: where the daemon is, how to print, the operands.
 struct Invocation: Sendable {
     let arguments: Arguments
-    let socketPath: String
+    let sockets: SocketChoice
     let timeout: Double
     /// `--json`: the bare result on stdout, exactly as JSON (see `SafeJSON`).
     let json: Bool
     let width: Int
 
     var operands: [String] { arguments.operands }
+    var socketPath: String { sockets.path }
 
     func connect() throws(Failure) -> StopSheetClient {
         do { return try StopSheetClient(socketPath: socketPath, timeout: .seconds(timeout)) } catch {

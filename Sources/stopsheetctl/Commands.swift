@@ -5,10 +5,11 @@ import StopSheetCore
 /// The command table. A new command is one entry here (its definition may live in a file of its
 /// own, as an `extension Command { static let … }`).
 extension Command {
-    static let all: [Command] = [.sheet, .station, .stations, .alerts, .health, .wait, .stats, .watch, .version, .refresh, .call, .help]
+    static let all: [Command] = [.sheet, .station, .stations, .alerts, .health, .instances, .wait, .stats, .watch, .version, .refresh, .call, .help]
 
     static let globalOptions: [Option] = [
         Option(name: "--socket", value: "PATH", summary: "the daemon's socket (default $STOPSHEETD_SOCKET, else /run/stopsheetd/stopsheetd.sock)"),
+        Option(name: "--instance", value: "NAME", summary: "the daemon of stopsheetd@NAME, on /run/stopsheetd/NAME.sock (default $STOPSHEETD_INSTANCE; see instances)"),
         Option(name: "--timeout", value: "SECONDS", summary: "how long to wait for each answer (default 15); for wait, in all"),
         Option(name: "--json", value: nil, summary: "print the result as JSON, exactly as the daemon sent it; on failure a JSON error object"),
         Option(name: "--help", value: nil, summary: "this help (also -h, and `help COMMAND`)"),
@@ -56,8 +57,11 @@ extension Command {
     }
 
     static let stations = Command(
-        name: "stations", operands: "[NAME]", summary: "every station, or those whose name contains NAME", operandCount: 0...1
+        name: "stations", operands: "[NAME]", summary: "every station, or those whose name contains NAME",
+        options: [Option(name: "--all", value: nil, summary: "ask every instance (see instances), each one's under its agency's name")],
+        operandCount: 0...1
     ) { invocation throws(Failure) in
+        if invocation.arguments.has("--all") { return try InstancesCommand.stations(named: invocation.operands.first, invocation) }
         let list = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.stations() }
         let name = invocation.operands.first
         let shown = name.map { StationLookup.filtered(list, named: $0) } ?? list

@@ -185,9 +185,9 @@ enum Rendering {
     /// One station a line, in the daemon's order: by name as the feed's language sorts names
     /// (same-named ones together, told apart by their lines), then id;
     /// `named`: the NAME the list was cut to (`StationLookup.filtered`), for when none is left.
-    static func stations(_ result: Answer.Stations, named name: String?, into page: inout Page) {
+    static func stations(_ result: Answer.Stations, named name: String?, indent: Int = 0, into page: inout Page) {
         let stations = result.stations
-        if let name, stations.isEmpty { page.paragraph("No station's name contains \u{201C}\(TerminalText(name))\u{201D}.") }
+        if let name, stations.isEmpty { page.paragraph("No station's name contains \u{201C}\(TerminalText(name))\u{201D}.", indent: indent) }
         for station in stations {
             let id = TerminalText(station.stationId)
             var words = [TerminalText(id.description.padding(to: 5))] + Page.words(TerminalText(station.stationName))
@@ -196,7 +196,7 @@ enum Rendering {
                 (index == 0 ? "(" : "") + line + (index == lines.count - 1 ? ")" : ",")
             }
             words += ["·"] + Page.words(stepFreeWords(station.stepFree, partial: station.partial))
-            page.words(words, hangingIndent: 6)
+            page.words(words, indent: indent, hangingIndent: indent + 6)
         }
     }
 

@@ -7,7 +7,7 @@ enum Usage {
 
     static var text: String {
         var page = Page(width: width)
-        page.paragraph("Usage: stopsheetctl [--socket PATH] [--timeout SECONDS] [--json] COMMAND ...", hangingIndent: 7)
+        page.paragraph("Usage: stopsheetctl [--socket PATH | --instance NAME] [--timeout SECONDS] [--json] COMMAND ...", hangingIndent: 7)
         page.blank()
         page.paragraph("Commands:")
         // `  name operands   summary`: one line per command where it fits (bash completion reads

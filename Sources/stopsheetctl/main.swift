@@ -77,12 +77,8 @@ if let text = parsed.value("--timeout") {
     guard seconds > 0, seconds <= 86_400 else { fail(.usage("--timeout: \(text) s is out of range: it must be greater than 0 and at most 86400")) }
     timeout = seconds
 }
-let invocation = Invocation(
-    arguments: parsed,
-    socketPath: parsed.value("--socket") ?? getenv("STOPSHEETD_SOCKET").map { String(cString: $0) } ?? "/run/stopsheetd/stopsheetd.sock",
-    timeout: timeout, json: json, width: Terminal.width()
-)
 do throws(Failure) {
+    let invocation = Invocation(arguments: parsed, sockets: try SocketChoice(parsed), timeout: timeout, json: json, width: Terminal.width())
     exit(try command.run(invocation))
 } catch {
     fail(error)

@@ -31,7 +31,7 @@ expect() {
 }
 
 export STOPSHEETD_SOCKET=$tmp/absent.sock
-expect "commands, from stopsheetctl --help" "alerts call health help refresh sheet station stations stats version wait watch" "$(complete_line "")"
+expect "commands, from stopsheetctl --help" "alerts call health help instances refresh sheet station stations stats version wait watch" "$(complete_line "")"
 expect "a command prefix" "sheet station stations stats" "$(complete_line s)"
 expect "options" "--json" "$(complete_line --j)"
 expect "options after a command" "--bus" "$(complete_line sheet --b)"
@@ -64,6 +64,13 @@ _stopsheetctl_stations_at=0
 expect "--socket is honoured: a station id" "40380" "$(complete_line --socket "$tmp/stopsheetd.sock" station 4038)"
 expect "every id of the daemon" "143" "$(complete_line --socket "$tmp/stopsheetd.sock" sheet "" | wc -w)"
 expect "a name where an id goes: the ids it names" "40220 40310 40670 40740 41480" "$(complete_line --socket "$tmp/stopsheetd.sock" sheet Western)"
+# Instances: the sockets of the run directory, a file that is no socket left out.
+touch "$tmp/notasocket.sock"
+export STOPSHEETD_RUN_DIR=$tmp
+expect "instance names, from the run directory's sockets" "stopsheetd" "$(complete_line --instance "")"
+_stopsheetctl_stations_at=0
+expect "--instance is honoured: a station id" "40380" "$(complete_line --instance stopsheetd station 4038)"
+unset STOPSHEETD_RUN_DIR
 export STOPSHEETD_SOCKET=$tmp/stopsheetd.sock
 expect "names after --name, quoted" "'Clark/Division' 'Clark/Lake'" "$(complete_line sheet --name Clark)"
 expect "names for stations, each once" "'Harlem' 'Harlem/Lake'" "$(complete_line stations harlem)"

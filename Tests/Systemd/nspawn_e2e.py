@@ -56,17 +56,18 @@ def client(box, user, request=HEALTH):
     return box.run(*command, input=request + "\n", timeout=20)
 
 
-def wait_running(box, old_pid=None, timeout=30):
+def wait_running(box, old_pid=None, timeout=30, unit="stopsheetd.service"):
     """Until the service is active/running again (with a new main pid, if old_pid is given)."""
     def settled():
-        state = systemctl_show(box, "stopsheetd.service", "ActiveState", "SubState", "MainPID", "StatusText", "NRestarts")
+        state = systemctl_show(box, unit, "ActiveState", "SubState", "MainPID", "StatusText", "NRestarts")
         fresh = old_pid is None or state.get("MainPID") not in ("0", old_pid)
         return state if state.get("SubState") == "running" and fresh else None
     return sdtest.wait_for(settled, timeout, 0.2)
 
 
 PACKAGED = ["/usr/bin/stopsheetd", "/usr/bin/stopsheetctl", "/lib/systemd/system/stopsheetd.service",
-            "/lib/systemd/system/stopsheetd.socket", "/usr/lib/sysusers.d/stopsheetd.conf", CONF,
+            "/lib/systemd/system/stopsheetd.socket", "/lib/systemd/system/stopsheetd@.service",
+            "/lib/systemd/system/stopsheetd@.socket", "/usr/lib/sysusers.d/stopsheetd.conf", CONF,
             "/usr/share/man/man8/stopsheetd.8.gz", "/usr/share/man/man1/stopsheetctl.1.gz",
             "/usr/share/man/man5/stopsheetd.conf.5.gz", "/usr/share/bash-completion/completions/stopsheetctl"]
 
@@ -96,14 +97,20 @@ def install_package(results, box, deb_in_box):
     box.run("systemctl", "stop", "stopsheetd.socket")
 
 
-def purge_package(results, box):
+def purge_package(results, box, instances=()):
+    """`instances`: names of template instances left running and enabled: purge stops them and
+    leaves nothing of them either (their sockets, runtime directories, links, configuration)."""
     purge = box.run("dpkg", "--purge", "stopsheetd", timeout=120)
     results.check("dpkg --purge stopsheetd", purge.returncode == 0, (purge.stdout + purge.stderr).strip()[-400:])
-    left = [path for path in PACKAGED + ["/etc/stopsheetd"] if box.run("test", "-e", path).returncode == 0]
+    theirs = [f"/run/stopsheetd/{name}.sock" for name in instances] + [f"/run/stopsheetd/daemon@{name}" for name in instances]
+    left = [path for path in PACKAGED + ["/etc/stopsheetd"] + theirs if box.run("test", "-e", path).returncode == 0]
     units = box.run("systemctl", "list-unit-files", "--no-legend", "stopsheetd*").stdout.strip()
     links = box.sh("find /etc/systemd/system -name 'stopsheetd*'").stdout.strip()
-    results.check("purge leaves no file, unit, enablement link or /etc/stopsheetd behind", not left and not units and not links,
-                  f"left {left}, unit files {units!r}, links {links!r}")
+    running = box.sh("systemctl list-units --no-legend --state=active 'stopsheetd*'; pgrep -a stopsheetd").stdout.strip()
+    what = f" and of instances {', '.join(instances)}" if instances else ""
+    results.check(f"purge leaves no file, unit, enablement link, process or /etc/stopsheetd behind{what}",
+                  not left and not units and not links and not running,
+                  f"left {left}, unit files {units!r}, links {links!r}, running {running!r}")
 
 
 def install_from_source(results, box, bindir_in_box):
@@ -119,11 +126,21 @@ def install_from_source(results, box, bindir_in_box):
     box.run("systemctl", "start", "stopsheetd.socket")
     ctl = box.run("runuser", "-u", "tester", "--", "/opt/stopsheet/bin/stopsheetctl", "version")
     results.check("the installed daemon answers through the socket", ctl.returncode == 0, (ctl.stdout + ctl.stderr).strip()[-300:])
+    # The templates too: an instance started from them, which uninstall must stop.
+    template = systemctl_show(box, "stopsheetd@probe.service", "FragmentPath", "ExecStart")
+    box.sh("echo STOPSHEETD_DEMO=true > /etc/stopsheetd/probe.conf && systemctl enable --now stopsheetd@probe.socket")
+    probe = box.run("runuser", "-u", "tester", "--", "/opt/stopsheet/bin/stopsheetctl", "--instance", "probe", "version")
+    results.check("its template units are where systemd looks, an instance starting the binary under the prefix on its own file",
+                  template.get("FragmentPath") == "/usr/local/lib/systemd/system/stopsheetd@.service"
+                  and "/opt/stopsheet/bin/stopsheetd --config /etc/stopsheetd/probe.conf" in template.get("ExecStart", "")
+                  and probe.returncode == 0, f"{template}; probe: {(probe.stdout + probe.stderr).strip()[-200:]}")
     uninstall = box.sh("cd /src && PREFIX=/opt/stopsheet PURGE=1 scripts/install.sh --uninstall", timeout=60)
-    left = box.sh("ls -d /opt/stopsheet/bin/* /opt/stopsheet/share/man/*/* /usr/local/lib/systemd/system/stopsheetd.* "
+    left = box.sh("ls -d /opt/stopsheet/bin/* /opt/stopsheet/share/man/*/* /usr/local/lib/systemd/system/stopsheetd* "
                   "/usr/local/lib/sysusers.d/stopsheetd.conf /etc/stopsheetd 2>/dev/null").stdout.split()
+    left += box.sh("ls -d /run/stopsheetd/probe.sock /etc/systemd/system/*/stopsheetd@* 2>/dev/null; "
+                   "systemctl list-units --no-legend --state=active 'stopsheetd*'; pgrep -a stopsheetd").stdout.split()
     gone = box.run("systemctl", "cat", "stopsheetd.service").returncode != 0
-    results.check("scripts/install.sh --uninstall (make uninstall PURGE=1) stops the units and leaves nothing",
+    results.check("scripts/install.sh --uninstall (make uninstall PURGE=1) stops the units and the instance and leaves nothing",
                   uninstall.returncode == 0 and not left and gone, f"rc {uninstall.returncode} {uninstall.stderr.strip()[-200:]} left {left}")
 
 
@@ -176,6 +193,128 @@ def follow_readme(results, box, deb_in_box):
                   f"README lists {urls}, the journal shows {sorted(contacted)}")
     box.run("systemctl", "disable", "--now", "stopsheetd.socket", "stopsheetd.service")
     purge_package(results, box)
+
+
+# Two agencies on one box (README, "A region on one box"): CTA's demo and MBTA's feed of the
+# repository's fixture with the real MBTA alerts capture, as the instances of the template units.
+INSTANCES = {
+    "cta": "STOPSHEETD_DEMO=true\n",
+    "mbta": "STOPSHEETD_STATIONS_URL=file:///srv/mbta/gtfs\nSTOPSHEETD_ALERTS_URL=file:///srv/mbta/alerts.pb\n",
+}
+
+
+def instance_journal(box, name, *matches):
+    out = box.run("journalctl", "--no-pager", "-o", "json", f"STOPSHEET_INSTANCE={name}", *matches).stdout
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def ctl(box, *arguments):
+    """The packaged stopsheetctl as a member of the socket's group; (exit status, stdout, stderr)."""
+    ran = box.run("runuser", "-u", "tester", "--", "stopsheetctl", *arguments, timeout=60)
+    return ran.returncode, ran.stdout, ran.stderr
+
+
+def ctl_json(box, *arguments):
+    code, out, _ = ctl(box, "--json", *arguments)
+    try:
+        return code, json.loads(out)
+    except ValueError:
+        return code, None
+
+
+def two_instances(results, box):
+    """stopsheetd@cta and stopsheetd@mbta at once: each socket-activated on its own socket, as its
+    own dynamic user, answering its own agency's stations; a reload of one leaving the other's
+    main PID and data alone; the journal telling them apart; stopsheetctl instances and
+    stations --all showing both. Left running and enabled: the purge must clear them. Returns
+    their names."""
+    box.sh("mkdir -p /srv/mbta && cp -r /src/Tests/Fixtures/gtfs-any-agency /srv/mbta/gtfs && "
+           "cp /src/Tests/Fixtures/gtfs-realtime/mbta-2017-12-23_alerts.pb /srv/mbta/alerts.pb && chmod -R a+rX /srv/mbta")
+    for name, settings in INSTANCES.items():
+        box.sh(f"cat > /etc/stopsheetd/{name}.conf <<'EOF'\n# written by nspawn_e2e.py\n{settings}EOF")
+    checked = {name: box.run("stopsheetd", "--check-config", "--config", f"/etc/stopsheetd/{name}.conf").stderr for name in INSTANCES}
+    results.check("each instance's file passes stopsheetd --check-config --config /etc/stopsheetd/NAME.conf",
+                  all(said == "stopsheetd: configuration OK\n" for said in checked.values()), f"{checked}")
+
+    enable = box.run("systemctl", "enable", "--now", *[f"stopsheetd@{name}.socket" for name in INSTANCES])
+    results.check("systemctl enable --now stopsheetd@cta.socket stopsheetd@mbta.socket", enable.returncode == 0, enable.stderr.strip())
+    sockets = {name: systemctl_show(box, f"stopsheetd@{name}.socket", "SubState", "Listen") for name in INSTANCES}
+    idle = {name: systemctl_show(box, f"stopsheetd@{name}.service", "ActiveState")["ActiveState"] for name in INSTANCES}
+    results.check("each instance's socket listens on /run/stopsheetd/NAME.sock, no service started yet",
+                  all(sockets[n].get("SubState") == "listening" and f"/run/stopsheetd/{n}.sock" in sockets[n].get("Listen", "")
+                      for n in INSTANCES) and set(idle.values()) == {"inactive"}, f"{sockets} {idle}")
+
+    # `wait`: the first connection starts the service; health is asked once the data has loaded.
+    waited = ctl(box, "--instance", "cta", "wait")[0]
+    code, health = ctl_json(box, "--instance", "cta", "health")
+    cta = wait_running(box, unit="stopsheetd@cta.service") or {}
+    mbta_idle = systemctl_show(box, "stopsheetd@mbta.service", "ActiveState")["ActiveState"]
+    results.check("a connection to cta's socket starts stopsheetd@cta only, which answers as CTA",
+                  waited == 0 and code == 0 and health and health.get("agencies") == ["CTA"] and cta.get("SubState") == "running"
+                  and mbta_idle == "inactive", f"wait {waited}, health {code} {health and health.get('agencies')} cta {cta} mbta {mbta_idle}")
+    waited = ctl(box, "--instance", "mbta", "wait")[0]
+    code, health = ctl_json(box, "--instance", "mbta", "health")
+    mbta = wait_running(box, unit="stopsheetd@mbta.service") or {}
+    results.check("a connection to mbta's socket starts stopsheetd@mbta, which answers as MBTA",
+                  waited == 0 and code == 0 and health and health.get("agencies") == ["MBTA"] and mbta.get("SubState") == "running",
+                  f"wait {waited}, health {code} {health and health.get('agencies')} mbta {mbta}")
+
+    # The container has no nss-systemd to name a dynamic uid: the unit names the user, /proc the uid.
+    uids, users = {}, {}
+    for name, state in (("cta", cta), ("mbta", mbta)):
+        uids[name] = box.sh(f"awk '/^Uid:/ {{print $2}}' /proc/{state.get('MainPID', '0')}/status").stdout.strip()
+        users[name] = systemctl_show(box, f"stopsheetd@{name}.service", "User").get("User")
+    rundirs = box.sh("ls -d /run/stopsheetd/daemon@cta /run/stopsheetd/daemon@mbta").stdout.split()
+    results.check("each instance runs as its own dynamic user, with its own runtime directory",
+                  users == {"cta": "stopsheetd-cta", "mbta": "stopsheetd-mbta"} and "" not in uids.values() and "0" not in uids.values()
+                  and uids["cta"] != uids["mbta"] and len(rundirs) == 2,
+                  f"users {users}, uids {uids}, runtime directories {rundirs}", info=f"uids {uids}")
+
+    own = {name: ctl_json(box, "--instance", name, "station", station)
+           for name, station in (("cta", "40380"), ("mbta", "place-north"))}
+    other = {name: ctl(box, "--instance", name, "station", station)[0] for name, station in (("cta", "place-north"), ("mbta", "40380"))}
+    results.check("each answers its own agency's stations, and not the other's",
+                  (own["cta"][1] or {}).get("stationName") == "Clark/Lake" and (own["mbta"][1] or {}).get("stationName") == "North Station"
+                  and other == {"cta": 1, "mbta": 1}, f"{ {n: (own[n][0], (own[n][1] or {}).get('stationName')) for n in own} } other {other}")
+
+    journals = {name: instance_journal(box, name) for name in INSTANCES}
+    results.check("the journal tells them apart: journalctl STOPSHEET_INSTANCE=NAME gives NAME's entries, all from its unit",
+                  all(journals[n] and {field(e, "_SYSTEMD_UNIT") for e in journals[n]} == {f"stopsheetd@{n}.service"}
+                      and any(field(e, "STOPSHEET_EVENT") == "start" for e in journals[n]) for n in INSTANCES),
+                  f"{ {n: sorted({str(field(e, '_SYSTEMD_UNIT')) for e in journals[n]}) for n in INSTANCES} }")
+
+    code, listed, _ = ctl(box, "instances")
+    results.check("stopsheetctl instances shows both, each with its agency, zone and status",
+                  code == 0 and re.search(r"^cta +CTA · America/Chicago · ready · 143 stations", listed, re.M)
+                  and re.search(r"^mbta +MBTA · America/New_York · ready · 5 stations", listed, re.M), f"exit {code}: {listed}")
+    results.note("stopsheetctl instances:\n" + listed.rstrip())
+    code, found, said = ctl(box, "stations", "South", "--all")
+    results.check("stopsheetctl stations South --all shows each agency's matches under its name",
+                  code == 0 and "CTA (cta)\n  40840 South Boulevard" in found and "MBTA (mbta)\n  place-sstat South Station" in found,
+                  f"exit {code}: {found} {said}")
+    results.note("stopsheetctl stations South --all:\n" + found.rstrip() + ("\n(stderr) " + said.rstrip() if said else ""))
+
+    # A reload of cta, with a setting its answers show: mbta's process and data stay as they were.
+    _, mbta_stations = ctl_json(box, "--instance", "mbta", "stations")
+    _, mbta_health = ctl_json(box, "--instance", "mbta", "health")
+    box.sh("printf 'STOPSHEETD_AGENCY_NAME=Chicago L\\n' >> /etc/stopsheetd/cta.conf")
+    reload = box.run("systemctl", "reload", "stopsheetd@cta.service")
+    reloaded = sdtest.wait_for(lambda: instance_journal(box, "cta", "STOPSHEET_EVENT=reload"), 20, 0.2)
+    renamed = sdtest.wait_for(lambda: (ctl_json(box, "--instance", "cta", "health")[1] or {}).get("agencies") == ["Chicago L"], 20, 0.2)
+    cta_after = wait_running(box, unit="stopsheetd@cta.service") or {}
+    results.check("systemctl reload stopsheetd@cta: cta re-reads cta.conf in the same process",
+                  reload.returncode == 0 and reloaded and renamed and cta_after.get("MainPID") == cta.get("MainPID"),
+                  f"rc {reload.returncode} {reload.stderr.strip()} reload entry {bool(reloaded)} renamed {bool(renamed)} {cta_after}")
+    mbta_after = systemctl_show(box, "stopsheetd@mbta.service", "MainPID", "SubState")
+    _, mbta_stations_after = ctl_json(box, "--instance", "mbta", "stations")
+    _, mbta_health_after = ctl_json(box, "--instance", "mbta", "health")
+    loaded_at = [(h or {}).get("stations", {}).get("loadedAt") for h in (mbta_health, mbta_health_after)]
+    results.check("...and leaves mbta alone: same main PID, no reload in its journal, the same stations and load",
+                  mbta_after.get("MainPID") == mbta.get("MainPID") and not instance_journal(box, "mbta", "STOPSHEET_EVENT=reload")
+                  and mbta_stations and mbta_stations == mbta_stations_after and loaded_at[0] and loaded_at[0] == loaded_at[1]
+                  and (mbta_health_after or {}).get("agencies") == ["MBTA"],
+                  f"mbta {mbta} -> {mbta_after}, stations same {mbta_stations == mbta_stations_after}, loadedAt {loaded_at}")
+    return tuple(INSTANCES)
 
 
 def run_checks(results, box, deb_in_box):
@@ -315,7 +454,7 @@ def run_checks(results, box, deb_in_box):
                          "-p", "err").stdout.strip()
     results.check("the daemon itself logged nothing at error level or worse", "stopsheetd[" not in own_errors,
                   own_errors[-400:])
-    purge_package(results, box)
+    purge_package(results, box, two_instances(results, box))
     install_from_source(results, box, "/stage-bin")
     follow_readme(results, box, deb_in_box)
 

@@ -71,7 +71,7 @@ class Daemon:
 
 def base_env(**extra):
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("STOPSHEETD_", "NOTIFY_SOCKET", "WATCHDOG_", "LISTEN_", "JOURNAL_STREAM"))}
+           if not k.startswith(("STOPSHEETD_", "STOPSHEET_INSTANCE", "NOTIFY_SOCKET", "WATCHDOG_", "LISTEN_", "JOURNAL_STREAM"))}
     env.update(extra)
     return env
 
@@ -292,6 +292,8 @@ def check_journal(results, pid):
     """The entries of one run, as journalctl returns them."""
     everything = sdtest.journal_entries(f"_PID={pid}")
     results.check("journal: entries readable with journalctl -o json", bool(everything), "none")
+    results.check("journal: the default instance's entries carry no STOPSHEET_INSTANCE",
+                  not [e for e in everything if field(e, "STOPSHEET_INSTANCE") is not None], "some do")
     for name in ("start", "ready", "stop"):
         entry = event(pid, name)
         if not results.check(f"journal: {name} event", entry is not None, f"no STOPSHEET_EVENT={name}"):
@@ -323,7 +325,7 @@ def phase_failing_upstream(results, binary, tmp):
     sock = os.path.join(tmp, "bound.sock")
     notify = sdtest.NotifyReceiver(os.path.join(tmp, "notify2.sock"))
     daemon = Daemon(tmp, "failing", [binary, "--socket", sock, "--alerts-url", url, "--stations-url", f"file://{stops}",
-                                     "--http-timeout", "2"], base_env(NOTIFY_SOCKET=notify.path))
+                                     "--http-timeout", "2"], base_env(NOTIFY_SOCKET=notify.path, STOPSHEET_INSTANCE="north"))
     try:
         ready = notify.wait(lambda f: f.get("READY") == "1", 30)
         # No retry: if READY=1 came before bind()/listen(), this connect fails.
@@ -340,6 +342,11 @@ def phase_failing_upstream(results, binary, tmp):
             results.check("refresh_failed: PRIORITY=4, UPSTREAM_URL, HTTP_STATUS=503, DURATION_MS", ok,
                           why or f"PRIORITY={field(entry, 'PRIORITY')} HTTP_STATUS={field(entry, 'HTTP_STATUS')} "
                                  f"UPSTREAM_URL={field(entry, 'UPSTREAM_URL')}")
+        # As stopsheetd@north.service starts it (Environment=STOPSHEET_INSTANCE=%i): every entry says so.
+        tagged = entries_of(daemon.pid, "STOPSHEET_INSTANCE=north")
+        every = sdtest.journal_entries(f"_PID={daemon.pid}")
+        results.check("journal: every entry of an instance carries STOPSHEET_INSTANCE (journalctl STOPSHEET_INSTANCE=north)",
+                      bool(tagged) and len(tagged) == len(every), f"{len(tagged)} of {len(every)} entries")
         degraded = notify.wait(lambda f: "alerts" in f.get("STATUS", "") and "fail" in f.get("STATUS", ""), 10)
         results.check("STATUS= names the failing source", degraded is not None,
                       f"statuses: {[f.get('STATUS') for _, _, f in notify.snapshot() if 'STATUS' in f]}",

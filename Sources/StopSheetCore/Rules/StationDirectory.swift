@@ -11,6 +11,9 @@ public struct StationDirectory: Sendable {
     /// The source's agencies (`agency.txt`; `Agency.cta` for CTA's own formats; empty when
     /// nothing names one), their zones included.
     public let agencies: [Agency]
+    /// The names the stations' sheets give their agencies (`Station.agencyName`), each once, in
+    /// the order of the stations: `health`'s `agencies`. Empty when nothing names one.
+    public let agencyNames: [String]
     /// False when the source could not say which lines serve a platform (GTFS `stops.txt` on its
     /// own): route-scoped alerts then match no station, and `health` says so.
     public let linesKnown: Bool
@@ -72,6 +75,8 @@ public struct StationDirectory: Sendable {
             station.agencyID = station.lines.lazy.compactMap(\.agencyID).first ?? known?.id
             return station
         }
+        var named: Set<String> = [StationDirectory.unnamedAgency]
+        agencyNames = stations.map(\.agencyName).filter { named.insert($0).inserted }
         var byStation: [String: Int] = [:]
         var byPlatform: [String: Int] = [:]
         for (index, station) in stations.enumerated() {

@@ -93,6 +93,7 @@ extension StopSheetService {
                 case .version: writer.member(key, string: StopSheetVersion.current)
                 case .subscriptions:
                     if let subscriptions { writer.object(key) { subscriptions.write(&$0) } } else { writer.null(key) }
+                case .agencies: writer.member(key, strings: generation.snapshot.stations?.agencyNames ?? [])
                 case .timeZone: writer.member(key, string: zone.name)
                 case .clock:
                     writer.object(key) { writer in

@@ -8,12 +8,15 @@ extension Answer {
         public var connections: Int
         public var version: String
         public var subscriptions: SubscriptionTotals?
+        /// The agencies whose stations are served, by the names their sheets give; empty until
+        /// the stations load, and when nothing names one (`stops.txt` alone).
+        public var agencies: [String]
         /// The zone of the answers' times; null until one is known (times are then UTC with `Z`).
         public var timeZone: String?
         public var clock: Clock
 
         public enum CodingKeys: String, AnswerKey {
-            case status, alerts, stations, uptimeSeconds, connections, version, subscriptions, timeZone, clock
+            case status, alerts, stations, uptimeSeconds, connections, version, subscriptions, agencies, timeZone, clock
         }
 
         public static let summary = "Whether the daemon can answer, and each cache's state."

@@ -7,14 +7,22 @@ import Glibc
 /// Threads: any; each entry is one `sd_journal_sendv` call, which is thread-safe.
 public struct JournalLogSink: LogSink {
     public static let syslogIdentifier = "stopsheetd"
+    /// The environment variable naming the instance (`Environment=STOPSHEET_INSTANCE=%i` in
+    /// stopsheetd@.service), and the field every entry then carries, so that
+    /// `journalctl STOPSHEET_INSTANCE=a` tells one agency's daemon from another's.
+    public static let instanceField = "STOPSHEET_INSTANCE"
 
     /// Fields the sink sets itself; an entry field of the same name is dropped rather than
     /// turned into a second, contradicting value.
-    private static let ownFields: Set<String> = ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER", "CODE_FILE", "CODE_LINE", "CODE_FUNC"]
+    private static let ownFields: Set<String> = ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER", "CODE_FILE", "CODE_LINE", "CODE_FUNC", instanceField]
 
     private let fallback = StderrLogSink()
+    /// The instance's name, nil (no field) for the default instance and a daemon run by hand.
+    let instance: String?
 
-    public init() {}
+    public init(instance: String? = getenv(JournalLogSink.instanceField).map { String(cString: $0) }) {
+        self.instance = instance.flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     public func write(_ entry: LogEntry) {
         var record: [(String, String)] = [
@@ -25,6 +33,7 @@ public struct JournalLogSink: LogSink {
             ("CODE_LINE", String(entry.line)),
             ("CODE_FUNC", entry.function),
         ]
+        if let instance { record.append((Self.instanceField, instance)) }
         for (key, value) in entry.fields {
             guard let name = Self.fieldName(key), !Self.ownFields.contains(name) else { continue }
             record.append((name, value))
