@@ -104,7 +104,7 @@ import Testing
         let drain = daemon.notifications.waitFor({ $0.hasPrefix("STATUS=stopping: finishing ") }, timeout: patience)
         #expect(drain == "STATUS=stopping: finishing 2 open connections, accepting none")
         let answer = try early.request(#"{"jsonrpc":"2.0","id":"after","method":"version"}"#)
-        #expect(answer["id"] == "after" && answer["result"]?["protocol"] == 1, "\(answer)")
+        #expect(answer["id"] == "after" && answer["result"]?["name"] == "stopsheetd", "\(answer)")
         // Then both, quiet, are closed when the grace ends, and the daemon exits 0.
         #expect(early.waitForClose())
         #expect(witness.waitForClose())
