@@ -50,6 +50,23 @@ public enum FacilitiesDecoder {
         try SIRIFacilityMonitoringDecoder.decode(root, local: local, limits: limits)
     }
 
+    /// Each row of a JSON table that is an object with an id under `idKey`, made into a value by
+    /// `make` (the object, its id, its 1-based row); any other row is a notice and skipped.
+    static func rows<Value>(_ rows: [JSON], table: String, idKey: String, limits: DecodingLimits, notices: inout FeedNotices,
+                            _ make: (JSONObject, String, Int) -> Value) throws(DecodingFailure) -> [Value] {
+        try limits.check(itemCount: rows.count)
+        var values: [Value] = []
+        values.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() {
+            guard let object = row.objectValue, let id = text(object[idKey]) else {
+                notices.add(table, line: index + 1, "row has no \(idKey); skipped")
+                continue
+            }
+            values.append(make(object, id, index + 1))
+        }
+        return values
+    }
+
     /// A field's text, trimmed; nil when absent, null, not text or empty.
     static func text(_ value: JSON?) -> String? {
         guard let text = value?.scalarText.map(UpstreamText.trimmed), !text.isEmpty else { return nil }

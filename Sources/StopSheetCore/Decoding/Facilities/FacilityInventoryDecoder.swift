@@ -23,21 +23,15 @@ public enum FacilityInventoryDecoder {
         guard let rows = document.arrayValue else {
             throw .unrecognisedFormat(UpstreamBody.describeRoot(document) + " (expected NYCT's equipments array or a CSV)")
         }
-        try limits.check(itemCount: rows.count)
         var notices = FeedNotices()
-        var units: [FacilityInventory.Unit] = []
-        for (index, row) in rows.enumerated() {
-            guard let object = row.objectValue, let unit = FacilitiesDecoder.text(object["equipmentno"]) else {
-                notices.add(equipmentsTable, line: index + 1, "row has no equipmentno; skipped")
-                continue
-            }
+        let units = try FacilitiesDecoder.rows(rows, table: equipmentsTable, idKey: "equipmentno", limits: limits, notices: &notices) { object, unit, _ in
             let stops = (FacilitiesDecoder.text(object["elevatorsgtfsstopid"]) ?? "").split(separator: "/")
                 .map { UpstreamText.trimmed(String($0)) }.filter { !$0.isEmpty }
             let ada = FacilitiesDecoder.text(object["ADA"])?.uppercased()
             let redundant = FacilitiesDecoder.text(object["redundant"])
-            units.append(.init(unitID: unit, stopIDs: stops, isADA: ada == "Y" ? true : ada == "N" ? false : nil,
-                               isRedundant: redundant == "1" ? true : redundant == "0" ? false : nil,
-                               serving: FacilitiesDecoder.text(object["serving"]) ?? ""))
+            return FacilityInventory.Unit(unitID: unit, stopIDs: stops, isADA: ada == "Y" ? true : ada == "N" ? false : nil,
+                                          isRedundant: redundant == "1" ? true : redundant == "0" ? false : nil,
+                                          serving: FacilitiesDecoder.text(object["serving"]) ?? "")
         }
         return (FacilityInventory(units: units), notices)
     }

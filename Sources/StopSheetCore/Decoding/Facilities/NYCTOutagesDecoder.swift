@@ -5,29 +5,25 @@ enum NYCTOutagesDecoder {
     static let table = "nyct_ene"
 
     static func decode(_ rows: [JSON], local: TimeZoneRules, limits: DecodingLimits) throws(DecodingFailure) -> FacilitiesDecoder.Feed {
-        try limits.check(itemCount: rows.count)
         var notices = FeedNotices()
-        var statuses: [FacilityStatus] = []
-        for (index, row) in rows.enumerated() {
-            guard let object = row.objectValue, let unit = FacilitiesDecoder.text(object["equipment"]) else {
-                notices.add(table, line: index + 1, "row has no equipment; skipped")
-                continue
-            }
+        var late = FeedNotices()
+        let statuses = try FacilitiesDecoder.rows(rows, table: table, idKey: "equipment", limits: limits, notices: &notices) { object, unit, line in
             let type = FacilitiesDecoder.text(object["equipmenttype"])?.uppercased()
             let since = FacilitiesDecoder.text(object["outagedate"])
             let back = FacilitiesDecoder.text(object["estimatedreturntoservice"])
             let start = since.flatMap { wallClock($0) }.map(local.instant)
-            if since != nil && start == nil { notices.add(table, line: index + 1, "\(unit): outagedate is not MM/DD/YYYY hh:mm:ss AM") }
+            if since != nil && start == nil { late.add(table, line: line, "\(unit): outagedate is not MM/DD/YYYY hh:mm:ss AM") }
             let serving = FacilitiesDecoder.text(object["serving"]) ?? ""
             let reason = FacilitiesDecoder.text(object["reason"]) ?? ""
             let ada = FacilitiesDecoder.text(object["ADA"])?.uppercased()
-            statuses.append(FacilityStatus(
+            return FacilityStatus(
                 unitID: unit, facility: type == "EL" ? .elevator : type == "ES" ? .escalator : .other, status: .notAvailable,
                 since: start, expectedBack: back.flatMap { wallClock($0) }.map(local.instant),
                 isUpcoming: FacilitiesDecoder.text(object["isupcomingoutage"])?.uppercased() == "Y",
                 description: reason.isEmpty ? serving : serving.isEmpty ? reason : "\(serving) (\(reason))",
-                isADA: ada == "Y" ? true : ada == "N" ? false : nil))
+                isADA: ada == "Y" ? true : ada == "N" ? false : nil)
         }
+        notices = FeedNotices.merged(notices, late)
         return FacilitiesDecoder.Feed(format: .nyct, statuses: statuses, notices: notices)
     }
 

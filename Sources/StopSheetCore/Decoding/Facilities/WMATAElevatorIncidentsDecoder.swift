@@ -7,23 +7,17 @@ enum WMATAElevatorIncidentsDecoder {
 
     static func decode(_ document: JSON, local: TimeZoneRules, limits: DecodingLimits) throws(DecodingFailure) -> FacilitiesDecoder.Feed {
         let rows = try JSONFields.array(document["ElevatorIncidents"], at: table)
-        try limits.check(itemCount: rows.count)
         var notices = FeedNotices()
-        var statuses: [FacilityStatus] = []
-        for (index, row) in rows.enumerated() {
-            guard let object = row.objectValue, let unit = FacilitiesDecoder.text(object["UnitName"]) else {
-                notices.add(table, line: index + 1, "row has no UnitName; skipped")
-                continue
-            }
+        let statuses = try FacilitiesDecoder.rows(rows, table: table, idKey: "UnitName", limits: limits, notices: &notices) { object, unit, _ in
             let type = FacilitiesDecoder.text(object["UnitType"])?.uppercased()
             let facility: FacilityOutage.Facility = type == "ELEVATOR" ? .elevator : type == "ESCALATOR" ? .escalator : .other
             let location = FacilitiesDecoder.text(object["LocationDescription"]) ?? ""
             let symptom = FacilitiesDecoder.text(object["SymptomDescription"]) ?? ""
-            statuses.append(FacilityStatus(
+            return FacilityStatus(
                 unitID: unit, facility: facility, status: .notAvailable,
                 since: time(object["DateOutOfServ"], local), expectedBack: time(object["EstimatedReturnToService"], local),
                 description: [location, symptom].filter { !$0.isEmpty }.joined(separator: ": "),
-                location: .init(stationCode: FacilitiesDecoder.text(object["StationCode"]), levels: FacilityLevels.levels(location))))
+                location: .init(stationCode: FacilitiesDecoder.text(object["StationCode"]), levels: FacilityLevels.levels(location)))
         }
         return FacilitiesDecoder.Feed(format: .wmata, statuses: statuses, notices: notices)
     }
