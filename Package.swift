@@ -22,12 +22,13 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // The wire contract, once for both sides: method names with their params and results,
         // error codes and messages, StopType; `rpc.discover`'s OpenRPC document is made from it.
         .target(name: "StopSheetProtocol", dependencies: ["StopSheetCore"]),
         .target(
             name: "StopSheetDaemon",
-            dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix", "ZoneInfo", "CLinux", "CSystemd", "CCurl", "CArchive"],
+            dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix", "ZoneInfo", "CLinux", "CSystemd", "CCurl", "CArchive", "CLibXML2"],
             resources: [
                 .embedInCode("Demo/alerts.json"),
                 .embedInCode("Demo/stops.csv"),

@@ -8,6 +8,7 @@ daemon.
     feed = step_free.Feed("Tests/Fixtures/gtfs-pathways/prague-pid-2020-07-02")
     feed.verdict(station_id, outages)   # outages: [{"alertId", "headline", "effect",
                                         #            "effectDetail", "stops": [stop ids]}]
+    feed.verdict(station_id, outages, units)  # and lift-status units: [{"unitId", "status"}]
 
 Fields are read with Python's csv module and stripped of surrounding whitespace, as the daemon's
 GTFS tables are (Prague's pathways.txt names `U921N2 ` with a trailing space).
@@ -139,9 +140,23 @@ class Feed:
                     queue.append(nxt)
         return reached
 
-    def verdict(self, station, outages):
-        """The station's verdict as a dict shaped like protocol.md's `now` (basis pathways only)."""
+    def unit_pathways(self, station, unit_id):
+        """A lift-status unit's pathways: those whose facility_id, pathway_code, signposted_as or
+        pathway_id is its id, else the elevators ending at the stop whose id it is."""
+        rows = self.pathways.get(station, [])
+        named = [row["pathway_id"] for row in rows
+                 if unit_id in (row.get("facility_id", ""), row.get("pathway_code", ""), row.get("signposted_as", ""), row["pathway_id"])]
+        if named:
+            return named
+        return [row["pathway_id"] for row in self.elevator_pathways(station) if unit_id in (row["from_stop_id"], row["to_stop_id"])]
+
+    def verdict(self, station, outages, units=()):
+        """The station's verdict as a dict shaped like protocol.md's `now` (basis pathways only).
+        `units`: lift-status units at the station, [{"unitId", "status"}]; `notAvailable` closes
+        its pathways, `unknown` leaves them neither open nor closed (a platform whose entry or exit
+        differs either way has None), `partiallyAvailable` is listed, `available` is not."""
         placed = []
+        listed = [dict(unit, pathways=self.unit_pathways(station, unit["unitId"])) for unit in units if unit["status"] != "available"]
         for wanted in ("elevator", "escalator", "other"):
             for outage in outages:
                 facility = self.facility(outage)
@@ -149,16 +164,35 @@ class Feed:
                     numbers = [after for word, after in zip(words(outage["headline"]), words(outage["headline"])[1:])
                                if word == "elevator" and after.isdigit()]
                     placed.append({"alertId": outage["alertId"], "facility": facility, "facilityId": numbers[0] if numbers else None,
-                                   "pathways": self.taken_out(station, outage, facility)})
-        closed = {pathway for outage in placed for pathway in outage["pathways"]}
-        entered = self.reach(station, closed, backwards=False)
-        left = self.reach(station, closed, backwards=True)
+                                   "pathways": self.taken_out(station, outage, facility), "source": "alerts", "status": "notAvailable"})
+            for unit in listed:
+                modes = {int(row["pathway_mode"]) for row in self.pathways.get(station, []) if row["pathway_id"] in unit["pathways"][:1]}
+                facility = "elevator" if modes == {ELEVATOR} or not modes else "escalator" if modes == {4} else "other"
+                if facility == wanted:
+                    placed.append({"alertId": "", "facility": facility, "facilityId": unit["unitId"], "pathways": unit["pathways"],
+                                   "source": "facilities", "status": unit["status"]})
+        closed = {pathway for outage in placed if outage["status"] == "notAvailable" for pathway in outage["pathways"]}
+        unsure = {pathway for outage in placed if outage["status"] == "unknown" for pathway in outage["pathways"]}
+        best = (self.reach(station, closed, backwards=False), self.reach(station, closed, backwards=True))
+        worst = (self.reach(station, closed | unsure, backwards=False), self.reach(station, closed | unsure, backwards=True))
         platforms = []
         for platform in self.platforms(station):
             area = {platform} | {stop for stop in self.order if self._type(stop) == 4 and self.stops[stop].get("parent_station") == platform}
-            platforms.append({"stopId": platform, "entry": bool(area & entered), "exit": bool(area & left)})
+            said = [bool(area & best[i]) if bool(area & best[i]) == bool(area & worst[i]) else None for i in (0, 1)]
+            platforms.append({"stopId": platform, "entry": said[0], "exit": said[1]})
         both = sum(1 for p in platforms if p["entry"] and p["exit"])
-        word = "unknown" if not platforms else "available" if both == len(platforms) else "none" if both == 0 else "partial"
+        undecided = sum(1 for p in platforms if None in (p["entry"], p["exit"]) and False not in (p["entry"], p["exit"]))
+        if not platforms:
+            word = "unknown"
+        elif both == len(platforms):
+            word = "available"
+        elif both == 0 and undecided == 0:
+            word = "none"
+        elif both == 0 and undecided == len(platforms):
+            word = "unknown"
+        else:
+            word = "partial"
+        unresolved = any(o["facility"] == "elevator" and not o["pathways"] and o["status"] != "partiallyAvailable" for o in placed)
         return {"stepFree": word, "basis": "pathways",
-                "complete": not any(o["facility"] == "elevator" and not o["pathways"] for o in placed),
+                "complete": not unresolved and all(p["entry"] is not None and p["exit"] is not None for p in platforms),
                 "platforms": platforms, "outages": placed}

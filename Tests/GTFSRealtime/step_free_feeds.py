@@ -12,6 +12,10 @@ Writes into DIR, for each FEED (prague-pid-2020-07-02, euskotren-2025-11-27):
                        "verdicts": {"now": {station_id: now}, "later": {...}}} — every station
                       with pathways, as protocol.md's `now`, derived by Tests/GTFS/step_free.py
                       from this script's own reading of the encoded feed
+  FEED.units.json     lift-status units MADE FOR THE TEST, [{"unitId", "stationId", "status"}]:
+                      every real elevator pathway in pathways.txt order, by its pathway_id, its
+                      status in turn unknown, notAvailable, available, partiallyAvailable; the
+                      moment "units" of FEED.expected.json is "now" with these beside the alerts
 and `ALERT_ID.pb` for each alert alone, and `empty.pb` (no alert at all), for tests that switch
 outages on and off. With --static, also `FEED/`: the feed's fixture tables with routes.txt,
 trips.txt and stop_times.txt MADE FOR THE TEST (one metro route `M`, one trip per station calling
@@ -173,6 +177,16 @@ def main():
         for label, moment in moments.items():
             active = read_back(body, moment)
             verdicts[label] = {station: feed.verdict(station, active) for station in feed.stations_with_pathways()}
+        statuses = ["unknown", "notAvailable", "available", "partiallyAvailable"]
+        units = [{"unitId": row["pathway_id"], "stationId": station, "status": statuses[index % 4]}
+                 for index, (station, row) in enumerate((station, row) for station in feed.stations_with_pathways()
+                                                        for row in feed.elevator_pathways(station))]
+        with open(os.path.join(args.out, name + ".units.json"), "w", encoding="utf-8") as handle:
+            json.dump(units, handle, ensure_ascii=False, indent=1)
+        moments["units"] = args.now
+        active = read_back(body, args.now)
+        verdicts["units"] = {station: feed.verdict(station, active, [u for u in units if u["stationId"] == station])
+                             for station in feed.stations_with_pathways()}
         with open(os.path.join(args.out, name + ".expected.json"), "w", encoding="utf-8") as handle:
             json.dump({"moments": moments, "verdicts": verdicts}, handle, ensure_ascii=False, indent=1)
 

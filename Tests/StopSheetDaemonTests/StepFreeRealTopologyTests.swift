@@ -6,8 +6,9 @@ import Testing
 /// metro, Euskotren) with outage alerts written by the reference encoder naming their real
 /// elevators (Tests/GTFSRealtime/step_free_feeds.py). Every station with pathways, every
 /// platform's entry and exit and every outage is compared with an independent reading of the
-/// same files in Python (Tests/GTFS/step_free.py), at two moments: now, and after a planned
-/// outage has started.
+/// same files in Python (Tests/GTFS/step_free.py), at three moments: now, after a planned
+/// outage has started, and now with lift-status units on every real elevator (unknown, out,
+/// available and partly available in turn) beside the alerts.
 @Suite struct StepFreeRealTopologyTests {
     static let feeds = ["prague-pid-2020-07-02", "euskotren-2025-11-27"]
     static let now: Int64 = 1_764_669_600
@@ -34,7 +35,8 @@ import Testing
             })),
             ("outages", .array(now.outages.map { outage in
                 .object(JSONObject([("alertId", .string(outage.alertID)), ("facility", .string(outage.facility.rawValue)),
-                                    ("facilityId", outage.facilityID.map(JSON.string) ?? .null), ("pathways", .array(outage.pathways.map(JSON.string)))]))
+                                    ("facilityId", outage.facilityID.map(JSON.string) ?? .null), ("pathways", .array(outage.pathways.map(JSON.string))),
+                                    ("source", .string(outage.source.rawValue)), ("status", .string(outage.status.rawValue))]))
             })),
         ]))
     }
@@ -48,6 +50,14 @@ import Testing
                                                       levels: try Self.fixture(feed, "levels.txt"))
         let stations = StationDirectory(try GTFSStopsDecoder.decode(stops))
         let alerts = try GTFSRealtimeAlertsDecoder.decode(try GTFSFeeds.bytes("\(directory)/\(feed).pb"))
+        // Lift-status units on the real elevators (moment "units"), by station.
+        var units: [String: [FacilityJoin.Unit]] = [:]
+        for unit in try #require(try JSONParser.parse(try GTFSFeeds.bytes("\(directory)/\(feed).units.json")).arrayValue) {
+            let status = try #require(unit["status"]?.stringValue.flatMap(FacilityStatus.Status.init(rawValue:)))
+            let id = try #require(unit["unitId"]?.stringValue), station = try #require(unit["stationId"]?.stringValue)
+            units[station, default: []].append(FacilityJoin.Unit(status: FacilityStatus(unitID: id, facility: .other, status: status)))
+        }
+        #expect(units.values.joined().count > 8, "\(feed): too few elevators to try each status")
         let moments = try #require(expected["moments"]?.objectValue)
         for (label, moment) in moments.members {
             let at = Instant(secondsSince1970: Int64(try #require(moment.intValue)))
@@ -56,7 +66,8 @@ import Testing
             var withPathways: [String] = []
             for station in stations.stations {
                 let now = StepFreeNow(station: station, topology: topology.stations[station.id],
-                                      applying: snapshot.alerts(applyingTo: station).map(\.alert), now: at)
+                                      applying: snapshot.alerts(applyingTo: station).map(\.alert), now: at,
+                                      facilities: label == "units" ? units[station.id] ?? [] : [])
                 guard now.basis == .pathways else {
                     #expect(verdicts[station.id] == nil, "\(station.id) has pathways for the oracle")
                     #expect(now.platforms.allSatisfy { $0.entry == nil && $0.exit == nil })

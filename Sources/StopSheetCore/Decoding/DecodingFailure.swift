@@ -5,6 +5,9 @@ public enum DecodingFailure: Error, Equatable, Sendable, CustomStringConvertible
     case invalidJSON(JSONParser.Failure)
     case invalidCSV(CSVReader.Failure)
     case invalidProtobuf(ProtobufReader.Failure)
+    /// Not XML the daemon reads: malformed, too deep or large, or with a DTD (refused whole, so
+    /// no entity is ever declared or expanded). The text is the reader's.
+    case invalidXML(String)
     /// The body is none of the formats this source accepts; the text says what it looked like.
     case unrecognisedFormat(String)
     /// The format was recognised but a value is missing or of the wrong shape. `path` names it,
@@ -20,6 +23,7 @@ public enum DecodingFailure: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidJSON(let failure): return "body is not valid JSON: \(failure)"
         case .invalidCSV(let failure): return "body is not valid CSV: \(failure)"
         case .invalidProtobuf(let failure): return "body is not a valid protobuf message: \(failure)"
+        case .invalidXML(let reason): return "body is not acceptable XML: \(reason)"
         case .unrecognisedFormat(let hint): return "unrecognised upstream format: \(hint)"
         case .malformed(let path, let reason): return "malformed upstream data at \(path): \(reason)"
         case .upstreamError(let code, let message):

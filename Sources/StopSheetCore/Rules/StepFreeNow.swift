@@ -11,7 +11,14 @@
 /// - An outage takes out the elevator pathways whose `facility_id`, `pathway_code` or
 ///   `signposted_as` is a number its headline gives as "Elevator N", and those ending at a
 ///   generic node or boarding area it names (an escalator outage takes out no elevator).
-/// - `complete` is false when an elevator outage at the station places no pathway.
+/// - A lift-status unit (`--facilities-url`, `FacilityJoin`) is placed by `place(_:on:)`.
+///   `notAvailable` takes its pathways out as an alert does; `partiallyAvailable` leaves them up
+///   and is listed; `unknown` (and every unit of stale data) leaves them neither up nor out: a
+///   platform whose entry or exit differs with them out has it `nil`.
+/// - Without pathways, an outage of a unit the inventory marks ADA and not redundant makes an
+///   `available` station `partial`; others are listed and change nothing.
+/// - `complete` is false when an elevator outage at the station places no pathway, when a
+///   platform's entry or exit is `nil`, or when a step-free unit of a station without pathways is out.
 public struct StepFreeNow: Hashable, Sendable {
     public enum Verdict: String, Hashable, Sendable, CaseIterable {
         case available, partial, none, unknown
@@ -37,26 +44,48 @@ public struct StepFreeNow: Hashable, Sendable {
     }
 
     public struct Outage: Hashable, Sendable {
+        /// Where the outage was heard: an alert, or a lift-status feed (`--facilities-url`).
+        public enum Source: String, Hashable, Sendable, CaseIterable {
+            case alerts, facilities
+        }
+
+        /// The alert's id; empty for a lift-status unit (`facilityID` is its id).
         public var alertID: String
         public var facility: FacilityOutage.Facility
-        /// The first number the headline gives as "Elevator N", if any.
+        /// The first number the headline gives as "Elevator N", if any; a lift-status unit's id.
         public var facilityID: String?
-        /// The ids of the pathways it takes out, in `pathways.txt` order.
+        /// The ids of the pathways it takes out (or, `unknown`, may take out), in `pathways.txt` order.
         public var pathways: [String]
+        public var source: Source
+        /// `notAvailable` for every alert; a lift-status unit's own (never `available`: an
+        /// available unit is no outage).
+        public var status: FacilityStatus.Status
+        public var since: Instant?
+        public var expectedBack: Instant?
+        /// The feed's own text, made safe for terminals (`FacilityText`); empty for an alert
+        /// (its headline is in the sheet already).
+        public var description: String
 
-        public init(alertID: String, facility: FacilityOutage.Facility, facilityID: String?, pathways: [String]) {
+        public init(alertID: String, facility: FacilityOutage.Facility, facilityID: String?, pathways: [String], source: Source = .alerts,
+                    status: FacilityStatus.Status = .notAvailable, since: Instant? = nil, expectedBack: Instant? = nil, description: String = "") {
             self.alertID = alertID
             self.facility = facility
             self.facilityID = facilityID
             self.pathways = pathways
+            self.source = source
+            self.status = status
+            self.since = since
+            self.expectedBack = expectedBack
+            self.description = description
         }
 
         /// An elevator outage that places no pathway: the verdict cannot say what it takes out.
-        public var isUnresolved: Bool { Self.isUnresolved(facility: facility, pathways: pathways) }
+        public var isUnresolved: Bool { Self.isUnresolved(facility: facility, pathways: pathways, status: status) }
 
-        /// The rule of `isUnresolved`, for a reader of the answer (stopsheetctl names them).
-        public static func isUnresolved(facility: FacilityOutage.Facility, pathways: [String]) -> Bool {
-            facility == .elevator && pathways.isEmpty
+        /// The rule of `isUnresolved`, for a reader of the answer (stopsheetctl names them). A
+        /// partly available elevator takes nothing out, placed or not.
+        public static func isUnresolved(facility: FacilityOutage.Facility, pathways: [String], status: FacilityStatus.Status = .notAvailable) -> Bool {
+            facility == .elevator && pathways.isEmpty && status != .partiallyAvailable
         }
     }
 
@@ -70,17 +99,20 @@ public struct StepFreeNow: Hashable, Sendable {
 
     /// The verdict at `now` from the alerts that apply to the station (live or not: only those
     /// active at `now` that are facility outages count; planned ones do not until they start).
-    public init(station: Station, topology: StationTopology?, applying alerts: [Alert], now: Instant) {
+    public init(station: Station, topology: StationTopology?, applying alerts: [Alert], now: Instant, facilities: [FacilityJoin.Unit] = []) {
         self.init(station: station, topology: topology,
-                  outages: alerts.lazy.filter { $0.kind(at: now) == .active }.compactMap(FacilityOutage.init))
+                  outages: alerts.lazy.filter { $0.kind(at: now) == .active }.compactMap(FacilityOutage.init), facilities: facilities)
     }
 
     /// The verdict from the station's active facility outages (a snapshot classifies each alert
-    /// once, not once per station).
-    public init(station: Station, topology: StationTopology?, outages active: [FacilityOutage]) {
+    /// once, not once per station) and the units a lift-status feed reports there
+    /// (`FacilityJoin`, statuses as they count now; `available` ones change nothing).
+    public init(station: Station, topology: StationTopology?, outages active: [FacilityOutage], facilities: [FacilityJoin.Unit] = []) {
         var outages: [Outage] = []
         var closed: Set<Int> = []
+        var unsure: Set<Int> = []
         let topology = topology.flatMap { $0.pathways.isEmpty ? nil : $0 }
+        let units = facilities.filter { $0.status.status != .available }
         for facility in FacilityOutage.Facility.allCases {
             for outage in active where outage.facility == facility {
                 var placed: [Int] = []
@@ -106,6 +138,23 @@ public struct StepFreeNow: Hashable, Sendable {
                 outages.append(Outage(alertID: outage.alertID, facility: outage.facility, facilityID: outage.elevatorNumbers.first,
                                       pathways: placed.map { topology!.pathways[$0].id }))
             }
+            for unit in units {
+                let placed = topology.map { Self.place(unit, on: $0) } ?? []
+                // A unit of no stated kind is what the pathways it is placed on are.
+                var kind = unit.status.facility
+                if kind == .other, let topology, let first = placed.first {
+                    kind = topology.pathways[first].mode == .elevator ? .elevator : topology.pathways[first].mode == .escalator ? .escalator : .other
+                }
+                guard kind == facility else { continue }
+                switch unit.status.status {
+                case .notAvailable: closed.formUnion(placed)
+                case .unknown: unsure.formUnion(placed)
+                case .partiallyAvailable, .available: break
+                }
+                outages.append(Outage(alertID: "", facility: kind, facilityID: unit.status.unitID, pathways: placed.map { topology!.pathways[$0].id },
+                                      source: .facilities, status: unit.status.status, since: unit.status.since,
+                                      expectedBack: unit.status.expectedBack, description: unit.status.description))
+            }
         }
         self.outages = outages
         complete = !outages.contains(where: \.isUnresolved)
@@ -113,10 +162,22 @@ public struct StepFreeNow: Hashable, Sendable {
             basis = .stations
             stepFree = Self.reported(station.stepFree)
             platforms = station.platforms.map { PlatformAccess(stopID: $0.stopID, name: station.name, entry: nil, exit: nil) }
+            // Without pathways, only the inventory says which outage matters: a unit on the
+            // step-free route (ADA) that no other unit stands in for.
+            let stepFreeRouteOut = units.contains { unit in
+                unit.status.status != .partiallyAvailable && (unit.status.isADA == true || unit.inventory.contains { $0.isADA == true })
+                    && unit.inventory.contains { $0.isRedundant == false }
+            }
+            // The others change nothing: an unplaced lift is the rule here, not news.
+            complete = !outages.contains { $0.source == .alerts && $0.isUnresolved } && !stepFreeRouteOut
+            if stepFreeRouteOut, stepFree == .available { stepFree = .partial }
             return
         }
         basis = .pathways
         let access = topology.access(closedPathways: closed)
+        // An `unknown` unit may be out or not: a platform whose access differs between the two
+        // has none said.
+        let worst = unsure.subtracting(closed).isEmpty ? access : topology.access(closedPathways: closed.union(unsure))
         // A platform the pathways do not reach at all has neither: the reference asks a feed with
         // pathways to give them for the whole station. Both lists are usually in the same order;
         // a station has few platforms, so a search beats a dictionary otherwise.
@@ -126,11 +187,55 @@ public struct StepFreeNow: Hashable, Sendable {
                 return PlatformAccess(stopID: platform.stopID, name: station.name, entry: false, exit: false)
             }
             let name = topology.platformNames[position]
+            let best = access[position], least = worst[position]
             return PlatformAccess(stopID: platform.stopID, name: name.isEmpty ? station.name : name,
-                                  entry: access[position].entry, exit: access[position].exit)
+                                  entry: best.entry == least.entry ? best.entry : nil, exit: best.exit == least.exit ? best.exit : nil)
         }
+        if platforms.contains(where: { $0.entry == nil || $0.exit == nil }) { complete = false }
         let both = platforms.filter { $0.entry == true && $0.exit == true }.count
-        stepFree = platforms.isEmpty ? .unknown : both == platforms.count ? .available : both == 0 ? .none : .partial
+        let undecided = platforms.filter { ($0.entry == nil || $0.exit == nil) && $0.entry != false && $0.exit != false }.count
+        stepFree = platforms.isEmpty ? .unknown : both == platforms.count ? .available
+            : both == 0 && undecided == 0 ? .none : both == 0 && undecided == platforms.count ? .unknown : .partial
+    }
+
+    /// A lift-status unit's pathways (positions), by the first rule that places it:
+    /// 1. an inventory row's pathway, or an elevator ending at an inventory row's stop;
+    /// 2. a pathway whose `facility_id`, `pathway_code`, `signposted_as` or `pathway_id` is the unit's id;
+    /// 3. an elevator ending at the stop whose id is the unit's;
+    /// 4. WMATA's levels: the one elevator whose end nodes' names say the same two levels
+    ///    ("… Between Street and Mezzanine"), in either order; two or more are no placement.
+    static func place(_ unit: FacilityJoin.Unit, on topology: StationTopology) -> [Int] {
+        let id = unit.status.unitID
+        let ends = { (nodes: [Int]) -> [Int] in
+            topology.elevatorPathways.filter { nodes.contains(topology.pathwayEnds[$0].from) || nodes.contains(topology.pathwayEnds[$0].to) }
+        }
+        let byInventory = topology.pathways.indices.filter { position in unit.inventory.contains { $0.pathwayID == topology.pathways[position].id } }
+        if !byInventory.isEmpty { return byInventory }
+        // An inventory's stop places the unit when it is a node or boarding area an elevator ends
+        // at (a platform or a station is where many ways end, not one unit's).
+        let inventoryNodes = unit.inventory.flatMap(\.stopIDs).compactMap { stop -> Int? in
+            guard let index = topology.index(of: stop) else { return nil }
+            switch topology.locations[index].role {
+            case .genericNode, .boardingArea: return index
+            default: return nil
+            }
+        }
+        let byInventoryStop = ends(inventoryNodes)
+        if !byInventoryStop.isEmpty { return byInventoryStop }
+        let byID = topology.pathways.indices.filter { position in
+            let pathway = topology.pathways[position]
+            return [pathway.facilityID, pathway.pathwayCode, pathway.signpostedAs, pathway.id].contains(id)
+        }
+        if !byID.isEmpty { return byID }
+        let byNode = ends(topology.index(of: id).map { [$0] } ?? [])
+        if !byNode.isEmpty { return byNode }
+        let levels = Set(unit.status.location.levels)
+        guard levels.count == 2 else { return [] }
+        let byLevels = topology.elevatorPathways.filter { position in
+            let ends = topology.pathwayEnds[position]
+            return [ends.from, ends.to].contains { Set(FacilityLevels.levels(topology.locations[$0].name)) == levels }
+        }
+        return byLevels.count == 1 ? byLevels : []
     }
 
     /// The verdict of a station nothing more is known of (before stations load): its reported

@@ -91,7 +91,7 @@ public struct StopSheetService: Sendable {
         let button = current.snapshot.stopSheet(for: station).accessibilityButton
         return station.encodedDetail(advisories: [UInt8].array { array in
             for advisory in button.advisories { array.elementObject { advisory.write(&$0, in: current.zone) } }
-        }, now: button.now)
+        }, now: button.now, in: current.zone)
     }
 
     /// Every station by name (`StationsByName`), without platforms: what a picker or a shell completion needs.

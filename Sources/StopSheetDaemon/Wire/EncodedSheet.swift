@@ -62,7 +62,7 @@ extension StopSheet {
         let sheet = beforeStationsLoad(stopID: stopID, stationName: stationName)
         return encodedMembers(stationID: sheet.stationID, stationName: sheet.stationName, button: EncodedButton(sheet.accessibilityButton.stepFree, agency: Agency.cta.name),
                               alertMembers: encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: []),
-                              now: sheet.accessibilityButton.now.encoded)
+                              now: sheet.accessibilityButton.now.encoded(in: .notKnown))
     }
 
     /// A bus stop's sheet: nothing at all, ever.

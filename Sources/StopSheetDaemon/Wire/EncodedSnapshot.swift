@@ -94,11 +94,11 @@ public final class EncodedSnapshot: Sendable {
                 }()
                 let now: [UInt8]
                 if snapshot.hasFacilityOutage(amongAlertsAt: positions) {
-                    now = snapshot.stepFreeNow(for: stations[index], alertPositions: positions).encoded
+                    now = snapshot.stepFreeNow(for: stations[index], alertPositions: positions).encoded(in: zone)
                 } else if let quiet = quietNow[index] {
                     now = quiet
                 } else {
-                    now = snapshot.stepFreeNow(for: stations[index], alertPositions: []).encoded
+                    now = snapshot.stepFreeNow(for: stations[index], alertPositions: []).encoded(in: zone)
                     quietNow[index] = now
                 }
                 sheets.append(StopSheet.encodedMembers(stationID: stations[index].id, stationName: stations[index].name, button: button,

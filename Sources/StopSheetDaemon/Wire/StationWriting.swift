@@ -24,7 +24,7 @@ extension Station {
 
     /// The `station` detail: the summary's members, then platforms, entrances and the sheet's
     /// advisories (given encoded, `[…]`) and `now`.
-    func encodedDetail(advisories: [UInt8], now: StepFreeNow) -> [UInt8] {
+    func encodedDetail(advisories: [UInt8], now: StepFreeNow, in zone: TimeZoneRules) -> [UInt8] {
         .object { writer in
             writeSummary(&writer, stepFreeNow: now.stepFree)
             writer.members(Answer.Station.CodingKeys.self) { writer, key in
@@ -32,7 +32,7 @@ extension Station {
                 case .platforms: writer.array(key, of: platforms) { $1.write(&$0) }
                 case .entrances: writer.array(key, of: entrances) { $1.write(&$0) }
                 case .advisories: writer.member(key, encoded: advisories)
-                case .now: writer.object(key) { now.write(&$0) }
+                case .now: writer.object(key) { now.write(&$0, in: zone) }
                 }
             }
         }

@@ -3,11 +3,15 @@ import StopSheetCore
 extension StepFreeNow.Verdict: AnswerWord {}
 extension StepFreeNow.Basis: AnswerWord {}
 extension StopSheetCore.FacilityOutage.Facility: AnswerWord {}
+extension StopSheetCore.StepFreeNow.Outage.Source: AnswerWord {}
+extension StopSheetCore.FacilityStatus.Status: AnswerWord {}
 
 extension Answer {
     public typealias StepFreeVerdict = StopSheetCore.StepFreeNow.Verdict
     public typealias StepFreeBasis = StopSheetCore.StepFreeNow.Basis
     public typealias Facility = StopSheetCore.FacilityOutage.Facility
+    public typealias OutageSource = StopSheetCore.StepFreeNow.Outage.Source
+    public typealias UnitStatus = StopSheetCore.FacilityStatus.Status
 
     /// `accessibilityButton.now` (and `station`'s `now`): step-free access at this moment,
     /// platform by platform, from the station's pathways and its live facility outages. It stands
@@ -40,18 +44,30 @@ extension Answer {
 
     /// A live facility outage at the station and the pathways it takes out.
     public struct FacilityOutage: AnswerObject {
+        /// The alert's id; empty for a unit of a lift-status feed.
         public var alertId: String
         public var facility: Facility
-        /// The first number the headline gives as "Elevator N", if any.
+        /// The first number the headline gives as "Elevator N", if any; a lift-status unit's id.
         public var facilityId: String?
-        /// The ids of the pathways it takes out; none for an outage that places none.
+        /// The ids of the pathways it takes out (`unknown`: may take out); none for an outage that places none.
         public var pathways: [String]
+        /// `alerts` or `facilities` (`--facilities-url`).
+        public var source: OutageSource
+        /// `notAvailable` for every alert; a lift-status unit's own: `notAvailable`, `partiallyAvailable` or `unknown`.
+        public var status: UnitStatus
+        /// Out since and expected back, the agency's local time with its offset, when the feed says.
+        public var since: String?
+        public var expectedBack: String?
+        /// The lift-status feed's own text, made safe for terminals; empty for an alert.
+        public var description: String
 
-        public enum CodingKeys: String, AnswerKey { case alertId, facility, facilityId, pathways }
+        public enum CodingKeys: String, AnswerKey { case alertId, facility, facilityId, pathways, source, status, since, expectedBack, description }
 
-        public static let summary = "A facility outage: its alert, facility, number and the pathways it takes out."
+        public static let summary = "A facility outage: its alert or unit, facility, the pathways it takes out, its source, status, times and text."
 
         /// An elevator outage that places no pathway (what makes `complete` false): the core's rule.
-        public var isUnresolved: Bool { StopSheetCore.StepFreeNow.Outage.isUnresolved(facility: facility, pathways: pathways) }
+        public var isUnresolved: Bool {
+            StopSheetCore.StepFreeNow.Outage.isUnresolved(facility: facility, pathways: pathways, status: status)
+        }
     }
 }

@@ -1,0 +1,75 @@
+/// A lift-status body (`--facilities-url`), its format recognised from its content:
+/// - SIRI-FM XML, read by the daemon into `MarkupElement`s (`decode(siri:)`);
+/// - WMATA's `{"ElevatorIncidents": [...]}` (`WMATAElevatorIncidentsDecoder`);
+/// - NYC Transit's ENE outage array (`NYCTOutagesDecoder`).
+/// A row that cannot be used is a notice and is skipped; the rest load.
+public enum FacilitiesDecoder {
+    public enum Format: String, Hashable, Sendable, CaseIterable {
+        case siriFM = "siri-fm", wmata, nyct
+    }
+
+    public struct Feed: Hashable, Sendable {
+        public var format: Format
+        public var statuses: [FacilityStatus]
+        /// When the publisher made the body, when it says (SIRI-FM's `ResponseTimestamp`).
+        public var producedAt: Instant?
+        public var notices: FeedNotices
+
+        public init(format: Format, statuses: [FacilityStatus], producedAt: Instant? = nil, notices: FeedNotices = FeedNotices()) {
+            self.format = format
+            self.statuses = statuses
+            self.producedAt = producedAt
+            self.notices = notices
+        }
+
+        public static func == (lhs: Feed, rhs: Feed) -> Bool {
+            lhs.format == rhs.format && lhs.statuses == rhs.statuses && lhs.producedAt == rhs.producedAt && lhs.notices == rhs.notices
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(format)
+            hasher.combine(statuses)
+        }
+    }
+
+    /// A JSON body: WMATA's object or NYCT's array. `local` reads their times, which carry no offset.
+    public static func decode(json bytes: [UInt8], local: TimeZoneRules, limits: DecodingLimits = .init()) throws(DecodingFailure) -> Feed {
+        let document = try UpstreamBody.json(bytes, limits: limits)
+        if document["ElevatorIncidents"] != nil { return try WMATAElevatorIncidentsDecoder.decode(document, local: local, limits: limits) }
+        if let rows = document.arrayValue, rows.isEmpty || rows.first?["equipment"] != nil {
+            return try NYCTOutagesDecoder.decode(rows, local: local, limits: limits)
+        }
+        if document.arrayValue != nil {
+            throw .unrecognisedFormat("JSON array whose first element has no 'equipment' (not NYCT's ENE outages)")
+        }
+        throw .unrecognisedFormat(UpstreamBody.describeRoot(document) + " (expected 'ElevatorIncidents' or NYCT's ENE array)")
+    }
+
+    /// A SIRI-FM document. Times without an offset are read in `local`.
+    public static func decode(siri root: MarkupElement, local: TimeZoneRules, limits: DecodingLimits = .init()) throws(DecodingFailure) -> Feed {
+        try SIRIFacilityMonitoringDecoder.decode(root, local: local, limits: limits)
+    }
+
+    /// Each row of a JSON table that is an object with an id under `idKey`, made into a value by
+    /// `make` (the object, its id, its 1-based row); any other row is a notice and skipped.
+    static func rows<Value>(_ rows: [JSON], table: String, idKey: String, limits: DecodingLimits, notices: inout FeedNotices,
+                            _ make: (JSONObject, String, Int) -> Value) throws(DecodingFailure) -> [Value] {
+        try limits.check(itemCount: rows.count)
+        var values: [Value] = []
+        values.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() {
+            guard let object = row.objectValue, let id = text(object[idKey]) else {
+                notices.add(table, line: index + 1, "row has no \(idKey); skipped")
+                continue
+            }
+            values.append(make(object, id, index + 1))
+        }
+        return values
+    }
+
+    /// A field's text, trimmed; nil when absent, null, not text or empty.
+    static func text(_ value: JSON?) -> String? {
+        guard let text = value?.scalarText.map(UpstreamText.trimmed), !text.isEmpty else { return nil }
+        return text
+    }
+}

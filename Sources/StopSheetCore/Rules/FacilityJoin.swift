@@ -1,0 +1,53 @@
+/// A lift-status feed joined to the stations: which station each unit is at, with the status
+/// that counts at a moment. Placing a unit on its station's pathways is `StepFreeNow`'s.
+///
+/// A unit is at the station of (the first that names one):
+/// 1. its inventory rows' stops (`--facilities-inventory-url`), or a pathway an inventory row
+///    names (the station whose topology has it);
+/// 2. the feed's own stop ids (SIRI-FM's `StopPlaceRef`/`StopPointRef`);
+/// 3. WMATA's station code, as the station `STN_<code>` (WMATA's GTFS names its stations so).
+/// A unit at none is left out: nothing says where it is. One at several stations (an NYCT unit
+/// between two complexes) counts at each.
+public enum FacilityJoin {
+    /// A unit at a station: its status at the moment of the join, and its inventory rows.
+    public struct Unit: Hashable, Sendable {
+        public var status: FacilityStatus
+        public var inventory: [FacilityInventory.Unit]
+
+        public init(status: FacilityStatus, inventory: [FacilityInventory.Unit] = []) {
+            self.status = status
+            self.inventory = inventory
+        }
+    }
+
+    /// The units at each station (by station id), in feed order, `available` ones left out
+    /// unless `keepAvailable` (a `facilities` listing wants them; a verdict does not). With
+    /// `stale` (the data is older than its stale-after), every unit's status is `unknown`.
+    public static func byStation(_ statuses: [FacilityStatus], inventory: FacilityInventory = .empty, stations: StationDirectory,
+                                 at now: Instant, stale: Bool = false, keepAvailable: Bool = false) -> [String: [Unit]] {
+        var pathwayStation: [String: String] = [:]
+        if inventory.units.contains(where: { $0.pathwayID != nil }) {
+            for (stationID, topology) in stations.topologies {
+                for pathway in topology.pathways { pathwayStation[pathway.id] = stationID }
+            }
+        }
+        var result: [String: [Unit]] = [:]
+        for var status in statuses {
+            status.status = stale ? .unknown : status.status(at: now)
+            guard keepAvailable || status.status != .available else { continue }
+            let rows = inventory.units(status.unitID)
+            var placed: [String] = []
+            func add(_ stationID: String?) {
+                if let stationID, !placed.contains(stationID) { placed.append(stationID) }
+            }
+            for row in rows {
+                row.stopIDs.forEach { add(stations.station(for: $0)?.id) }
+                add(row.pathwayID.flatMap { pathwayStation[$0] })
+            }
+            if placed.isEmpty { status.location.stopIDs.forEach { add(stations.station(for: $0)?.id) } }
+            if placed.isEmpty, let code = status.location.stationCode { add(stations.station(for: "STN_" + code)?.id) }
+            for stationID in placed { result[stationID, default: []].append(Unit(status: status, inventory: rows)) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,133 @@
+import StopSheetCore
+import StopSheetTestSupport
+import Testing
+
+/// The three lift-status formats read from hand-made fixtures in their publishers' shapes
+/// (Tests/Fixtures/facilities/README.md); times checked against epoch seconds worked out
+/// outside this code (Python's zoneinfo).
+@Suite struct FacilitiesDecoderTests {
+    static let newYork = TestZones.rules("America/New_York")
+    static let berlin = TestZones.rules("Europe/Berlin")
+
+    static func at(_ seconds: Int64) -> Instant { Instant(secondsSince1970: seconds) }
+
+    @Test func wmataRowsAreOutagesPlacedByStationCodeAndLevels() throws {
+        let feed = try FacilitiesDecoder.decode(json: Fixtures.bytes("facilities/wmata_elevator_incidents.HANDMADE.json"), local: Self.newYork)
+        #expect(feed.format == .wmata)
+        #expect(feed.statuses == [
+            FacilityStatus(unitID: "A03N04", facility: .elevator, status: .notAvailable, since: Self.at(1_789_032_600),
+                           expectedBack: Self.at(1_793_505_599),
+                           description: "Elevator between street and mezzanine (Q Street side): Modernization",
+                           location: .init(stationCode: "A03", levels: ["street", "mezzanine"])),
+            FacilityStatus(unitID: "A03N04", facility: .escalator, status: .notAvailable, since: Self.at(1_789_581_900),
+                           description: "Escalator between mezzanine and platform: Service Call",
+                           location: .init(stationCode: "A03", levels: ["mezzanine", "platform"])),
+        ])
+        #expect(feed.notices.count == 1 && feed.notices.first.first?.line == 3 && feed.notices.first.first?.file == "ElevatorIncidents")
+    }
+
+    @Test func nyctRowsKeepUpcomingOutagesForTheirWindow() throws {
+        let feed = try FacilitiesDecoder.decode(json: Fixtures.bytes("facilities/nyct_ene.HANDMADE.json"), local: Self.newYork)
+        #expect(feed.format == .nyct && feed.notices.count == 0)
+        #expect(feed.statuses.map(\.unitID) == ["EL318", "EL319", "ES258X"])
+        #expect(feed.statuses[0] == FacilityStatus(unitID: "EL318", facility: .elevator, status: .notAvailable, since: Self.at(1_789_529_400),
+                                                   expectedBack: Self.at(1_789_765_200),
+                                                   description: "street to mezzanine for service in both directions (Repair)", isADA: true))
+        let upcoming = feed.statuses[1]
+        #expect(upcoming.isUpcoming && upcoming.since == Self.at(1_790_647_200) && upcoming.expectedBack == Self.at(1_790_676_000))
+        #expect(upcoming.status(at: Self.at(1_790_647_199)) == .available)
+        #expect(upcoming.status(at: Self.at(1_790_647_200)) == .notAvailable)
+        #expect(upcoming.status(at: Self.at(1_790_676_000)) == .available)
+        // A current outage whose expected return has passed is still out: the feed still lists it.
+        #expect(feed.statuses[0].status(at: Self.at(1_800_000_000)) == .notAvailable)
+        #expect(feed.statuses[2].facility == .escalator && feed.statuses[2].isADA == false)
+    }
+
+    @Test func nyctTimesAreTwelveHourClock() {
+        #expect(NYCTTimeProbe.wall("12/04/2024 12:15:00 AM") == WallClock(year: 2024, month: 12, day: 4, hour: 0, minute: 15))
+        #expect(NYCTTimeProbe.wall("12/04/2024 12:15:00 PM") == WallClock(year: 2024, month: 12, day: 4, hour: 12, minute: 15))
+        #expect(NYCTTimeProbe.wall("12/04/2024 13:15:00 PM") == nil)
+        #expect(NYCTTimeProbe.wall("2024-12-04T12:15:00") == nil)
+    }
+
+    @Test func siriConditionsMapEachStatus() throws {
+        let root = MarkupElement(name: "Siri", children: [MarkupElement(name: "ServiceDelivery", children: [
+            MarkupElement(name: "ResponseTimestamp", text: "2026-09-17T08:00:00+02:00"),
+            MarkupElement(name: "FacilityMonitoringDelivery", children: [
+                MarkupElement(name: "FacilityCondition", children: [
+                    MarkupElement(name: "FacilityRef", text: " diid:1 "),
+                    MarkupElement(name: "FacilityStatus", children: [MarkupElement(name: "Status", text: "notAvailable"),
+                                                                     MarkupElement(name: "Description", text: "Lift\u{1B}[31m out\n")]),
+                    MarkupElement(name: "ValidityPeriod", children: [MarkupElement(name: "StartTime", text: "2026-09-16T22:15:00+02:00"),
+                                                                     MarkupElement(name: "EndTime", text: "2026-09-18T12:00:00")]),
+                ]),
+                MarkupElement(name: "FacilityCondition", children: [
+                    MarkupElement(name: "Facility", children: [
+                        MarkupElement(name: "FacilityCode", text: "ELEV-7"), MarkupElement(name: "FacilityClass", text: "lift"),
+                        MarkupElement(name: "Description", text: "Lift street to concourse"),
+                        MarkupElement(name: "FacilityLocation", children: [MarkupElement(name: "StopPlaceRef", text: "U1234")]),
+                    ]),
+                    MarkupElement(name: "FacilityStatus", children: [MarkupElement(name: "Status", text: "partiallyAvailable")]),
+                ]),
+                MarkupElement(name: "FacilityCondition", children: [
+                    MarkupElement(name: "FacilityRef", text: "diid:3"),
+                    MarkupElement(name: "FacilityStatus", children: [MarkupElement(name: "Status", text: "broken")]),
+                ]),
+                MarkupElement(name: "FacilityCondition", children: [MarkupElement(name: "FacilityStatus")]),
+            ]),
+        ])])
+        let feed = try FacilitiesDecoder.decode(siri: root, local: Self.berlin)
+        #expect(feed.format == .siriFM && feed.producedAt == Self.at(1_789_624_800))
+        #expect(feed.statuses == [
+            FacilityStatus(unitID: "diid:1", facility: .other, status: .notAvailable, since: Self.at(1_789_589_700),
+                           expectedBack: Self.at(1_789_725_600), description: "Lift [31m out"),
+            FacilityStatus(unitID: "ELEV-7", facility: .elevator, status: .partiallyAvailable, description: "Lift street to concourse",
+                           location: .init(stopIDs: ["U1234"])),
+            FacilityStatus(unitID: "diid:3", facility: .other, status: .unknown),
+        ])
+        #expect(feed.notices.count == 2 && feed.notices.first.map(\.line) == [3, 4])
+    }
+
+    @Test func otherBodiesAreNamedFailures() {
+        #expect(failure { try FacilitiesDecoder.decode(json: bytes(#"{"alerts":[]}"#), local: Self.newYork) }
+                == .unrecognisedFormat("JSON root object has keys 'alerts' (expected 'ElevatorIncidents' or NYCT's ENE array)"))
+        #expect(failure { try FacilitiesDecoder.decode(json: bytes(#"[{"id":1}]"#), local: Self.newYork) }
+                == .unrecognisedFormat("JSON array whose first element has no 'equipment' (not NYCT's ENE outages)"))
+        #expect(failure { try FacilitiesDecoder.decode(json: bytes(#"{"ElevatorIncidents":{}}"#), local: Self.newYork) }
+                == .malformed(path: "ElevatorIncidents", reason: "expected an array, found an object"))
+        #expect(failure { try FacilitiesDecoder.decode(siri: MarkupElement(name: "html"), local: Self.berlin) }
+                == .unrecognisedFormat("XML root element is 'html', not 'Siri'"))
+        #expect(failure { try FacilitiesDecoder.decode(json: bytes("[]"), local: Self.newYork) } == nil)
+    }
+
+    @Test func inventoriesFromNYCTEquipmentsAndTheCSV() throws {
+        let nyct = try FacilityInventoryDecoder.decode(Fixtures.bytes("facilities/nyct_ene_equipments.HANDMADE.json"))
+        #expect(nyct.inventory.units == [
+            .init(unitID: "EL318", stopIDs: ["A41", "R29"], isADA: true, isRedundant: false, serving: "street to mezzanine for service in both directions"),
+            .init(unitID: "EL319", stopIDs: ["A41"], isADA: true, isRedundant: true, serving: "mezzanine to Manhattan-bound A/C platform"),
+            .init(unitID: "ES258X", stopIDs: [], isADA: false, isRedundant: false, serving: "mezzanine to street"),
+        ])
+        let csv = try FacilityInventoryDecoder.decode(Fixtures.bytes("facilities/inventory.HANDMADE.csv"))
+        #expect(csv.inventory.units == [.init(unitID: "ELEV-7", pathwayID: "P7"), .init(unitID: "EL318", stopIDs: ["A41"]),
+                                        .init(unitID: "EL318", stopIDs: ["R29"])])
+        #expect(csv.inventory.units("EL318").map(\.stopIDs) == [["A41"], ["R29"]])
+        #expect(csv.notices.count == 2 && csv.notices.first.map(\.line) == [5, 6])
+        #expect(failure { try FacilityInventoryDecoder.decode(bytes("unit,stop\nA,B\n")) }
+                == .unrecognisedFormat("neither JSON nor a CSV whose header has facility_id"))
+    }
+
+    @Test func feedTextIsMadeSafeForTerminals() {
+        #expect(FacilityText.safe("  Out\u{1B}]0;pwned\u{07} of\u{202E} service \r\n") == "Out ]0;pwned of service")
+        #expect(FacilityText.safe(String(repeating: "x", count: 400)).count == 300)
+    }
+}
+
+/// NYCT's time form, through the decoder (its reader is internal to the core).
+enum NYCTTimeProbe {
+    static func wall(_ text: String) -> WallClock? {
+        let body = #"[{"equipment":"E","outagedate":"\#(text)"}]"#
+        let rules = TimeZoneRules.utc
+        guard let feed = try? FacilitiesDecoder.decode(json: Array(body.utf8), local: rules), let since = feed.statuses.first?.since else { return nil }
+        return rules.wallClock(since)
+    }
+}

@@ -1,0 +1,205 @@
+import Testing
+@testable import StopSheetCore
+
+/// Step-free now from lift-status units (`--facilities-url`) beside alerts: each placement rule,
+/// each status, stale data, and stations without pathways. Stations are hand-made GTFS tables
+/// read through the decoder; expectations are literal.
+@Suite struct StepFreeFacilitiesTests {
+    typealias Feed = StepFreeNowTests.Feed
+
+    static let at = Instant(secondsSince1970: 1_000)
+
+    static func unit(_ id: String, _ status: FacilityStatus.Status, facility: FacilityOutage.Facility = .elevator,
+                     levels: [String] = [], inventory: [FacilityInventory.Unit] = [], isADA: Bool? = nil) -> FacilityJoin.Unit {
+        FacilityJoin.Unit(status: FacilityStatus(unitID: id, facility: facility, status: status, since: Instant(secondsSince1970: 500),
+                                                 description: "Lift \(id)", isADA: isADA, location: .init(levels: levels)),
+                          inventory: inventory)
+    }
+
+    static func now(_ feed: Feed, _ units: [FacilityJoin.Unit], alerts: [Alert] = []) throws -> StepFreeNow {
+        StepFreeNow(station: try feed.station(), topology: try feed.topology(),
+                    outages: alerts.compactMap(FacilityOutage.init), facilities: units)
+    }
+
+    /// Street → lobby → elevators L1 (`facility_id` 1, `pathway_code` K1) and L2 (signposted 2) → P;
+    /// only L3 (code K3) reaches Q.
+    static let station = Feed(stops: ["E,2,S,1", "N,3,S", "P,0,S", "Q,0,S"],
+                              pathways: ["W,E,N,1,1", "L1,N,P,5,1,,1,K1", "L2,N,P,5,1,2", "L3,N,Q,5,1,,,K3"])
+
+    @Test func aUnitOutTakesItsPathwayOut() throws {
+        let now = try Self.now(Self.station, [Self.unit("K3", .notAvailable)])
+        #expect(StepFreeNowTests.access(now) == ["P": [true, true], "Q": [false, false]])
+        #expect(now.stepFree == .partial && now.complete)
+        #expect(now.outages == [.init(alertID: "", facility: .elevator, facilityID: "K3", pathways: ["L3"], source: .facilities,
+                                      status: .notAvailable, since: Instant(secondsSince1970: 500), description: "Lift K3")])
+    }
+
+    @Test func eachIdColumnPlacesAUnit() throws {
+        // facility_id 1, signposted_as 2, pathway_id L3: each its pathway.
+        let now = try Self.now(Self.station, [Self.unit("1", .notAvailable), Self.unit("2", .notAvailable), Self.unit("L3", .notAvailable)])
+        #expect(now.outages.map(\.pathways) == [["L1"], ["L2"], ["L3"]])
+        #expect(now.stepFree == .none)
+    }
+
+    @Test func unknownIsNeitherUpNorOut() throws {
+        // The only elevator to Q: Q's access is not said, and the verdict is not complete.
+        let now = try Self.now(Self.station, [Self.unit("K3", .unknown)])
+        #expect(StepFreeNowTests.access(now) == ["P": [true, true], "Q": [nil, nil]])
+        #expect(now.stepFree == .partial && !now.complete)
+        #expect(now.outages.map(\.status) == [.unknown])
+        // One of P's two elevators: P does not depend on it.
+        let redundant = try Self.now(Self.station, [Self.unit("K1", .unknown)])
+        #expect(StepFreeNowTests.access(redundant) == ["P": [true, true], "Q": [true, true]])
+        #expect(redundant.stepFree == .available && redundant.complete)
+        // The other one out and this one unknown: P now depends on it.
+        let depends = try Self.now(Self.station, [Self.unit("K1", .unknown), Self.unit("2", .notAvailable)])
+        #expect(StepFreeNowTests.access(depends) == ["P": [nil, nil], "Q": [true, true]])
+        #expect(depends.stepFree == .partial && !depends.complete)
+    }
+
+    @Test func unknownBesideAnAlertOnTheSameWay() throws {
+        // An alert takes L3 out; K3 unknown changes nothing: Q is out whatever it is.
+        let alert = StepFreeNowTests.alert("a", "Elevator 9 unavailable", details: .init())
+        var feed = Self.station
+        feed.pathways[3] = "L3,N,Q,5,1,9,,K3"
+        let now = try Self.now(feed, [Self.unit("K3", .unknown)], alerts: [alert])
+        #expect(StepFreeNowTests.access(now) == ["P": [true, true], "Q": [false, false]])
+        #expect(now.complete)
+        #expect(now.outages.map(\.source) == [.alerts, .facilities])
+    }
+
+    @Test func partlyAvailableStaysUpAndIsListed() throws {
+        let now = try Self.now(Self.station, [Self.unit("K3", .partiallyAvailable), Self.unit("K1", .available)])
+        #expect(now.stepFree == .available && now.complete)
+        #expect(now.outages.map(\.facilityID) == ["K3"] && now.outages.map(\.status) == [.partiallyAvailable])
+    }
+
+    @Test func anUnplacedLiftIsUnresolved() throws {
+        let now = try Self.now(Self.station, [Self.unit("ELEV-99", .notAvailable), Self.unit("ESC-1", .notAvailable, facility: .escalator)])
+        #expect(now.stepFree == .available && !now.complete)
+        #expect(now.outages.map(\.isUnresolved) == [true, false])
+    }
+
+    @Test func inventoryPlacesFirst() throws {
+        // The inventory's pathway beats the id's own match (K1 is L1's code).
+        let byPathway = try Self.now(Self.station, [Self.unit("K1", .notAvailable, inventory: [.init(unitID: "K1", pathwayID: "L3")])])
+        #expect(byPathway.outages.map(\.pathways) == [["L3"]])
+        // An inventory stop that is an elevator's end node: every elevator ending there (N: all three).
+        let byNode = try Self.now(Self.station, [Self.unit("X", .notAvailable, inventory: [.init(unitID: "X", stopIDs: ["N"])])])
+        #expect(byNode.outages.map(\.pathways) == [["L1", "L2", "L3"]])
+        // A platform is no unit's place: the next rule (here none) decides.
+        let byPlatform = try Self.now(Self.station, [Self.unit("X", .notAvailable, inventory: [.init(unitID: "X", stopIDs: ["Q"])])])
+        #expect(byPlatform.outages.map(\.pathways) == [[]])
+    }
+
+    @Test func aUnitNamedByItsEndNode() throws {
+        let feed = Feed(stops: ["E,2,S,1", "N,3,S", "T,3,S", "P,0,S"], pathways: ["W,E,N,1,1", "L,N,T,5,1", "WP,T,P,1,1"])
+        let now = try Self.now(feed, [Self.unit("T", .notAvailable)])
+        #expect(now.outages.map(\.pathways) == [["L"]] && now.stepFree == .none)
+    }
+
+    /// WMATA's shape: end nodes named by the two levels; an incident's words find its elevator.
+    @Test func wmataLevelsPlaceTheOneMatchingElevator() throws {
+        let stops = Array("""
+            stop_id,stop_name,location_type,parent_station,wheelchair_boarding
+            STN_A03,Dupont Circle,1,,1
+            E1,Dupont Circle Entrance,2,STN_A03,1
+            N1,Top of Elevator Between Street and Mezzanine,3,STN_A03,
+            N2,Bottom of Elevator Between Street and Mezzanine,3,STN_A03,
+            N3,Top of Elevator Between Mezzanine and Platform,3,STN_A03,
+            N4,Bottom of Elevator Between Mezzanine and Platform,3,STN_A03,
+            PF_A03_C,Dupont Circle Platform,0,STN_A03,1
+            """.utf8)
+        let pathways = Array("""
+            pathway_id,from_stop_id,to_stop_id,pathway_mode,is_bidirectional
+            W1,E1,N1,1,1
+            EL1,N1,N2,5,1
+            W2,N2,N3,1,1
+            EL2,N3,N4,5,1
+            W3,N4,PF_A03_C,1,1
+            """.utf8)
+        let decoded = try GTFSPathwaysDecoder.decode(stops: stops, pathways: pathways)
+        let topology = try #require(decoded.stations["STN_A03"])
+        let station = Station(id: "STN_A03", name: "Dupont Circle", platforms: try GTFSStopsDecoder.decode(stops).platforms)
+        let unit = Self.unit("A03N04", .notAvailable, levels: ["mezzanine", "platform"])
+        let now = StepFreeNow(station: station, topology: topology, outages: [], facilities: [unit])
+        #expect(now.outages.map(\.pathways) == [["EL2"]])
+        #expect(StepFreeNowTests.access(now) == ["PF_A03_C": [false, false]])
+        // The words in the other order name the same elevator.
+        let reversed = StepFreeNow(station: station, topology: topology, outages: [],
+                                   facilities: [Self.unit("A03N04", .notAvailable, levels: ["street", "mezzanine"])])
+        #expect(reversed.outages.map(\.pathways) == [["EL1"]])
+        // Levels no node names: unresolved.
+        let none = StepFreeNow(station: station, topology: topology, outages: [],
+                               facilities: [Self.unit("A03N04", .notAvailable, levels: ["street", "platform"])])
+        #expect(none.outages.map(\.pathways) == [[]] && !none.complete)
+    }
+
+    @Test func twoElevatorsBetweenTheSameLevelsAreAmbiguous() throws {
+        let stops = Array("""
+            stop_id,stop_name,location_type,parent_station,wheelchair_boarding
+            STN_B01,Gallery Place,1,,1
+            E1,Entrance,2,STN_B01,1
+            N1,Top of Elevator Between Street and Mezzanine,3,STN_B01,
+            N2,Bottom of Elevator Between Street and Mezzanine,3,STN_B01,
+            N3,Top of Elevator Between Street and Mezzanine,3,STN_B01,
+            P,Platform,0,STN_B01,1
+            """.utf8)
+        let pathways = Array("""
+            pathway_id,from_stop_id,to_stop_id,pathway_mode,is_bidirectional
+            W1,E1,N1,1,1
+            W3,E1,N3,1,1
+            EL1,N1,N2,5,1
+            EL2,N3,N2,5,1
+            W2,N2,P,1,1
+            """.utf8)
+        let topology = try #require(try GTFSPathwaysDecoder.decode(stops: stops, pathways: pathways).stations["STN_B01"])
+        let station = Station(id: "STN_B01", name: "Gallery Place", platforms: try GTFSStopsDecoder.decode(stops).platforms)
+        let now = StepFreeNow(station: station, topology: topology, outages: [],
+                              facilities: [Self.unit("B01N01", .notAvailable, levels: ["street", "mezzanine"])])
+        #expect(now.outages.map(\.pathways) == [[]] && !now.complete && now.stepFree == .available)
+    }
+
+    /// NYC: no pathways; the inventory's ADA and `redundant` decide.
+    @Test func withoutPathwaysOnlyAnADAUnitWithNoStandInMatters() {
+        let station = Station(id: "A41", name: "Jay St-MetroTech",
+                              platforms: [Platform(stopID: "A41N", stationID: "A41", stationName: "Jay St-MetroTech", routes: [], stepFree: true)])
+        let sole = Self.unit("EL318", .notAvailable, inventory: [.init(unitID: "EL318", stopIDs: ["A41"], isADA: true, isRedundant: false)])
+        let now = StepFreeNow(station: station, topology: nil, outages: [], facilities: [sole])
+        #expect(now.basis == .stations && now.stepFree == .partial && !now.complete)
+        #expect(now.platforms.map(\.entry) == [nil])
+        let standIn = Self.unit("EL319", .notAvailable, inventory: [.init(unitID: "EL319", stopIDs: ["A41"], isADA: true, isRedundant: true)])
+        let escalator = Self.unit("ES258X", .notAvailable, facility: .escalator,
+                                  inventory: [.init(unitID: "ES258X", isADA: false, isRedundant: false)])
+        let listed = StepFreeNow(station: station, topology: nil, outages: [], facilities: [standIn, escalator])
+        #expect(listed.stepFree == .available && listed.complete && listed.outages.map(\.facilityID) == ["EL319", "ES258X"])
+        // The feed's own ADA flag counts; without the inventory's `redundant`, nothing is guessed.
+        let noInventory = StepFreeNow(station: station, topology: nil, outages: [], facilities: [Self.unit("EL318", .notAvailable, isADA: true)])
+        #expect(noInventory.stepFree == .available)
+    }
+
+    @Test func theJoinFindsEachUnitsStation() {
+        let platforms = [Platform(stopID: "A41N", stationID: "A41", stationName: "Jay St", routes: [], stepFree: true),
+                         Platform(stopID: "R29N", stationID: "R29", stationName: "Jay St", routes: [], stepFree: true),
+                         Platform(stopID: "PF_A03_C", stationID: "STN_A03", stationName: "Dupont Circle", routes: [], stepFree: true),
+                         Platform(stopID: "U1234P", stationID: "U1234", stationName: "Hauptbahnhof", routes: [], stepFree: true)]
+        let directory = StationDirectory(platforms: platforms)
+        let inventory = FacilityInventory(units: [.init(unitID: "EL318", stopIDs: ["A41", "R29"], isADA: true, isRedundant: false)])
+        let statuses = [
+            FacilityStatus(unitID: "EL318", facility: .elevator, status: .notAvailable),
+            FacilityStatus(unitID: "EL319", facility: .elevator, status: .notAvailable, since: Instant(secondsSince1970: 2_000),
+                           expectedBack: Instant(secondsSince1970: 3_000), isUpcoming: true, location: .init(stopIDs: ["A41N"])),
+            FacilityStatus(unitID: "A03N04", facility: .elevator, status: .notAvailable, location: .init(stationCode: "A03")),
+            FacilityStatus(unitID: "ELEV-7", facility: .elevator, status: .available, location: .init(stopIDs: ["U1234"])),
+            FacilityStatus(unitID: "nowhere", facility: .elevator, status: .notAvailable),
+        ]
+        let early = FacilityJoin.byStation(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 1_000))
+        #expect(early.mapValues { $0.map(\.status.unitID) } == ["A41": ["EL318"], "R29": ["EL318"], "STN_A03": ["A03N04"]])
+        #expect(early["A41"]?.first?.inventory.first?.isRedundant == false)
+        let during = FacilityJoin.byStation(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 2_000))
+        #expect(during["A41"]?.map(\.status.unitID) == ["EL318", "EL319"])
+        // Stale: every unit unknown, the available one too.
+        let stale = FacilityJoin.byStation(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 1_000), stale: true)
+        #expect(stale["U1234"]?.map(\.status.status) == [.unknown] && stale["A41"]?.map(\.status.status) == [.unknown, .unknown])
+    }
+}

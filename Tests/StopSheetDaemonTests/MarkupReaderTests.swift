@@ -1,0 +1,86 @@
+@testable import StopSheetDaemon
+import StopSheetCore
+import StopSheetTestSupport
+import Testing
+
+/// SIRI-FM bodies through libxml2: the hand-made fixture read whole, and hostile bodies refused
+/// with a clear failure (no entity is ever declared, expanded or fetched).
+@Suite struct MarkupReaderTests {
+    static let berlin = TestZones.rules("Europe/Berlin")
+
+    func failure(_ text: String) -> DecodingFailure? {
+        do {
+            _ = try MarkupReader.read(Array(text.utf8))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func theSIRIFixtureReadsWhole() throws {
+        let feed = try FacilitiesBody.decode(Fixtures.bytes("facilities/siri_fm.HANDMADE.xml"), local: Self.berlin)
+        #expect(feed.format == .siriFM && feed.producedAt == Instant(secondsSince1970: 1_789_624_800))
+        #expect(feed.statuses.map(\.unitID) == ["diid:0a1b2c3d-0000-4000-8000-000000000001", "ELEV-7", "diid:0a1b2c3d-0000-4000-8000-000000000003",
+                                                "diid:0a1b2c3d-0000-4000-8000-000000000004", "diid:0a1b2c3d-0000-4000-8000-000000000005"])
+        #expect(feed.statuses.map(\.status) == [.notAvailable, .partiallyAvailable, .unknown, .available, .unknown])
+        // `&amp;` is XML's own, not an entity of a DTD: it reads as `&`.
+        #expect(feed.statuses[0].description == "Aufzug zu Gleis 1 & 2 außer Betrieb")
+        #expect(feed.statuses[1].location.stopIDs == ["U1234"] && feed.statuses[1].facility == .elevator)
+        #expect(feed.notices.count == 1)
+    }
+
+    @Test func theJSONFormatsGoToTheJSONDecoders() throws {
+        let wmata = try FacilitiesBody.decode(Fixtures.bytes("facilities/wmata_elevator_incidents.HANDMADE.json"), local: Self.berlin)
+        let nyct = try FacilitiesBody.decode(Fixtures.bytes("facilities/nyct_ene.HANDMADE.json"), local: Self.berlin)
+        #expect(wmata.format == .wmata && nyct.format == .nyct)
+    }
+
+    @Test func aBillionLaughsIsRefused() {
+        let body = """
+            <?xml version="1.0"?>
+            <!DOCTYPE lolz [
+             <!ENTITY lol "lol">
+             <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+             <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+             <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+             <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+             <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+             <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+             <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+             <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+            ]>
+            <Siri><ServiceDelivery><FacilityMonitoringDelivery><FacilityCondition><FacilityRef>&lol9;</FacilityRef></FacilityCondition></FacilityMonitoringDelivery></ServiceDelivery></Siri>
+            """
+        #expect(failure(body) == .invalidXML("a document type declaration (DTD) is refused"))
+        #expect(failure(body)?.description == "body is not acceptable XML: a document type declaration (DTD) is refused")
+    }
+
+    @Test func anExternalEntityIsRefused() {
+        let body = """
+            <?xml version="1.0"?>
+            <!DOCTYPE Siri [ <!ENTITY secret SYSTEM "file:///etc/passwd"> ]>
+            <Siri><ServiceDelivery><FacilityMonitoringDelivery><FacilityCondition><FacilityRef>&secret;</FacilityRef></FacilityCondition></FacilityMonitoringDelivery></ServiceDelivery></Siri>
+            """
+        #expect(failure(body) == .invalidXML("a document type declaration (DTD) is refused"))
+        // Without the DTD, the reference names no entity: malformed, and nothing is read.
+        let undeclared = "<Siri><FacilityRef>&secret;</FacilityRef></Siri>"
+        guard case .invalidXML(let reason)? = failure(undeclared) else {
+            Issue.record("an undeclared entity was accepted")
+            return
+        }
+        #expect(reason.hasPrefix("line 1: Entity 'secret' not defined"))
+    }
+
+    @Test func depthAndShapeAreBounded() {
+        let deep = String(repeating: "<a>", count: 65) + String(repeating: "</a>", count: 65)
+        #expect(failure(deep) == .invalidXML("elements nested deeper than 64"))
+        let fine = String(repeating: "<a>", count: 64) + "x" + String(repeating: "</a>", count: 64)
+        #expect(failure(fine) == nil)
+        guard case .invalidXML(let reason)? = failure("<Siri><unclosed></Siri>") else {
+            Issue.record("a malformed body was accepted")
+            return
+        }
+        #expect(reason.hasPrefix("line 1: "))
+        #expect(failure("") != nil)
+    }
+}
