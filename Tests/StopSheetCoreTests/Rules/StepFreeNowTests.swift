@@ -174,6 +174,19 @@ import Testing
         #expect(escalator.stepFree == .available)
     }
 
+    /// Street → lobby N → an elevator to the boarding area B of platform P: naming B takes it
+    /// out, whichever end of the pathway B is.
+    @Test(arguments: ["L,N,B,5,1", "L,B,N,5,1"])
+    func anOutageNamingABoardingAreaTakesOutTheElevatorEndingThere(_ elevator: String) throws {
+        let feed = Feed(stops: ["E,2,S,1", "N,3,S", "P,0,S", "B,4,P"], pathways: ["W,E,N,1,1", elevator])
+        #expect(Self.access(try feed.now()) == ["P": [true, true]])
+        let now = try feed.now([Self.alert("a", "Elevator unavailable", scopes: [.station("B")])])
+        #expect(now.outages == [.init(alertID: "a", facility: .elevator, facilityID: nil, pathways: ["L"])])
+        #expect(Self.access(now) == ["P": [false, false]])
+        #expect(now.stepFree == .none)
+        #expect(now.complete)
+    }
+
     @Test func anUnresolvedElevatorOutageLeavesTheVerdictIncomplete() throws {
         let now = try Self.twoElevators.now([Self.alert("a", "Elevator 3 unavailable")])
         #expect(now.outages == [.init(alertID: "a", facility: .elevator, facilityID: "3", pathways: [])])
