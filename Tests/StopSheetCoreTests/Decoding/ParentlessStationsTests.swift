@@ -60,6 +60,12 @@ import Testing
         #expect(directory.station(for: "b")?.platforms.map(\.stopID).sorted() == ["a", "b", "c"])
     }
 
+    @Test func namesAreComparedWithRunsOfSpaceCollapsed() throws {
+        let directory = try Self.directory("a,Dock  Street,51.0000,0.0,,,\nb,Dock Street,51.0010,0.0,,,\n", trainStops: ["a", "b"])
+        #expect(directory.stations.map(\.id) == ["a"])
+        #expect(directory.station(for: "b")?.name == "Dock Street")
+    }
+
     @Test func withoutCoordinatesAStopIsAStationOfItsOwn() throws {
         let directory = try Self.directory("a,Same,,,,,\nb,Same,,,,,\n", trainStops: ["a", "b"])
         #expect(directory.stations.map(\.id) == ["a", "b"])

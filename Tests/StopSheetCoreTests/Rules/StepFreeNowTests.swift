@@ -108,6 +108,15 @@ import Testing
         #expect(Self.access(try feed.now()) == ["P": [true, true]])
     }
 
+    @Test func aPlatformThePathwaysDoNotKnowHasNeitherEntryNorExit() throws {
+        let feed = Feed(stops: ["E,2,S,1", "P,0,S"], pathways: ["W,E,P,1,1"])
+        let unknown = Platform(stopID: "X", stationID: "S", stationName: "Central", routes: [], stepFree: true)
+        let station = Station(id: "S", name: "Central", platforms: try feed.station().platforms + [unknown])
+        let now = StepFreeNow(station: station, topology: try feed.topology(), applying: [], now: Instant(secondsSince1970: 1_000))
+        #expect(Self.access(now) == ["P": [true, true], "X": [false, false]])
+        #expect(now.stepFree == .partial)
+    }
+
     // MARK: Outages
 
     /// Street → lobby → two elevators (signposted 1 and 2) → platform.
