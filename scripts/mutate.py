@@ -10,13 +10,16 @@ there is incremental (a file whose content did not change keeps its time). Each 
 the copy in step with the tree (tracked and untracked files, content compared), builds it and
 runs the unit tests unmutated (the baseline: a tree that fails `make check` as it is says nothing
 about its tests). Then, for each mutation: replace its text (which must occur exactly once in its
-file) with the replacement, do what `make check` does (`swift build --build-tests`, then every unit
-suite of scripts/swift-tests.py, one process each, two at a time; of the build, only the test
-bundle, since no unit suite runs the binaries), put the file back.
+file) with the replacement, do what `make check` does (build, then every unit suite of
+scripts/swift-tests.py, one process each, two at a time; of the build only the test bundle, since
+no unit suite runs the binaries), put the file back.
 
 The tests stop at the first failing suite (fail-fast: the verdict is the same as the whole run's,
 and a surviving mutation has run every suite). The suite that caught a mutation last time runs
-first (.build/mutate/hints.json). A build that fails is caught by the compiler; a suite still
+first (.build/mutate/hints.json), then those whose files name the mutated file's type. A mutation
+that changes a module's interface (a public constant's value) rebuilds every module above it:
+minutes, where a change inside a function takes seconds. A build that fails is caught by the
+compiler; a suite still
 running after --timeout seconds (a mutation that loops) counts as caught by that suite.
 
 Prints a table: each mutation, and the first failing test (`Suite/test()`), or SURVIVED, or NOT
