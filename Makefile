@@ -3,7 +3,7 @@ SWIFT ?= swift
 RUN_DIR := $(CURDIR)/run
 SOCKET ?= $(RUN_DIR)/stopsheetd.sock
 
-.PHONY: all deps build build-tests run check integration test systemd-test install clean bench fuzz soak sanitize \
+.PHONY: all deps build build-tests run check integration test systemd-test install clean bench fuzz soak sanitize mutate \
 	release deb uninstall man-lint completion-test
 
 all: build
@@ -34,6 +34,13 @@ check: build-tests
 # contract of docs/stop-sheet.md.
 integration: build-tests
 	scripts/swift-tests.py integration
+
+# Plants each one-line bug of Tests/Mutations/mutations.tsv in turn, in a scratch copy of the tree
+# (.build/mutate/tree, its own build kept between runs), runs `make check` there, and prints which
+# test caught each, the score and the wall time (scripts/mutate.py). Every one must be caught. Not
+# part of `make test`; run it before calling an issue resolved. MUTATIONS="id …" runs only those.
+mutate: deps
+	scripts/mutate.py $(MUTATIONS)
 
 build-tests: deps
 	$(SWIFT) build --build-tests

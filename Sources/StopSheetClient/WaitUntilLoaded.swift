@@ -87,9 +87,7 @@ extension StopSheetClient {
         }
         guard let first = reply.health else { throw .unexpectedAnswer("subscribe {health: true} answered no health") }
         var health = Reply(first, json: reply.json[Answer.Subscribed.CodingKeys.health.rawValue] ?? .null)
-        if target != .all, let unset = target.caches.first(where: { !health.value[keyPath: $0.entry].configured }) {
-            throw .stillWaiting("\(unset.name) is not configured: the daemon has no --\(unset.name)-url, so it never loads")
-        }
+        if let never = Self.neverLoads(health, target) { throw .stillWaiting(never) }
         while true {
             let pending = Self.pending(health, target)
             if pending.isEmpty { return health }
@@ -105,6 +103,13 @@ extension StopSheetClient {
                 health = Reply(change.health, json: change.json[Answer.HealthChanged.CodingKeys.health.rawValue] ?? .null)
             }
         }
+    }
+
+    /// The line a wait answers at once when `target` is one cache the daemon has no source for
+    /// (it never loads); nil when there is something to wait for (`all` waits for those it has).
+    static func neverLoads(_ health: Reply<Answer.Health>, _ target: LoadTarget) -> String? {
+        guard target != .all, let unset = target.caches.first(where: { !health.value[keyPath: $0.entry].configured }) else { return nil }
+        return "\(unset.name) is not configured: the daemon has no --\(unset.name)-url, so it never loads"
     }
 
     /// The caches of `target` that have a source and have not loaded yet, by name.

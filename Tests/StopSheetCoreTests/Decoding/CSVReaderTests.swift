@@ -40,6 +40,49 @@ import Testing
         #expect(try rows("a,\u{FEFF}b\n") == [["a", "\u{FEFF}b"]])
     }
 
+    /// U+FEC0 is EF BB 80: it starts as the mark does, but is a letter, and data (Python's
+    /// `utf-8-sig` keeps it). Whole, and fed a byte at a time.
+    @Test func aCharacterThatOnlyStartsLikeTheMarkIsData() throws {
+        #expect(try rows("\u{FEC0}a,b\n") == [["\u{FEC0}a", "b"]])
+        #expect(try Self.streamed([0xEF, 0xBB, 0x80, 0x2C, 0x62], chunk: 1) == [[[0xEF, 0xBB, 0x80], [0x62]]])
+        // A body ending inside the mark's first bytes keeps them (the stream reads bytes; only
+        // `CSVReader.rows` checks they are UTF-8).
+        #expect(try Self.streamed([0xEF, 0xBB], chunk: 1) == [[[0xEF, 0xBB]]])
+        #expect(try Self.streamed([0xEF, 0xBB, 0xBF, 0x61], chunk: 1) == [[[0x61]]])
+    }
+
+    /// A record holds at most `maxRecordBytes` bytes of fields; one more is a failure, also when
+    /// the bytes come one by one (each `""` in quotes is one quote).
+    @Test func aRecordOfTheLimitIsReadAndOneByteMoreIsNot() throws {
+        func quotes(_ count: Int) -> [UInt8] { Array(("\"" + String(repeating: "\"\"", count: count) + "\"\n").utf8) }
+        #expect(try Self.streamed(quotes(4), chunk: 100, maxRecordBytes: 4) == [[Array("\"\"\"\"".utf8)]])
+        #expect(throws: DecodingFailure.invalidCSV(.recordTooLong(line: 1, limit: 4))) { try Self.streamed(quotes(5), chunk: 100, maxRecordBytes: 4) }
+        #expect(try Self.streamed(Array("abcd\n".utf8), chunk: 1, maxRecordBytes: 4) == [[Array("abcd".utf8)]])
+        #expect(throws: DecodingFailure.invalidCSV(.recordTooLong(line: 1, limit: 4))) { try Self.streamed(Array("abcde\n".utf8), chunk: 1, maxRecordBytes: 4) }
+    }
+
+    /// A line break inside quotes starts a line, CRLF as one: the record after it starts on line 3.
+    @Test func aRecordAfterQuotedLineBreaksStartsOnItsLine() throws {
+        var stream = CSVRecordStream()
+        var lines: [Int] = []
+        let collect = { (record: CSVRecordStream.Record) throws(DecodingFailure) in lines.append(record.line) }
+        try stream.consume(Array("\"a\r\nb\",x\nc\n\"d\re\"\nf".utf8), collect)
+        try stream.finish(collect)
+        #expect(lines == [1, 3, 4, 6])
+    }
+
+    /// The records' fields as bytes, `body` fed to a `CSVRecordStream` in chunks of `chunk` bytes.
+    static func streamed(_ body: [UInt8], chunk: Int, maxRecordBytes: Int = .max) throws -> [[[UInt8]]] {
+        var stream = CSVRecordStream(maxRecordBytes: maxRecordBytes)
+        var records: [[[UInt8]]] = []
+        let collect = { (record: CSVRecordStream.Record) throws(DecodingFailure) in records.append((0..<record.count).map { Array(record.bytes($0)) }) }
+        for start in stride(from: 0, to: body.count, by: chunk) {
+            try stream.consume(body[start..<min(body.count, start + chunk)], collect)
+        }
+        try stream.finish(collect)
+        return records
+    }
+
     // Expected values below are what Python's csv.reader gives (CSVDifferentialTests checks
     // many more against Python itself).
     @Test func blankLinesAreRecordsOfNoFields() throws {

@@ -64,6 +64,13 @@ import Testing
         #expect(served.stepFree == .available)
     }
 
+    /// `maxItems` bounds a table's rows: one more is a failure, never a truncation.
+    @Test func aTableOfMoreRowsThanTheLimitFails() {
+        let table = Array("stop_id,stop_name\na,A\nb,B\nc,C\n".utf8)
+        #expect(failure { try GTFSStopsDecoder.decode(table, limits: DecodingLimits(maxItems: 3)) } == nil)
+        #expect(failure { try GTFSStopsDecoder.decode(table, limits: DecodingLimits(maxItems: 2)) } == .tooMany(count: 3, limit: 2))
+    }
+
     @Test func aStationWithZeroIsUnknownNotInaccessible() throws {
         let rows = try Self.rows()
         let zero = rows.filter { $0["location_type"] == "1" && $0["wheelchair_boarding"] == "0" }

@@ -50,6 +50,22 @@ import Testing
         #expect(directory.station(for: "o1")?.stepFree == .unknown)
     }
 
+    @Test(arguments: [["a", "b", "c"], ["c", "b", "a"], ["b", "a", "c"]])
+    func stopsAreJoinedThroughAThirdWhateverTheRowsOrder(_ order: [String]) throws {
+        // a and b are 444 m apart (0.004° of latitude), c 222 m from each: a, b and c are one
+        // place through c, whichever row comes first.
+        let rows = ["a": "a,Dock,51.0000,0.0,,,", "b": "b,Dock,51.0040,0.0,,,", "c": "c,Dock,51.0020,0.0,,,"]
+        let directory = try Self.directory(order.map { rows[$0]! + "\n" }.joined(), trainStops: ["a", "b", "c"])
+        #expect(directory.stations.map(\.id) == ["a"])
+        #expect(directory.station(for: "b")?.platforms.map(\.stopID).sorted() == ["a", "b", "c"])
+    }
+
+    @Test func namesAreComparedWithRunsOfSpaceCollapsed() throws {
+        let directory = try Self.directory("a,Dock  Street,51.0000,0.0,,,\nb,Dock Street,51.0010,0.0,,,\n", trainStops: ["a", "b"])
+        #expect(directory.stations.map(\.id) == ["a"])
+        #expect(directory.station(for: "b")?.name == "Dock Street")
+    }
+
     @Test func withoutCoordinatesAStopIsAStationOfItsOwn() throws {
         let directory = try Self.directory("a,Same,,,,,\nb,Same,,,,,\n", trainStops: ["a", "b"])
         #expect(directory.stations.map(\.id) == ["a", "b"])

@@ -43,6 +43,29 @@ import Testing
         #expect(applying([systemwideToo], to: "40990") == [])
     }
 
+    /// GTFS-realtime may name an entrance (an elevator's street access): that is its station.
+    @Test func anEntranceIdNamesItsStation() {
+        let platform = Platform(stopID: "P1", stationID: "S", stationName: "Central", routes: [.red], stepFree: true)
+        let station = Station(id: "S", name: "Central", platforms: [platform],
+                              entrances: [Entrance(id: "E7", stationID: "S", name: "Street lift", stepFree: true)])
+        let other = Station(id: "T", name: "Other", platforms: [Platform(stopID: "P2", stationID: "T", stationName: "Other", routes: [.red], stepFree: true)])
+        let matching = AlertMatching([RulesTestData.alert("lift", [.station("E7")])])
+        #expect(matching.alerts(applyingTo: station) == [0])
+        #expect(matching.alerts(applyingTo: other) == [])
+    }
+
+    /// An agency's alert reaches that agency's stations, and those whose agency nothing names
+    /// (CTA's own formats, a one-agency feed without agency_id), as a systemwide alert would.
+    @Test func anAgencyAlertReachesItsStationsAndThoseOfNoNamedAgency() {
+        func station(_ id: String, agency: String?) -> Station {
+            Station(id: id, name: id, platforms: [Platform(stopID: id + "1", stationID: id, stationName: id, routes: [.red], stepFree: true)], agencyID: agency)
+        }
+        let matching = AlertMatching([RulesTestData.alert("metro", [.agency("M")])])
+        #expect(matching.alerts(applyingTo: station("A", agency: "M")) == [0])
+        #expect(matching.alerts(applyingTo: station("B", agency: nil)) == [0])
+        #expect(matching.alerts(applyingTo: station("C", agency: "Tram")) == [])
+    }
+
     @Test func aPlatformIdNamesItsStation() {
         let platformAlert = RulesTestData.alert("p", [.station("30074"), .station("40380")])
         #expect(applying([platformAlert], to: "40380") == ["p"])

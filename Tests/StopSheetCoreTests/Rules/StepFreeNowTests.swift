@@ -108,6 +108,15 @@ import Testing
         #expect(Self.access(try feed.now()) == ["P": [true, true]])
     }
 
+    @Test func aPlatformThePathwaysDoNotKnowHasNeitherEntryNorExit() throws {
+        let feed = Feed(stops: ["E,2,S,1", "P,0,S"], pathways: ["W,E,P,1,1"])
+        let unknown = Platform(stopID: "X", stationID: "S", stationName: "Central", routes: [], stepFree: true)
+        let station = Station(id: "S", name: "Central", platforms: try feed.station().platforms + [unknown])
+        let now = StepFreeNow(station: station, topology: try feed.topology(), applying: [], now: Instant(secondsSince1970: 1_000))
+        #expect(Self.access(now) == ["P": [true, true], "X": [false, false]])
+        #expect(now.stepFree == .partial)
+    }
+
     // MARK: Outages
 
     /// Street → lobby → two elevators (signposted 1 and 2) → platform.
@@ -172,6 +181,19 @@ import Testing
         #expect(escalator.outages == [.init(alertID: "a", facility: .escalator, facilityID: nil, pathways: [])])
         #expect(escalator.complete)
         #expect(escalator.stepFree == .available)
+    }
+
+    /// Street → lobby N → an elevator to the boarding area B of platform P: naming B takes it
+    /// out, whichever end of the pathway B is.
+    @Test(arguments: ["L,N,B,5,1", "L,B,N,5,1"])
+    func anOutageNamingABoardingAreaTakesOutTheElevatorEndingThere(_ elevator: String) throws {
+        let feed = Feed(stops: ["E,2,S,1", "N,3,S", "P,0,S", "B,4,P"], pathways: ["W,E,N,1,1", elevator])
+        #expect(Self.access(try feed.now()) == ["P": [true, true]])
+        let now = try feed.now([Self.alert("a", "Elevator unavailable", scopes: [.station("B")])])
+        #expect(now.outages == [.init(alertID: "a", facility: .elevator, facilityID: nil, pathways: ["L"])])
+        #expect(Self.access(now) == ["P": [false, false]])
+        #expect(now.stepFree == .none)
+        #expect(now.complete)
     }
 
     @Test func anUnresolvedElevatorOutageLeavesTheVerdictIncomplete() throws {

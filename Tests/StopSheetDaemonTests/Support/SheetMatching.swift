@@ -31,18 +31,6 @@ func expectSheet(_ bytes: [UInt8]?, matches sheet: StopSheet, in zone: TimeZoneR
     }
 }
 
-/// Whether an `alerts` answer's list (as the daemon wrote it) says exactly what the core's live
-/// alerts say, in order: each decoded through `Answer.Alert` and compared member by member.
-func expectAlerts(_ json: JSON?, match alerts: [LiveAlert], in zone: TimeZoneRules, _ comment: Comment? = nil,
-                  sourceLocation: SourceLocation = #_sourceLocation) {
-    do {
-        let decoded = try AnswerDecoder.decode([Answer.Alert].self, from: try #require(json, comment, sourceLocation: sourceLocation))
-        #expect(decoded.map { AlertFacts($0) } == alerts.map { AlertFacts($0, zone) }, comment, sourceLocation: sourceLocation)
-    } catch {
-        Issue.record(error, comment, sourceLocation: sourceLocation)
-    }
-}
-
 private struct Dialog: Equatable {
     var title, message: String
     var buttons: [String]
