@@ -118,8 +118,11 @@ enum FuzzService {
         func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> { .failure(FetchFailure("fuzzing")) }
     }
 
+    /// Stopped at the capture: every input sees the same sheets.
+    static let clock = DaemonClock { FuzzFixtures.capturedAt }
+
     static let store: Store = {
-        let store = Store(alertsSource: "fuzz:alerts", stationsSource: "fuzz:stations", now: FuzzFixtures.capturedAt, zones: FuzzFixtures.zones)
+        let store = Store(alertsSource: "fuzz:alerts", stationsSource: "fuzz:stations", clock: clock, zones: FuzzFixtures.zones)
         store.install(stations: FuzzFixtures.stations, at: FuzzFixtures.capturedAt)
         store.install(alerts: FuzzFixtures.alerts, at: FuzzFixtures.capturedAt)
         return store
@@ -128,7 +131,7 @@ enum FuzzService {
     static let dispatcher: Dispatcher = {
         let refreshers = CacheName.allCases.map { Refresher(cache: $0, source: NoSource(), interval: 60, store: store) }
         var dispatcher = Dispatcher()
-        StopSheetService(store: store, refreshers: refreshers, connections: { 1 }).register(in: &dispatcher)
+        StopSheetService(store: store, refreshers: refreshers, connections: { 1 }, clock: clock).register(in: &dispatcher)
         let real = dispatcher
         dispatcher.register("refresh") { params, context in
             let reply = real.reply(to: RPCRequest(id: nil, method: "refresh", params: params), context: context)
@@ -143,7 +146,7 @@ enum FuzzService {
     static func makeHost() -> (SessionHost, SubscriptionRegistry) {
         var pushLimits = SubscriptionLimits()
         (pushLimits.maxSubscriptions, pushLimits.maxSubscriptionStops, pushLimits.maxSubscribedStops) = (4, 8, 12)
-        let subscriptions = SubscriptionRegistry(service: StopSheetService(store: store, refreshers: [], connections: { 1 }),
+        let subscriptions = SubscriptionRegistry(service: StopSheetService(store: store, refreshers: [], connections: { 1 }, clock: clock),
                                                  limits: pushLimits, counters: SubscriptionCounters())
         var withPush = dispatcher
         subscriptions.register(in: &withPush)

@@ -158,6 +158,10 @@ public final class Daemon: Sendable {
             subscriptions.storeChanged(to: new, post: server.post)
             if new.notYetLoaded.isEmpty, !old.notYetLoaded.isEmpty { server.post { [self] in becomeReady() } }
         }
+        // The first trim here, before any refresher runs: its lock is made and glibc's allocator set
+        // up on this thread, which the refreshers' threads then start after (HeapTrim's comment;
+        // under TSan two refreshers' first trims at once raced on the lock's lazy creation).
+        HeapTrim.releaseFreePages()
         // In start order; joined in reverse once the loop has drained.
         var threads = refreshers.map { $0.start() }
         threads.append(reloads.start { [self] in reload() })
