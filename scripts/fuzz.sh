@@ -5,7 +5,8 @@
 #
 # Environment: FUZZ_SECONDS (per target), FUZZ_OUT (default .build/fuzz), FUZZ_OPT (the swiftc
 # optimisation, default -O: fast inputs for long runs; `make test`'s short run takes -Onone, which
-# builds in a fraction of the time), FUZZ_JOBS (targets at once, default 1).
+# builds in a fraction of the time), FUZZ_JOBS (targets at once, default 1), FUZZ_BUILD_ONLY (set:
+# build the fuzzer binary and stop, as `make test`'s build lane does).
 #
 # The targets are built with `swiftc -sanitize=fuzzer,address` straight from the sources under
 # test, all in one module: a SwiftPM executable target would need libFuzzer's `main` and the
@@ -174,6 +175,11 @@ put("request-line", "pipelined", b"\x10" + "\r\n".join(requests).encode() + b"\n
 PY
 }
 
+if [ -n "${FUZZ_BUILD_ONLY:-}" ]; then
+    build
+    echo "fuzz: built $binary"
+    exit 0
+fi
 seed
 Tests/GTFSRealtime/fuzz-seeds.sh "$out/seeds/gtfs-realtime"
 status=0

@@ -118,14 +118,8 @@ public struct StepFreeNow: Hashable, Sendable {
                 var placed: [Int] = []
                 if let topology, outage.facility != .escalator {
                     let numbers = outage.elevatorNumbers
-                    // The named generic nodes and boarding areas, as positions: an alert names few.
-                    let named = outage.namedStops.compactMap { id -> Int? in
-                        guard let index = topology.index(of: id) else { return nil }
-                        switch topology.locations[index].role {
-                        case .genericNode, .boardingArea: return index
-                        default: return nil
-                        }
-                    }
+                    // The named generic nodes and boarding areas: an alert names few.
+                    let named = Self.liftEnds(outage.namedStops, in: topology)
                     placed = topology.elevatorPathways.filter { position in
                         let ends = topology.pathwayEnds[position]
                         if named.contains(ends.from) || named.contains(ends.to) { return true }
@@ -198,6 +192,18 @@ public struct StepFreeNow: Hashable, Sendable {
             : both == 0 && undecided == 0 ? .none : both == 0 && undecided == platforms.count ? .unknown : .partial
     }
 
+    /// The generic nodes and boarding areas among `ids`, as positions: where one lift's way can
+    /// be named by its end (a platform or a station is where many ways end, not one unit's).
+    static func liftEnds(_ ids: [String], in topology: StationTopology) -> [Int] {
+        ids.compactMap { id in
+            guard let index = topology.index(of: id) else { return nil }
+            switch topology.locations[index].role {
+            case .genericNode, .boardingArea: return index
+            default: return nil
+            }
+        }
+    }
+
     /// A lift-status unit's pathways (positions), by the first rule that places it:
     /// 1. an inventory row's pathway, or an elevator ending at an inventory row's stop;
     /// 2. a pathway whose `facility_id`, `pathway_code`, `signposted_as` or `pathway_id` is the unit's id;
@@ -211,16 +217,8 @@ public struct StepFreeNow: Hashable, Sendable {
         }
         let byInventory = topology.pathways.indices.filter { position in unit.inventory.contains { $0.pathwayID == topology.pathways[position].id } }
         if !byInventory.isEmpty { return byInventory }
-        // An inventory's stop places the unit when it is a node or boarding area an elevator ends
-        // at (a platform or a station is where many ways end, not one unit's).
-        let inventoryNodes = unit.inventory.flatMap(\.stopIDs).compactMap { stop -> Int? in
-            guard let index = topology.index(of: stop) else { return nil }
-            switch topology.locations[index].role {
-            case .genericNode, .boardingArea: return index
-            default: return nil
-            }
-        }
-        let byInventoryStop = ends(inventoryNodes)
+        // An inventory's stop places the unit when it is a node or boarding area an elevator ends at.
+        let byInventoryStop = ends(liftEnds(unit.inventory.flatMap(\.stopIDs), in: topology))
         if !byInventoryStop.isEmpty { return byInventoryStop }
         let byID = topology.pathways.indices.filter { position in
             let pathway = topology.pathways[position]
