@@ -6,7 +6,7 @@
 
 The meta-schema: OpenRPC's `meta-schema.json`, beside json-schema-tools' schema it refers to
 (`json-schema-tools-meta-schema.json`), in the directory named by STOPSHEET_OPENRPC_SCHEMAS (CI's
-`.ci/run` names `../shared/openrpc/`); there a missing copy is a failure. Without that variable,
+`.ci/run` names the copy kept beside the clone); there a missing copy is a failure. Without that variable,
 Tests/Fixtures/openrpc/ (where the repository keeps no copy; its README says where they come from),
 and when they are not there the document is not checked against them and the summary says NOT
 CHECKED; everything else is. ANSWERS: lines of `{"method": M, "result": R}`

@@ -16,6 +16,12 @@ import Testing
                           inventory: inventory)
     }
 
+    /// A station made from its own tables: its platforms, and the topology of its pathways.
+    static func station(_ id: String, _ name: String, stops: [UInt8], pathways: [UInt8]) throws -> (Station, StationTopology) {
+        let topology = try #require(try GTFSPathwaysDecoder.decode(stops: stops, pathways: pathways).stations[id])
+        return (Station(id: id, name: name, platforms: try GTFSStopsDecoder.decode(stops).platforms), topology)
+    }
+
     static func now(_ feed: Feed, _ units: [FacilityJoin.Unit], alerts: [Alert] = []) throws -> StepFreeNow {
         StepFreeNow(station: try feed.station(), topology: try feed.topology(),
                     outages: alerts.compactMap(FacilityOutage.init), facilities: units)
@@ -118,9 +124,7 @@ import Testing
             EL2,N3,N4,5,1
             W3,N4,PF_A03_C,1,1
             """.utf8)
-        let decoded = try GTFSPathwaysDecoder.decode(stops: stops, pathways: pathways)
-        let topology = try #require(decoded.stations["STN_A03"])
-        let station = Station(id: "STN_A03", name: "Dupont Circle", platforms: try GTFSStopsDecoder.decode(stops).platforms)
+        let (station, topology) = try Self.station("STN_A03", "Dupont Circle", stops: stops, pathways: pathways)
         let unit = Self.unit("A03N04", .notAvailable, levels: ["mezzanine", "platform"])
         let now = StepFreeNow(station: station, topology: topology, outages: [], facilities: [unit])
         #expect(now.outages.map(\.pathways) == [["EL2"]])
@@ -153,8 +157,7 @@ import Testing
             EL2,N3,N2,5,1
             W2,N2,P,1,1
             """.utf8)
-        let topology = try #require(try GTFSPathwaysDecoder.decode(stops: stops, pathways: pathways).stations["STN_B01"])
-        let station = Station(id: "STN_B01", name: "Gallery Place", platforms: try GTFSStopsDecoder.decode(stops).platforms)
+        let (station, topology) = try Self.station("STN_B01", "Gallery Place", stops: stops, pathways: pathways)
         let now = StepFreeNow(station: station, topology: topology, outages: [],
                               facilities: [Self.unit("B01N01", .notAvailable, levels: ["street", "mezzanine"])])
         #expect(now.outages.map(\.pathways) == [[]] && !now.complete && now.stepFree == .available)
