@@ -49,7 +49,7 @@ TSAN = {"STOPSHEET_SANITIZER": "thread"}
 
 # The integration suites whose daemons run threads against each other after start-up: the loop
 # with the refresher, the reload thread, the stop, pushes to many clients, floods and hostile
-# upstreams. ThreadSanitizer runs these (and the soak); the others start a daemon, ask, and stop,
+# upstreams. ThreadSanitizer runs these; the others start a daemon, ask, and stop,
 # which the AddressSanitizer run covers, and TSan would only run them five times slower. Beside
 # them, OpenRPCIntegrationTests: its rpc.discover answer is the document the run's answers are
 # checked against.
