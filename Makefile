@@ -3,7 +3,7 @@ SWIFT ?= swift
 RUN_DIR := $(CURDIR)/run
 SOCKET ?= $(RUN_DIR)/stopsheetd.sock
 
-.PHONY: all deps build build-tests run check integration test systemd-test install clean bench fuzz soak sanitize sanitize-soak mutate \
+.PHONY: all deps build build-tests run check integration test systemd-test install clean bench fuzz soak sanitize mutate \
 	release deb uninstall man-lint completion-test
 
 all: build
@@ -82,7 +82,7 @@ soak: build
 # suppressions: the daemon's one lock type is a pthread mutex (Support/Locked.swift), which TSan
 # sees, so every report is worth reading.
 sanitize: build-tests
-	scripts/make-test.py "asan build" "asan integration and soak" "tsan build" "tsan threaded suites"
+	scripts/make-test.py "asan build" "asan integration and soak" "tsan build" "tsan threaded suites and soak"
 
 # The release build the install and the package take (static Swift stdlib, git commit stamped).
 release: deps
@@ -111,12 +111,6 @@ man-lint: deps
 	    MANWIDTH=80 man -l $$page > /dev/null || exit 1; \
 	done
 	@echo "man pages: mandoc and groff lint clean"
-
-# The soak against the ThreadSanitizer build, which make test leaves out for now: 2 to 4 of its
-# 64 connections waited over 30 s for an answer in 3 of 4 runs (under investigation).
-sanitize-soak:
-	$(SWIFT) build --product stopsheetd --sanitize=thread --scratch-path .build/tsan
-	STOPSHEET_SANITIZER=thread python3 scripts/soak.py --requests $(CI_SOAK_REQUESTS) --binary .build/tsan/debug/stopsheetd --sanitized
 
 completion-test: build
 	Tests/Completion/completion_test.sh .build/debug

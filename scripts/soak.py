@@ -44,6 +44,12 @@ HEAD = b'{"jsonrpc":"2.0","id":'
 # The memory worst case (issue 10): this many never-reading clients, this peak RSS at most.
 UNREAD_CLIENTS = 1000
 UNREAD_RSS_LIMIT_KB = 128 * 1024
+# How long an answer or a cut-off may take before the soak calls it lost: a hang detector, not a
+# speed limit. A sanitized daemon is 5 to 15 times slower (ThreadSanitizer rejects the
+# million-alert body in 5 s alone, longer beside other work), so --sanitized multiplies it by
+# SANITIZED_SLOWDOWN. Set in main() before the worker processes fork, which inherit it.
+HANG_SECONDS = 30
+SANITIZED_SLOWDOWN = 4
 
 
 def log(message):
@@ -119,9 +125,9 @@ def flaky(upstream, stop, period):
         upstream.set("stations", **rng.choice(STATION_FAULTS))
 
 
-def connect(path, timeout=30):
+def connect(path):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(timeout)
+    s.settimeout(HANG_SECONDS)
     s.connect(path)
     return s
 
@@ -327,6 +333,15 @@ def make_chunk(rng, next_id, size):
     return terminator.join(parts) + terminator, expected, size
 
 
+def describe(expectation):
+    """An expectation as a failure names it: its kind, and the request kinds or id it answers."""
+    if expectation is None:
+        return "nothing (sending)"
+    if expectation[0] == "batch":
+        return "a batch of %s" % ", ".join(kind for _, kind in expectation[1])
+    return " ".join(str(part) for part in expectation)
+
+
 def connection_worker(path, index, quota, tails, results, stop):
     rng = random.Random(index)
     counter = [0]
@@ -336,6 +351,7 @@ def connection_worker(path, index, quota, tails, results, stop):
         return index * 1_000_000_000 + counter[0]
 
     sent = checked = vanished = 0
+    waiting_for = None
     try:
         s = connect(path)
         buffer = b""
@@ -352,6 +368,7 @@ def connection_worker(path, index, quota, tails, results, stop):
             s.sendall(data)
             sent += count
             for expectation in expected:
+                waiting_for = expectation
                 while b"\n" not in buffer:
                     chunk = s.recv(1 << 18)
                     if not chunk:
@@ -363,7 +380,8 @@ def connection_worker(path, index, quota, tails, results, stop):
         s.close()
         results.put(("ok", sent, checked, vanished, None))
     except Exception as error:  # every failure is reported, none is fatal to the other workers
-        results.put(("failed", sent, checked, vanished, "connection %d: %s: %s" % (index, type(error).__name__, error)))
+        results.put(("failed", sent, checked, vanished, "connection %d: %s: %s (waiting for the answer to %s)"
+                     % (index, type(error).__name__, error, describe(waiting_for))))
 
 
 def process_main(path, indices, quotas, tails, results):
@@ -389,7 +407,7 @@ def never_readers(path, stop, stuck_timeout, outcome):
             pass
         poller = select.poll()
         poller.register(s, select.POLLHUP | select.POLLERR | select.POLLRDHUP)
-        deadline = time.monotonic() + stuck_timeout + 10
+        deadline = time.monotonic() + stuck_timeout + HANG_SECONDS / 3
         hung_up = False
         while time.monotonic() < deadline:
             if poller.poll(200):
@@ -399,7 +417,7 @@ def never_readers(path, stop, stuck_timeout, outcome):
         if hung_up:
             closed += 1
         else:
-            outcome.append("a never-reading client was still open %ds after it stopped reading" % (stuck_timeout + 10))
+            outcome.append("a never-reading client was still open %ds after it stopped reading" % (stuck_timeout + HANG_SECONDS / 3))
     outcome.append((opened, closed))
 
 
@@ -415,6 +433,9 @@ def main():
     parser.add_argument("--sanitized", action="store_true",
                         help="a sanitizer build: RSS is reported but not judged (freed memory sits in quarantine)")
     args = parser.parse_args()
+    global HANG_SECONDS
+    if args.sanitized:
+        HANG_SECONDS *= SANITIZED_SLOWDOWN
 
     work = tempfile.mkdtemp(prefix="stopsheet-soak-")
     path = os.path.join(work, "d.sock")

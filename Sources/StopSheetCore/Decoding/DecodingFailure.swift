@@ -15,7 +15,9 @@ public enum DecodingFailure: Error, Equatable, Sendable, CustomStringConvertible
     case malformed(path: String, reason: String)
     /// The CTA API answered with an `ErrorCode` that is not success or "no alerts".
     case upstreamError(code: String, message: String?)
-    case tooMany(count: Int, limit: Int)
+    /// More items than `DecodingLimits.maxItems`; `count` is nil when the JSON parser stopped at
+    /// the first array or object member past the limit, not counting the rest.
+    case tooMany(count: Int?, limit: Int)
 
     public var description: String {
         switch self {
@@ -29,7 +31,8 @@ public enum DecodingFailure: Error, Equatable, Sendable, CustomStringConvertible
         case .upstreamError(let code, let message):
             guard let message, !message.isEmpty else { return "CTA API error \(code)" }
             return "CTA API error \(code): \(message)"
-        case .tooMany(let count, let limit): return "upstream sent \(count) items, more than the limit of \(limit)"
+        case .tooMany(let count?, let limit): return "upstream sent \(count) items, more than the limit of \(limit)"
+        case .tooMany(nil, let limit): return "upstream sent more than the limit of \(limit) items"
         }
     }
 }

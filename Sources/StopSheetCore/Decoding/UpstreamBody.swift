@@ -48,7 +48,11 @@ enum UpstreamBody {
         guard let first = firstSignificantByte(body) else { throw .unrecognisedFormat("empty body") }
         guard isJSONValueStart(first) else { throw .unrecognisedFormat(notJSONHint(body)) }
         do {
-            return try JSONParser.parse(body, maxDepth: limits.maxDepth)
+            // No array or object longer than the items taken: a million-element body fails after
+            // the limit's worth of parsing, not the whole body's.
+            return try JSONParser.parse(body, maxDepth: limits.maxDepth, maxMembers: limits.maxItems)
+        } catch .tooManyMembers(let limit) {
+            throw .tooMany(count: nil, limit: limit)
         } catch {
             throw .invalidJSON(error)
         }

@@ -8,6 +8,9 @@ public struct JSONParser {
         case invalidEscape(offset: Int)
         case invalidNumber(offset: Int)
         case tooDeep(limit: Int)
+        /// An array or object with more members than the caller takes, cut off at the first one
+        /// past the limit: a hostile body costs the work of the limit, not of its length.
+        case tooManyMembers(limit: Int)
         case trailingBytes(offset: Int)
 
         public var description: String {
@@ -18,6 +21,7 @@ public struct JSONParser {
             case .invalidEscape(let offset): return "invalid escape at offset \(offset)"
             case .invalidNumber(let offset): return "invalid number at offset \(offset)"
             case .tooDeep(let limit): return "JSON nested deeper than \(limit) levels"
+            case .tooManyMembers(let limit): return "a JSON array or object with more than \(limit) members"
             case .trailingBytes(let offset): return "unexpected data after the JSON value at offset \(offset)"
             }
         }
@@ -26,10 +30,11 @@ public struct JSONParser {
     public static let defaultMaxDepth = 64
 
     /// Parses exactly one JSON value (surrounded by optional whitespace).
-    public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, maxDepth: Int = defaultMaxDepth) throws(Failure) -> JSON {
+    public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, maxDepth: Int = defaultMaxDepth,
+                                                      maxMembers: Int = .max) throws(Failure) -> JSON {
         let array = Array(bytes)
         return try array.withUnsafeBufferPointer { buffer throws(Failure) in
-            var parser = Cursor(bytes: buffer, maxDepth: maxDepth)
+            var parser = Cursor(bytes: buffer, maxDepth: maxDepth, maxMembers: maxMembers)
             parser.skipWhitespace()
             let value = try parser.value(depth: 0)
             parser.skipWhitespace()
@@ -45,11 +50,13 @@ public struct JSONParser {
     private struct Cursor {
         let bytes: UnsafeBufferPointer<UInt8>
         let maxDepth: Int
+        let maxMembers: Int
         var position = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, maxMembers: Int) {
             self.bytes = bytes
             self.maxDepth = maxDepth
+            self.maxMembers = maxMembers
         }
 
         mutating func skipWhitespace() {
@@ -110,6 +117,7 @@ public struct JSONParser {
                 guard colon == UInt8(ascii: ":") else { throw .unexpectedByte(colon, offset: position) }
                 position += 1
                 skipWhitespace()
+                guard object.members.count < maxMembers else { throw .tooManyMembers(limit: maxMembers) }
                 object.append(key, try value(depth: depth))
                 skipWhitespace()
                 let next = try peek()
@@ -130,6 +138,7 @@ public struct JSONParser {
             }
             while true {
                 skipWhitespace()
+                guard elements.count < maxMembers else { throw .tooManyMembers(limit: maxMembers) }
                 elements.append(try value(depth: depth))
                 skipWhitespace()
                 let next = try peek()

@@ -42,6 +42,6 @@ import Testing
     @Test func itemLimit() {
         let stop = #"{"stopId":"30374","stationId":"40380","stationName":"X"}"#
         let body = #"{"stops":[\#(stop),\#(stop)]}"#
-        #expect(failure { try StationsDecoder.decode(bytes(body), limits: DecodingLimits(maxItems: 1)) } == .tooMany(count: 2, limit: 1))
+        #expect(failure { try StationsDecoder.decode(bytes(body), limits: DecodingLimits(maxItems: 1)) } == .tooMany(count: nil, limit: 1))
     }
 }

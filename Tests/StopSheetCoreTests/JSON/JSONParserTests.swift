@@ -6,9 +6,9 @@ import Testing
         try JSONParser.parse(text, maxDepth: maxDepth)
     }
 
-    func parseFailure(_ bytes: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth) -> JSONParser.Failure? {
+    func parseFailure(_ bytes: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth, maxMembers: Int = .max) -> JSONParser.Failure? {
         do {
-            _ = try JSONParser.parse(bytes, maxDepth: maxDepth)
+            _ = try JSONParser.parse(bytes, maxDepth: maxDepth, maxMembers: maxMembers)
             return nil
         } catch {
             return error
@@ -109,6 +109,17 @@ import Testing
         #expect(parseFailure(Array(objects.utf8), maxDepth: 2) == .tooDeep(limit: 2))
         #expect(parseFailure([UInt8](repeating: UInt8(ascii: "["), count: 100_000)) == .tooDeep(limit: 64))
         #expect(parseFailure([UInt8](repeating: UInt8(ascii: "{"), count: 100_000)) == .unexpectedByte(UInt8(ascii: "{"), offset: 1))
+    }
+
+    @Test func memberLimitIsExactAndStopsAtTheFirstMemberPast() throws {
+        #expect(parseFailure(Array("[1,2,3]".utf8), maxMembers: 3) == nil)
+        #expect(parseFailure(Array(#"{"a":1,"b":2,"c":3}"#.utf8), maxMembers: 3) == nil)
+        #expect(parseFailure(Array("[1,2,3,4]".utf8), maxMembers: 3) == .tooManyMembers(limit: 3))
+        #expect(parseFailure(Array(#"{"a":1,"b":2,"c":3,"d":4}"#.utf8), maxMembers: 3) == .tooManyMembers(limit: 3))
+        // Nested: each array or object is counted on its own.
+        #expect(parseFailure(Array("[[1,2],[3,4],[5,6]]".utf8), maxMembers: 3) == nil)
+        // Cut off at the member past the limit: what follows it is never read, broken or not.
+        #expect(parseFailure(Array("[1,2,3,4,!".utf8), maxMembers: 3) == .tooManyMembers(limit: 3))
     }
 
     @Test func objectsKeepOrderAndTheLastDuplicateWins() throws {
