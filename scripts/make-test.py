@@ -6,7 +6,7 @@ take both cores, so they run one at a time, in the order below; every other stag
 as what it needs is built, beside the build of the moment, since those stages mostly wait on
 daemons, sockets and timeouts. After a failure no new stage starts; the ones running finish. Each
 stage writes a log under .build/test-logs/stages/; a failed one is printed whole (up to its last
-3,000 lines). The end is a table of every stage's wall time, then `N passed, M failed`: the Swift
+3,000 lines). The end is a table of every stage's wall and CPU time, then `N passed, M failed`: the Swift
 tests of every run (the unit tests plain, the integration tests against both sanitized builds) and
 the systemd checks.
 
@@ -99,13 +99,17 @@ def run(stage, results, lock, done):
     log = os.path.join(LOGS, re.sub(r"\W+", "-", stage.name) + ".log")
     started = time.monotonic()
     with open(log, "w") as out:
-        code = subprocess.run(stage.command, shell=True, cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
-                              env=dict(os.environ, **stage.env)).returncode
+        child = subprocess.Popen(stage.command, shell=True, cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
+                                 env=dict(os.environ, **stage.env))
+        # wait4, not wait: the CPU time of the stage's whole tree of processes it waited for.
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = code = os.waitstatus_to_exitcode(status)
     elapsed = time.monotonic() - started
     with open(log, errors="replace") as f:
         text = f.read()
     with lock:
-        results.append({"name": stage.name, "code": code, "seconds": elapsed, "text": text, "counts": counts(text)})
+        results.append({"name": stage.name, "code": code, "seconds": elapsed, "cpu": usage.ru_utime + usage.ru_stime,
+                        "text": text, "counts": counts(text)})
         print(f"{'ok' if code == 0 else 'FAILED':6} {stage.name} ({elapsed:.0f} s)", flush=True)
         done.notify_all()
 
@@ -147,11 +151,18 @@ def main():
                   + (f" (last 3000 of {len(lines)} lines)" if len(lines) > 3000 else "") + ":")
             print("\n".join(lines[-3000:]))
             print(f"===== end of {result['name']}")
-    print("\nstage                   wall time")
+    def minutes(seconds):
+        return f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
+
+    # CPU: user and system time of each stage's processes. Their sum over the cores is the least
+    # wall time any order of the same stages could take on this machine.
+    print(f"\n  {'stage':30} {'wall':>6} {'CPU':>6}")
     for result in results:
         mark = "" if result["code"] == 0 else "  FAILED"
-        print(f"  {result['name']:22} {int(result['seconds']) // 60}:{int(result['seconds']) % 60:02d}{mark}")
-    print(f"  {'total':22} {int(total) // 60}:{int(total) % 60:02d}")
+        print(f"  {result['name']:30} {minutes(result['seconds']):>6} {minutes(result['cpu']):>6}{mark}")
+    cpu = sum(r["cpu"] for r in results)
+    cores = os.cpu_count() or 1
+    print(f"  {'total':30} {minutes(total):>6} {minutes(cpu):>6}  (the CPU time over {cores} cores: {minutes(cpu / cores)})")
     if failed:
         skipped = [stage.name for stage in stages if stage.name not in {r["name"] for r in results}]
         if skipped:

@@ -9,25 +9,31 @@ import Glibc
 /// checks the daemon's real ordering instead. Uncontended, both cost the same.
 public final class Locked<Value> {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    /// Handed `inout` to a closure, so Swift would check it at run time on every `withLock` (a
-    /// read of the store's generation per request, too). The mutex already excludes the other
-    /// threads, and a nested `withLock` on the same thread blocks before it could overlap.
-    @exclusivity(unchecked) private var value: Value
+    /// In a slot of its own rather than a stored property. A stored property handed `inout` to
+    /// the closure is checked by Swift at run time on every `withLock` (a read of the store's
+    /// generation per request, too), which the mutex makes needless. And a zero-sized one
+    /// (`Locked(())`, a lock guarding a section) has no storage of its own: ThreadSanitizer saw
+    /// its accesses at the object's address and reported one under the mutex racing a read of
+    /// the object outside it.
+    private let value: UnsafeMutablePointer<Value>
 
     public init(_ value: Value) {
-        self.value = value
+        self.value = .allocate(capacity: 1)
+        self.value.initialize(to: value)
         pthread_mutex_init(mutex, nil)
     }
 
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
+        value.deinitialize(count: 1)
+        value.deallocate()
     }
 
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 }
 
