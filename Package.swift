@@ -23,12 +23,13 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CICU", pkgConfig: "icu-i18n", providers: [.apt(["libicu-dev"])]),
         // The wire contract, once for both sides: method names with their params and results,
         // error codes and messages, StopType; `rpc.discover`'s OpenRPC document is made from it.
         .target(name: "StopSheetProtocol", dependencies: ["StopSheetCore"]),
         .target(
             name: "StopSheetDaemon",
-            dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix", "ZoneInfo", "CLinux", "CSystemd", "CCurl", "CArchive", "CLibXML2"],
+            dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix", "ZoneInfo", "CLinux", "CSystemd", "CCurl", "CArchive", "CLibXML2", "CICU"],
             resources: [
                 .embedInCode("Demo/alerts.json"),
                 .embedInCode("Demo/stops.csv"),

@@ -81,7 +81,7 @@ for name in $targets; do
 done
 
 # The daemon sources `import CLinux` (SwiftPM would generate this module map), CSystemd and
-# CCurl, CArchive, CLibXML2 (system-library targets: their module maps are in the package, -I below).
+# CCurl, CArchive, CLibXML2, CICU (system-library targets: their module maps are in the package, -I below).
 printf 'module CLinux {\n    header "%s/Sources/CLinux/include/CLinux.h"\n    export *\n}\n' "$repo" >"$out/CLinux/module.modulemap"
 "$CLANG" -c -O1 -fsanitize=address -ISources/CLinux/include Sources/CLinux/CLinux.c -o "$out/CLinux/CLinux.o"
 
@@ -98,8 +98,8 @@ build() {
     # shellcheck disable=SC2086
     # The log keeps the linker's harmless ASan symbol-export warnings out of sight unless it fails.
     if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -module-name StopSheetCore "$opt" -g -suppress-warnings \
-        -I "$out/CLinux" -I "$out/modules" -I Sources/CSystemd -I Sources/CCurl -I Sources/CArchive -I Sources/CLibXML2 $xml_flags \
-        $files "$out/CLinux/CLinux.o" -lsystemd -lcurl -larchive -lxml2 -o "$binary" >"$out/build.log" 2>&1; then
+        -I "$out/CLinux" -I "$out/modules" -I Sources/CSystemd -I Sources/CCurl -I Sources/CArchive -I Sources/CLibXML2 -I Sources/CICU $xml_flags \
+        $files "$out/CLinux/CLinux.o" -lsystemd -lcurl -larchive -lxml2 -licui18n -licuuc -o "$binary" >"$out/build.log" 2>&1; then
         cat "$out/build.log" >&2
         exit 1
     fi

@@ -15,9 +15,9 @@ import sdtest
 CACHE = os.environ.get("STOPSHEETD_TEST_CACHE", "/var/cache/stopsheetd-test")
 ROOT = os.path.join(CACHE, "root")
 # procps: /bin/kill for ExecReload=; dbus: systemctl and friends behave as on a real box;
-# socat: clients inside; libcurl4, libarchive13, libxml2: the daemon's HTTP client, GTFS zips, SIRI-FM; passwd: a non-root client user;
+# socat: clients inside; libcurl4, libarchive13, libxml2, libicu72: the daemon's HTTP client, GTFS zips, SIRI-FM, collation; passwd: a non-root client user;
 # tzdata: the package's Depends (the zones of every time shown), required in bookworm, not later.
-PACKAGES = ["systemd", "systemd-sysv", "dbus", "procps", "socat", "libcurl4", "libarchive13", "libxml2", "passwd", "tzdata", "sudo"]
+PACKAGES = ["systemd", "systemd-sysv", "dbus", "procps", "socat", "libcurl4", "libarchive13", "libxml2", "libicu72", "passwd", "tzdata", "sudo"]
 STAMP = ".stopsheetd-test-root"
 CGROUP_HIERARCHIES = ["/sys/fs/cgroup/unified", "/sys/fs/cgroup/systemd"]
 

@@ -1,0 +1,40 @@
+import CICU
+
+/// Unicode collation in one language, through ICU's C API (CLDR's rules: `Č` after `C` in Czech,
+/// canonically equivalent spellings equal). The daemon's one use of ICU; Foundation, which would
+/// bring its own ICU, is not linked (13 MiB of the idle daemon's memory).
+///
+/// Threads: one at a time (ICU's `UCollator` is not for concurrent use); each station load makes
+/// its own on the thread that installs it.
+final class Collator {
+    private let collator: OpaquePointer?
+
+    /// `language`: a BCP 47 tag or ICU locale id (`cs`, `pt-BR`); nil or empty is the root
+    /// collation, as is a language ICU does not know. Without ICU's data, byte order.
+    init(language: String?) {
+        var status = U_ZERO_ERROR
+        let opened = cicu_open(language ?? "", &status)
+        collator = cicu_failed(status) != 0 ? nil : opened
+    }
+
+    deinit {
+        if let collator { cicu_close(collator) }
+    }
+
+    /// Negative, zero or positive as `a` sorts before, with or after `b`.
+    func compare(_ a: String, _ b: String) -> Int {
+        guard let collator else { return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : (a.utf8.elementsEqual(b.utf8) ? 0 : 1) }
+        var status = U_ZERO_ERROR
+        var a = a, b = b
+        let result = a.withUTF8 { a in
+            b.withUTF8 { b in
+                a.withMemoryRebound(to: CChar.self) { a in
+                    b.withMemoryRebound(to: CChar.self) { b in
+                        cicu_compare_utf8(collator, a.baseAddress, Int32(clamping: a.count), b.baseAddress, Int32(clamping: b.count), &status)
+                    }
+                }
+            }
+        }
+        return Int(result.rawValue)
+    }
+}
