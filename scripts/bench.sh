@@ -116,19 +116,6 @@ GTFS_LZMA_MS=$(field "$GTFS_LZMA" decode_ms); GTFS_LZMA_RSS_KB=$(field "$GTFS_LZ
 rm -rf "$WORK/gtfs" "$WORK/lzma.zip"
 
 echo
-echo "== lift status: a SIRI-FM body of 4,000 conditions, decoded as a --facilities-url body is (libxml2, then the statuses)"
-FACILITIES=$($BENCH facilities --conditions 4000 --out "$WORK/siri.xml"); echo "   $FACILITIES"
-# The peer: Python's ElementTree (expat) building the tree of the same body, nothing decoded.
-SIRI_PEER_MS=$(python3 -c 'import sys, time, xml.etree.ElementTree as ET
-times = []
-for _ in range(9):
-    started = time.perf_counter(); ET.parse(sys.argv[1]); times.append((time.perf_counter() - started) * 1000)
-print("%.3f" % sorted(times)[4])' "$WORK/siri.xml")
-echo "   peer (python3 xml.etree.ElementTree.parse, the tree alone, median of 9): $SIRI_PEER_MS ms"
-FACILITIES_MS=$(field "$FACILITIES" decode_ms)
-rm -f "$WORK/siri.xml"
-
-echo
 echo "== start-up: exec → READY=1 (NOTIFY_SOCKET is the bench's datagram socket; 7 starts)"
 LAUNCH=$($BENCH launch --samples 7 --log "$WORK/daemon.log" -- "$(pwd)/$BIN/stopsheetd" --socket "$WORK/stopsheetd.sock" \
     --alerts-url "file://$FIXTURES/alerts_2015-02-14.DERIVED.json" --stations-url "file://$FIXTURES/L_stops_2021.csv" --log-level notice)
@@ -241,7 +228,6 @@ echo "   GTFS feed, 8 million stop_times rows, from a directory ≤ 2000 ms: $GT
 echo "   from a zip ≤ 1.1× the floor ($FLOOR_MS ms): $GTFS_ZIP_MS ms, $(awk -v a="$GTFS_ZIP_MS" -v b="$FLOOR_MS" 'BEGIN { printf "%.2f", a / b }')× — $(verdict "$(awk -v a="$GTFS_ZIP_MS" -v b="$FLOOR_MS" 'BEGIN { print (a <= 1.1 * b) }')"); peer $PEER_MS ms"
 echo "   peak RSS of either ≤ 200 MiB: $(mib "$GTFS_RSS_KB") — $(verdict "$(awk -v v="$GTFS_RSS_KB" 'BEGIN { print (v <= 204800) }')")"
 echo "   the same feed in LZMA (a figure): $GTFS_LZMA_MS ms, $(awk -v a="$GTFS_LZMA_MS" -v b="$LZMA_FLOOR_MS" 'BEGIN { printf "%.2f", a / b }')× its floor ($LZMA_FLOOR_MS ms); peak RSS $(mib "$GTFS_LZMA_RSS_KB")"
-echo "   SIRI-FM body of 4,000 conditions ≤ 50 ms: $FACILITIES_MS ms — $(verdict "$(awk -v v="$FACILITIES_MS" 'BEGIN { print (v <= 50) }')"); peer $SIRI_PEER_MS ms"
 B100=$(sed -n 's/^scale=100 .*build_ms=\([0-9.]*\).*/\1/p' "$WORK/snapshot.txt")
 G=$(sed -n 's/^scale=100 .*growth=\([0-9.]*\)x.*/\1/p' "$WORK/snapshot.txt")
 echo "   snapshot rebuild ×100 ≤ 50 ms and linear: $B100 ms, ×${G} for 10× the data — $(verdict "$(awk -v v="$B100" -v g="$G" 'BEGIN { print (v <= 50 && g <= 13) }')")"
