@@ -64,12 +64,16 @@ import Testing
         }
         let stationsBefore = stationRefreshes()
         try rig.reload()
-        #expect(eventually(timeout: patience) { ((try? rig.upstream.hits(key: rig.alertsKey)) ?? 0) > hitsBefore },
-                "the reload's refresh never reached the upstream")
+        // The upstream answers this once the reload's alerts fetch has arrived.
+        #expect(try rig.upstream.hits(key: rig.alertsKey, above: hitsBefore) > hitsBefore, "the reload's refresh never reached the upstream")
         // The reload refreshes the stations too, from a file. That refresh ends by itself (on a slow
         // machine under a sanitizer, after the stop's join would give up): waiting for it leaves the
-        // hung fetch the only work a stop has to abandon.
-        #expect(eventually(timeout: patience) { stationRefreshes() > stationsBefore }, "the reload's stations refresh never ended")
+        // hung fetch the only work a stop has to abandon. A `refresh` of the stations is answered
+        // by a fetch that started after it was asked for, and the refresher fetches one at a time,
+        // sharing a fetch among all who asked before it started: so its answer comes once the
+        // reload's stations refresh (asked for with the alerts one, which has begun) has ended.
+        #expect(try rig.daemon.result("refresh", ["what": "stations"])["stations"]?["loaded"] == true)
+        #expect(stationRefreshes() > stationsBefore, "the reload's stations refresh never ended")
         #expect(client.send(line: #"{"jsonrpc":"2.0","id":7,"method":"refresh","params":{"what":"alerts"}}"#))
 
         rig.daemon.process.signal(SIGTERM)
@@ -139,7 +143,8 @@ import Testing
         try Rig.configure(rig.configPath, "file://\(Fixtures.path("alerts_2015-02-14.DERIVED.json"))",
                           "STOPSHEETD_MAX_BATCH=2\nSTOPSHEETD_MAX_CONNECTIONS=5\nSTOPSHEETD_NOW=2015-02-14T14:35:00-06:00\nSTOPSHEETD_NOTIFY_READY=when-loaded\n")
         try rig.reload()
-        #expect(eventually(timeout: patience) { readies() > before }, "no READY=1 after the reload")
+        #expect(rig.daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: patience) != nil, "no READY=1 after the reload")
+        #expect(readies() > before)
         // Applied: the source.
         let health = try rig.daemon.result("health")
         #expect(health["alerts"]?["source"]?.stringValue?.hasSuffix("alerts_2015-02-14.DERIVED.json") == true)
