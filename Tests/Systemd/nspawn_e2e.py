@@ -411,6 +411,8 @@ def run_checks(results, box, deb_in_box):
     workers = [threading.Thread(target=sdtest.hammer, args=(host_socket, stop, outcomes)) for _ in range(3)]
     for worker in workers:
         worker.start()
+    # Half a second of load before the restart and after it: the span the clients connect in,
+    # not a wait for anything (the restart and wait_running are the waits).
     time.sleep(0.5)
     restart = box.run("systemctl", "restart", "stopsheetd.service", timeout=60)
     restarted = wait_running(box, old_pid=pid) or {}

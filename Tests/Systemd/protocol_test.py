@@ -92,13 +92,9 @@ def raw_line(path, line, timeout=5.0):
 
 
 def entries_of(pid, *matches, wait=3.0, predicate=None):
-    """The daemon's journal entries (optionally those matching), waiting for journald to catch up."""
-    def fetch():
-        found = sdtest.journal_entries(f"_PID={pid}", *matches)
-        if predicate:
-            found = [e for e in found if predicate(e)]
-        return found
-    return sdtest.wait_for(fetch, wait) or []
+    """The daemon's journal entries (optionally those matching), waiting for journald to catch
+    up: for the first of them, told by `journalctl --follow`."""
+    return sdtest.journal_wait(f"_PID={pid}", *matches, predicate=predicate, timeout=wait)
 
 
 def event(pid, name, wait=3.0):
@@ -117,7 +113,7 @@ def phase_plain(results, binary, tmp):
     """No NOTIFY_SOCKET, no journal socket: the daemon must still serve, logging to stderr."""
     sock = os.path.join(tmp, "plain.sock")
     daemon = Daemon(tmp, "plain", [binary, "--demo", "--socket", sock], base_env())
-    answer = sdtest.wait_for(lambda: "result" in try_rpc(sock, timeout=1) and try_rpc(sock), 20, 0.1)
+    answer = sdtest.wait_until_loaded(sock, 20) and try_rpc(sock)
     results.check("without systemd: serves on --socket", bool(answer), daemon.tail())
     text = daemon.output()
     results.check("without a journal socket: logs go to stderr",
@@ -135,7 +131,7 @@ def start_journald(results, tmp):
         return None
     process = subprocess.Popen([journald], stdin=subprocess.DEVNULL, stdout=open(os.path.join(tmp, "journald.out"), "w"),
                                stderr=subprocess.STDOUT)
-    up = sdtest.wait_for(lambda: os.path.exists("/run/systemd/journal/socket"), 10)
+    up = sdtest.wait_for_path("/run/systemd/journal/socket", 10)
     results.check("private systemd-journald is listening", up, "no /run/systemd/journal/socket after 10 s")
     return process if up else None
 
@@ -160,7 +156,7 @@ def phase_activated(results, binary, tmp):
 
 
 def _activated(results, daemon, notify, sock, conf):
-    if not sdtest.wait_for(lambda: os.path.exists(sock), 10):
+    if not sdtest.wait_for_path(sock, 10):
         results.check("systemd-socket-activate is listening", False, daemon.tail())
         return
 
@@ -196,8 +192,13 @@ def _activated(results, daemon, notify, sock, conf):
     text = status[3]["STATUS"] if status else (ready_fields.get("STATUS") or "")
     results.check("STATUS= tells the cache counts", status is not None and len(text) <= 200, repr(text), info=repr(text))
 
-    # Watchdog: pings every WATCHDOG_USEC/2 from the serving loop.
-    time.sleep(4.5 * WATCHDOG_USEC / 1e6 / 2 + 0.2)
+    # Watchdog: pings every WATCHDOG_USEC/2 from the serving loop; five of them, awaited.
+    start = next((i for i, (when, _, _) in enumerate(notify.snapshot()) if when > ready_at), len(notify.snapshot()))
+    for _ in range(5):
+        ping = notify.wait(lambda f: f.get("WATCHDOG") == "1", 2 * WATCHDOG_USEC / 1e6, start=start)
+        if ping is None:
+            break
+        start = ping[0] + 1
     pings = [when for when, pid, f in notify.snapshot() if f.get("WATCHDOG") == "1" and when > ready_at]
     gaps = [b - a for a, b in zip(pings, pings[1:])]
     expected = WATCHDOG_USEC / 1e6 / 2
@@ -212,6 +213,7 @@ def _activated(results, daemon, notify, sock, conf):
     # A wedged server must stop pinging (SIGSTOP freezes the serving loop along with the rest).
     daemon.signal(signal.SIGSTOP)
     stopped_at = time.monotonic()
+    # A wait that must see nothing: two ping intervals and a half of real time, no event to end it.
     time.sleep(2 * expected + 0.5)
     # 0.3 s of grace for a ping sent just before the stop and received late on a busy machine;
     # a loop that kept running would still ping at least once in the rest of the window.
@@ -227,6 +229,7 @@ def _activated(results, daemon, notify, sock, conf):
     for _ in range(20):
         try_rpc(sock, timeout=2)
     raw_line(sock, b"{not json\n")
+    # A wait that must see nothing (no entry): half a second for journald to store one if any.
     time.sleep(0.5)
     chatty = [e for e in sdtest.journal_entries(f"_PID={daemon.pid}") if int(field(e, "PRIORITY") or 0) >= 6]
     results.check("at the default level a healthy daemon logs nothing per request", not chatty,
@@ -392,7 +395,7 @@ def phase_restart(results, binary, tmp):
 
 
 def _restart(results, daemon, notify, sock, pids):
-    if not sdtest.wait_for(lambda: os.path.exists(sock), 10):
+    if not sdtest.wait_for_path(sock, 10):
         results.check("restart: systemd-socket-activate is listening", False, daemon.tail())
         return
     first = try_rpc(sock, timeout=30)
@@ -457,7 +460,7 @@ def phase_wrong_socket(results, binary, tmp):
     """A datagram socket passed by socket activation is refused with a clear message."""
     sock = os.path.join(tmp, "dgram.sock")
     daemon = Daemon(tmp, "dgram", ["systemd-socket-activate", "--datagram", "-l", sock, binary, "--demo"], base_env())
-    sdtest.wait_for(lambda: os.path.exists(sock), 10)
+    sdtest.wait_for_path(sock, 10)
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as s:
         s.sendto(b"wake up", sock)
     try:

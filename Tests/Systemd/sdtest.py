@@ -4,9 +4,11 @@ socket, a test-owned NOTIFY_SOCKET, and a booted systemd-nspawn container.
 Every check prints one line, `PASS name`, `FAIL name: why` or `SKIP name: why`; Tests/Systemd/run
 counts them. Python standard library only."""
 
+import ctypes
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import socket
@@ -89,7 +91,8 @@ def hammer(path, stop, outcomes):
             outcomes.append("ok" if "result" in answer else f"error answer {answer}")
         except (OSError, ValueError) as error:
             outcomes.append(repr(error))
-        time.sleep(0.02)
+        # The load's pace (about 50 clients a second each), not a wait for anything.
+        stop.wait(0.02)
 
 
 def read_line(s):
@@ -100,6 +103,87 @@ def read_line(s):
             raise ConnectionError(f"connection closed after {len(data)} bytes")
         data += chunk
     return data
+
+
+def ctl_binary():
+    """stopsheetctl, beside the daemon binary the tests run."""
+    return os.path.join(os.path.dirname(daemon_binary(build=False)), "stopsheetctl")
+
+
+def wait_until_loaded(sock, timeout, what="all"):
+    """`stopsheetctl wait`: the socket awaited by inotify, then the data's load by a health
+    subscription, no polling. True once the daemon on `sock` serves with `what` loaded."""
+    done = subprocess.run([ctl_binary(), "--socket", sock, "--timeout", str(timeout), "wait", "--for", what],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return done.returncode == 0
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+IN_ATTRIB, IN_MOVED_TO, IN_CREATE = 0x4, 0x80, 0x100
+
+
+def wait_for_path(path, timeout):
+    """True once `path` exists, within `timeout` seconds: told by inotify on the nearest
+    directory above it that exists (watched again as the ones below it are made), not looked at
+    again and again."""
+    fd = _libc.inotify_init1(os.O_CLOEXEC | os.O_NONBLOCK)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "inotify_init1")
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            # Armed before the look, so what is made between the look and the wait is seen.
+            directory = os.path.dirname(os.path.abspath(path))
+            while _libc.inotify_add_watch(fd, directory.encode(), IN_CREATE | IN_MOVED_TO | IN_ATTRIB) < 0:
+                if directory == "/":
+                    raise OSError(ctypes.get_errno(), f"inotify_add_watch {directory}")
+                directory = os.path.dirname(directory)
+            if os.path.exists(path):
+                return True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                return os.path.exists(path)
+            try:
+                while os.read(fd, 4096):
+                    pass
+            except BlockingIOError:
+                pass
+    finally:
+        os.close(fd)
+
+
+def journal_wait(*matches, predicate=None, timeout=3.0, directory=None):
+    """The entries `journal_entries` gives, once at least one (that `predicate` accepts) is
+    there, waiting up to `timeout` seconds for the first: `journalctl --follow` is told by
+    inotify when journald writes. [] when none came."""
+    def found():
+        entries = journal_entries(*matches, directory=directory)
+        return [e for e in entries if predicate(e)] if predicate else entries
+    first = found()
+    if first or timeout <= 0:
+        return first
+    command = ["journalctl", "--no-pager", "-o", "json", "--follow", "--lines=all"]
+    if directory:
+        command += ["-D", directory]
+    follow = subprocess.Popen(command + list(matches), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    deadline, pending, seen = time.monotonic() + timeout, b"", False
+    try:
+        while not seen:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([follow.stdout], [], [], remaining)[0]:
+                break
+            chunk = os.read(follow.stdout.fileno(), 1 << 16)
+            if not chunk:
+                break
+            *lines, pending = (pending + chunk).split(b"\n")
+            for line in lines:
+                line = line.strip()
+                if line.startswith(b"{") and (predicate is None or predicate(json.loads(line))):
+                    seen = True
+    finally:
+        follow.kill()
+        follow.wait()
+    return found() if seen else []
 
 
 def wait_for(predicate, timeout, interval=0.05):
