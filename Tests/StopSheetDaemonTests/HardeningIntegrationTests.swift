@@ -346,8 +346,8 @@ import Testing
                                               DaemonProcess.binary, "--demo", "--socket", directory + "/d.sock"],
                                      environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STOPSHEETD_") && $0.key != "NOTIFY_SOCKET" })
         // Once the daemon blocks SIGTERM (its first act), start-up is under way and held in bind:
-        // strace writes the call to its trace as it returns, and inotify says so.
-        let daemonPID = try #require(tracedPID(in: trace, calling: "rt_sigprocmask(SIG_BLOCK, [HUP INT TERM]"),
+        // strace writes the call's result to its trace once it returned, and inotify says so.
+        let daemonPID = try #require(tracedPID(in: trace, calling: "rt_sigprocmask(SIG_BLOCK, [HUP INT TERM]", returned: true),
                                      "the daemon never blocked SIGTERM: \(String(describing: try? String(contentsOfFile: trace, encoding: .utf8)))")
         #expect(blocksSIGTERM(daemonPID))
         kill(daemonPID, SIGTERM)
@@ -365,11 +365,14 @@ func installedStrace() -> String? {
 
 /// The pid of the process under `strace -f -o trace` whose call starting with `call` the trace
 /// shows (each line is `PID  call(...`), once strace has written it. strace writes a call's
-/// entry as it enters it, so a call held by `inject=…:delay_…` is there, unfinished, meanwhile.
-func tracedPID(in trace: String, calling call: String) -> Int32? {
+/// entry as it enters it (so a call held by `inject=…:delay_…` is there, unfinished, meanwhile)
+/// and its result (`= 0`) once it returned: `returned` waits for that.
+func tracedPID(in trace: String, calling call: String, returned: Bool = false) -> Int32? {
     waitForChange(in: (trace as NSString).deletingLastPathComponent) {
         let text = String(decoding: FileManager.default.contents(atPath: trace) ?? Data(), as: UTF8.self)
-        let line = text.split(separator: "\n").first { $0.drop(while: { $0.isNumber }).drop(while: { $0 == " " }).hasPrefix(call) }
+        let line = text.split(separator: "\n").first { line in
+            line.drop(while: { $0.isNumber }).drop(while: { $0 == " " }).hasPrefix(call) && (!returned || line.contains(") = "))
+        }
         return line.flatMap { Int32($0.prefix(while: { $0.isNumber })) }
     }
 }
