@@ -152,38 +152,86 @@ def wait_for_path(path, timeout):
         os.close(fd)
 
 
-def journal_wait(*matches, predicate=None, timeout=3.0, directory=None):
+IN_MODIFY = 0x2
+
+
+def wait_for_file(path, accept, timeout):
+    """True once the text of the existing file `path` is one `accept` takes, within `timeout`
+    seconds: inotify tells each change (a cgroup's cgroup.events, say), no polling."""
+    fd = _libc.inotify_init1(os.O_CLOEXEC | os.O_NONBLOCK)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "inotify_init1")
+    try:
+        if _libc.inotify_add_watch(fd, path.encode(), IN_MODIFY) < 0:
+            raise OSError(ctypes.get_errno(), f"inotify_add_watch {path}")
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with open(path) as f:
+                    if accept(f.read()):
+                        return True
+            except FileNotFoundError:
+                return False
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                return False
+            try:
+                while os.read(fd, 4096):
+                    pass
+            except BlockingIOError:
+                pass
+    finally:
+        os.close(fd)
+
+
+class JournalFollower:
+    """`journalctl --follow -o json` over the entries matching, from those already there
+    (`--lines=all`) or only new ones (`new_only`): journalctl is told by inotify when journald
+    writes, so `next_entry` is a wait on that event. A context manager; ends journalctl."""
+
+    def __init__(self, *matches, new_only=False, directory=None, prefix=(), env=None):
+        command = [*prefix, "journalctl", "--no-pager", "-o", "json", "--follow", "--lines=0" if new_only else "--lines=all"]
+        if directory:
+            command += ["-D", directory]
+        self.process = subprocess.Popen(command + list(matches), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self.pending, self.entries = b"", []
+
+    def next_entry(self, deadline):
+        """The next entry, or None at `deadline` (time.monotonic()) or if journalctl ended."""
+        while not self.entries:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self.process.stdout], [], [], remaining)[0]:
+                return None
+            chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+            if not chunk:
+                return None
+            *lines, self.pending = (self.pending + chunk).split(b"\n")
+            self.entries += [json.loads(line) for line in (l.strip() for l in lines) if line.startswith(b"{")]
+        return self.entries.pop(0)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.process.kill()
+        self.process.wait()
+
+
+def journal_wait(*matches, predicate=None, timeout=3.0, directory=None, prefix=(), env=None):
     """The entries `journal_entries` gives, once at least one (that `predicate` accepts) is
-    there, waiting up to `timeout` seconds for the first: `journalctl --follow` is told by
-    inotify when journald writes. [] when none came."""
+    there, waiting up to `timeout` seconds for the first (a `JournalFollower`). [] when none came."""
     def found():
-        entries = journal_entries(*matches, directory=directory)
+        entries = journal_entries(*matches, directory=directory, prefix=prefix, env=env)
         return [e for e in entries if predicate(e)] if predicate else entries
     first = found()
     if first or timeout <= 0:
         return first
-    command = ["journalctl", "--no-pager", "-o", "json", "--follow", "--lines=all"]
-    if directory:
-        command += ["-D", directory]
-    follow = subprocess.Popen(command + list(matches), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    deadline, pending, seen = time.monotonic() + timeout, b"", False
-    try:
-        while not seen:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([follow.stdout], [], [], remaining)[0]:
-                break
-            chunk = os.read(follow.stdout.fileno(), 1 << 16)
-            if not chunk:
-                break
-            *lines, pending = (pending + chunk).split(b"\n")
-            for line in lines:
-                line = line.strip()
-                if line.startswith(b"{") and (predicate is None or predicate(json.loads(line))):
-                    seen = True
-    finally:
-        follow.kill()
-        follow.wait()
-    return found() if seen else []
+    deadline = time.monotonic() + timeout
+    with JournalFollower(*matches, directory=directory, prefix=prefix, env=env) as follower:
+        while (entry := follower.next_entry(deadline)) is not None:
+            if predicate is None or predicate(entry):
+                return found()
+    return []
 
 
 def wait_for(predicate, timeout, interval=0.05):
@@ -275,13 +323,14 @@ def monotonic_usec():
 
 # ---------------------------------------------------------------------------------- journal reads
 
-def journal_entries(*matches, directory=None, extra=()):
-    """Entries as dicts from `journalctl -o json` with FIELD=value matches."""
-    command = ["journalctl", "--no-pager", "-o", "json", *extra]
+def journal_entries(*matches, directory=None, extra=(), prefix=(), env=None):
+    """Entries as dicts from `journalctl -o json` with FIELD=value matches. `prefix`: what runs
+    journalctl elsewhere (nsenter into a container), with `env`."""
+    command = [*prefix, "journalctl", "--no-pager", "-o", "json", *extra]
     if directory:
         command += ["-D", directory]
     command += list(matches)
-    out = subprocess.run(command, capture_output=True, text=True)
+    out = subprocess.run(command, capture_output=True, text=True, env=env)
     entries = []
     for line in out.stdout.splitlines():
         line = line.strip()
