@@ -229,8 +229,13 @@ def _activated(results, daemon, notify, sock, conf):
     for _ in range(20):
         try_rpc(sock, timeout=2)
     raw_line(sock, b"{not json\n")
-    # A wait that must see nothing (no entry): half a second for journald to store one if any.
-    time.sleep(0.5)
+    # Then a reload with the file unchanged: its entry (notice) is sent after anything those
+    # requests logged, and journald stores one sender's entries in the order sent, so once the
+    # reload's entry is in the journal (the event), so is any entry of theirs.
+    mark = len(notify.snapshot())
+    daemon.signal(signal.SIGHUP)
+    barrier = notify.wait(lambda f: f.get("READY") == "1", 30, start=mark) and entries_of(daemon.pid, "STOPSHEET_EVENT=reload", wait=10)
+    results.check("a reload with the file unchanged is logged (the barrier for the next check)", bool(barrier), daemon.tail())
     chatty = [e for e in sdtest.journal_entries(f"_PID={daemon.pid}") if int(field(e, "PRIORITY") or 0) >= 6]
     results.check("at the default level a healthy daemon logs nothing per request", not chatty,
                   f"{len(chatty)} info/debug entries, e.g. {field(chatty[0], 'MESSAGE') if chatty else ''!r}")
