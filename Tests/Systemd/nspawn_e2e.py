@@ -418,16 +418,16 @@ def run_checks(results, box, deb_in_box):
 
     # A restart under socket activation: every client connecting meanwhile is answered.
     host_socket = box.host_path(SOCKET)
-    stop, outcomes = threading.Event(), []
+    stop, outcomes = threading.Event(), sdtest.Outcomes()
     workers = [threading.Thread(target=sdtest.hammer, args=(host_socket, stop, outcomes)) for _ in range(3)]
     for worker in workers:
         worker.start()
-    # Half a second of load before the restart and after it: the span the clients connect in,
-    # not a wait for anything (the restart and wait_running are the waits).
-    time.sleep(0.5)
+    # Load before the restart and after it: 60 requests answered (or failed) on each side, the
+    # clients' own outcomes marking the span, not a time.
+    outcomes.wait_for(60, 30)
     restart = box.run("systemctl", "restart", "stopsheetd.service", timeout=60)
     restarted = wait_running(box, old_pid=pid) or {}
-    time.sleep(0.5)
+    outcomes.wait_for(len(outcomes) + 60, 30)
     stop.set()
     for worker in workers:
         worker.join(30)

@@ -83,6 +83,32 @@ def rpc(path, method, params=None, ident=1, timeout=5.0):
         return json.loads(read_line(s))
 
 
+class Outcomes:
+    """What `hammer`'s clients got, in order, with a wait for the count to reach a number."""
+
+    def __init__(self):
+        self.items = []
+        self.changed = threading.Condition()
+
+    def append(self, outcome):
+        with self.changed:
+            self.items.append(outcome)
+            self.changed.notify_all()
+
+    def wait_for(self, count, timeout):
+        """True once `count` outcomes are in (each one a client's answer, or why it got none)."""
+        with self.changed:
+            return self.changed.wait_for(lambda: len(self.items) >= count, timeout)
+
+    def __len__(self):
+        with self.changed:
+            return len(self.items)
+
+    def __iter__(self):
+        with self.changed:
+            return iter(list(self.items))
+
+
 def hammer(path, stop, outcomes):
     """Clients, one connection per request, until told to stop; each outcome is "ok" or why not."""
     while not stop.is_set():
