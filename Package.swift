@@ -44,6 +44,6 @@ let package = Package(
         // The tests' one fixture locator, shared by both test targets.
         .target(name: "StopSheetTestSupport", dependencies: ["StopSheetCore"], path: "Tests/StopSheetTestSupport"),
         .testTarget(name: "StopSheetCoreTests", dependencies: ["StopSheetCore", "StopSheetTestSupport"]),
-        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetClient", "StopSheetCore", "StopSheetProtocol", "Posix", "ZoneInfo", "StopSheetTestSupport"]),
+        .testTarget(name: "StopSheetDaemonTests", dependencies: ["StopSheetDaemon", "StopSheetClient", "StopSheetCore", "StopSheetProtocol", "Posix", "CLinux", "ZoneInfo", "StopSheetTestSupport"]),
     ]
 )

@@ -127,7 +127,44 @@ def build(log):
     return True
 
 
-def run_suite(tests, suite, timeout, log_dir, stop):
+class Running:
+    """The suites' processes now running. Once one suite fails, `cut` ends the others at once
+    (their verdicts are not needed); each run's own wait then returns, no poll in between."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.processes = set()
+        self.cut_off = set()
+        self.stopped = False
+
+    def kill(self, process):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.cut_off.add(process)
+
+    def started(self, process):
+        with self.lock:
+            self.processes.add(process)
+            if self.stopped:
+                self.kill(process)
+
+    def finished(self, process):
+        """True when `cut` ended it."""
+        with self.lock:
+            self.processes.discard(process)
+            return process in self.cut_off
+
+    def cut(self):
+        with self.lock:
+            self.stopped = True
+            for process in self.processes:
+                if process.poll() is None:
+                    self.kill(process)
+
+
+def run_suite(tests, suite, timeout, log_dir, running):
     """One unit suite in a process of its own, as swift-tests.py runs it. Returns (failed, what):
     what is the first failing test, or why the suite failed without one."""
     name = re.sub(r"[^\w.-]+", "_", suite).strip("_")
@@ -138,18 +175,17 @@ def run_suite(tests, suite, timeout, log_dir, stop):
     with open(path, "w") as log:
         process = subprocess.Popen([tests.bundle(), "--testing-library", "swift-testing", "--filter", "^" + re.escape(suite)],
                                    stdout=log, stderr=subprocess.STDOUT, env=env, cwd=TREE, start_new_session=True)
-        deadline = time.monotonic() + timeout
+        running.started(process)
         timed_out = False
-        while process.poll() is None:
-            if time.monotonic() > deadline:
-                timed_out = True
-                os.killpg(process.pid, signal.SIGKILL)
-            elif stop.is_set():
-                # Another suite caught it already: this one's verdict is not needed.
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-                return False, ""
-            time.sleep(0.05)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        if running.finished(process) and not timed_out:
+            # Another suite caught it already: this one's verdict is not needed.
+            return False, ""
     with open(path, errors="replace") as log:
         text = log.read()
     short = suite.split(".", 1)[-1].rstrip("/")
@@ -175,7 +211,7 @@ def run_units(tests, first, timeout, log_dir, jobs=2):
     except (OSError, ValueError):
         times = {}
     queue = sorted(suites, key=lambda s: (s not in first, -times.get(s, suites[s]), s))
-    lock, stop, caught = threading.Lock(), threading.Event(), []
+    lock, stop, caught, running = threading.Lock(), threading.Event(), [], Running()
 
     def worker():
         while not stop.is_set():
@@ -183,11 +219,12 @@ def run_units(tests, first, timeout, log_dir, jobs=2):
                 if not queue:
                     return
                 suite = queue.pop(0)
-            failed, what = run_suite(tests, suite, timeout, log_dir, stop)
+            failed, what = run_suite(tests, suite, timeout, log_dir, running)
             if failed:
                 with lock:
                     caught.append((suite, what))
                 stop.set()
+                running.cut()
 
     threads = [threading.Thread(target=worker) for _ in range(jobs)]
     for thread in threads:

@@ -132,18 +132,25 @@ def connect(path):
     return s
 
 
-def call(path, method, params=None):
+def call(path, method, params=None, until_closed=False):
+    """One request on a fresh connection. `until_closed`: the request is the connection's last
+    (its write side is shut), and this returns once the daemon has answered and closed its end,
+    so the daemon holds no descriptor of it any more (its end of stream is that event)."""
     message = {"jsonrpc": "2.0", "id": 1, "method": method}
     if params is not None:
         message["params"] = params
     with connect(path) as s:
         s.sendall(json.dumps(message).encode() + b"\n")
+        if until_closed:
+            s.shutdown(socket.SHUT_WR)
         data = b""
-        while not data.endswith(b"\n"):
+        while not data.endswith(b"\n") or until_closed:
             chunk = s.recv(1 << 16)
             if not chunk:
-                raise RuntimeError("no answer to %s" % method)
+                break
             data += chunk
+        if not data.endswith(b"\n"):
+            raise RuntimeError("no answer to %s" % method)
     return json.loads(data)
 
 
@@ -444,6 +451,8 @@ def main():
     upstream.set("stations", fixture="stops.csv")
     stuck_timeout = 2
     env = {k: v for k, v in os.environ.items() if not k.startswith("STOPSHEETD_") and k not in ("NOTIFY_SOCKET", "LISTEN_FDS", "WATCHDOG_USEC")}
+    # The daemon says when both caches have loaded (STATUS=), as it tells systemd.
+    notify = unread_clients.notify_socket(work, env)
     stderr = open(os.path.join(work, "stderr.log"), "wb")
     daemon = subprocess.Popen(
         [args.binary, "--socket", path, "--alerts-url", upstream.url("alerts"), "--stations-url", upstream.url("stations"),
@@ -457,17 +466,13 @@ def main():
     problems = []
     stop_flaky = threading.Event()
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                health = call(path, "health")["result"]
-                if health["alerts"]["loaded"] and health["stations"]["loaded"]:
-                    break
-            except (OSError, RuntimeError, KeyError):
-                pass
-            if time.monotonic() > deadline or daemon.poll() is not None:
-                raise SystemExit("the daemon did not load its data (stderr in %s)" % work)
-            time.sleep(0.1)
+        if unread_clients.wait_for_status(notify, daemon, unread_clients.both_loaded, 30) is None:
+            raise SystemExit("the daemon did not load its data (stderr in %s)" % work)
+        # From here on nobody reads it: the daemon drops what it cannot send, as documented.
+        notify.close()
+        health = call(path, "health")["result"]
+        if not (health["alerts"]["loaded"] and health["stations"]["loaded"]):
+            raise SystemExit("STATUS= said loaded, health did not: %r" % health)
 
         tails = learn(path, upstream)
 
@@ -479,11 +484,12 @@ def main():
             # after it no periodic fetch (interval 1 s) is holding a half-open connection.
             for _ in range(2):
                 call(path, "refresh", {"what": "all"})
-            for _ in range(100):
-                if call(path, "health")["result"]["connections"] == 1:
-                    break
-                time.sleep(0.1)
-            time.sleep(0.2)  # the probe's own connection closes after its answer
+            # Every other client hung up before this probe's request was read, so the round that
+            # answers it has handled their hang-ups; and it returns once the daemon closed the
+            # probe's own connection too.
+            open_connections = call(path, "health", until_closed=True)["result"]["connections"]
+            if open_connections != 1:
+                log("settle: %d other connections still open" % (open_connections - 1))
 
         settle()
         fds_before, rss_before = fd_count(daemon.pid), rss_kb(daemon.pid)

@@ -58,6 +58,36 @@ def ask(s, buffered):
     return (time.monotonic() - started) * 1e6
 
 
+def notify_socket(work, env):
+    """A NOTIFY_SOCKET in `work` for the daemon started with `env` (set there): the daemon says
+    there, as it tells systemd, when it serves and what it has loaded."""
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(os.path.join(work, "notify.sock"))
+    env["NOTIFY_SOCKET"] = os.path.join(work, "notify.sock")
+    return notify
+
+
+def both_loaded(status):
+    """A STATUS= line saying both caches are loaded: `serving 143 stations, 17 train alerts…`."""
+    return status.startswith("serving ") and not status.startswith("serving no ") and " no train alerts" not in status
+
+
+def wait_for_status(notify, daemon, predicate, timeout):
+    """The daemon's own word, on its NOTIFY_SOCKET: the first STATUS= that `predicate` accepts
+    within `timeout` seconds, else None (also when the daemon exits)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and daemon.poll() is None:
+        notify.settimeout(max(0.01, min(1.0, deadline - time.monotonic())))
+        try:
+            datagram = notify.recv(65536).decode(errors="replace")
+        except socket.timeout:
+            continue
+        for line in datagram.split("\n"):
+            if line.startswith("STATUS=") and predicate(line[7:]):
+                return line[7:]
+    return None
+
+
 def flood(s, block):
     """Sends until the socket takes no more (the daemon stopped reading); bytes taken."""
     s.setblocking(False)
@@ -78,6 +108,7 @@ def run(binary, clients, seconds):
     work = tempfile.mkdtemp(prefix="stopsheet-unread-")
     path = os.path.join(work, "d.sock")
     env = {k: v for k, v in os.environ.items() if not k.startswith("STOPSHEETD_") and k not in ("NOTIFY_SOCKET", "LISTEN_FDS", "WATCHDOG_USEC")}
+    notify = notify_socket(work, env)
     daemon = subprocess.Popen(
         [binary, "--socket", path, "--alerts-url", "file://" + os.path.join(FIXTURES, "alerts_2015-02-14.DERIVED.json"),
          "--stations-url", "file://" + os.path.join(FIXTURES, "L_stops_2021.csv"), "--max-connections", str(clients + 64),
@@ -85,17 +116,12 @@ def run(binary, clients, seconds):
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     held = []
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                good = connect(path)
-                buffered = [b""]
-                ask(good, buffered)
-                break
-            except (OSError, RuntimeError):
-                if time.monotonic() > deadline or daemon.poll() is not None:
-                    raise SystemExit("stopsheetd did not start")
-                time.sleep(0.05)
+        if wait_for_status(notify, daemon, both_loaded, 30) is None:
+            raise SystemExit("stopsheetd did not start")
+        notify.close()  # unread from here on: the daemon drops what it cannot send
+        good = connect(path)
+        buffered = [b""]
+        ask(good, buffered)
         rss_start = status_kb(daemon.pid, "VmRSS")
         block = REQUEST * 4096
         latencies = []

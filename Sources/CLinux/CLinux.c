@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "CLinux.h"
 #include <time.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 int clinux_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
@@ -31,3 +33,5 @@ int clinux_join_thread(pthread_t thread, int64_t milliseconds) {
 }
 
 void clinux_set_thread_name(const char *name) { pthread_setname_np(pthread_self(), name); }
+
+int clinux_pidfd_open(int32_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }

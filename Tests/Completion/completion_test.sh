@@ -39,27 +39,23 @@ expect "refresh targets" "alerts all" "$(complete_line refresh a)"
 expect "no daemon: no station ids, silently" "" "$(complete_line sheet "")"
 expect "no daemon: no names, silently" "" "$(complete_line sheet --name Cl)"
 
-# Waits until a daemon started without NOTIFY_SOCKET (it has no other readiness signal) answers
-# COMMAND successfully: `version` once it serves, `health` once both caches have loaded.
+# Waits until the daemon on SOCKET has loaded WHAT (`stopsheetctl wait`: told by inotify that the
+# socket is there, then by a health subscription that the data loaded; no polling).
 wait_for() {
-    for _ in $(seq 200); do
-        "$bin/stopsheetctl" --socket "$1" --timeout 1 "$2" >/dev/null 2>&1 && return
-        kill -0 "$daemon" 2>/dev/null || return
-        sleep 0.05
-    done
+    "$bin/stopsheetctl" --socket "$1" --timeout 20 wait --for "$2" >/dev/null 2>&1
 }
 
 # A daemon whose stations never load answers `stations` with an error: nothing, silently.
 "$bin/stopsheetd" --demo --stations-url file:///nonexistent/stops.csv --socket "$tmp/empty.sock" 2>"$tmp/empty.log" &
 daemon=$!
-wait_for "$tmp/empty.sock" version
+wait_for "$tmp/empty.sock" alerts
 _stopsheetctl_stations_at=0
 expect "stations not loaded: nothing, silently" "" "$(complete_line --socket "$tmp/empty.sock" station "")"
 kill "$daemon"; wait "$daemon" 2>/dev/null
 
 "$bin/stopsheetd" --demo --socket "$tmp/stopsheetd.sock" 2>"$tmp/daemon.log" &
 daemon=$!
-wait_for "$tmp/stopsheetd.sock" health
+wait_for "$tmp/stopsheetd.sock" all
 _stopsheetctl_stations_at=0
 expect "--socket is honoured: a station id" "40380" "$(complete_line --socket "$tmp/stopsheetd.sock" station 4038)"
 expect "every id of the daemon" "143" "$(complete_line --socket "$tmp/stopsheetd.sock" sheet "" | wc -w)"

@@ -160,18 +160,19 @@ import Testing
         #expect(mkfifo(feed + "/stop_times.txt", 0o600) == 0)
         let daemon = try DaemonProcess(["--demo", "--stations-url", "file://" + feed, "--log-level", "info"]) { _ in true }
         defer { _ = daemon.stop() }
-        // Opening for writing succeeds once the daemon's decode has opened the table to read.
-        var writer: Int32 = -1
-        #expect(eventually { writer = open(feed + "/stop_times.txt", O_WRONLY | O_NONBLOCK); return writer >= 0 }, "the daemon never opened stop_times.txt")
+        // Opening for writing returns once the daemon's decode has opened the table to read.
+        let writer = openFIFOForWriting(feed + "/stop_times.txt")
+        #expect(writer >= 0, "the daemon never opened stop_times.txt")
         guard writer >= 0 else { return }
+        // The slow feed under test, not a wait for the daemon: the round must last this long.
         let held = 300
         usleep(useconds_t(held * 1000))
         let rows = try String(contentsOfFile: Self.fixture + "/stop_times.txt", encoding: .utf8)
         _ = rows.withCString { write(writer, $0, strlen($0)) }
         close(writer)
         try daemon.waitForStatus(DaemonProcess.bothLoaded)
-        var entry = ""
-        #expect(eventually { entry = daemon.stderrText().split(separator: "\n").last { $0.hasPrefix("stations refreshed: ") }.map(String.init) ?? ""; return !entry.isEmpty })
+        let entry = daemon.waitForLog { $0.hasPrefix("stations refreshed: ") } ?? ""
+        #expect(!entry.isEmpty, "no 'stations refreshed' entry: \(daemon.stderrText())")
         let logged = entry.range(of: #"in [0-9]+ ms"#, options: .regularExpression).map { Int(entry[$0].dropFirst(3).dropLast(3)) ?? -1 } ?? -1
         let field = entry.range(of: #"DURATION_MS=[0-9]+"#, options: .regularExpression).map { Int(entry[$0].dropFirst(12)) ?? -1 } ?? -1
         #expect(logged >= held && field == logged, "\(entry)")

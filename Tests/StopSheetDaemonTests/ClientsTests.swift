@@ -64,4 +64,13 @@ import Testing
         #expect(connection.handler.isWaiting && connection.unsent == 0)
         #expect(clients.timedOut(connection, now: 60 * second) == nil, "waiting on its own deferred answer is not the client's silence")
     }
+
+    /// The default idle timeout, 0, closes nobody for being quiet, however long: the loop's own
+    /// clock set by hand to a year on (LimitsIntegrationTests shows the same on the binary).
+    @Test func withoutAnIdleTimeoutAQuietConnectionStays() {
+        let clients = Clients<Echo>(limits: ServerLimits())
+        let connection = connection(fd: 10, uid: 1000, now: 0)
+        let year: Int64 = 365 * 86_400 * 1_000_000_000
+        #expect(clients.timedOut(connection, now: year) == nil)
+    }
 }

@@ -64,7 +64,9 @@ import Testing
         let stuck = try daemon.client()
         // ~2.4 MB of answers: more than the socket buffers take, far less than the limit.
         #expect(stuck.send(Array(String(repeating: Self.sheetRequest, count: 500).utf8)))
-        #expect(eventually(timeout: patience) { connections(daemon) == 1 }, "the stuck client is still connected")
+        // The daemon's close is the event, seen with the answers unread (reading would unstick it).
+        #expect(stuck.waitForPeerClose(timeout: patience), "the stuck client is still connected")
+        #expect(connections(daemon) == 1)
         #expect(try daemon.result("version")["name"] == "stopsheetd")
     }
 
@@ -113,12 +115,12 @@ import Testing
         let drip = try daemon.client()
         var closed = false
         for byte in Array(String(repeating: #"{"jsonrpc":"2.0","id":1,"method":"version"}"#, count: 1).utf8).dropLast() {
-            // The pace of the attack, not a wait for the daemon: its close is what ends the loop.
-            guard drip.sendAvailable([byte]) == 1, !drip.isClosedByPeer() else {
+            // A byte, then up to 300 ms (the attack's pace) waiting for the daemon's close, the
+            // event that ends the loop.
+            guard drip.sendAvailable([byte]) == 1, !drip.waitForPeerClose(timeout: 0.3) else {
                 closed = true
                 break
             }
-            usleep(300_000)
         }
         // Closed while still dripping (12 s of it): a close only after the drip stopped would be
         // the idle timeout of a silent client, which held before.
@@ -181,10 +183,11 @@ import Testing
                                               "-e", "inject=bind:delay_exit=1000000", DaemonProcess.binary, "--demo", "--socket", socketPath],
                                      environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STOPSHEETD_") && $0.key != "NOTIFY_SOCKET" },
                                      stderr: stderrFile)
-        #expect(eventually(timeout: patience) { access(socketPath, F_OK) == 0 }, "the socket never appeared")
+        // inotify says when bind made the socket; strace had written the bind's entry by then.
+        #expect(waitForChange(in: directory + "/run/sub") { access(socketPath, F_OK) == 0 ? true : nil } != nil, "the socket never appeared")
         unlink(socketPath)
         symlink(target, socketPath)
-        let daemonPID = try #require(tracedChild(of: child.pid), "no daemon under strace")
+        let daemonPID = try #require(tracedPID(in: trace, calling: "bind("), "no daemon under strace: \(String(describing: try? String(contentsOfFile: trace, encoding: .utf8)))")
         kill(daemonPID, SIGTERM)
         #expect(child.wait(seconds: 20) == 0, "strace reports the daemon's own exit status")
         var info = stat()
@@ -339,12 +342,14 @@ import Testing
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let trace = directory + "/trace"
-        let child = try ChildProcess(strace, ["-f", "-qq", "-o", trace, "-e", "trace=bind", "-e", "inject=bind:delay_enter=1000000",
+        let child = try ChildProcess(strace, ["-f", "-qq", "-o", trace, "-e", "trace=bind,rt_sigprocmask", "-e", "inject=bind:delay_enter=1000000",
                                               DaemonProcess.binary, "--demo", "--socket", directory + "/d.sock"],
                                      environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STOPSHEETD_") && $0.key != "NOTIFY_SOCKET" })
-        // Once the daemon blocks SIGTERM (its first act), start-up is under way and held in bind.
-        let daemonPID = try #require(tracedChild(of: child.pid), "no daemon under strace")
-        #expect(eventually(timeout: patience) { blocksSIGTERM(daemonPID) }, "the daemon never blocked SIGTERM")
+        // Once the daemon blocks SIGTERM (its first act), start-up is under way and held in bind:
+        // strace writes the call's result to its trace once it returned, and inotify says so.
+        let daemonPID = try #require(tracedPID(in: trace, calling: "rt_sigprocmask(SIG_BLOCK, [HUP INT TERM]", returned: true),
+                                     "the daemon never blocked SIGTERM: \(String(describing: try? String(contentsOfFile: trace, encoding: .utf8)))")
+        #expect(blocksSIGTERM(daemonPID))
         kill(daemonPID, SIGTERM)
         #expect(child.wait(seconds: 20) == 0, "strace reports the daemon's own exit status")
     }
@@ -358,18 +363,18 @@ func installedStrace() -> String? {
     return nil
 }
 
-/// The stopsheetd that strace (`pid`) runs, once it has exec'ed.
-func tracedChild(of pid: Int32) -> Int32? {
-    var found: Int32?
-    _ = eventually(timeout: patience) {
-        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-        guard let child = Int32(children.split(separator: " ").first ?? ""),
-              let command = try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8), command.hasPrefix("stopsheetd")
-        else { return false }
-        found = child
-        return true
+/// The pid of the process under `strace -f -o trace` whose call starting with `call` the trace
+/// shows (each line is `PID  call(...`), once strace has written it. strace writes a call's
+/// entry as it enters it (so a call held by `inject=…:delay_…` is there, unfinished, meanwhile)
+/// and its result (`= 0`) once it returned: `returned` waits for that.
+func tracedPID(in trace: String, calling call: String, returned: Bool = false) -> Int32? {
+    waitForChange(in: (trace as NSString).deletingLastPathComponent) {
+        let text = String(decoding: FileManager.default.contents(atPath: trace) ?? Data(), as: UTF8.self)
+        let line = text.split(separator: "\n").first { line in
+            line.drop(while: { $0.isNumber }).drop(while: { $0 == " " }).hasPrefix(call) && (!returned || line.contains(") = "))
+        }
+        return line.flatMap { Int32($0.prefix(while: { $0.isNumber })) }
     }
-    return found
 }
 
 /// Whether SIGTERM is in the process's blocked mask (SigBlk in /proc/PID/status).
@@ -386,15 +391,6 @@ extension DaemonProcess {
     func openToEveryone() throws {
         chmod(directory, 0o755)
         chmod(socketPath, 0o666)
-    }
-}
-
-extension TestClient {
-    /// The daemon closed this connection (a read would see end of stream), without reading.
-    func isClosedByPeer() -> Bool {
-        let peerClosed: Int16 = 0x2000  // POLLRDHUP, which Glibc's module does not export
-        var pollfd = Glibc.pollfd(fd: connection.fd, events: Int16(POLLIN) | peerClosed, revents: 0)
-        return poll(&pollfd, 1, 0) > 0 && pollfd.revents & (peerClosed | Int16(POLLHUP)) != 0
     }
 }
 

@@ -28,10 +28,11 @@ import Testing
 
         /// The config file: the sources (flags would override the file, so they live here) and
         /// `extra` lines. A fetch may take a minute: only the stop's own bound ends a test early.
-        static func configure(_ path: String, _ alertsURL: String, _ extra: String = "") throws {
+        static func configure(_ path: String, _ alertsURL: String, _ extra: String = "",
+                              stationsURL: String = "file://\(Fixtures.path("L_stops_2021.csv"))") throws {
             let text = """
                 STOPSHEETD_ALERTS_URL=\(alertsURL)
-                STOPSHEETD_STATIONS_URL=file://\(Fixtures.path("L_stops_2021.csv"))
+                STOPSHEETD_STATIONS_URL=\(stationsURL)
                 STOPSHEETD_HTTP_TIMEOUT=60
 
                 """ + extra
@@ -63,13 +64,22 @@ import Testing
             return (stations?["ok"]?.intValue ?? 0) + (stations?["failed"]?.intValue ?? 0)
         }
         let stationsBefore = stationRefreshes()
+        // The reload takes its stations from the upstream too (answered at once), so that the
+        // start of its stations refresh can be seen there.
+        let stationsKey = "lifecycle-stations-\(UUID().uuidString)"
+        try rig.upstream.set(key: stationsKey, body: Fixtures.text("L_stops_2021.csv"))
+        try Rig.configure(rig.configPath, rig.upstream.url("/dyn/\(rig.alertsKey)"), stationsURL: rig.upstream.url("/dyn/\(stationsKey)"))
         try rig.reload()
-        #expect(eventually(timeout: patience) { ((try? rig.upstream.hits(key: rig.alertsKey)) ?? 0) > hitsBefore },
-                "the reload's refresh never reached the upstream")
-        // The reload refreshes the stations too, from a file. That refresh ends by itself (on a slow
-        // machine under a sanitizer, after the stop's join would give up): waiting for it leaves the
-        // hung fetch the only work a stop has to abandon.
-        #expect(eventually(timeout: patience) { stationRefreshes() > stationsBefore }, "the reload's stations refresh never ended")
+        // The upstream answers these once the reload's alerts fetch, and its stations fetch, arrived.
+        #expect(try rig.upstream.hits(key: rig.alertsKey, above: hitsBefore) > hitsBefore, "the reload's refresh never reached the upstream")
+        #expect(try rig.upstream.hits(key: stationsKey, above: 0) > 0, "the reload's stations refresh never reached the upstream")
+        // That stations refresh ends by itself (on a slow machine under a sanitizer, after the
+        // stop's join would give up): waiting for it leaves the hung fetch the only work a stop
+        // has to abandon. A `refresh` of the stations is answered by a fetch that started after
+        // it was asked for, and the refresher fetches one at a time: so its answer comes once
+        // the reload's stations refresh, under way already, has ended.
+        #expect(try rig.daemon.result("refresh", ["what": "stations"])["stations"]?["loaded"] == true)
+        #expect(stationRefreshes() > stationsBefore + 1, "the reload's stations refresh and the one asked for never ended")
         #expect(client.send(line: #"{"jsonrpc":"2.0","id":7,"method":"refresh","params":{"what":"alerts"}}"#))
 
         rig.daemon.process.signal(SIGTERM)
@@ -139,7 +149,8 @@ import Testing
         try Rig.configure(rig.configPath, "file://\(Fixtures.path("alerts_2015-02-14.DERIVED.json"))",
                           "STOPSHEETD_MAX_BATCH=2\nSTOPSHEETD_MAX_CONNECTIONS=5\nSTOPSHEETD_NOW=2015-02-14T14:35:00-06:00\nSTOPSHEETD_NOTIFY_READY=when-loaded\n")
         try rig.reload()
-        #expect(eventually(timeout: patience) { readies() > before }, "no READY=1 after the reload")
+        #expect(rig.daemon.notifications.waitFor({ $0.contains("READY=1") }, timeout: patience) != nil, "no READY=1 after the reload")
+        #expect(readies() > before)
         // Applied: the source.
         let health = try rig.daemon.result("health")
         #expect(health["alerts"]?["source"]?.stringValue?.hasSuffix("alerts_2015-02-14.DERIVED.json") == true)

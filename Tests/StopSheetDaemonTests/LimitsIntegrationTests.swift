@@ -31,61 +31,68 @@ import Testing
         #expect(fourth.waitForClose())
         // The ones already in are unaffected, and a freed slot is usable again.
         #expect(try clients[1].request(Self.version)["result"] != nil)
-        clients[0].close()
-        #expect(eventually { (try? TestClient(path: daemon.socketPath).request(Self.version)["result"]) != nil })
+        // Ended, and closed by the daemon, which counts a close before it closes: the slot is free.
+        clients[0].shutdownWrite()
+        #expect(clients[0].waitForClose())
+        #expect(try TestClient(path: daemon.socketPath).request(Self.version)["result"] != nil)
     }
 
     @Test func aClientThatNeverReadsIsPausedThenClosedWhileOthersAreServed() throws {
         let daemon = try DaemonProcess(["--demo", "--max-output-bytes", "65536", "--stuck-timeout", "1"])
         let expected = try daemon.result("stopSheet", ["stopId": "40380"]).comparableSheet
         let stuck = try daemon.client()
+        let other = try daemon.client()
         let request = #"{"jsonrpc":"2.0","id":1,"method":"alerts"}"# + "\n"
         // ~30 MB of answers asked for; the client reads none. Without back-pressure the daemon
         // would buffer them all; with it, it stops reading once 64 KiB are unsent.
         let flood = Array(String(repeating: request, count: 2000).utf8)
         var offered = 0
-        for _ in 0..<50 {
+        for round in 0..<50 {
             offered += stuck.sendAvailable(flood)
-            usleep(10_000)
-        }
-        #expect(offered < 2000 * 10 * request.utf8.count, "the daemon kept reading: \(offered) bytes taken")
-
-        // Meanwhile everyone else is answered, and answered right.
-        let other = try daemon.client()
-        for round in 0..<20 {
+            // Meanwhile everyone else is answered, and answered right. Each answer is also a
+            // round of the daemon's loop that had `stuck`'s bytes ready to read, had it wanted
+            // them: the answer, not a sleep, is what gives it the chance.
             let answer = try other.request(#"{"jsonrpc":"2.0","id":\#(round),"method":"stopSheet","params":{"stopId":"40380"}}"#)
             #expect(answer["result"]?.comparableSheet == expected)
         }
+        #expect(offered < 2000 * 10 * request.utf8.count, "the daemon kept reading: \(offered) bytes taken")
         // Its RSS meanwhile is a figure of `make bench` (scripts/bench_timeouts.py), not a bound here.
 
-        // Closed after the stuck timeout (1 s, checked on the 1 s tick): only `other` and the
-        // health caller remain.
-        #expect(eventually(timeout: patience) { (try? connections(daemon)) == 2 })
+        // Closed after the stuck timeout (1 s, checked on the 1 s tick), the close seen with the
+        // answers unread: only `other` and the health caller remain.
+        #expect(stuck.waitForPeerClose(timeout: patience))
+        #expect(try connections(daemon) == 2)
         #expect(stuck.waitForClose())
         #expect(try other.request(Self.version)["result"] != nil)
     }
 
     @Test func idleConnectionsAreClosedOnlyWhenTheFlagSaysSo() throws {
         let daemon = try DaemonProcess(["--demo", "--idle-timeout", "1"])
+        // A client that keeps talking stays, however long it has been connected: `chatty`
+        // connects first and talks on until `idle`, younger and silent, is closed.
+        let chatty = try daemon.client()
         let idle = try daemon.client()
         #expect(try idle.request(Self.version)["result"] != nil)
         let started = Date()
-        #expect(idle.waitForClose(timeout: patience))
+        var idleClosed = false
+        while !idleClosed, Date().timeIntervalSince(started) < patience {
+            #expect(try chatty.request(Self.version)["result"] != nil)
+            // Up to 300 ms (chatty's pace, well inside the timeout) waiting for idle's close.
+            idleClosed = idle.waitForPeerClose(timeout: 0.3)
+        }
+        #expect(idleClosed && idle.waitForClose(timeout: patience))
         let waited = Date().timeIntervalSince(started)
         // Not before its time; how soon after is a figure of `make bench` (scripts/bench_timeouts.py).
         #expect(waited >= 0.5, "closed after \(waited) s")
-        // A client that keeps talking stays, however long it has been connected.
-        let chatty = try daemon.client()
-        for _ in 0..<8 {
-            #expect(try chatty.request(Self.version)["result"] != nil)
-            usleep(300_000)
-        }
+        #expect(try chatty.request(Self.version)["result"] != nil, "chatty, connected longer than idle was silent, was closed")
 
-        // Without the flag (the default, 0) nobody is closed for being quiet.
-        let patient = try DaemonProcess(["--demo"])
+        // Without the flag (the default, 0) nobody is closed for being quiet: not in six
+        // watchdog pings (each at least 475 ms after the last: over 2 s of the loop's ticks,
+        // every one of them checking the timeouts).
+        let patient = try DaemonProcess(["--demo"], environment: ["WATCHDOG_USEC": "1000000"])
         let quiet = try patient.client()
         #expect(try quiet.request(Self.version)["result"] != nil)
-        sleep(2)
+        #expect(patient.waitForWatchdogPings(6))
         #expect(try quiet.request(Self.version)["result"] != nil)
     }
 

@@ -265,14 +265,22 @@ import Testing
         #expect(!sheet.contains("has not loaded") && !sheet.contains("out of date"), "\(sheet)")
 
         let noStations = try DaemonProcess(["--demo", "--stations-url", "file:///nonexistent/stops.csv"]) { $0.contains("stations failing") }
-        #expect(eventually(timeout: patience) { (try? noStations.result("health"))?["alerts"]?["loaded"] == true })
+        _ = try noStations.typedClient().waitUntilLoaded(.alerts, timeout: .seconds(patience))
+        #expect(try noStations.result("health")["alerts"]?["loaded"] == true)
         let early = try Self.ctl(["--socket", noStations.socketPath, "sheet", "40380", "--name", "Clark/Lake"]).stdout
         #expect(early.contains("Station data has not loaded yet."), "\(early)")
         #expect(!early.contains("Train alert data"), "\(early)")
 
         let stale = try DaemonProcess(["--demo", "--alerts-stale-after", "1"])
-        // The daemon's own word that the alerts turned stale, not a sleep.
-        #expect(eventually(timeout: patience) { (try? stale.result("stopSheet", ["stopId": "40380"]))?["data"]?["alerts"]?["stale"] == true })
+        // The daemon's own word that the alerts turned stale, pushed to a subscriber, not a sleep.
+        let watcher = try stale.typedClient()
+        _ = try watcher.subscribe(stopIds: ["40380"])
+        var turnedStale = try stale.result("stopSheet", ["stopId": "40380"])["data"]?["alerts"]?["stale"] == true
+        while !turnedStale {
+            guard case .stopSheetChanged(let change) = try watcher.nextNotification(timeout: .seconds(patience)) else { continue }
+            turnedStale = change.json["sheet"]?["data"]?["alerts"]?["stale"] == true
+        }
+        #expect(try stale.result("stopSheet", ["stopId": "40380"])["data"]?["alerts"]?["stale"] == true)
         let old = try Self.ctl(["--socket", stale.socketPath, "sheet", "40380"]).stdout
         #expect(old.range(of: #"Train alert data is out of date \(loaded [0-9]+ s ago\)\."#, options: .regularExpression) != nil, "\(old)")
     }

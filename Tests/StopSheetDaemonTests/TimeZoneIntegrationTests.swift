@@ -149,7 +149,7 @@ import Testing
         let start = try daemon.result("stopSheet", ["stopId": "place-hymnl"])["alerts"]?.arrayValue?.compactMap { $0["start"]?.stringValue }.first
         #expect(start.map { $0.hasSuffix("-05:00") || $0.hasSuffix("-04:00") } ?? true, "\(start ?? "")")
         if Self.logsToStderr {
-            #expect(eventually(timeout: 30) { daemon.stderrText().contains("TIME_ZONE=America/New_York") }, "\(daemon.stderrText())")
+            #expect(daemon.waitForLog { $0.contains("TIME_ZONE=America/New_York") } != nil, "\(daemon.stderrText())")
         }
     }
 
@@ -190,7 +190,7 @@ import Testing
             #expect(reloaded, "no RELOADING=1 then READY=1 within 60 s; stderr: \(daemon.stderrText())")
             #expect(try starts(daemon)["1"] == expected, "\(zone); stderr: \(daemon.stderrText())")
             if Self.logsToStderr {
-                #expect(eventually(timeout: 60) { daemon.stderrText().contains("TIME_ZONE=\(zone)") }, "the reload entry names the zone: \(daemon.stderrText())")
+                #expect(daemon.waitForLog { $0.contains("TIME_ZONE=\(zone)") } != nil, "the reload entry names the zone: \(daemon.stderrText())")
             }
             let sheet = try daemon.result("stopSheet", ["stopId": "40380"])
             #expect(sheet["alerts"]?.arrayValue?.first { $0["id"] == "1" }?["start"]?.stringValue == expected, "the encoded sheets follow the zone")

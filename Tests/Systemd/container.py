@@ -81,16 +81,19 @@ class Container:
                 f.write(str(os.getpid()))
 
     def _remove_cgroups(self):
+        # A cgroup can go once no process is left in it: the unified hierarchy's cgroup.events
+        # says so ("populated 0"), and tells inotify when it changes. Its processes are those of
+        # the other hierarchies' cgroups too, so one wait covers them all.
         for path in self.cgroups:
-            for _ in range(50):
-                try:
-                    for directory, _, _ in sorted(os.walk(path, topdown=False), key=lambda w: -len(w[0])):
-                        os.rmdir(directory)
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.1)
+            if os.path.exists(os.path.join(path, "cgroup.events")):
+                if not sdtest.wait_for_file(os.path.join(path, "cgroup.events"), lambda text: "populated 0" in text, 10):
+                    print(f"cgroup {path} still has processes after 10 s: left behind", flush=True)
+        for path in self.cgroups:
+            try:
+                for directory, _, _ in sorted(os.walk(path, topdown=False), key=lambda w: -len(w[0])):
+                    os.rmdir(directory)
+            except OSError as error:
+                print(f"cgroup {path} left behind: {error}", flush=True)
         self.cgroups = []
 
     def start(self, timeout=60):
@@ -98,21 +101,25 @@ class Container:
         command = ["systemd-nspawn", "--quiet", f"--directory={self.root}", "--volatile=overlay", "--boot",
                    "--register=no", "--keep-unit", "--private-network", f"--machine={self.name}"]
         command += [f"--bind-ro={bind}" for bind in self.binds_ro]
+        # The container's systemd says READY=1 once it has booted; with --notify-ready=yes nspawn
+        # passes it on to its own NOTIFY_SOCKET, this one: the boot's end is that event.
+        command.insert(1, "--notify-ready=yes")
         self.out = open(self.log, "w")
         self.started = time.monotonic()
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self.out, stderr=subprocess.STDOUT,
-                                        preexec_fn=self._enter_cgroups, start_new_session=True)
-        self.leader = sdtest.wait_for(self._find_leader, timeout=15)
-        if not self.leader:
-            raise RuntimeError(f"nspawn did not start a container; see {self.log}")
-        # The leader is found before it execs systemd ("offline" then): ask until it answers.
-        deadline = time.monotonic() + timeout
-        state = ""
-        while time.monotonic() < deadline:
-            state = self.run("systemctl", "is-system-running", "--wait", timeout=timeout).stdout.strip()
-            if state in ("running", "degraded"):
-                break
-            time.sleep(0.1)
+        notify = sdtest.NotifyReceiver(os.path.join(CACHE, f"notify-{self.name}-{os.getpid()}.sock"))
+        try:
+            self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self.out, stderr=subprocess.STDOUT,
+                                            env=dict(os.environ, NOTIFY_SOCKET=notify.path),
+                                            preexec_fn=self._enter_cgroups, start_new_session=True)
+            ready = notify.wait(lambda f: f.get("READY") == "1" or self.process.poll() is not None, timeout)
+        finally:
+            notify.close()
+        if self.process.poll() is not None:
+            raise RuntimeError(f"systemd-nspawn exited with {self.process.returncode}; see {self.log}")
+        self.leader = self._find_leader()
+        if not ready or not self.leader:
+            raise RuntimeError(f"nspawn's container did not say READY=1 within {timeout} s; see {self.log}")
+        state = self.run("systemctl", "is-system-running", "--wait", timeout=timeout).stdout.strip()
         if state not in ("running", "degraded"):
             raise RuntimeError(f"container did not boot: is-system-running says {state!r}; see {self.log}")
         self.boot_seconds = time.monotonic() - self.started
@@ -139,11 +146,27 @@ class Container:
                 continue
         return None
 
+    # What a command run inside gets: the container's own PATH, no pager, no colours.
+    ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
+           "SYSTEMD_PAGER": "", "SYSTEMD_COLORS": "0", "TERM": "dumb"}
+
+    @property
+    def prefix(self):
+        """What runs a command inside: nsenter into every namespace of the container's PID 1."""
+        return ["nsenter", "-t", str(self.leader), "-a", "--"]
+
+    def journal_wait(self, *matches, predicate=None, timeout=10):
+        """The container's journal entries matching, once one (that `predicate` accepts) is
+        there (sdtest.journal_wait, journalctl --follow run inside)."""
+        return sdtest.journal_wait(*matches, predicate=predicate, timeout=timeout, prefix=self.prefix, env=self.ENV)
+
+    def follow_journal(self, *matches, new_only=True):
+        """A sdtest.JournalFollower of the container's journal."""
+        return sdtest.JournalFollower(*matches, new_only=new_only, prefix=self.prefix, env=self.ENV)
+
     def run(self, *command, input=None, timeout=30, check=False):
-        env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
-               "SYSTEMD_PAGER": "", "SYSTEMD_COLORS": "0", "TERM": "dumb"}
-        result = subprocess.run(["nsenter", "-t", str(self.leader), "-a", "--", *command], input=input,
-                                capture_output=True, text=True, timeout=timeout, env=env,
+        result = subprocess.run([*self.prefix, *command], input=input,
+                                capture_output=True, text=True, timeout=timeout, env=self.ENV,
                                 # Own session: a `kill` run inside must never reach this process group.
                                 start_new_session=True)
         if check and result.returncode != 0:

@@ -4,9 +4,11 @@ socket, a test-owned NOTIFY_SOCKET, and a booted systemd-nspawn container.
 Every check prints one line, `PASS name`, `FAIL name: why` or `SKIP name: why`; Tests/Systemd/run
 counts them. Python standard library only."""
 
+import ctypes
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import socket
@@ -81,6 +83,32 @@ def rpc(path, method, params=None, ident=1, timeout=5.0):
         return json.loads(read_line(s))
 
 
+class Outcomes:
+    """What `hammer`'s clients got, in order, with a wait for the count to reach a number."""
+
+    def __init__(self):
+        self.items = []
+        self.changed = threading.Condition()
+
+    def append(self, outcome):
+        with self.changed:
+            self.items.append(outcome)
+            self.changed.notify_all()
+
+    def wait_for(self, count, timeout):
+        """True once `count` outcomes are in (each one a client's answer, or why it got none)."""
+        with self.changed:
+            return self.changed.wait_for(lambda: len(self.items) >= count, timeout)
+
+    def __len__(self):
+        with self.changed:
+            return len(self.items)
+
+    def __iter__(self):
+        with self.changed:
+            return iter(list(self.items))
+
+
 def hammer(path, stop, outcomes):
     """Clients, one connection per request, until told to stop; each outcome is "ok" or why not."""
     while not stop.is_set():
@@ -89,7 +117,8 @@ def hammer(path, stop, outcomes):
             outcomes.append("ok" if "result" in answer else f"error answer {answer}")
         except (OSError, ValueError) as error:
             outcomes.append(repr(error))
-        time.sleep(0.02)
+        # The load's pace (about 50 clients a second each), not a wait for anything.
+        stop.wait(0.02)
 
 
 def read_line(s):
@@ -100,6 +129,135 @@ def read_line(s):
             raise ConnectionError(f"connection closed after {len(data)} bytes")
         data += chunk
     return data
+
+
+def ctl_binary():
+    """stopsheetctl, beside the daemon binary the tests run."""
+    return os.path.join(os.path.dirname(daemon_binary(build=False)), "stopsheetctl")
+
+
+def wait_until_loaded(sock, timeout, what="all"):
+    """`stopsheetctl wait`: the socket awaited by inotify, then the data's load by a health
+    subscription, no polling. True once the daemon on `sock` serves with `what` loaded."""
+    done = subprocess.run([ctl_binary(), "--socket", sock, "--timeout", str(timeout), "wait", "--for", what],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return done.returncode == 0
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+IN_ATTRIB, IN_MOVED_TO, IN_CREATE = 0x4, 0x80, 0x100
+
+
+def wait_for_path(path, timeout):
+    """True once `path` exists, within `timeout` seconds: told by inotify on the nearest
+    directory above it that exists (watched again as the ones below it are made), not looked at
+    again and again."""
+    fd = _libc.inotify_init1(os.O_CLOEXEC | os.O_NONBLOCK)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "inotify_init1")
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            # Armed before the look, so what is made between the look and the wait is seen.
+            directory = os.path.dirname(os.path.abspath(path))
+            while _libc.inotify_add_watch(fd, directory.encode(), IN_CREATE | IN_MOVED_TO | IN_ATTRIB) < 0:
+                if directory == "/":
+                    raise OSError(ctypes.get_errno(), f"inotify_add_watch {directory}")
+                directory = os.path.dirname(directory)
+            if os.path.exists(path):
+                return True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                return os.path.exists(path)
+            try:
+                while os.read(fd, 4096):
+                    pass
+            except BlockingIOError:
+                pass
+    finally:
+        os.close(fd)
+
+
+IN_MODIFY = 0x2
+
+
+def wait_for_file(path, accept, timeout):
+    """True once the text of the existing file `path` is one `accept` takes, within `timeout`
+    seconds: inotify tells each change (a cgroup's cgroup.events, say), no polling."""
+    fd = _libc.inotify_init1(os.O_CLOEXEC | os.O_NONBLOCK)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "inotify_init1")
+    try:
+        if _libc.inotify_add_watch(fd, path.encode(), IN_MODIFY) < 0:
+            raise OSError(ctypes.get_errno(), f"inotify_add_watch {path}")
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with open(path) as f:
+                    if accept(f.read()):
+                        return True
+            except FileNotFoundError:
+                return False
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                return False
+            try:
+                while os.read(fd, 4096):
+                    pass
+            except BlockingIOError:
+                pass
+    finally:
+        os.close(fd)
+
+
+class JournalFollower:
+    """`journalctl --follow -o json` over the entries matching, from those already there
+    (`--lines=all`) or only new ones (`new_only`): journalctl is told by inotify when journald
+    writes, so `next_entry` is a wait on that event. A context manager; ends journalctl."""
+
+    def __init__(self, *matches, new_only=False, directory=None, prefix=(), env=None):
+        command = [*prefix, "journalctl", "--no-pager", "-o", "json", "--follow", "--lines=0" if new_only else "--lines=all"]
+        if directory:
+            command += ["-D", directory]
+        self.process = subprocess.Popen(command + list(matches), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self.pending, self.entries = b"", []
+
+    def next_entry(self, deadline):
+        """The next entry, or None at `deadline` (time.monotonic()) or if journalctl ended."""
+        while not self.entries:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self.process.stdout], [], [], remaining)[0]:
+                return None
+            chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+            if not chunk:
+                return None
+            *lines, self.pending = (self.pending + chunk).split(b"\n")
+            self.entries += [json.loads(line) for line in (l.strip() for l in lines) if line.startswith(b"{")]
+        return self.entries.pop(0)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.process.kill()
+        self.process.wait()
+
+
+def journal_wait(*matches, predicate=None, timeout=3.0, directory=None, prefix=(), env=None):
+    """The entries `journal_entries` gives, once at least one (that `predicate` accepts) is
+    there, waiting up to `timeout` seconds for the first (a `JournalFollower`). [] when none came."""
+    def found():
+        entries = journal_entries(*matches, directory=directory, prefix=prefix, env=env)
+        return [e for e in entries if predicate(e)] if predicate else entries
+    first = found()
+    if first or timeout <= 0:
+        return first
+    deadline = time.monotonic() + timeout
+    with JournalFollower(*matches, directory=directory, prefix=prefix, env=env) as follower:
+        while (entry := follower.next_entry(deadline)) is not None:
+            if predicate is None or predicate(entry):
+                return found()
+    return []
 
 
 def wait_for(predicate, timeout, interval=0.05):
@@ -191,13 +349,14 @@ def monotonic_usec():
 
 # ---------------------------------------------------------------------------------- journal reads
 
-def journal_entries(*matches, directory=None, extra=()):
-    """Entries as dicts from `journalctl -o json` with FIELD=value matches."""
-    command = ["journalctl", "--no-pager", "-o", "json", *extra]
+def journal_entries(*matches, directory=None, extra=(), prefix=(), env=None):
+    """Entries as dicts from `journalctl -o json` with FIELD=value matches. `prefix`: what runs
+    journalctl elsewhere (nsenter into a container), with `env`."""
+    command = [*prefix, "journalctl", "--no-pager", "-o", "json", *extra]
     if directory:
         command += ["-D", directory]
     command += list(matches)
-    out = subprocess.run(command, capture_output=True, text=True)
+    out = subprocess.run(command, capture_output=True, text=True, env=env)
     entries = []
     for line in out.stdout.splitlines():
         line = line.strip()

@@ -35,7 +35,10 @@ Scripted answers, for the daemon's integration tests:
   GET /dyn/<key>             the answer last stored for <key> (404 if none): waits delayMs, then
                              status + body. With "etag" (the default) a 2xx carries an ETag of the
                              body and If-None-Match on it gets 304, like a real CDN.
-  GET /hits/<key>            text/plain count of GET /dyn/<key> requests so far (0 if none)
+  GET /hits/<key>            text/plain count of GET /dyn/<key> requests so far (0 if none);
+                             ?above=N answers once the count is above N (or after ?wait=S
+                             seconds, 60 by default, with the count as it is): a test's wait for
+                             the daemon's fetch to arrive is this event, not a poll
 """
 
 import argparse
@@ -55,6 +58,7 @@ ROOT = "."
 DYN_LOCK = threading.Lock()
 DYN_ANSWERS = {}  # key -> dict(status, body: bytes, delayMs, contentType, etag)
 DYN_HITS = {}  # key -> int
+DYN_HIT = threading.Condition(DYN_LOCK)  # notified on each GET /dyn/<key>
 
 
 def etag_of(data):
@@ -258,7 +262,7 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True  # the client gave up (size cap): expected
 
     def hang(self):
-        time.sleep(int(self.query().get("ms", "5000")) / 1000)
+        time.sleep(int(self.query().get("ms", "5000")) / 1000)  # the hanging upstream asked for
         try:
             self.send(200, b"{}")
         except (BrokenPipeError, ConnectionResetError):
@@ -289,11 +293,12 @@ class Handler(BaseHTTPRequestHandler):
     def dyn(self, key):
         with DYN_LOCK:
             DYN_HITS[key] = DYN_HITS.get(key, 0) + 1
+            DYN_HIT.notify_all()
             answer = DYN_ANSWERS.get(key)
         if answer is None:
             return self.send(404, f"no answer set for {key}\n".encode(), "text/plain")
         if answer["delayMs"]:
-            time.sleep(answer["delayMs"] / 1000)
+            time.sleep(answer["delayMs"] / 1000)  # the slow upstream a test asked for, not a wait
         headers = {}
         status, body = answer["status"], answer["body"]
         if answer["etag"] and 200 <= status < 300:
@@ -306,7 +311,11 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def hits(self, key):
+        query = self.query()
         with DYN_LOCK:
+            if "above" in query:
+                above = int(query["above"])
+                DYN_HIT.wait_for(lambda: DYN_HITS.get(key, 0) > above, timeout=float(query.get("wait", "60")))
             count = DYN_HITS.get(key, 0)
         self.send(200, f"{count}\n".encode(), "text/plain")
 

@@ -27,4 +27,7 @@ int clinux_peercred(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
 int clinux_join_thread(pthread_t thread, int64_t milliseconds);
 /// `pthread_setname_np` for the calling thread (`name` at most 15 bytes).
 void clinux_set_thread_name(const char *name);
+/// `pidfd_open(pid, 0)`: a descriptor that polls readable once the process `pid` has exited
+/// (the tests' wait for a child, an event rather than a poll of `waitpid`).
+int clinux_pidfd_open(int32_t pid);
 #endif

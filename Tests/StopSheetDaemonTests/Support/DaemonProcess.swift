@@ -149,6 +149,25 @@ final class DaemonProcess {
         return process.wait()
     }
 
+    /// The first line of the daemon's stderr log that `matches`, written already or once the
+    /// daemon writes it (the log line is the event); nil after `timeout` seconds.
+    func waitForLog(timeout: Double = patience, _ matches: @escaping (Substring) -> Bool) -> String? {
+        waitForLine(in: stderrPath, timeout: timeout, matches)
+    }
+
+    /// Returns once the daemon has sent `count` more WATCHDOG=1 pings (false after `timeout`):
+    /// for what only time passing with nothing happening can show (a quiet connection that
+    /// stays), counted in the serving loop's own ticks instead of slept. Needs the daemon started
+    /// with `WATCHDOG_USEC` (`environment:`); it pings from its tick, at most every 95 % of half
+    /// of that, and checks the connections' timeouts on every tick between.
+    func waitForWatchdogPings(_ count: Int, timeout: Double = patience) -> Bool {
+        notifications.skipReceived()
+        for _ in 0..<count {
+            guard notifications.waitFor({ $0.contains("WATCHDOG=1") }, timeout: timeout) != nil else { return false }
+        }
+        return true
+    }
+
     /// What the daemon wrote to stderr so far.
     func stderrText() -> String {
         String(decoding: FileManager.default.contents(atPath: stderrPath) ?? Data(), as: UTF8.self)
@@ -192,6 +211,9 @@ final class DaemonNotifications: @unchecked Sendable {
     /// Stops reading, like a manager that has stopped listening: the daemon's datagrams queue up.
     func pause() { state.withLock { $0.paused = true } }
 
+    /// Passes over every datagram received so far: the next `waitFor` sees only later ones.
+    func skipReceived() { state.withLock { $0.cursor = $0.all.count } }
+
     /// Sends datagrams to this socket until its queue is full (EAGAIN); returns how many.
     func fillQueue() -> Int {
         guard let sender = try? UnixSocket.open(.datagram, nonBlocking: true) else { return 0 }
@@ -208,13 +230,18 @@ final class DaemonNotifications: @unchecked Sendable {
     /// Stops the reader (it holds the object until then) and closes the socket.
     func close() {
         state.withLock { $0.closed = true }
+        resumed.signal()
     }
+
+    /// Signalled by `close`, for a reader that is paused.
+    private let resumed = WakeSignal()
 
     private func drain() {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while !state.withLock({ $0.closed }) {
             if state.withLock({ $0.paused }) {
-                usleep(20_000)
+                // Paused for good: only `close` ends it.
+                resumed.wait(milliseconds: -1)
                 continue
             }
             var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

@@ -88,6 +88,24 @@ final class TestClient {
     /// after `timeout` seconds.
     func waitForClose(timeout: Double = patience) -> Bool { connection.waitForClose(timeout: .seconds(timeout)) }
 
+    /// Waits up to `timeout` seconds for the server to close this connection, without reading
+    /// (a client that reads is no longer stuck): true once it has. The kernel reports the
+    /// close (POLLRDHUP, POLLHUP) with the answers still unread, and the server counts a close
+    /// before it closes, so its counters already show it when this returns.
+    func waitForPeerClose(timeout: Double) -> Bool {
+        let peerClosed: Int16 = 0x2000  // POLLRDHUP, which Glibc's module does not export
+        var entry = pollfd(fd: fd, events: peerClosed, revents: 0)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        while true {
+            let left = (deadline - ContinuousClock.now).components
+            let milliseconds = max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000)
+            entry.revents = 0
+            let ready = poll(&entry, 1, Int32(clamping: milliseconds))
+            if ready < 0, errno == EINTR { continue }
+            return ready > 0 && entry.revents & (peerClosed | Int16(POLLHUP) | Int16(POLLERR)) != 0
+        }
+    }
+
     func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
     func close() { connection.close() }

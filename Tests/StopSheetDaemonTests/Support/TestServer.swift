@@ -39,6 +39,18 @@ final class TestServer: Sendable {
 
     func client() throws -> TestClient { try TestClient(path: path) }
 
+    /// Returns once the loop has begun two ticks after this call (false after `timeout`): a
+    /// wait for the loop to have seen what a client did before the call, such as hanging up.
+    /// A tick runs at the top of a round, before its `epoll_wait`; so the round of the first
+    /// tick begun after the call reads every event made before it (a hang-up closes the
+    /// connection right there, counted), and the second tick begins after that round.
+    func waitForTwoTicks(timeout: Double = patience) -> Bool {
+        let ticked = DispatchSemaphore(value: 0)
+        server.onTick = { ticked.signal() }
+        defer { server.onTick = nil }
+        return ticked.wait(timeout: .now() + timeout) == .success && ticked.wait(timeout: .now() + timeout) == .success
+    }
+
     /// Waits for `run()` to return after a `stop()`; false if it has not within `timeout`.
     func waitUntilStopped(timeout: Double = patience) -> Bool {
         running.wait(timeout: .now() + timeout) == .success
@@ -122,17 +134,6 @@ func makeTemporaryDirectory() throws -> String {
 /// comes at once. An upper bound, never a pass condition; a wait that must see nothing is short
 /// and says so where it is written.
 let patience: Double = 60
-
-/// Polls `condition` until it holds or `timeout` passes; for state with no signal to wait on
-/// (counters, connection counts). The timeout is an upper bound, never a pass condition.
-func eventually(timeout: Double = patience, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(2_000)
-    }
-    return condition()
-}
 
 extension JSON {
     /// `error.code` of an answer, for terse assertions.

@@ -53,7 +53,7 @@ final class Upstream: @unchecked Sendable {
         stdinPipe.closeWrite()
         guard process.isRunning else { return }
         process.signal(SIGTERM)
-        for _ in 0..<200 where process.isRunning { usleep(10_000) }
+        if process.wait(seconds: 2) != nil { return }
         process.signal(SIGKILL)
         process.wait()
     }
@@ -70,9 +70,10 @@ final class Upstream: @unchecked Sendable {
         guard code == 204 else { throw StartFailure(description: "PUT /set/\(key): HTTP \(code) \(String(decoding: reply, as: UTF8.self))") }
     }
 
-    /// How many times `GET /dyn/<key>` has been requested.
-    func hits(key: String) throws -> Int {
-        let (code, reply) = try request("GET", "/hits/\(key)")
+    /// How many times `GET /dyn/<key>` has been requested; with `above`, once that is more than
+    /// `above` (the upstream answers when the fetch arrives), or as it is after `timeout` seconds.
+    func hits(key: String, above: Int? = nil, timeout: Double = patience) throws -> Int {
+        let (code, reply) = try request("GET", "/hits/\(key)" + (above.map { "?above=\($0)&wait=\(timeout)" } ?? ""))
         guard code == 200, let count = Int(String(decoding: reply, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw StartFailure(description: "GET /hits/\(key): HTTP \(code)")
         }
