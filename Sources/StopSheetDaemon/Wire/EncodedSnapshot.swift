@@ -93,7 +93,7 @@ public final class EncodedSnapshot: Sendable {
                     return buttons[buttons.count - 1]
                 }()
                 let now: [UInt8]
-                if snapshot.hasFacilityOutage(amongAlertsAt: positions) {
+                if snapshot.hasFacilityOutage(at: stations[index], amongAlertsAt: positions) {
                     now = snapshot.stepFreeNow(for: stations[index], alertPositions: positions).encoded(in: zone)
                 } else if let quiet = quietNow[index] {
                     now = quiet
