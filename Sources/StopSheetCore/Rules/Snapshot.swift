@@ -52,6 +52,15 @@ public struct Snapshot: Sendable {
         matching = AlertMatching(live.map(\.alert), stopsWithin: stations?.stopsWithin ?? [:])
     }
 
+    /// Every lift-status unit at each station, `available` ones included, statuses as they count
+    /// at `builtAt`, in the stations' order (`station`: that one alone); empty before both load.
+    public func facilityListing(at station: Station? = nil) -> [(station: Station, units: [FacilityJoin.Unit])] {
+        guard let stations, let facilities else { return [] }
+        let units = facilities.byStation(stations, at: builtAt, keepAvailable: true)
+        if let station { return [(station, units[station.id] ?? [])] }
+        return stations.stations.compactMap { station in units[station.id].map { (station, $0) } }
+    }
+
     /// Positions in `liveAlerts` of the alerts that apply to a station, in dialog order: the
     /// wire encoding keys its shared alert members by them.
     public func alertPositions(applyingTo station: Station) -> [Int] {

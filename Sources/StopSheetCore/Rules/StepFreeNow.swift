@@ -204,6 +204,12 @@ public struct StepFreeNow: Hashable, Sendable {
         }
     }
 
+    /// The ids of the pathways a lift-status unit is placed on (`place(_:on:)`); none without pathways.
+    public static func pathwayIDs(of unit: FacilityJoin.Unit, on topology: StationTopology?) -> [String] {
+        guard let topology, !topology.pathways.isEmpty else { return [] }
+        return place(unit, on: topology).map { topology.pathways[$0].id }
+    }
+
     /// A lift-status unit's pathways (positions), by the first rule that places it:
     /// 1. an inventory row's pathway, or an elevator ending at an inventory row's stop;
     /// 2. a pathway whose `facility_id`, `pathway_code`, `signposted_as` or `pathway_id` is the unit's id;
