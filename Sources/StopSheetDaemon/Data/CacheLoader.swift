@@ -34,7 +34,8 @@ public struct CacheLoader: Sendable {
             self.init(cache: cache, noun: "lift statuses", countField: "FACILITY_COUNT") { body, source, _, _, local in
                 let feed = try FacilitiesBody.decode(body, local: local)
                 let inventory = (source as? FacilitiesSource)?.inventory
-                return .facilities(FacilitiesLoad(feed: feed, inventory: inventory?.inventory ?? .empty, inventoryNotices: inventory?.notices ?? FeedNotices()))
+                return .facilities(FacilitiesLoad(feed: feed, inventory: inventory?.inventory ?? .empty, inventoryNotices: inventory?.notices ?? FeedNotices(),
+                                                  body: body, local: local))
             }
         }
     }

@@ -12,14 +12,19 @@ public final class Generation: Sendable {
     public let facilities: CacheStatus
     /// The zones in force (`--time-zone`); `encoded.zone` is the one its answers show.
     public let zones: TimeZones
+    /// The last good lift-status load as fetched, with the zone its wall-clock times were read in:
+    /// read again when the zone shown changes (the stations naming the agency's zone after it).
+    let facilitiesFetched: FacilitiesLoad?
     /// What each answer's `data` is made from, kept apart from the statuses so that making it
     /// copies no status (their strings would be retained and released per answer).
     private let alertsLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64, configured: Bool)
     private let stationsLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64, configured: Bool)
     private let facilitiesLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64, configured: Bool)
 
-    init(_ encoded: EncodedSnapshot, alerts: CacheStatus, stations: CacheStatus, facilities: CacheStatus, zones: TimeZones) {
+    init(_ encoded: EncodedSnapshot, alerts: CacheStatus, stations: CacheStatus, facilities: CacheStatus, zones: TimeZones,
+         facilitiesFetched: FacilitiesLoad? = nil) {
         self.encoded = encoded
+        self.facilitiesFetched = facilitiesFetched
         self.alerts = alerts
         self.stations = stations
         self.facilities = facilities
@@ -69,12 +74,19 @@ public enum CacheContent: Sendable {
 /// A lift-status body decoded, with the inventory in force when it was (`FacilitiesSource`).
 public struct FacilitiesLoad: Sendable {
     public var feed: FacilitiesDecoder.Feed
+    /// The body as fetched and the zone its times without an offset were read in (WMATA's,
+    /// NYCT's), so that it can be read again in the agency's zone once that is known.
+    public var body: [UInt8]
+    public var local: TimeZoneRules
     public var inventory: FacilityInventory
     /// The feed's notices and the inventory's together.
     public var notices: FeedNotices
 
-    public init(feed: FacilitiesDecoder.Feed, inventory: FacilityInventory = .empty, inventoryNotices: FeedNotices = FeedNotices()) {
+    public init(feed: FacilitiesDecoder.Feed, inventory: FacilityInventory = .empty, inventoryNotices: FeedNotices = FeedNotices(),
+                body: [UInt8] = [], local: TimeZoneRules = .notKnown) {
         self.feed = feed
+        self.body = body
+        self.local = local
         self.inventory = inventory
         var notices = feed.notices
         notices.append(inventoryNotices)

@@ -86,16 +86,18 @@ public final class Store: Sendable {
             statuses.change(cache, change)
             let facilities = old.snapshot.facilities
             var snapshot: Snapshot?
+            var load: FacilitiesLoad?
             switch content {
             case .alerts(let feed)?:
                 snapshot = .build(stations: old.snapshot.stations, alerts: feed.alerts, facilities: facilities, now: now)
                 (statuses.alerts.producedAt, statuses.alerts.timeZone) = (feed.producedAt, feed.timeZone)
             case .stations(let directory)?: snapshot = .build(stations: directory, alerts: old.snapshot.alerts, facilities: facilities, now: now)
-            case .facilities(let load)?:
-                statuses.facilities.producedAt = load.feed.producedAt
-                statuses.facilities.notices = load.notices
-                let data = FacilityData(statuses: load.feed.statuses, inventory: load.inventory, lastGoodLoad: statuses.facilities.loadedAt ?? now,
-                                        producedAt: load.feed.producedAt, staleAfterSeconds: statuses.facilities.staleAfterSeconds)
+            case .facilities(let new)?:
+                load = new
+                statuses.facilities.producedAt = new.feed.producedAt
+                statuses.facilities.notices = new.notices
+                let data = FacilityData(statuses: new.feed.statuses, inventory: new.inventory, lastGoodLoad: statuses.facilities.loadedAt ?? now,
+                                        producedAt: new.feed.producedAt, staleAfterSeconds: statuses.facilities.staleAfterSeconds)
                 snapshot = old.snapshot.rebuilt(facilities: .some(data), now: now)
             case nil:
                 // A 304 makes stale lift status fresh again: the same units, their statuses as
@@ -105,7 +107,7 @@ public final class Store: Sendable {
                     snapshot = old.snapshot.rebuilt(facilities: .some(data), now: now)
                 }
             }
-            return Self.generation(snapshot, old, statuses)
+            return Self.generation(snapshot, old, statuses, facilitiesLoad: load)
         }
     }
 
@@ -188,15 +190,27 @@ public final class Store: Sendable {
     /// The generation after `old`: `snapshot` encoded in the zone `zones` choose (nil: `old`'s
     /// encoding kept), the statuses' counts and note following the snapshot.
     private static func generation(_ snapshot: Snapshot?, _ old: Generation, _ statuses: Statuses? = nil,
-                                   zones: TimeZones? = nil) -> Generation {
+                                   zones: TimeZones? = nil, facilitiesLoad: FacilitiesLoad? = nil) -> Generation {
         let zones = zones ?? old.zones
         let statuses = statuses ?? Statuses(old)
         var alerts = statuses.alerts, stations = statuses.stations, facilities = statuses.facilities
+        var facilitiesLoad = facilitiesLoad ?? old.facilitiesFetched
         // A feed's agencies share one zone (GTFS requires it), so the first that names one
         // speaks; CTA's formats name Chicago's. Without one, the alert feed's zone (CTA's formats).
         let encoded = snapshot.map { next in
             let dataZone = next.stations?.agencies.lazy.compactMap(\.timeZone).first ?? (next.alerts == nil ? nil : alerts.timeZone)
-            return EncodedSnapshot(next, zone: zones.shown(data: dataZone, current: old.encoded.zone), previous: old.encoded)
+            let zone = zones.shown(data: dataZone, current: old.encoded.zone)
+            var next = next
+            // Lift status read before the zone was known (the stations load after it, or a reload
+            // names another) is read again in it: its wall-clock times are the agency's.
+            if let load = facilitiesLoad, load.local != zone, !load.body.isEmpty, var data = next.facilities,
+               let feed = try? FacilitiesBody.decode(load.body, local: zone) {
+                data.statuses = feed.statuses
+                next = next.rebuilt(facilities: .some(data), now: next.builtAt)
+                facilitiesLoad?.local = zone
+                facilitiesLoad?.feed = feed
+            }
+            return EncodedSnapshot(next, zone: zone, previous: old.encoded)
         } ?? old.encoded
         if encoded.zone != old.encoded.zone { TimeZones.logShown(encoded.zone) }
         let snapshot = encoded.snapshot
@@ -205,6 +219,6 @@ public final class Store: Sendable {
         stations.note = snapshot.stations.flatMap { $0.linesKnown ? nil : CacheStatus.linesUnknownNote(missing: $0.tablesMissing) }
         stations.notices = snapshot.stations?.notices ?? FeedNotices()
         facilities.count = snapshot.facilities?.statuses.count ?? 0
-        return Generation(encoded, alerts: alerts, stations: stations, facilities: facilities, zones: zones)
+        return Generation(encoded, alerts: alerts, stations: stations, facilities: facilities, zones: zones, facilitiesFetched: facilitiesLoad)
     }
 }
