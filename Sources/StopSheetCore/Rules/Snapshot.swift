@@ -85,6 +85,18 @@ public struct Snapshot: Sendable {
         facilityUnits[station.id] != nil || alertPositions.contains { outages[$0] != nil }
     }
 
+    /// What a station's verdict is made of besides its stations data: the active facility
+    /// outages among the alerts at `alertPositions` and the lift-status units there. Two equal
+    /// inputs of one stations load give the same verdict, so its encoding can be kept.
+    public func verdictInputs(for station: Station, alertPositions: [Int]) -> VerdictInputs {
+        VerdictInputs(outages: alertPositions.compactMap { outages[$0] }, units: facilityUnits[station.id] ?? [])
+    }
+
+    public struct VerdictInputs: Hashable, Sendable {
+        public var outages: [FacilityOutage]
+        public var units: [FacilityJoin.Unit]
+    }
+
     /// The station's step-free verdict at `builtAt`, from its pathways, the outages among the
     /// alerts at `alertPositions` (`alertPositions(applyingTo:)`, which a caller has already) and
     /// the lift-status units there.
