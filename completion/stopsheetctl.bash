@@ -82,7 +82,7 @@ _stopsheetctl() {
             return ;;
         --timeout) return ;;
         --for)
-            mapfile -t COMPREPLY < <(compgen -W "all alerts stations" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "all alerts stations facilities" -- "$cur")
             return ;;
         --name)
             _stopsheetctl_names "$socket" "$cur"
@@ -97,7 +97,7 @@ _stopsheetctl() {
         return
     fi
     case $command in
-        sheet | station | alerts)
+        sheet | station | alerts | facilities)
             local stations
             stations=$(_stopsheetctl_stations "$socket")
             [[ -z $stations ]] && return
@@ -110,9 +110,9 @@ _stopsheetctl() {
         stations)
             _stopsheetctl_names "$socket" "$cur" ;;
         refresh)
-            mapfile -t COMPREPLY < <(compgen -W "alerts stations all" -- "$cur") ;;
+            mapfile -t COMPREPLY < <(compgen -W "alerts stations facilities all" -- "$cur") ;;
         call)
-            mapfile -t COMPREPLY < <(compgen -W "stopSheet station alerts health refresh version stations" -- "$cur") ;;
+            mapfile -t COMPREPLY < <(compgen -W "stopSheet station alerts facilities health refresh version stations" -- "$cur") ;;
     esac
 }
 

@@ -71,6 +71,12 @@ for outages in 0 10 20; do
 done
 
 echo
+echo "== lift status (issue 32): a SIRI-FM body of 4,000 conditions read and decoded (libxml2, then the core;"
+echo "   target ≤ 50 ms), and a refresh that changes one unit of 4,000 over 100 stations with pathways: the"
+echo "   stations whose step-free now is encoded again (target: the one it touches), median of 9"
+$BENCH facilities --conditions 4000 --stations 100 | sed 's/^/   /'
+
+echo
 echo "== GTFS feed at CTA scale (150 stations, 10,000 stops, 100,000 trips, ~8 million stop_times rows)"
 mkdir -p "$WORK/gtfs"
 $BENCH gtfs-feed --out "$WORK/gtfs" | sed 's/^/   /'

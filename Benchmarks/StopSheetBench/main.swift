@@ -10,11 +10,12 @@ import Glibc
 //   step-free    what step-free now adds to the snapshot build on a large synthetic metro
 //   gtfs-feed    writes a synthetic GTFS feed at CTA's scale; gtfs-decode times decoding one
 //   fanout       push: N subscribers, one refresh that changes every sheet → time to the last
+//   facilities   lift status: a SIRI-FM body of 4,000 conditions parsed; one unit changed → stations re-encoded
 
 // A server that goes away must show up as an error, not kill the tool mid-report.
 signal(SIGPIPE, SIG_IGN)
 let arguments = CommandLine.arguments
-guard arguments.count >= 2 else { fail("usage: stopsheet-bench loadgen|echo-server|launch|prime-redis|snapshot|step-free|gtfs-feed|gtfs-decode|fanout [--option value …]") }
+guard arguments.count >= 2 else { fail("usage: stopsheet-bench loadgen|echo-server|launch|prime-redis|snapshot|step-free|gtfs-feed|gtfs-decode|fanout|facilities [--option value …]") }
 let options = Options(arguments.dropFirst(2))
 switch arguments[1] {
 case "loadgen": runLoadGenerator(options)
@@ -26,5 +27,6 @@ case "step-free": runStepFreeBench(options)
 case "gtfs-feed": runGTFSFeedGenerator(options)
 case "gtfs-decode": runGTFSDecodeBench(options)
 case "fanout": runFanOutBench(options)
+case "facilities": runFacilitiesBench(options)
 default: fail("unknown subcommand \(arguments[1])")
 }

@@ -81,6 +81,11 @@ public final class StopSheetClient {
         try call(Methods.Alerts.self, params: stopId.map { [ParamName.stopId: .string($0)] })
     }
 
+    /// The lift-status units (`--facilities-url`) and their statuses: all, or a stop's station's.
+    public func facilities(stopId: String? = nil) throws(ClientError) -> Reply<Answer.Facilities> {
+        try call(Methods.Facilities.self, params: stopId.map { [ParamName.stopId: .string($0)] })
+    }
+
     public func health() throws(ClientError) -> Reply<Answer.Health> {
         try call(Methods.Health.self)
     }

@@ -7,16 +7,19 @@ import StopSheetProtocol
 
 /// What `waitUntilLoaded` waits for: every cache the daemon has a source for, or one of them.
 public enum LoadTarget: String, CaseIterable, Sendable {
-    case all, alerts, stations
+    case all, alerts, stations, facilities
 
-    /// The caches it looks at: each one's `health` member name and entry.
-    public var caches: [(name: String, entry: KeyPath<Answer.Health, Answer.CacheHealth>)] {
-        let alerts = (Answer.Health.CodingKeys.alerts.rawValue, \Answer.Health.alerts)
-        let stations = (Answer.Health.CodingKeys.stations.rawValue, \Answer.Health.stations)
+    /// The caches it looks at: each one's `health` member name and entry (nil: a daemon of
+    /// protocol 2.0 has no lift status, which is as good as not configured).
+    public var caches: [(name: String, entry: @Sendable (Answer.Health) -> Answer.CacheHealth?)] {
+        let alerts = (Answer.Health.CodingKeys.alerts.rawValue, { @Sendable (health: Answer.Health) -> Answer.CacheHealth? in health.alerts })
+        let stations = (Answer.Health.CodingKeys.stations.rawValue, { @Sendable (health: Answer.Health) -> Answer.CacheHealth? in health.stations })
+        let facilities = (Answer.Health.CodingKeys.facilities.rawValue, { @Sendable (health: Answer.Health) -> Answer.CacheHealth? in health.facilities })
         return switch self {
-        case .all: [alerts, stations]
+        case .all: [alerts, stations, facilities]
         case .alerts: [alerts]
         case .stations: [stations]
+        case .facilities: [facilities]
         }
     }
 }
@@ -108,13 +111,13 @@ extension StopSheetClient {
     /// The line a wait answers at once when `target` is one cache the daemon has no source for
     /// (it never loads); nil when there is something to wait for (`all` waits for those it has).
     static func neverLoads(_ health: Reply<Answer.Health>, _ target: LoadTarget) -> String? {
-        guard target != .all, let unset = target.caches.first(where: { !health.value[keyPath: $0.entry].configured }) else { return nil }
+        guard target != .all, let unset = target.caches.first(where: { !($0.entry(health.value)?.configured ?? false) }) else { return nil }
         return "\(unset.name) is not configured: the daemon has no --\(unset.name)-url, so it never loads"
     }
 
     /// The caches of `target` that have a source and have not loaded yet, by name.
     static func pending(_ health: Reply<Answer.Health>, _ target: LoadTarget) -> [(name: String, entry: Answer.CacheHealth)] {
-        target.caches.map { ($0.name, health.value[keyPath: $0.entry]) }.filter { $0.entry.configured && !$0.entry.loaded }
+        target.caches.compactMap { cache in cache.entry(health.value).map { (cache.name, $0) } }.filter { $0.entry.configured && !$0.entry.loaded }
     }
 
     /// `still waiting after 5 s for alerts from http://… (last error: HTTP 503 Service Unavailable)`.

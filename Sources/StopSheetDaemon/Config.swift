@@ -26,6 +26,13 @@ public struct Config: Sendable, Equatable {
     public var socketPath = "/run/stopsheetd/stopsheetd.sock"
     public var alertsURL: String?
     public var stationsURL: String?
+    /// Lift status (SIRI-FM, WMATA's `ElevatorIncidents`, NYCT's ENE outages); optional.
+    public var facilitiesURL: String?
+    /// Where each lift-status unit is, when the feed does not say: NYCT's equipments JSON or a
+    /// deployer's CSV `facility_id,stop_id,pathway_id`. Read with each lift-status refresh.
+    public var facilitiesInventoryURL: String?
+    public var facilitiesInterval: Double = 60
+    public var facilitiesStaleAfter: Double = 300
     public var alertsInterval: Double = 60
     public var stationsInterval: Double = 3600
     public var alertsStaleAfter: Double = 600

@@ -35,12 +35,13 @@ public enum ConfigCheckCommand {
     static func localSourceProblems(_ config: Config) -> [ConfigProblem] {
         guard let zones = try? TimeZones(configured: nil) else { return [] }
         var problems: [ConfigProblem] = []
-        for (cache, flag, url) in [(CacheName.alerts, "--alerts-url", config.alertsURL), (.stations, "--stations-url", config.stationsURL)] {
+        for (cache, flag, url) in [(CacheName.alerts, "--alerts-url", config.alertsURL), (.stations, "--stations-url", config.stationsURL),
+                                   (.facilities, "--facilities-url", config.facilitiesURL)] {
             guard let url, url.hasPrefix("file://"), let source = try? makeSource(url: url, options: HTTPOptions(version: StopSheetVersion.current)) else { continue }
             switch source.fetch(validators: nil) {
             case .success(.body(let bytes, _, _)):
                 do {
-                    _ = try CacheLoader(cache).decode(bytes, source, config.reading, zones)
+                    _ = try CacheLoader(cache).decode(bytes, source, config.reading, zones, config.timeZone ?? .notKnown)
                 } catch {
                     problems.append(.error("\(flag) \(source.url) would not load: \(Log.oneLine("\(error)", maxBytes: 400))"))
                 }

@@ -11,9 +11,13 @@
 /// 2.0: the answers of 1 gained required members (a sheet's `now` and `stepFreeNow`, `configured`
 /// and `producedAt` of a cache's entry in a sheet's `data` and in `health`), and `version`'s
 /// `protocol` became this "major.minor" string.
+///
+/// 2.1: lift status (`--facilities-url`): `health.facilities`, a sheet's `data.facilities`,
+/// `stats.refreshes.facilities`, `refresh`'s `facilities` entry and `what: "facilities"`, and the
+/// `facilities` method; all added, each member omittable for a 2.0 daemon's answers.
 public enum ProtocolVersion {
     public static let major = 2
-    public static let minor = 0
+    public static let minor = 1
 
     /// "2.0".
     public static var text: String { "\(major).\(minor)" }

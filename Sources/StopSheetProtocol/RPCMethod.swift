@@ -27,6 +27,9 @@ public struct RPCMethod: Sendable, Equatable {
     public static let alerts = RPCMethod(
         "alerts", "Live train alerts: all, or those applying to a stop in dialog order.",
         params: [.init(ParamName.stopId, .stopID)], result: .init("alerts", Methods.Alerts.Result.self), errors: [.unknownStop, .notLoaded])
+    public static let facilities = RPCMethod(
+        "facilities", "Lift-status units (--facilities-url) and their statuses: all, or a stop's station's.",
+        params: [.init(ParamName.stopId, .stopID)], result: .init("facilities", Methods.Facilities.Result.self), errors: [.unknownStop, .notLoaded])
     public static let health = RPCMethod(
         "health", "Whether the daemon can answer, and each cache's state.", params: [], result: .init(ParamName.health, Methods.Health.Result.self), errors: [])
     public static let refresh = RPCMethod(
@@ -49,7 +52,7 @@ public struct RPCMethod: Sendable, Equatable {
         "rpc.discover", "This service's OpenRPC description.", params: [], result: .init("OpenRPC Schema", .openRPC), errors: [])
 
     /// Every method the daemon serves, `rpc.discover` last (OpenRPC lists it in no document).
-    public static let all: [RPCMethod] = [stopSheet, station, stations, alerts, health, refresh, stats, version, subscribe, unsubscribe, discover]
+    public static let all: [RPCMethod] = [stopSheet, station, stations, alerts, facilities, health, refresh, stats, version, subscribe, unsubscribe, discover]
 
     init(_ name: String, _ summary: String, params: [RPCParam], result: RPCResult, errors: [ErrorCode]) {
         self.name = name
@@ -87,6 +90,10 @@ public enum Methods {
     public enum Alerts: RPCMethodType {
         public typealias Result = Answer.Alerts
         public static var method: RPCMethod { .alerts }
+    }
+    public enum Facilities: RPCMethodType {
+        public typealias Result = Answer.Facilities
+        public static var method: RPCMethod { .facilities }
     }
     public enum Health: RPCMethodType {
         public typealias Result = Answer.Health

@@ -8,7 +8,7 @@ public enum StopType: String, CaseIterable, Sendable {
 
 /// What `refresh` refreshes (its `what` param).
 public enum RefreshTarget: String, CaseIterable, Sendable {
-    case alerts, stations, all
+    case alerts, stations, facilities, all
 
     public static let `default` = RefreshTarget.all
 }

@@ -5,7 +5,7 @@ import StopSheetCore
 /// The command table. A new command is one entry here (its definition may live in a file of its
 /// own, as an `extension Command { static let … }`).
 extension Command {
-    static let all: [Command] = [.sheet, .station, .stations, .alerts, .health, .instances, .wait, .stats, .watch, .version, .refresh, .call, .help]
+    static let all: [Command] = [.sheet, .station, .stations, .alerts, .facilities, .health, .instances, .wait, .stats, .watch, .version, .refresh, .call, .help]
 
     static let globalOptions: [Option] = [
         Option(name: "--socket", value: "PATH", summary: "the daemon's socket (default $STOPSHEETD_SOCKET, else /run/stopsheetd/stopsheetd.sock)"),
@@ -80,6 +80,16 @@ extension Command {
         return ExitStatus.success
     }
 
+    static let facilities = Command(
+        name: "facilities", operands: "[STOP_ID]", summary: "lifts and escalators of the lift-status feed and their statuses, all or a stop's station's",
+        operandCount: 0...1
+    ) { invocation throws(Failure) in
+        let stopID = invocation.operands.first
+        let units = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.facilities(stopId: stopID) }
+        invocation.output(units.json) { Rendering.facilities(units.value, into: &$0) }
+        return ExitStatus.success
+    }
+
     static let health = Command(
         name: "health", operands: "", summary: "data and sources (exit 4 unless ready)", operandCount: 0...0
     ) { invocation throws(Failure) in
@@ -97,7 +107,7 @@ extension Command {
     }
 
     static let refresh = Command(
-        name: "refresh", operands: "[alerts|stations|all]", summary: "refresh now (root, the daemon's user)", operandCount: 0...1
+        name: "refresh", operands: "[alerts|stations|facilities|all]", summary: "refresh now (root, the daemon's user)", operandCount: 0...1
     ) { invocation throws(Failure) in
         let what = invocation.operands.first ?? "all"
         guard let target = RefreshTarget(rawValue: what) else {
@@ -109,7 +119,7 @@ extension Command {
         invocation.output(refreshed.json) { Rendering.outline(refreshed.json, into: &$0) }
         // The daemon answers a failed refresh with the cache's health entry: the error is in it.
         typealias Caches = Answer.Refreshed.CodingKeys
-        let entries = [(Caches.alerts, refreshed.alerts), (Caches.stations, refreshed.stations)].compactMap { cache, entry in entry.map { (cache, $0) } }
+        let entries = [(Caches.alerts, refreshed.alerts), (Caches.stations, refreshed.stations), (Caches.facilities, refreshed.facilities)].compactMap { cache, entry in entry.map { (cache, $0) } }
         let failed = entries.filter { $0.1.consecutiveFailures > 0 }
         for (cache, entry) in failed {
             printError("stopsheetctl: \(TerminalText("\(cache.rawValue) refresh failed: \(entry.lastError ?? "?")"))")

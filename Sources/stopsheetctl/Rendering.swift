@@ -40,6 +40,29 @@ enum Rendering {
     static func stepFreeNow(_ now: Answer.StepFreeNow, into page: inout Page) {
         page.paragraph(StepFreeNowLines.verdict(now), indent: 2)
         for loss in StepFreeNowLines.losses(now) { page.paragraph(loss, indent: 4) }
+        for unit in StepFreeNowLines.units(now) { page.paragraph(unit, indent: 4) }
+    }
+
+    /// `facilities`: one line per station, then one per unit: its kind and id, its status, the
+    /// pathways it is placed on, what it serves, the feed's text and its times.
+    static func facilities(_ answer: Answer.Facilities, into page: inout Page) {
+        if answer.stale { page.paragraph("The lift status is stale: every lift counts as unknown.") }
+        guard !answer.units.isEmpty else {
+            page.paragraph(answer.stationId == nil ? "No lift-status unit is placed at any station." : "No lift-status unit is placed at this station.")
+            return
+        }
+        var station: String?
+        for unit in answer.units {
+            if unit.stationId != station {
+                station = unit.stationId
+                page.paragraph("\(unit.stationName) (\(unit.stationId))")
+            }
+            let line = StepFreeNowLines.unit(facility: unit.facility, id: unit.unitId, status: unit.status, description: unit.description,
+                                             since: unit.since, expectedBack: unit.expectedBack)
+            let placed: TerminalText = unit.pathways.isEmpty ? "on no pathway" : "pathways " + TerminalText(unit.pathways.joined(separator: ", "))
+            page.paragraph(line + " (" + placed + ")", indent: 2)
+            if !unit.serving.isEmpty, unit.serving != unit.description { page.paragraph("serves " + TerminalText(unit.serving), indent: 4) }
+        }
     }
 
     /// `Bus stop 1106: …`, for a sheet that is not a train station's.

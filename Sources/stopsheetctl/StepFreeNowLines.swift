@@ -11,20 +11,44 @@ enum StepFreeNowLines {
     static func verdict(_ now: Answer.StepFreeNow) -> TerminalText {
         var line: TerminalText = "Step-free now: \(now.stepFree.rawValue)"
         line = line + (now.basis == .pathways ? " (from the station's pathways)" : " (as reported; no pathways)")
-        if !now.complete {
-            let unplaced = now.outages.filter(\.isUnresolved).map { "alert \($0.alertId)" }
+        let unplaced = now.outages.filter(\.isUnresolved).map { $0.source == .facilities ? "lift \($0.facilityId ?? "?")" : "alert \($0.alertId)" }
+        if !unplaced.isEmpty {
             line = line + "; an elevator outage names no elevator: " + TerminalText(unplaced.joined(separator: ", "))
         }
         return line
     }
 
     /// `Park Street & North platform: no step-free entry or exit (Elevator 963 out)`, for each
-    /// platform without step-free entry or exit.
+    /// platform without step-free entry or exit, and `…: step-free entry and exit unknown (lift
+    /// A03N04 status unknown)` for each that nothing decides.
     static func losses(_ now: Answer.StepFreeNow) -> [TerminalText] {
         now.platforms.compactMap { platform in
-            guard let lost = missing(platform) else { return nil }
-            return "\(label(platform, in: now)): no step-free \(lost) (\(reason(now)))"
+            if let lost = missing(platform) { return "\(label(platform, in: now)): no step-free \(lost) (\(reason(now)))" }
+            if let unknown = undecided(platform, in: now) { return "\(label(platform, in: now)): step-free \(unknown) unknown (\(reason(now)))" }
+            return nil
         }
+    }
+
+    /// One line per lift-status unit listed (`--facilities-url`): the unit, what the feed says of
+    /// it (what it serves, why it is out), since when and when it is expected back.
+    /// `Elevator A03N04 out: Elevator between street and mezzanine: Modernization; since Thu 10 Sep 2026 05:30, expected back Sat 31 Oct 2026 23:59`.
+    static func units(_ now: Answer.StepFreeNow) -> [TerminalText] {
+        now.outages.filter { $0.source == .facilities }.map { outage in
+            unit(facility: outage.facility, id: outage.facilityId ?? "?", status: outage.status, description: outage.description,
+                 since: outage.since, expectedBack: outage.expectedBack)
+        }
+    }
+
+    /// One unit's line (`units`, and `facilities`' listing).
+    static func unit(facility: Answer.Facility, id: String, status: Answer.UnitStatus, description: String, since: String?,
+                     expectedBack: String?) -> TerminalText {
+        var line = unitName(facility, id) + " " + statusWords(status)
+        if !description.isEmpty { line = line + ": " + TerminalText(description) }
+        var times: [TerminalText] = []
+        if let since { times.append("since " + AlertDates.moment(since)) }
+        if let expectedBack { times.append("expected back " + AlertDates.moment(expectedBack)) }
+        if !times.isEmpty { line = line + "; " + times.dropFirst().reduce(times[0]) { $0 + ", " + $1 } }
+        return line
     }
 
     /// What `watch` says when a platform loses or regains step-free entry or exit, and when the
@@ -41,6 +65,8 @@ enum StepFreeNowLines {
             let name = label(platform, in: new)
             if let lost = missing(platform, joining: "and") {
                 lines.append("\(name): lost step-free \(lost) (\(reason(new)))")
+            } else if let unknown = undecided(platform, in: new) {
+                lines.append("\(name): step-free \(unknown) unknown (\(reason(new)))")
             } else {
                 lines.append("\(name): step-free entry and exit again")
             }
@@ -61,6 +87,37 @@ enum StepFreeNowLines {
         }
     }
 
+    /// `entry`, `exit`, `entry and exit` that nothing decides (a lift of `unknown` status on the
+    /// way); nil when both are said, or on basis `stations` (where neither ever is).
+    private static func undecided(_ platform: Answer.PlatformAccess, in now: Answer.StepFreeNow) -> TerminalText? {
+        guard now.basis == .pathways else { return nil }
+        switch (platform.entry, platform.exit) {
+        case (nil, nil): return "entry and exit"
+        case (nil, _): return "entry"
+        case (_, nil): return "exit"
+        default: return nil
+        }
+    }
+
+    /// `Elevator A03N04`, `Escalator ES258X`, `Lift diid:…` (a unit of no stated kind).
+    private static func unitName(_ facility: Answer.Facility, _ id: String) -> TerminalText {
+        let kind = switch facility {
+        case .elevator: "Elevator"
+        case .escalator: "Escalator"
+        case .other: "Lift"
+        }
+        return TerminalText(kind + " " + id)
+    }
+
+    private static func statusWords(_ status: Answer.UnitStatus) -> TerminalText {
+        switch status {
+        case .notAvailable: "out"
+        case .partiallyAvailable: "partly available"
+        case .unknown: "status unknown"
+        case .available: "available"
+        }
+    }
+
     /// `Name platform`, with the stop id when another platform of the station has the same name.
     private static func label(_ platform: Answer.PlatformAccess, in now: Answer.StepFreeNow) -> TerminalText {
         let (name, id) = (platform.name, platform.stopId)
@@ -71,9 +128,10 @@ enum StepFreeNowLines {
     /// The outages that took out pathways (`Elevator 963 out`, `elevator out: alert 17`), or that
     /// the pathways alone give none.
     private static func reason(_ now: Answer.StepFreeNow) -> TerminalText {
-        let placed = now.outages.filter { !$0.pathways.isEmpty }
+        let placed = now.outages.filter { !$0.pathways.isEmpty && $0.status != .partiallyAvailable }
         guard !placed.isEmpty else { return "no step-free way in the station's pathways" }
         return TerminalText(placed.map { outage -> String in
+            if outage.source == .facilities { return "\(unitName(outage.facility, outage.facilityId ?? "?")) \(statusWords(outage.status))" }
             if let number = outage.facilityId { return (outage.facility == .escalator ? "Escalator " : "Elevator ") + number + " out" }
             return (outage.facility == .other ? "facility" : outage.facility.rawValue) + " out: alert " + outage.alertId
         }.joined(separator: ", "))

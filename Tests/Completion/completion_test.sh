@@ -31,11 +31,12 @@ expect() {
 }
 
 export STOPSHEETD_SOCKET=$tmp/absent.sock
-expect "commands, from stopsheetctl --help" "alerts call health help instances refresh sheet station stations stats version wait watch" "$(complete_line "")"
+expect "commands, from stopsheetctl --help" "alerts call facilities health help instances refresh sheet station stations stats version wait watch" "$(complete_line "")"
 expect "a command prefix" "sheet station stations stats" "$(complete_line s)"
 expect "options" "--json" "$(complete_line --j)"
 expect "options after a command" "--bus" "$(complete_line sheet --b)"
 expect "refresh targets" "alerts all" "$(complete_line refresh a)"
+expect "wait targets" "facilities" "$(complete_line wait --for f)"
 expect "no daemon: no station ids, silently" "" "$(complete_line sheet "")"
 expect "no daemon: no names, silently" "" "$(complete_line sheet --name Cl)"
 

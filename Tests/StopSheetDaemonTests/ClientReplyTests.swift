@@ -1,5 +1,6 @@
 import StopSheetClient
 import StopSheetCore
+import StopSheetProtocol
 import Testing
 
 /// How the client reads answers of another protocol version than its own (`ProtocolVersion`'s
@@ -26,7 +27,7 @@ import Testing
         } catch let error as ClientError {
             guard case .missingMember(let method, let member) = error else { Issue.record("not a missing member: \(error)"); return }
             #expect(method == "health" && member == "alerts.configured")
-            #expect(error.description == "health answered without its required member alerts.configured (a daemon of an older protocol than 2.0?)")
+            #expect(error.description == "health answered without its required member alerts.configured (a daemon of an older protocol than \(ProtocolVersion.text)?)")
         }
     }
 

@@ -114,7 +114,8 @@ import Testing
     static let changedValues: [String: String?] = [
         "--socket": "/tmp/other.sock", "--alerts-url": "file:///tmp/alerts.json", "--stations-url": "file:///tmp/stops.csv",
         "--alerts-interval": "61", "--stations-interval": "3601", "--refresh-spacing": "2", "--alerts-stale-after": "601",
-        "--stations-stale-after": "9000", "--http-timeout": "11", "--language": "es", "--train-route-types": "1",
+        "--stations-stale-after": "9000", "--http-timeout": "11", "--facilities-url": "https://lifts.example/siri-fm",
+        "--facilities-inventory-url": "file:///tmp/inventory.csv", "--facilities-interval": "30", "--facilities-stale-after": "120", "--language": "es", "--train-route-types": "1",
         "--agency-name": "MBTA", "--time-zone": "America/New_York", "--config": "-/tmp/none.conf",
         "--now": "2015-02-14T14:35:00-06:00", "--notify-ready": "when-loaded", "--demo": nil, "--log-level": "debug",
         "--max-line-bytes": "2048", "--max-connections": "10", "--max-connections-per-uid": "5", "--max-buffered-bytes": "100000",

@@ -87,7 +87,7 @@ import Testing
         #expect(result.status == 2, "\(result.status) \(result.stderr)")
         #expect(result.stderr.contains("unknown target 'alert'; did you mean 'alerts'?"), "\(result.stderr)")
         let far = try ctl(Self.nowhere + ["refresh", "everything"])
-        #expect(far.status == 2 && far.stderr.contains("(alerts, stations, all)"), "\(far.stderr)")
+        #expect(far.status == 2 && far.stderr.contains("(alerts, stations, facilities, all)"), "\(far.stderr)")
     }
 
     @Test func timeoutZeroSaysItMustBeGreaterThanZero() throws {

@@ -27,6 +27,7 @@ import Testing
             switch cache {
             case .alerts: store.install(alerts: FreshnessTests.alerts, at: instant)
             case .stations: store.install(stations: FreshnessTests.directory, at: instant)
+            case .facilities: store.install(facilities: FacilitiesLoad(feed: .init(format: .wmata, statuses: [])), at: instant)
             }
             store.updateStatus(cache) { $0.loaded = true; $0.loadedAt = instant; $0.consecutiveFailures = 0 }
         }
@@ -49,13 +50,15 @@ import Testing
         let rig = Rig()
         // Nothing loaded: the sheet before stations load says so, and is not "all clear".
         var sheet = try rig.sheet()
-        #expect(sheet["data"] == ["alerts": Self.freshness(false, nil, false), "stations": Self.freshness(false, nil, false)])
+        // No lift status configured: none is coming.
+        let noFacilities: JSON = ["loaded": false, "ageSeconds": nil, "stale": false, "producedAt": nil, "configured": false]
+        #expect(sheet["data"] == ["alerts": Self.freshness(false, nil, false), "stations": Self.freshness(false, nil, false), "facilities": noFacilities])
         #expect(sheet["alertGlyph"] == .null)
         #expect(sheet["accessibilityButton"]?["advisories"] == [])
         rig.load(.stations, at: Self.t0)
         rig.set(30)
         sheet = try rig.sheet()
-        #expect(sheet["data"] == ["alerts": Self.freshness(false, nil, false), "stations": Self.freshness(true, 30, false)])
+        #expect(sheet["data"] == ["alerts": Self.freshness(false, nil, false), "stations": Self.freshness(true, 30, false), "facilities": noFacilities])
         rig.load(.alerts, at: Self.t0.adding(seconds: 20))
         rig.set(620)
         sheet = try rig.sheet()

@@ -67,14 +67,14 @@ import Testing
 
         let bad = try runProcess(ctl, ["--socket", daemon.socketPath, "wait", "--for", "everything"])
         #expect(bad.status == 2)
-        #expect(bad.stderr.hasPrefix("stopsheetctl: --for: 'everything' is not one of all, alerts, stations\n"), "\(bad.stderr)")
+        #expect(bad.stderr.hasPrefix("stopsheetctl: --for: 'everything' is not one of all, alerts, stations, facilities\n"), "\(bad.stderr)")
     }
 
     @Test func waitingForASourceTheDaemonDoesNotHaveEndsAtOnce() throws {
         let daemon = try DaemonProcess(["--stations-url", Self.stations], until: { $0.hasPrefix("serving 143 stations") })
         let all = try runProcess(DaemonProcess.ctlBinary, ["--socket", daemon.socketPath, "wait"])
         #expect(all.status == 0)
-        #expect(all.stdout == "loaded: stations; not configured: alerts\n")
+        #expect(all.stdout == "loaded: stations; not configured: alerts, facilities\n")
         let alerts = try runProcess(DaemonProcess.ctlBinary, ["--socket", daemon.socketPath, "wait", "--for", "alerts"])
         #expect(alerts.status == 4)
         #expect(alerts.stderr == "stopsheetctl: alerts is not configured: the daemon has no --alerts-url, so it never loads\n")

@@ -72,7 +72,8 @@ import Testing
     }
 
     @Test func allIsBothCaches() {
-        #expect(LoadTarget.all.caches.map(\.name) == ["alerts", "stations"])
+        #expect(LoadTarget.all.caches.map(\.name) == ["alerts", "stations", "facilities"])
+        #expect(LoadTarget.facilities.caches.map(\.name) == ["facilities"])
         #expect(LoadTarget.alerts.caches.map(\.name) == ["alerts"])
         #expect(LoadTarget.stations.caches.map(\.name) == ["stations"])
     }

@@ -76,7 +76,9 @@ public enum FacilityText {
         var count = 0
         for scalar in text.unicodeScalars {
             let isSpace = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-                || (0x2066...0x2069).contains(scalar.value) || scalar.properties.isWhitespace
+                || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x20
+                // ASCII's whitespace is told by value above: Unicode's properties cost a lookup a scalar.
+                || (scalar.value >= 0x80 && scalar.properties.isWhitespace)
             if isSpace {
                 pendingSpace = !out.isEmpty
                 continue

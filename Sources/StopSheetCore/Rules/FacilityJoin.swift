@@ -5,7 +5,9 @@
 /// 1. its inventory rows' stops (`--facilities-inventory-url`), or a pathway an inventory row
 ///    names (the station whose topology has it);
 /// 2. the feed's own stop ids (SIRI-FM's `StopPlaceRef`/`StopPointRef`);
-/// 3. WMATA's station code, as the station `STN_<code>` (WMATA's GTFS names its stations so).
+/// 3. WMATA's station code, as the station `STN_<code>` (WMATA's GTFS names its stations so);
+/// 4. the station whose pathway has the unit's id as its `facility_id`, `pathway_code`,
+///    `signposted_as` or `pathway_id` (a SIRI-FM `FacilityRef` alone), when one station's does.
 /// A unit at none is left out: nothing says where it is. One at several stations (an NYCT unit
 /// between two complexes) counts at each.
 public enum FacilityJoin {
@@ -26,9 +28,17 @@ public enum FacilityJoin {
     public static func byStation(_ statuses: [FacilityStatus], inventory: FacilityInventory = .empty, stations: StationDirectory,
                                  at now: Instant, stale: Bool = false, keepAvailable: Bool = false) -> [String: [Unit]] {
         var pathwayStation: [String: String] = [:]
-        if inventory.units.contains(where: { $0.pathwayID != nil }) {
+        // Each pathway id, facility_id, pathway_code and signposted_as, with its station; nil
+        // for a name two stations share (it places the unit at neither).
+        var named: [String: String?] = [:]
+        if !statuses.isEmpty {
             for (stationID, topology) in stations.topologies {
-                for pathway in topology.pathways { pathwayStation[pathway.id] = stationID }
+                for pathway in topology.pathways {
+                    pathwayStation[pathway.id] = stationID
+                    for name in Set([pathway.id, pathway.facilityID, pathway.pathwayCode, pathway.signpostedAs].compactMap { $0 }) {
+                        named[name] = named[name] == nil ? stationID : named[name]! == stationID ? stationID : .some(nil)
+                    }
+                }
             }
         }
         var result: [String: [Unit]] = [:]
@@ -46,6 +56,7 @@ public enum FacilityJoin {
             }
             if placed.isEmpty { status.location.stopIDs.forEach { add(stations.station(for: $0)?.id) } }
             if placed.isEmpty, let code = status.location.stationCode { add(stations.station(for: "STN_" + code)?.id) }
+            if placed.isEmpty, let stationID = named[status.unitID] { add(stationID) }
             for stationID in placed { result[stationID, default: []].append(Unit(status: status, inventory: rows)) }
         }
         return result

@@ -1,5 +1,6 @@
-/// Everything the daemon serves, fixed at one moment: the stations, and the live alerts with their
-/// kinds at `builtAt` matched to stations. Immutable; a refresh or a passing time boundary builds
+/// Everything the daemon serves, fixed at one moment: the stations, the live alerts with their
+/// kinds at `builtAt` matched to stations, and the lift-status units joined to stations with
+/// their statuses as they count at `builtAt` (`FacilityData`: stale data makes every unit `unknown`). Immutable; a refresh or a passing time boundary builds
 /// a new one, which is swapped in whole. (Its wire encoding is the daemon's: `EncodedSnapshot`.)
 public struct Snapshot: Sendable {
     public let builtAt: Instant
@@ -9,21 +10,34 @@ public struct Snapshot: Sendable {
     public let alerts: [Alert]?
     /// Alerts live at `builtAt` with their kinds, de-duplicated by id, in upstream order.
     public let liveAlerts: [LiveAlert]
-    /// The first moment after `builtAt` at which an alert starts or ends: rebuild then.
+    /// The lift-status data (nil until its first good load, or when not configured).
+    public let facilities: FacilityData?
+    /// The units not `available` at `builtAt`, by station id (`FacilityData.byStation`): joined
+    /// once per snapshot, not once per station.
+    public let facilityUnits: [String: [FacilityJoin.Unit]]
+    /// The first moment after `builtAt` at which an alert starts or ends, or the lift-status data
+    /// turns stale or an upcoming outage starts or ends: rebuild then.
     public let nextBoundary: Instant?
     private let matching: AlertMatching
     /// Each live alert's facility outage while it is active (nil otherwise), by position in
     /// `liveAlerts`: classified once per snapshot, not once per station.
     private let outages: [FacilityOutage?]
 
-    public static func build(stations: StationDirectory?, alerts: [Alert]?, now: Instant) -> Snapshot {
-        Snapshot(stations: stations, alerts: alerts, now: now)
+    public static func build(stations: StationDirectory?, alerts: [Alert]?, facilities: FacilityData? = nil, now: Instant) -> Snapshot {
+        Snapshot(stations: stations, alerts: alerts, facilities: facilities, now: now)
     }
 
-    private init(stations: StationDirectory?, alerts: [Alert]?, now: Instant) {
+    /// The same data as of `now` (a boundary passed), or with `facilities` replaced.
+    public func rebuilt(facilities: FacilityData?? = .none, now: Instant) -> Snapshot {
+        Snapshot(stations: stations, alerts: alerts, facilities: facilities ?? self.facilities, now: now)
+    }
+
+    private init(stations: StationDirectory?, alerts: [Alert]?, facilities: FacilityData?, now: Instant) {
         builtAt = now
         self.stations = stations
         self.alerts = alerts
+        self.facilities = facilities
+        facilityUnits = stations.flatMap { stations in facilities.map { $0.byStation(stations, at: now) } } ?? [:]
         var seen: Set<String> = []
         var live: [LiveAlert] = []
         var boundary: Instant?
@@ -33,8 +47,18 @@ public struct Snapshot: Sendable {
         }
         liveAlerts = live
         outages = live.map { $0.kind == .active ? FacilityOutage($0.alert) : nil }
+        if let change = facilities?.nextChange(after: now) { boundary = min(boundary ?? change, change) }
         nextBoundary = boundary
         matching = AlertMatching(live.map(\.alert), stopsWithin: stations?.stopsWithin ?? [:])
+    }
+
+    /// Every lift-status unit at each station, `available` ones included, statuses as they count
+    /// at `builtAt`, in the stations' order (`station`: that one alone); empty before both load.
+    public func facilityListing(at station: Station? = nil) -> [(station: Station, units: [FacilityJoin.Unit])] {
+        guard let stations, let facilities else { return [] }
+        let units = facilities.byStation(stations, at: builtAt, keepAvailable: true)
+        if let station { return [(station, units[station.id] ?? [])] }
+        return stations.stations.compactMap { station in units[station.id].map { (station, $0) } }
     }
 
     /// Positions in `liveAlerts` of the alerts that apply to a station, in dialog order: the
@@ -54,15 +78,30 @@ public struct Snapshot: Sendable {
                          now: stepFreeNow(for: station, alertPositions: positions))
     }
 
-    /// Whether any of the alerts at `alertPositions` is an active facility outage: without one, a
-    /// station's verdict follows its stations data alone.
-    public func hasFacilityOutage(amongAlertsAt alertPositions: [Int]) -> Bool {
-        alertPositions.contains { outages[$0] != nil }
+    /// Whether any of the alerts at `alertPositions` is an active facility outage, or a lift-status
+    /// unit at the station is not `available`: without either, a station's verdict follows its
+    /// stations data alone.
+    public func hasFacilityOutage(at station: Station, amongAlertsAt alertPositions: [Int]) -> Bool {
+        facilityUnits[station.id] != nil || alertPositions.contains { outages[$0] != nil }
     }
 
-    /// The station's step-free verdict at `builtAt`, from its pathways and the outages among the
-    /// alerts at `alertPositions` (`alertPositions(applyingTo:)`, which a caller has already).
+    /// What a station's verdict is made of besides its stations data: the active facility
+    /// outages among the alerts at `alertPositions` and the lift-status units there. Two equal
+    /// inputs of one stations load give the same verdict, so its encoding can be kept.
+    public func verdictInputs(for station: Station, alertPositions: [Int]) -> VerdictInputs {
+        VerdictInputs(outages: alertPositions.compactMap { outages[$0] }, units: facilityUnits[station.id] ?? [])
+    }
+
+    public struct VerdictInputs: Hashable, Sendable {
+        public var outages: [FacilityOutage]
+        public var units: [FacilityJoin.Unit]
+    }
+
+    /// The station's step-free verdict at `builtAt`, from its pathways, the outages among the
+    /// alerts at `alertPositions` (`alertPositions(applyingTo:)`, which a caller has already) and
+    /// the lift-status units there.
     public func stepFreeNow(for station: Station, alertPositions: [Int]) -> StepFreeNow {
-        StepFreeNow(station: station, topology: stations?.topologies[station.id], outages: alertPositions.compactMap { outages[$0] })
+        StepFreeNow(station: station, topology: stations?.topologies[station.id], outages: alertPositions.compactMap { outages[$0] },
+                    facilities: facilityUnits[station.id] ?? [])
     }
 }

@@ -204,16 +204,26 @@ public struct StepFreeNow: Hashable, Sendable {
         }
     }
 
+    /// The ids of the pathways a lift-status unit is placed on (`place(_:on:)`); none without pathways.
+    public static func pathwayIDs(of unit: FacilityJoin.Unit, on topology: StationTopology?) -> [String] {
+        guard let topology, !topology.pathways.isEmpty else { return [] }
+        return place(unit, on: topology).map { topology.pathways[$0].id }
+    }
+
     /// A lift-status unit's pathways (positions), by the first rule that places it:
     /// 1. an inventory row's pathway, or an elevator ending at an inventory row's stop;
     /// 2. a pathway whose `facility_id`, `pathway_code`, `signposted_as` or `pathway_id` is the unit's id;
     /// 3. an elevator ending at the stop whose id is the unit's;
     /// 4. WMATA's levels: the one elevator whose end nodes' names say the same two levels
     ///    ("… Between Street and Mezzanine"), in either order; two or more are no placement.
+    /// Rules that find elevators by their ends or levels (1's stop, 3, 4) never place an
+    /// escalator unit: an escalator outage takes out no elevator (WMATA names both kinds by the
+    /// same levels, and sometimes by the same id).
     static func place(_ unit: FacilityJoin.Unit, on topology: StationTopology) -> [Int] {
         let id = unit.status.unitID
+        let lifts = unit.status.facility == .escalator ? [] : topology.elevatorPathways
         let ends = { (nodes: [Int]) -> [Int] in
-            topology.elevatorPathways.filter { nodes.contains(topology.pathwayEnds[$0].from) || nodes.contains(topology.pathwayEnds[$0].to) }
+            lifts.filter { nodes.contains(topology.pathwayEnds[$0].from) || nodes.contains(topology.pathwayEnds[$0].to) }
         }
         let byInventory = topology.pathways.indices.filter { position in unit.inventory.contains { $0.pathwayID == topology.pathways[position].id } }
         if !byInventory.isEmpty { return byInventory }
@@ -229,7 +239,7 @@ public struct StepFreeNow: Hashable, Sendable {
         if !byNode.isEmpty { return byNode }
         let levels = Set(unit.status.location.levels)
         guard levels.count == 2 else { return [] }
-        let byLevels = topology.elevatorPathways.filter { position in
+        let byLevels = lifts.filter { position in
             let ends = topology.pathwayEnds[position]
             return [ends.from, ends.to].contains { Set(FacilityLevels.levels(topology.locations[$0].name)) == levels }
         }

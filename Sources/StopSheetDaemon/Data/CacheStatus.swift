@@ -1,8 +1,8 @@
 import StopSheetCore
 
-/// The two caches the daemon keeps.
+/// The caches the daemon keeps: alerts and stations, and the optional lift status.
 public enum CacheName: String, Sendable, CaseIterable {
-    case alerts, stations
+    case alerts, stations, facilities
 }
 
 /// What `health` tells about one cache: whether it has ever loaded, how fresh it is, and how
@@ -27,7 +27,7 @@ public struct CacheStatus: Sendable, Equatable {
     public var producedAt: Instant?
     /// The zone the data served names for its wall-clock times (`DecodedAlerts.timeZone`).
     public var timeZone: String?
-    /// The stations cache's: the rows and values its source had to skip (nil for alerts).
+    /// The stations and lift-status caches': the rows and values their sources had to skip (nil for alerts).
     public var notices: FeedNotices?
     /// Refresh rounds since start-up that succeeded (a 304 included) and that failed, for
     /// `stats`; not part of `health`.

@@ -27,6 +27,9 @@ public struct DemoSource: Source {
         case .stations:
             url = "demo:stations"
             (alerts, bytes) = (nil, PackageResources.stops_csv)
+        case .facilities:
+            // Never made (`Daemon.settings`): the demo has no lift status.
+            (url, alerts, bytes) = ("demo:facilities", nil, [])
         }
     }
 

@@ -3,8 +3,8 @@ import StopSheetCore
 /// A lift-status body as `--facilities-url` serves it, its format recognised from its content:
 /// a body whose first significant character is `<` is SIRI-FM XML (`MarkupReader`), any other
 /// is JSON, WMATA's or NYCT's (`FacilitiesDecoder`).
-enum FacilitiesBody {
-    static func decode(_ bytes: [UInt8], local: TimeZoneRules, limits: DecodingLimits = .init()) throws(DecodingFailure) -> FacilitiesDecoder.Feed {
+public enum FacilitiesBody {
+    public static func decode(_ bytes: [UInt8], local: TimeZoneRules, limits: DecodingLimits = .init()) throws(DecodingFailure) -> FacilitiesDecoder.Feed {
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let first = bytes[start...].first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
         guard first == UInt8(ascii: "<") else { return try FacilitiesDecoder.decode(json: bytes, local: local, limits: limits) }

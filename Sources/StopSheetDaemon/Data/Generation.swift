@@ -1,7 +1,7 @@
 import StopSheetCore
 
 /// Everything the daemon answers from, as of one change: the snapshot with its encoded sheets
-/// and both caches' status, built together and published by the `Store` with one swap. Readers
+/// and the caches' status, built together and published by the `Store` with one swap. Readers
 /// take one generation per answer (`Store.current`), so no answer can pair new alerts with an
 /// old status; subscriptions compare two of them (`Store.onChange`). Immutable and shared by
 /// reference: built on the thread that made the change, read from any.
@@ -9,25 +9,40 @@ public final class Generation: Sendable {
     public let encoded: EncodedSnapshot
     public let alerts: CacheStatus
     public let stations: CacheStatus
+    public let facilities: CacheStatus
     /// The zones in force (`--time-zone`); `encoded.zone` is the one its answers show.
     public let zones: TimeZones
+    /// The last good lift-status load as fetched, with the zone its wall-clock times were read in:
+    /// read again when the zone shown changes (the stations naming the agency's zone after it).
+    let facilitiesFetched: FacilitiesLoad?
     /// What each answer's `data` is made from, kept apart from the statuses so that making it
     /// copies no status (their strings would be retained and released per answer).
     private let alertsLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64, configured: Bool)
     private let stationsLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64, configured: Bool)
+    private let facilitiesLoad: (lastGoodLoad: Instant?, producedAt: Instant?, staleAfterSeconds: Int64, configured: Bool)
 
-    init(_ encoded: EncodedSnapshot, alerts: CacheStatus, stations: CacheStatus, zones: TimeZones) {
+    init(_ encoded: EncodedSnapshot, alerts: CacheStatus, stations: CacheStatus, facilities: CacheStatus, zones: TimeZones,
+         facilitiesFetched: FacilitiesLoad? = nil) {
         self.encoded = encoded
+        self.facilitiesFetched = facilitiesFetched
         self.alerts = alerts
         self.stations = stations
+        self.facilities = facilities
         self.zones = zones
         alertsLoad = (alerts.loaded ? alerts.loadedAt : nil, alerts.producedAt, alerts.staleAfterSeconds, alerts.configured)
         stationsLoad = (stations.loaded ? stations.loadedAt : nil, stations.producedAt, stations.staleAfterSeconds, stations.configured)
+        facilitiesLoad = (facilities.loaded ? facilities.loadedAt : nil, facilities.producedAt, facilities.staleAfterSeconds, facilities.configured)
     }
 
     public var snapshot: Snapshot { encoded.snapshot }
 
-    public func status(_ cache: CacheName) -> CacheStatus { cache == .alerts ? alerts : stations }
+    public func status(_ cache: CacheName) -> CacheStatus {
+        switch cache {
+        case .alerts: alerts
+        case .stations: stations
+        case .facilities: facilities
+        }
+    }
 
     /// The train sheets' `data` at `now`.
     public func sheetData(now: Instant) -> SheetData {
@@ -35,11 +50,11 @@ public final class Generation: Sendable {
             DataFreshness(lastGoodLoad: load.lastGoodLoad, producedAt: load.producedAt, now: now, staleAfterSeconds: load.staleAfterSeconds,
                           configured: load.configured)
         }
-        return SheetData(alerts: freshness(alertsLoad), stations: freshness(stationsLoad), zone: encoded.zone)
+        return SheetData(alerts: freshness(alertsLoad), stations: freshness(stationsLoad), facilities: freshness(facilitiesLoad), zone: encoded.zone)
     }
 
     /// `health.status`, by the one rule `HealthState` writes, over the caches that have a source.
-    public var health: HealthState { HealthState([alerts, stations].filter(\.configured)) }
+    public var health: HealthState { HealthState([alerts, stations, facilities].filter(\.configured)) }
 
     /// The configured caches that have not loaded yet: what `--notify-ready when-loaded` and
     /// `stopsheetctl wait` wait for.
@@ -52,4 +67,29 @@ public enum CacheContent: Sendable {
     case alerts(DecodedAlerts)
     /// A good station load replaces the whole station set: stations gone upstream are gone.
     case stations(StationDirectory)
+    /// A good lift-status load replaces the statuses, and the inventory with them.
+    case facilities(FacilitiesLoad)
+}
+
+/// A lift-status body decoded, with the inventory in force when it was (`FacilitiesSource`).
+public struct FacilitiesLoad: Sendable {
+    public var feed: FacilitiesDecoder.Feed
+    /// The body as fetched and the zone its times without an offset were read in (WMATA's,
+    /// NYCT's), so that it can be read again in the agency's zone once that is known.
+    public var body: [UInt8]
+    public var local: TimeZoneRules
+    public var inventory: FacilityInventory
+    /// The feed's notices and the inventory's together.
+    public var notices: FeedNotices
+
+    public init(feed: FacilitiesDecoder.Feed, inventory: FacilityInventory = .empty, inventoryNotices: FeedNotices = FeedNotices(),
+                body: [UInt8] = [], local: TimeZoneRules = .notKnown) {
+        self.feed = feed
+        self.body = body
+        self.local = local
+        self.inventory = inventory
+        var notices = feed.notices
+        notices.append(inventoryNotices)
+        self.notices = notices
+    }
 }

@@ -19,7 +19,7 @@ enum MarkupReader {
     }()
 
     static func read(_ bytes: [UInt8], limits: DecodingLimits = .init()) throws(DecodingFailure) -> MarkupElement {
-        if bytes.firstRange(of: Array("<!DOCTYPE".utf8)) != nil {
+        if contains(bytes, "<!DOCTYPE") {
             throw .invalidXML("a document type declaration (DTD) is refused")
         }
         guard bytes.count <= Int(Int32.max) else { throw .invalidXML("body too large") }
@@ -39,6 +39,26 @@ enum MarkupReader {
         guard let root = xmlDocGetRootElement(document) else { throw .invalidXML("no root element") }
         var count = 0
         return try element(root, depth: 1, limits: limits, count: &count)
+    }
+
+    /// Whether `text` occurs in `bytes`, scanned in place: the generic search took a third of a
+    /// 2 MB body's read.
+    private static func contains(_ bytes: [UInt8], _ text: StaticString) -> Bool {
+        let pattern = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        return bytes.withUnsafeBufferPointer { body in
+            guard let first = pattern.first, body.count >= pattern.count else { return false }
+            var index = 0
+            let last = body.count - pattern.count
+            while index <= last {
+                if body[index] == first {
+                    var matched = 1
+                    while matched < pattern.count, body[index + matched] == pattern[matched] { matched += 1 }
+                    if matched == pattern.count { return true }
+                }
+                index += 1
+            }
+            return false
+        }
     }
 
     private static func element(_ node: xmlNodePtr, depth: Int, limits: DecodingLimits, count: inout Int) throws(DecodingFailure) -> MarkupElement {

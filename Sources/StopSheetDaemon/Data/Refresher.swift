@@ -180,7 +180,7 @@ public final class Refresher: Sendable {
         case .success(.body(let bytes, let newValidators, let httpStatus)):
             if let httpStatus { fields.append(("HTTP_STATUS", String(httpStatus))) }
             do {
-                content = try loader.decode(bytes, source, reading, store.zones)
+                content = try loader.decode(bytes, source, reading, store.zones, store.zone)
                 settings.withLock { $0.validators = newValidators }
                 result = .succeeded(httpStatus: httpStatus)
             } catch {

@@ -21,17 +21,19 @@ public final class Store: Sendable {
     /// The daemon's wall clock: what status changes are stamped with, read by the refreshers too.
     public let clock: DaemonClock
 
-    /// A nil source: that cache is not configured (the daemon was given only the other). The
-    /// first, empty snapshot is built as of `clock`'s now.
-    public init(alertsSource: String?, stationsSource: String?, clock: DaemonClock, zones: TimeZones) {
+    /// A nil source: that cache is not configured (the daemon was given only the other, and lift
+    /// status is optional). The first, empty snapshot is built as of `clock`'s now.
+    public init(alertsSource: String?, stationsSource: String?, facilitiesSource: String? = nil, clock: DaemonClock, zones: TimeZones) {
         self.clock = clock
         let now = clock.now()
         // No data yet, so no zone but `--time-zone`.
         var stations = stationsSource.map(CacheStatus.init) ?? .notConfigured
         stations.notices = FeedNotices()
+        var facilities = facilitiesSource.map(CacheStatus.init) ?? .notConfigured
+        facilities.notices = FeedNotices()
         state = Locked(Generation(EncodedSnapshot(.build(stations: nil, alerts: nil, now: now), zone: zones.shown(data: nil, current: nil)),
                                   alerts: alertsSource.map(CacheStatus.init) ?? .notConfigured,
-                                  stations: stations, zones: zones))
+                                  stations: stations, facilities: facilities, zones: zones))
     }
 
     /// The generation for one answer: one reference taken under the lock.
@@ -55,16 +57,20 @@ public final class Store: Sendable {
     /// another zone).
     public func reconfigure(sources: [CacheName: String], staleAfterSeconds: [CacheName: Int64], zones: TimeZones) {
         publish { old in
-            var alerts = old.alerts, stations = old.stations
+            var statuses = Statuses(old)
             for cache in CacheName.allCases {
-                func change(_ status: inout CacheStatus) {
+                statuses.change(cache) { status in
                     if let source = sources[cache] { status.source = source }
                     if let limit = staleAfterSeconds[cache] { status.staleAfterSeconds = limit }
                 }
-                if cache == .alerts { change(&alerts) } else { change(&stations) }
             }
-            guard alerts != old.alerts || stations != old.stations || zones != old.zones else { return nil }
-            return Self.generation(zones == old.zones ? nil : old.snapshot, old, alerts: alerts, stations: stations, zones: zones)
+            let facilitiesLimitChanged = statuses.facilities.staleAfterSeconds != old.facilities.staleAfterSeconds
+            guard statuses != Statuses(old) || zones != old.zones else { return nil }
+            // A new stale-after for lift status can turn units unknown (or back): the snapshot follows it.
+            let snapshot = facilitiesLimitChanged
+                ? old.snapshot.rebuilt(facilities: .some(Self.facilityData(old.snapshot.facilities, statuses.facilities)), now: clock.now())
+                : zones == old.zones ? nil : old.snapshot
+            return Self.generation(snapshot, old, statuses, zones: zones)
         }
     }
 
@@ -76,17 +82,32 @@ public final class Store: Sendable {
     public func commit(_ cache: CacheName, installing content: CacheContent? = nil, at now: Instant,
                        _ change: (inout CacheStatus) -> Void = { _ in }) {
         publish { old in
-            var alerts = old.alerts, stations = old.stations
-            if cache == .alerts { change(&alerts) } else { change(&stations) }
+            var statuses = Statuses(old)
+            statuses.change(cache, change)
+            let facilities = old.snapshot.facilities
             var snapshot: Snapshot?
+            var load: FacilitiesLoad?
             switch content {
             case .alerts(let feed)?:
-                snapshot = .build(stations: old.snapshot.stations, alerts: feed.alerts, now: now)
-                (alerts.producedAt, alerts.timeZone) = (feed.producedAt, feed.timeZone)
-            case .stations(let directory)?: snapshot = .build(stations: directory, alerts: old.snapshot.alerts, now: now)
-            case nil: break
+                snapshot = .build(stations: old.snapshot.stations, alerts: feed.alerts, facilities: facilities, now: now)
+                (statuses.alerts.producedAt, statuses.alerts.timeZone) = (feed.producedAt, feed.timeZone)
+            case .stations(let directory)?: snapshot = .build(stations: directory, alerts: old.snapshot.alerts, facilities: facilities, now: now)
+            case .facilities(let new)?:
+                load = new
+                statuses.facilities.producedAt = new.feed.producedAt
+                statuses.facilities.notices = new.notices
+                let data = FacilityData(statuses: new.feed.statuses, inventory: new.inventory, lastGoodLoad: statuses.facilities.loadedAt ?? now,
+                                        producedAt: new.feed.producedAt, staleAfterSeconds: statuses.facilities.staleAfterSeconds)
+                snapshot = old.snapshot.rebuilt(facilities: .some(data), now: now)
+            case nil:
+                // A 304 makes stale lift status fresh again: the same units, their statuses as
+                // reported. While fresh, the boundary rebuild reads the new load time (`rebuildIfBoundaryPassed`).
+                if cache == .facilities, let facilities, facilities.isStale(at: old.snapshot.builtAt),
+                   let data = Self.facilityData(facilities, statuses.facilities), !data.isStale(at: now) {
+                    snapshot = old.snapshot.rebuilt(facilities: .some(data), now: now)
+                }
             }
-            return Self.generation(snapshot, old, alerts: alerts, stations: stations)
+            return Self.generation(snapshot, old, statuses, facilitiesLoad: load)
         }
     }
 
@@ -95,6 +116,13 @@ public final class Store: Sendable {
     public func install(alerts feed: DecodedAlerts, at now: Instant) { commit(.alerts, installing: .alerts(feed), at: now) }
 
     public func install(stations: StationDirectory, at now: Instant) { commit(.stations, installing: .stations(stations), at: now) }
+
+    /// Lift status loaded at `now` (tests; a refresher commits with its status change).
+    public func install(facilities load: FacilitiesLoad, at now: Instant) {
+        commit(.facilities, installing: .facilities(load), at: now) { status in
+            (status.loaded, status.loadedAt) = (true, now)
+        }
+    }
 
     public func updateStatus(_ cache: CacheName, _ change: (inout CacheStatus) -> Void) {
         commit(cache, at: clock.now(), change)
@@ -108,7 +136,8 @@ public final class Store: Sendable {
         publish { old in
             guard let boundary = old.snapshot.nextBoundary, boundary <= now else { return nil }
             rebuilt = true
-            return Self.generation(Snapshot.build(stations: old.snapshot.stations, alerts: old.snapshot.alerts, now: now), old)
+            // The lift-status load time as the status has it now: a 304 since the last build moved it.
+            return Self.generation(old.snapshot.rebuilt(facilities: .some(Self.facilityData(old.snapshot.facilities, old.facilities)), now: now), old)
         }
         return rebuilt
     }
@@ -133,17 +162,55 @@ public final class Store: Sendable {
         }
     }
 
+    /// The three caches' statuses, changed together into one generation.
+    private struct Statuses: Equatable {
+        var alerts, stations, facilities: CacheStatus
+
+        init(_ generation: Generation) {
+            (alerts, stations, facilities) = (generation.alerts, generation.stations, generation.facilities)
+        }
+
+        mutating func change(_ cache: CacheName, _ change: (inout CacheStatus) -> Void) {
+            switch cache {
+            case .alerts: change(&alerts)
+            case .stations: change(&stations)
+            case .facilities: change(&facilities)
+            }
+        }
+    }
+
+    /// The snapshot's lift-status data with the freshness `status` has now (load time, stale-after).
+    private static func facilityData(_ data: FacilityData?, _ status: CacheStatus) -> FacilityData? {
+        guard var data else { return nil }
+        if let loadedAt = status.loadedAt { data.lastGoodLoad = loadedAt }
+        data.staleAfterSeconds = status.staleAfterSeconds
+        return data
+    }
+
     /// The generation after `old`: `snapshot` encoded in the zone `zones` choose (nil: `old`'s
     /// encoding kept), the statuses' counts and note following the snapshot.
-    private static func generation(_ snapshot: Snapshot?, _ old: Generation, alerts: CacheStatus? = nil, stations: CacheStatus? = nil,
-                                   zones: TimeZones? = nil) -> Generation {
+    private static func generation(_ snapshot: Snapshot?, _ old: Generation, _ statuses: Statuses? = nil,
+                                   zones: TimeZones? = nil, facilitiesLoad: FacilitiesLoad? = nil) -> Generation {
         let zones = zones ?? old.zones
-        var alerts = alerts ?? old.alerts, stations = stations ?? old.stations
+        let statuses = statuses ?? Statuses(old)
+        var alerts = statuses.alerts, stations = statuses.stations, facilities = statuses.facilities
+        var facilitiesLoad = facilitiesLoad ?? old.facilitiesFetched
         // A feed's agencies share one zone (GTFS requires it), so the first that names one
         // speaks; CTA's formats name Chicago's. Without one, the alert feed's zone (CTA's formats).
         let encoded = snapshot.map { next in
             let dataZone = next.stations?.agencies.lazy.compactMap(\.timeZone).first ?? (next.alerts == nil ? nil : alerts.timeZone)
-            return EncodedSnapshot(next, zone: zones.shown(data: dataZone, current: old.encoded.zone), previous: old.encoded)
+            let zone = zones.shown(data: dataZone, current: old.encoded.zone)
+            var next = next
+            // Lift status read before the zone was known (the stations load after it, or a reload
+            // names another) is read again in it: its wall-clock times are the agency's.
+            if let load = facilitiesLoad, load.local != zone, !load.body.isEmpty, var data = next.facilities,
+               let feed = try? FacilitiesBody.decode(load.body, local: zone) {
+                data.statuses = feed.statuses
+                next = next.rebuilt(facilities: .some(data), now: next.builtAt)
+                facilitiesLoad?.local = zone
+                facilitiesLoad?.feed = feed
+            }
+            return EncodedSnapshot(next, zone: zone, previous: old.encoded)
         } ?? old.encoded
         if encoded.zone != old.encoded.zone { TimeZones.logShown(encoded.zone) }
         let snapshot = encoded.snapshot
@@ -151,6 +218,7 @@ public final class Store: Sendable {
         stations.count = snapshot.stations?.count ?? 0
         stations.note = snapshot.stations.flatMap { $0.linesKnown ? nil : CacheStatus.linesUnknownNote(missing: $0.tablesMissing) }
         stations.notices = snapshot.stations?.notices ?? FeedNotices()
-        return Generation(encoded, alerts: alerts, stations: stations, zones: zones)
+        facilities.count = snapshot.facilities?.statuses.count ?? 0
+        return Generation(encoded, alerts: alerts, stations: stations, facilities: facilities, zones: zones, facilitiesFetched: facilitiesLoad)
     }
 }

@@ -106,7 +106,8 @@ public final class Daemon: Sendable {
 
         // 2. The store, empty until the first loads.
         let store = Store(alertsSource: sources.first { $0.cache == .alerts }?.source.url,
-                          stationsSource: sources.first { $0.cache == .stations }?.source.url, clock: clock, zones: zones)
+                          stationsSource: sources.first { $0.cache == .stations }?.source.url,
+                          facilitiesSource: sources.first { $0.cache == .facilities }?.source.url, clock: clock, zones: zones)
         store.applyStaleAfter(config)
         self.store = store
 
@@ -304,10 +305,14 @@ public final class Daemon: Sendable {
         let (url, interval) = switch cache {
         case .alerts: (config.alertsURL, config.alertsInterval)
         case .stations: (config.stationsURL, config.stationsInterval)
+        case .facilities: (config.facilitiesURL, config.facilitiesInterval)
         }
-        guard let url else { return config.demo ? (DemoSource(cache, rebasedTo: startedAt, chicago: chicago, clock: clock), interval) : nil }
         let options = HTTPOptions(version: StopSheetVersion.current, timeoutMilliseconds: Int(config.httpTimeout * 1000))
-        return (try makeSource(url: url, options: options), interval)
+        // The demo has no lift status: it stays not configured.
+        guard let url else { return config.demo && cache != .facilities ? (DemoSource(cache, rebasedTo: startedAt, chicago: chicago, clock: clock), interval) : nil }
+        let source = try makeSource(url: url, options: options)
+        guard cache == .facilities else { return (source, interval) }
+        return (FacilitiesSource(status: source, inventory: try config.facilitiesInventoryURL.map { try makeSource(url: $0, options: options) }), interval)
     }
 
     /// How old one cache's data may be before sheets and `health` call it stale.
@@ -315,6 +320,7 @@ public final class Daemon: Sendable {
         switch cache {
         case .alerts: Int64(config.alertsStaleAfter)
         case .stations: Int64(config.stationsStaleAfter ?? 3 * config.stationsInterval)
+        case .facilities: Int64(config.facilitiesStaleAfter)
         }
     }
 

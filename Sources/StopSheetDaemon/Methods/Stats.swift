@@ -44,7 +44,7 @@ public struct StatsMethod: Sendable {
                 case .refreshes:
                     writer.object(key) { writer in
                         writer.members(Answer.RefreshCounts.CodingKeys.self) { writer, key in
-                            let status = store.status(key == .alerts ? .alerts : .stations)
+                            let status = store.status(CacheName(rawValue: key.rawValue)!)
                             writer.object(key) { writer in
                                 writer.members(Answer.CacheRefreshes.CodingKeys.self) { writer, key in
                                     switch key {

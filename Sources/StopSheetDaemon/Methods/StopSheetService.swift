@@ -32,6 +32,7 @@ public struct StopSheetService: Sendable {
         dispatcher.register(.station) { params, _ in reply { () throws(RPCError) in try station(params) } }
         dispatcher.register(.stations) { params, _ in reply { () throws(RPCError) in try noParams(params, .stations); return try stations() } }
         dispatcher.register(.alerts) { params, _ in reply { () throws(RPCError) in try alerts(params) } }
+        dispatcher.register(.facilities) { params, _ in reply { () throws(RPCError) in try facilities(params) } }
         dispatcher.register(.health) { params, _ in reply { () throws(RPCError) in try noParams(params, .health); return health() } }
         dispatcher.register(.version) { params, _ in reply { () throws(RPCError) in try noParams(params, .version); return Self.encodedVersion } }
         dispatcher.register(.refresh) { params, context in refresh(params, peer: context.peer) }
@@ -72,13 +73,13 @@ public struct StopSheetService: Sendable {
     }
 
     /// `-32005`: the data has not loaded yet, or, for a cache without a source, never will.
-    private func notLoaded(_ cache: CacheName) -> RPCError {
+    func notLoaded(_ cache: CacheName) -> RPCError {
         .notLoaded(store.status(cache).configured ? cache.rawValue : "\(cache.rawValue): not configured (the daemon has no --\(cache.rawValue)-url)")
     }
 
     /// Unknown ids are the client's business, so they are logged at debug only: with the id, for
     /// `journalctl STATION_ID=…` when someone is chasing a stop that does not show.
-    private func unknownStop(_ stopID: String) -> RPCError {
+    func unknownStop(_ stopID: String) -> RPCError {
         Log.debug("unknown stop \(stopID)", [JournalEvent.unknownStop.field, ("STATION_ID", stopID)])
         return .unknownStop(stopID)
     }

@@ -17,6 +17,13 @@ public final class EncodedSnapshot: Sendable {
     /// (nil where one did at this snapshot): it follows the stations data alone, so an alert
     /// refresh takes it from the snapshot before instead of encoding it again.
     private let quietNow: [[UInt8]?]
+    /// The `now` of each station where a facility outage applied, with what it was made from
+    /// (`Snapshot.verdictInputs`): the next build of the same stations load in the same zone
+    /// keeps those whose inputs did not change, so a lift-status refresh that changes one unit
+    /// encodes that unit's stations alone.
+    private let loudNow: [Int: (inputs: Snapshot.VerdictInputs, now: [UInt8])]
+    /// How many stations' `now` this build encoded (for `make bench`).
+    public let encodedNowCount: Int
 
     /// `previous`: the snapshot this one replaces. When both have the same stations load (a change
     /// of the alerts or the zone), its name order and quiet `now`s are reused, not made again.
@@ -24,7 +31,8 @@ public final class EncodedSnapshot: Sendable {
         self.snapshot = snapshot
         self.zone = zone
         let same = previous.flatMap { Self.sameLoad($0.snapshot.stations, snapshot.stations) ? $0 : nil }
-        (sheets, quietNow) = Self.encodeSheets(snapshot, zone: zone, quietNow: same?.quietNow)
+        let kept = same.flatMap { $0.zone == zone ? $0.loudNow : nil } ?? [:]
+        (sheets, quietNow, loudNow, encodedNowCount) = Self.encodeSheets(snapshot, zone: zone, quietNow: same?.quietNow, loudNow: kept)
         decimalIndex = DecimalStopIndex(snapshot.stations)
         stationsByName = same?.stationsByName ?? StationsByName.order(snapshot.stations)
     }
@@ -61,7 +69,11 @@ public final class EncodedSnapshot: Sendable {
     /// applies to some station (a line's stations share one), and each button's fixed part:
     /// building is then linear in stations + alerts with a small constant, not stations ×
     /// alerts-per-station encodings.
-    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules, quietNow reusable: [[UInt8]?]?) -> ([EncodedMembers], [[UInt8]?]) {
+    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules, quietNow reusable: [[UInt8]?]?,
+                                     loudNow previous: [Int: (inputs: Snapshot.VerdictInputs, now: [UInt8])])
+        -> ([EncodedMembers], [[UInt8]?], [Int: (inputs: Snapshot.VerdictInputs, now: [UInt8])], Int) {
+        var loudNow: [Int: (inputs: Snapshot.VerdictInputs, now: [UInt8])] = [:]
+        var encodedCount = 0
         let live = snapshot.liveAlerts
         let encodedAlerts = live.map { $0.encoded(in: zone) }
         let encodedAdvisories = live.map { AccessibilityAdvisory($0)?.encoded(in: zone) }
@@ -93,18 +105,26 @@ public final class EncodedSnapshot: Sendable {
                     return buttons[buttons.count - 1]
                 }()
                 let now: [UInt8]
-                if snapshot.hasFacilityOutage(amongAlertsAt: positions) {
-                    now = snapshot.stepFreeNow(for: stations[index], alertPositions: positions).encoded(in: zone)
+                if snapshot.hasFacilityOutage(at: stations[index], amongAlertsAt: positions) {
+                    let inputs = snapshot.verdictInputs(for: stations[index], alertPositions: positions)
+                    if let kept = previous[index], kept.inputs == inputs {
+                        now = kept.now
+                    } else {
+                        now = snapshot.stepFreeNow(for: stations[index], alertPositions: positions).encoded(in: zone)
+                        encodedCount += 1
+                    }
+                    loudNow[index] = (inputs, now)
                 } else if let quiet = quietNow[index] {
                     now = quiet
                 } else {
                     now = snapshot.stepFreeNow(for: stations[index], alertPositions: []).encoded(in: zone)
+                    encodedCount += 1
                     quietNow[index] = now
                 }
                 sheets.append(StopSheet.encodedMembers(stationID: stations[index].id, stationName: stations[index].name, button: button,
                                                        alertMembers: members, now: now))
             }
         }
-        return (sheets, quietNow)
+        return (sheets, quietNow, loudNow, encodedCount)
     }
 }

@@ -36,6 +36,7 @@ extension CacheStatus {
                 let cache: CacheName = switch key {
                 case .alerts: .alerts
                 case .stations: .stations
+                case .facilities: .facilities
                 }
                 if let status = statuses[cache] { writer.object(key) { status.write(&$0, at: now, in: zone) } }
             }
@@ -88,6 +89,7 @@ extension StopSheetService {
                 case .status: writer.member(key, word: generation.health)
                 case .alerts: writer.object(key) { generation.status(.alerts).write(&$0, at: now, in: zone) }
                 case .stations: writer.object(key) { generation.status(.stations).write(&$0, at: now, in: zone) }
+                case .facilities: writer.object(key) { generation.status(.facilities).write(&$0, at: now, in: zone) }
                 case .uptimeSeconds: writer.member(key, int: Int((SystemClock.monotonicMilliseconds() - startedAt) / 1000))
                 case .connections: writer.member(key, int: connections())
                 case .version: writer.member(key, string: StopSheetVersion.current)

@@ -10,17 +10,19 @@ import StopSheetProtocol
 public struct SheetData: Sendable, Equatable {
     public var alerts: DataFreshness
     public var stations: DataFreshness
+    public var facilities: DataFreshness
     /// The zone of `producedAt`: the generation's.
     public var zone: TimeZoneRules
 
-    public init(alerts: DataFreshness, stations: DataFreshness, zone: TimeZoneRules) {
+    public init(alerts: DataFreshness, stations: DataFreshness, facilities: DataFreshness, zone: TimeZoneRules) {
         self.alerts = alerts
         self.stations = stations
+        self.facilities = facilities
         self.zone = zone
     }
 
     public func sameState(as other: SheetData) -> Bool {
-        alerts.sameState(as: other.alerts) && stations.sameState(as: other.stations)
+        alerts.sameState(as: other.alerts) && stations.sameState(as: other.stations) && facilities.sameState(as: other.facilities)
     }
 
     /// The `data` member's value (`Answer.SheetData`).
@@ -30,6 +32,7 @@ public struct SheetData: Sendable, Equatable {
                 switch key {
                 case .alerts: writer.object(key) { alerts.write(&$0, in: zone) }
                 case .stations: writer.object(key) { stations.write(&$0, in: zone) }
+                case .facilities: writer.object(key) { facilities.write(&$0, in: zone) }
                 }
             }
         }

@@ -13,7 +13,7 @@ import StopSheetCore
 /// them, and the check's bookkeeping cost the answer more than the splice cache saves.
 final class SplicedSheets: @unchecked Sendable {
     @exclusivity(unchecked) private var generation: Generation?
-    @exclusivity(unchecked) private var key: (alerts: Int64, stations: Int64)?
+    @exclusivity(unchecked) private var key: (alerts: Int64, stations: Int64, facilities: Int64)?
     @exclusivity(unchecked) private var encodedData: [UInt8] = []
     @exclusivity(unchecked) private var sheets: [[UInt8]?] = []
     @exclusivity(unchecked) private var thread = OwningThread()
@@ -35,7 +35,7 @@ final class SplicedSheets: @unchecked Sendable {
 
     private func update(_ generation: Generation, _ data: SheetData) {
         thread.check("SplicedSheets")
-        let key = (Self.code(data.alerts), Self.code(data.stations))
+        let key = (Self.code(data.alerts), Self.code(data.stations), Self.code(data.facilities))
         guard self.generation !== generation || self.key.map({ $0 != key }) ?? true else { return }
         self.generation = generation
         self.key = key

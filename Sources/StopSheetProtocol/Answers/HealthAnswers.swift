@@ -4,6 +4,9 @@ extension Answer {
         public var status: HealthStatus
         public var alerts: CacheHealth
         public var stations: CacheHealth
+        /// Lift status (`--facilities-url`): `configured: false` when the daemon has none. Since
+        /// protocol 2.1; a 2.0 daemon leaves it out.
+        public var facilities: CacheHealth?
         public var uptimeSeconds: Int
         public var connections: Int
         public var version: String
@@ -16,7 +19,8 @@ extension Answer {
         public var clock: Clock
 
         public enum CodingKeys: String, AnswerKey {
-            case status, alerts, stations, uptimeSeconds, connections, version, subscriptions, agencies, timeZone, clock
+            case status, alerts, stations, facilities, uptimeSeconds, connections, version, subscriptions, agencies, timeZone, clock
+            public static let omittable: Set<Self> = [.facilities]
         }
 
         public static let summary = "Whether the daemon can answer, and each cache's state."
@@ -52,7 +56,7 @@ extension Answer {
         public var note: String?
         public var producedAt: String?
         public var configured: Bool
-        /// The stations cache's only: what the last good load had to skip.
+        /// The stations and lift-status caches' only: what the last good load had to skip.
         public var notices: Notices?
 
         public enum CodingKeys: String, AnswerKey {
@@ -115,10 +119,11 @@ extension Answer {
     public struct Refreshed: AnswerObject {
         public var alerts: CacheHealth?
         public var stations: CacheHealth?
+        public var facilities: CacheHealth?
 
         public enum CodingKeys: String, AnswerKey {
-            case alerts, stations
-            public static let omittable: Set<Self> = [.alerts, .stations]
+            case alerts, stations, facilities
+            public static let omittable: Set<Self> = [.alerts, .stations, .facilities]
         }
 
         public static let summary = "The health entries of what was refreshed."

@@ -75,10 +75,15 @@ extension Answer {
     public struct SheetData: AnswerObject {
         public var alerts: Freshness
         public var stations: Freshness
+        /// Lift status (`--facilities-url`), since protocol 2.1: stale lift status counts every lift as unknown.
+        public var facilities: Freshness?
 
-        public enum CodingKeys: String, AnswerKey { case alerts, stations }
+        public enum CodingKeys: String, AnswerKey {
+            case alerts, stations, facilities
+            public static let omittable: Set<Self> = [.facilities]
+        }
 
-        public static let summary = "How fresh the alerts and the stations behind a sheet are."
+        public static let summary = "How fresh the alerts, the stations and the lift status behind a sheet are."
     }
 
     /// One cache's freshness in a sheet's `data`.

@@ -53,8 +53,13 @@ extension Answer {
     public struct RefreshCounts: AnswerObject {
         public var alerts: CacheRefreshes
         public var stations: CacheRefreshes
+        /// Since protocol 2.1.
+        public var facilities: CacheRefreshes?
 
-        public enum CodingKeys: String, AnswerKey { case alerts, stations }
+        public enum CodingKeys: String, AnswerKey {
+            case alerts, stations, facilities
+            public static let omittable: Set<Self> = [.facilities]
+        }
 
         public static let summary = "Refresh rounds per cache."
     }

@@ -133,6 +133,11 @@ import Testing
         let reversed = StepFreeNow(station: station, topology: topology, outages: [],
                                    facilities: [Self.unit("A03N04", .notAvailable, levels: ["street", "mezzanine"])])
         #expect(reversed.outages.map(\.pathways) == [["EL1"]])
+        // An escalator between the same levels is no elevator: it places none (WMATA's
+        // escalators share the levels' words, and sometimes the unit's id).
+        let escalator = StepFreeNow(station: station, topology: topology, outages: [],
+                                    facilities: [Self.unit("A03N04", .notAvailable, facility: .escalator, levels: ["mezzanine", "platform"])])
+        #expect(escalator.outages.map(\.pathways) == [[]] && escalator.stepFree == .available)
         // Levels no node names: unresolved.
         let none = StepFreeNow(station: station, topology: topology, outages: [],
                                facilities: [Self.unit("A03N04", .notAvailable, levels: ["street", "platform"])])

@@ -1,0 +1,47 @@
+/// The lift-status data a snapshot joins (`--facilities-url`, `--facilities-inventory-url`): the
+/// statuses of the last good load, the inventory, and how fresh they are. The staleness rule is
+/// here, with `now` passed in: data older than its stale-after (its last good load, or the time
+/// the feed says it was made, `DataFreshness`) counts every unit as `unknown`.
+public struct FacilityData: Sendable, Equatable {
+    public var statuses: [FacilityStatus]
+    public var inventory: FacilityInventory
+    /// The last good load (a 304 included: the same data, still current).
+    public var lastGoodLoad: Instant
+    /// When the feed says it was made, if it says.
+    public var producedAt: Instant?
+    public var staleAfterSeconds: Int64
+
+    public init(statuses: [FacilityStatus], inventory: FacilityInventory = .empty, lastGoodLoad: Instant, producedAt: Instant? = nil,
+                staleAfterSeconds: Int64) {
+        self.statuses = statuses
+        self.inventory = inventory
+        self.lastGoodLoad = lastGoodLoad
+        self.producedAt = producedAt
+        self.staleAfterSeconds = staleAfterSeconds
+    }
+
+    /// Whether every unit counts as `unknown` at `now`: the same rule as the sheet's `data.facilities.stale`.
+    public func isStale(at now: Instant) -> Bool {
+        DataFreshness(lastGoodLoad: lastGoodLoad, producedAt: producedAt, now: now, staleAfterSeconds: staleAfterSeconds).stale
+    }
+
+    /// The first moment after `now` at which the verdicts change with the clock alone: the data
+    /// turns stale, or an upcoming outage starts or ends. Nil when none is ahead.
+    public func nextChange(after now: Instant) -> Instant? {
+        var moments: [Instant] = []
+        if !isStale(at: now) {
+            // Stale once the age in whole seconds is over the limit.
+            moments.append(lastGoodLoad.adding(seconds: staleAfterSeconds + 1))
+            if let producedAt { moments.append(producedAt.adding(seconds: staleAfterSeconds + 1)) }
+        }
+        for status in statuses where status.isUpcoming {
+            moments.append(contentsOf: [status.since, status.expectedBack].compactMap { $0 })
+        }
+        return moments.filter { $0 > now }.min()
+    }
+
+    /// The units at each station, their statuses as they count at `now` (`FacilityJoin`).
+    public func byStation(_ stations: StationDirectory, at now: Instant, keepAvailable: Bool = false) -> [String: [FacilityJoin.Unit]] {
+        FacilityJoin.byStation(statuses, inventory: inventory, stations: stations, at: now, stale: isStale(at: now), keepAvailable: keepAvailable)
+    }
+}
