@@ -23,7 +23,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CICU", pkgConfig: "icu-i18n", providers: [.apt(["libicu-dev"])]),
+        // ICU's collation behind types of its own (Foundation, in the tests, carries another ICU).
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
         // The wire contract, once for both sides: method names with their params and results,
         // error codes and messages, StopType; `rpc.discover`'s OpenRPC document is made from it.
         .target(name: "StopSheetProtocol", dependencies: ["StopSheetCore"]),

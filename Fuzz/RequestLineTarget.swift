@@ -161,6 +161,6 @@ enum FuzzService {
     static let changed: Generation = {
         let current = store.current
         let encoded = EncodedSnapshot(.build(stations: FuzzFixtures.stations, alerts: [], now: FuzzFixtures.capturedAt), zone: FuzzFixtures.zones.chicago)
-        return Generation(encoded, alerts: current.alerts, stations: current.stations, zones: current.zones)
+        return Generation(encoded, alerts: current.alerts, stations: current.stations, facilities: current.facilities, zones: current.zones)
     }()
 }

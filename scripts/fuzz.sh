@@ -80,10 +80,14 @@ for name in $targets; do
     case " $all_targets " in *" $name "*) ;; *) echo "unknown fuzz target '$name' ($all_targets)" >&2; exit 2 ;; esac
 done
 
-# The daemon sources `import CLinux` (SwiftPM would generate this module map), CSystemd and
-# CCurl, CArchive, CLibXML2, CICU (system-library targets: their module maps are in the package, -I below).
-printf 'module CLinux {\n    header "%s/Sources/CLinux/include/CLinux.h"\n    export *\n}\n' "$repo" >"$out/CLinux/module.modulemap"
-"$CLANG" -c -O1 -fsanitize=address -ISources/CLinux/include Sources/CLinux/CLinux.c -o "$out/CLinux/CLinux.o"
+# The daemon sources `import CLinux` and `CICU` (C targets: SwiftPM would generate these module
+# maps), CSystemd and CCurl, CArchive, CLibXML2 (system-library targets: their module maps are
+# in the package, -I below).
+for c in CLinux CICU; do
+    mkdir -p "$out/$c"
+    printf 'module %s {\n    header "%s/Sources/%s/include/%s.h"\n    export *\n}\n' "$c" "$repo" "$c" "$c" >"$out/$c/module.modulemap"
+    "$CLANG" -c -O1 -fsanitize=address -ISources/$c/include Sources/$c/$c.c -o "$out/$c/$c.o"
+done
 
 binary="$out/stopsheet-fuzz"
 # libxml2's headers are in a folder of their own (what its pkg-config says), for clang inside swiftc.
@@ -98,8 +102,8 @@ build() {
     # shellcheck disable=SC2086
     # The log keeps the linker's harmless ASan symbol-export warnings out of sight unless it fails.
     if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -module-name StopSheetCore "$opt" -g -suppress-warnings \
-        -I "$out/CLinux" -I "$out/modules" -I Sources/CSystemd -I Sources/CCurl -I Sources/CArchive -I Sources/CLibXML2 -I Sources/CICU $xml_flags \
-        $files "$out/CLinux/CLinux.o" -lsystemd -lcurl -larchive -lxml2 -licui18n -licuuc -o "$binary" >"$out/build.log" 2>&1; then
+        -I "$out/CLinux" -I "$out/modules" -I Sources/CSystemd -I Sources/CCurl -I Sources/CArchive -I Sources/CLibXML2 -I "$out/CICU" $xml_flags \
+        $files "$out/CLinux/CLinux.o" "$out/CICU/CICU.o" -lsystemd -lcurl -larchive -lxml2 -licui18n -licuuc -o "$binary" >"$out/build.log" 2>&1; then
         cat "$out/build.log" >&2
         exit 1
     fi

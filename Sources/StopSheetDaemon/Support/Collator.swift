@@ -12,9 +12,7 @@ final class Collator {
     /// `language`: a BCP 47 tag or ICU locale id (`cs`, `pt-BR`); nil or empty is the root
     /// collation, as is a language ICU does not know. Without ICU's data, byte order.
     init(language: String?) {
-        var status = U_ZERO_ERROR
-        let opened = cicu_open(language ?? "", &status)
-        collator = cicu_failed(status) != 0 ? nil : opened
+        collator = cicu_open(language ?? "")
     }
 
     deinit {
@@ -24,17 +22,15 @@ final class Collator {
     /// Negative, zero or positive as `a` sorts before, with or after `b`.
     func compare(_ a: String, _ b: String) -> Int {
         guard let collator else { return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : (a.utf8.elementsEqual(b.utf8) ? 0 : 1) }
-        var status = U_ZERO_ERROR
         var a = a, b = b
-        let result = a.withUTF8 { a in
+        return a.withUTF8 { a in
             b.withUTF8 { b in
                 a.withMemoryRebound(to: CChar.self) { a in
                     b.withMemoryRebound(to: CChar.self) { b in
-                        cicu_compare_utf8(collator, a.baseAddress, Int32(clamping: a.count), b.baseAddress, Int32(clamping: b.count), &status)
+                        Int(cicu_compare_utf8(collator, a.baseAddress, Int32(clamping: a.count), b.baseAddress, Int32(clamping: b.count)))
                     }
                 }
             }
         }
-        return Int(result.rawValue)
     }
 }
