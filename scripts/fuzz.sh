@@ -101,7 +101,7 @@ build() {
     # One module named after the core, so the daemon files' `import StopSheetCore` is a no-op.
     # shellcheck disable=SC2086
     # The log keeps the linker's harmless ASan symbol-export warnings out of sight unless it fails.
-    if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -module-name StopSheetCore "$opt" -g -suppress-warnings \
+    if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -module-name StopSheetCore "$opt" -g -suppress-warnings -j "$(nproc)" \
         -I "$out/CLinux" -I "$out/modules" -I Sources/CSystemd -I Sources/CCurl -I Sources/CArchive -I Sources/CLibXML2 -I "$out/CICU" $xml_flags \
         $files "$out/CLinux/CLinux.o" "$out/CICU/CICU.o" -lsystemd -lcurl -larchive -lxml2 -licui18n -licuuc -o "$binary" >"$out/build.log" 2>&1; then
         cat "$out/build.log" >&2

@@ -65,11 +65,13 @@ class Stage:
         self.name, self.command, self.needs, self.build, self.env = name, command, list(needs), build, env or {}
 
 
-# In the order the build lane takes them. Two cores make the total work the wall time, so each
-# check runs once: the integration tests and the soak run against the AddressSanitizer build only
-# (a plain run would repeat them), early, so they overlap the release build; the debootstrap root
-# of the systemd test is made from the start, beside the builds, since it mostly waits on the
-# network; ThreadSanitizer takes the threaded suites.
+# In the order the build lane takes them. Two cores make the total work the wall time (the table's
+# CPU column sums it), so each check runs once: the integration tests and the soak run against the
+# AddressSanitizer build only (a plain run would repeat them); ThreadSanitizer takes the threaded
+# suites. The builds go in the order of what must follow each: the longest test runs come after
+# the first builds and overlap the later ones, and the release build, whose systemd stage is the
+# shortest, comes last. The fuzzers run on one core beside it. The debootstrap root of the systemd
+# test is made from the start, beside the builds, since it mostly waits on the network.
 STAGES = [
     Stage("systemd root", "python3 Tests/Systemd/prepare_root.py"),
     Stage("build", f"{SWIFT} build --build-tests", build=True),
@@ -77,15 +79,12 @@ STAGES = [
     Stage("man and completion", "make --no-print-directory man-lint && Tests/Completion/completion_test.sh .build/debug", ["build"]),
     Stage("asan build", sanitized_build("address"), ["build"], build=True),
     Stage("asan integration and soak", sanitized_run("address"), ["asan build"], env=ASAN),
-    Stage("release build", "scripts/build-release.sh", ["asan build"], build=True),
-    Stage("systemd", "python3 Tests/Systemd/run", ["release build", "systemd root"]),
-    Stage("fuzz build", "FUZZ_BUILD_ONLY=1 FUZZ_OPT=-Onone scripts/fuzz.sh", ["release build"], build=True),
-    Stage("tsan build", sanitized_build("thread"), ["fuzz build"], build=True),
+    Stage("tsan build", sanitized_build("thread"), ["asan build"], build=True),
     Stage("tsan threaded suites and soak", sanitized_run("thread", THREADED_SUITES), ["tsan build"], env=TSAN),
-    # After the TSan soak, not beside it: two fuzzers take both cores, and a ThreadSanitizer
-    # daemon starved of both took 36 s over one refresh round.
-    Stage("fuzz", f"FUZZ_SECONDS={FUZZ_SECONDS} FUZZ_OPT=-Onone FUZZ_JOBS=2 scripts/fuzz.sh",
-          ["fuzz build", "tsan threaded suites and soak"]),
+    Stage("fuzz build", "FUZZ_BUILD_ONLY=1 FUZZ_OPT=-Onone scripts/fuzz.sh", ["tsan build"], build=True),
+    Stage("fuzz", f"FUZZ_SECONDS={FUZZ_SECONDS} FUZZ_OPT=-Onone FUZZ_JOBS=1 scripts/fuzz.sh", ["fuzz build"]),
+    Stage("release build", "scripts/build-release.sh", ["fuzz build"], build=True),
+    Stage("systemd", "python3 Tests/Systemd/run", ["release build", "systemd root"]),
 ]
 
 
