@@ -53,23 +53,7 @@ import Testing
         // No zone is known yet: the wall-clock time is read as UTC.
         let early = try FacilitiesBody.decode(body, local: .notKnown)
         store.install(facilities: FacilitiesLoad(feed: early, body: body, local: .notKnown), at: Self.t0)
-        let stops = Array("""
-            stop_id,stop_name,location_type,parent_station,wheelchair_boarding
-            STN_A03,Dupont Circle,1,,1
-            E,Entrance,2,STN_A03,1
-            N1,Top of Elevator Between Street and Mezzanine,3,STN_A03,
-            N2,Bottom of Elevator Between Street and Mezzanine,3,STN_A03,
-            P,Dupont Circle,0,STN_A03,1
-            """.utf8)
-        let pathways = Array("""
-            pathway_id,from_stop_id,to_stop_id,pathway_mode,is_bidirectional
-            W1,E,N1,1,1
-            EL1,N1,N2,5,1
-            W2,N2,P,1,1
-            """.utf8)
-        let topology = try #require(try GTFSPathwaysDecoder.decode(stops: stops, pathways: pathways).stations["STN_A03"])
-        let directory = StationDirectory(platforms: try GTFSStopsDecoder.decode(stops).platforms,
-                                         agencies: [Agency(id: "WMATA", name: "WMATA", timeZone: "America/New_York")], topologies: ["STN_A03": topology])
+        let directory = try Self.directory()
         store.install(stations: directory, at: Self.t0)
         #expect(store.zone.identifier == "America/New_York")
         let station = try #require(directory.station(for: "STN_A03"))

@@ -166,19 +166,27 @@ def wait_for_path(path, timeout):
                 directory = os.path.dirname(directory)
             if os.path.exists(path):
                 return True
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+            if not _next_events(fd, deadline):
                 return os.path.exists(path)
-            try:
-                while os.read(fd, 4096):
-                    pass
-            except BlockingIOError:
-                pass
     finally:
         os.close(fd)
 
 
 IN_MODIFY = 0x2
+
+
+def _next_events(fd, deadline):
+    """Waits for the inotify `fd` to report something before `deadline` (monotonic), and reads
+    all it has: True then, False at the deadline."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+        return False
+    try:
+        while os.read(fd, 4096):
+            pass
+    except BlockingIOError:
+        pass
+    return True
 
 
 def wait_for_file(path, accept, timeout):
@@ -198,14 +206,8 @@ def wait_for_file(path, accept, timeout):
                         return True
             except FileNotFoundError:
                 return False
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+            if not _next_events(fd, deadline):
                 return False
-            try:
-                while os.read(fd, 4096):
-                    pass
-            except BlockingIOError:
-                pass
     finally:
         os.close(fd)
 
