@@ -101,7 +101,11 @@ public struct Snapshot: Sendable {
     /// alerts at `alertPositions` (`alertPositions(applyingTo:)`, which a caller has already) and
     /// the lift-status units there.
     public func stepFreeNow(for station: Station, alertPositions: [Int]) -> StepFreeNow {
-        StepFreeNow(station: station, topology: stations?.topologies[station.id], outages: alertPositions.compactMap { outages[$0] },
-                    facilities: facilityUnits[station.id] ?? [])
+        stepFreeNow(for: station, inputs: verdictInputs(for: station, alertPositions: alertPositions))
+    }
+
+    /// The same, from the inputs a caller has already (`verdictInputs`).
+    public func stepFreeNow(for station: Station, inputs: VerdictInputs) -> StepFreeNow {
+        StepFreeNow(station: station, topology: stations?.topologies[station.id], outages: inputs.outages, facilities: inputs.units)
     }
 }

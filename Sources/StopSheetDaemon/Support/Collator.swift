@@ -22,15 +22,9 @@ final class Collator {
     /// Negative, zero or positive as `a` sorts before, with or after `b`.
     func compare(_ a: String, _ b: String) -> Int {
         guard let collator else { return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : (a.utf8.elementsEqual(b.utf8) ? 0 : 1) }
-        var a = a, b = b
-        return a.withUTF8 { a in
-            b.withUTF8 { b in
-                a.withMemoryRebound(to: CChar.self) { a in
-                    b.withMemoryRebound(to: CChar.self) { b in
-                        Int(cicu_compare_utf8(collator, a.baseAddress, Int32(clamping: a.count), b.baseAddress, Int32(clamping: b.count)))
-                    }
-                }
-            }
+        // Native strings are contiguous UTF-8: the lengths keep any NUL inside a name.
+        return a.withCString { a8 in
+            b.withCString { b8 in Int(cicu_compare_utf8(collator, a8, Int32(clamping: a.utf8.count), b8, Int32(clamping: b.utf8.count))) }
         }
     }
 }

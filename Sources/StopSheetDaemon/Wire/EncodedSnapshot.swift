@@ -110,7 +110,7 @@ public final class EncodedSnapshot: Sendable {
                     if let kept = previous[index], kept.inputs == inputs {
                         now = kept.now
                     } else {
-                        now = snapshot.stepFreeNow(for: stations[index], alertPositions: positions).encoded(in: zone)
+                        now = snapshot.stepFreeNow(for: stations[index], inputs: inputs).encoded(in: zone)
                         encodedCount += 1
                     }
                     loudNow[index] = (inputs, now)
