@@ -7,7 +7,7 @@ as what it needs is built, beside the build of the moment, since those stages mo
 daemons, sockets and timeouts. After a failure no new stage starts; the ones running finish. Each
 stage writes a log under .build/test-logs/stages/; a failed one is printed whole (up to its last
 3,000 lines). The end is a table of every stage's wall and CPU time, then `N passed, M failed`: the Swift
-tests of every run (the unit tests plain, the integration tests against both sanitized builds) and
+tests of every run (the unit tests, the integration tests against both sanitized builds) and
 the systemd checks.
 
     scripts/make-test.py [STAGE...]     only the named stages (what they need must be built)
@@ -27,23 +27,28 @@ FUZZ_SECONDS = os.environ.get("CI_FUZZ_SECONDS", "20")
 SOAK_REQUESTS = os.environ.get("CI_SOAK_REQUESTS", "20000")
 
 
-def sanitized_build(sanitizer):
-    scratch = f".build/{sanitizer[0]}san"
-    return " && ".join(f"{SWIFT} build --product {product} --sanitize={sanitizer} --scratch-path {scratch}"
+# The one build of the test bundle, with AddressSanitizer: the unit tests, the completion test
+# and every integration run (the ThreadSanitizer one included, as the client of its daemons) run
+# from it, so no plain debug build is made at all.
+TESTS_BUILD = ".build/asan/debug"
+
+
+def tsan_build():
+    return " && ".join(f"{SWIFT} build --product {product} --sanitize=thread --scratch-path .build/tsan"
                        for product in ("stopsheetd", "stopsheetctl"))
 
 
 def sanitized_run(sanitizer, suites=None):
-    scratch = f".build/{sanitizer[0]}san/debug"
+    binaries = f".build/{sanitizer[0]}san/debug"
     only = f" --suites {','.join(suites)}" if suites else ""
-    command = f"scripts/swift-tests.py integration --bin {scratch} --label {sanitizer}{only}"
-    return command + f" && python3 scripts/soak.py --requests {SOAK_REQUESTS} --binary {scratch}/stopsheetd --sanitized"
+    command = f"scripts/swift-tests.py integration --build {TESTS_BUILD} --bin {binaries} --label {sanitizer}{only}"
+    return command + f" && python3 scripts/soak.py --requests {SOAK_REQUESTS} --binary {binaries}/stopsheetd --sanitized"
 
 
 # Sanitizer runs: leak checking is off (the daemon's threads' state at exit is not a leak), and
 # STOPSHEET_SANITIZER tells the memory tests that freed memory sits in quarantine.
 ASAN = {"ASAN_OPTIONS": "detect_leaks=0", "STOPSHEET_SANITIZER": "address"}
-TSAN = {"STOPSHEET_SANITIZER": "thread"}
+TSAN = {"ASAN_OPTIONS": "detect_leaks=0", "STOPSHEET_SANITIZER": "thread"}
 
 # The integration suites whose daemons run threads against each other after start-up: the loop
 # with the refresher, the reload thread, the stop, pushes to many clients, floods and hostile
@@ -66,26 +71,30 @@ class Stage:
 
 
 # In the order the build lane takes them. Two cores make the total work the wall time (the table's
-# CPU column sums it), so each check runs once: the integration tests and the soak run against the
-# AddressSanitizer build only (a plain run would repeat them); ThreadSanitizer takes the threaded
-# suites. The builds go in the order of what must follow each: the longest test runs come after
-# the first builds and overlap the later ones, and the release build, whose systemd stage is the
-# shortest, comes last. The fuzzers run beside it on one core (two at once slowed the release
-# build by more than they saved: 11:20 against 10:04 and 10:44). The debootstrap root of the systemd
-# test is made from the start, beside the builds, since it mostly waits on the network.
+# CPU column sums it), so each check runs once, and builds are few: the test bundle is built once,
+# with AddressSanitizer, and the unit tests, the integration tests and the soak all run from it
+# (a plain build beside it would repeat the compile for no check of its own); ThreadSanitizer
+# builds only the daemon and stopsheetctl, for the threaded suites. The builds go in the order of
+# what must follow each: the longest test runs come after the first build and overlap the later
+# ones, and the release build, whose systemd stage is the shortest, comes last; the systemd tests
+# run the release binaries, which are what ships. The fuzzers run beside it on one core (two at
+# once slowed the release build by more than they saved: 11:20 against 10:04 and 10:44). The
+# debootstrap root of the systemd test is made from the start, beside the builds, since it mostly
+# waits on the network.
 STAGES = [
     Stage("systemd root", "python3 Tests/Systemd/prepare_root.py"),
-    Stage("build", f"{SWIFT} build --build-tests", build=True),
-    Stage("unit", "scripts/swift-tests.py unit", ["build"]),
-    Stage("man and completion", "make --no-print-directory man-lint && Tests/Completion/completion_test.sh .build/debug", ["build"]),
-    Stage("asan build", sanitized_build("address"), ["build"], build=True),
-    Stage("asan integration and soak", sanitized_run("address"), ["asan build"], env=ASAN),
-    Stage("tsan build", sanitized_build("thread"), ["asan build"], build=True),
+    Stage("build", f"{SWIFT} build --build-tests --sanitize=address --scratch-path .build/asan", build=True),
+    Stage("unit", f"scripts/swift-tests.py unit --build {TESTS_BUILD}", ["build"], env=ASAN),
+    Stage("man and completion", f"make --no-print-directory man-lint && Tests/Completion/completion_test.sh {TESTS_BUILD}",
+          ["build"], env=ASAN),
+    Stage("asan integration and soak", sanitized_run("address"), ["build"], env=ASAN),
+    Stage("tsan build", tsan_build(), ["build"], build=True),
     Stage("tsan threaded suites and soak", sanitized_run("thread", THREADED_SUITES), ["tsan build"], env=TSAN),
     Stage("fuzz build", "FUZZ_BUILD_ONLY=1 FUZZ_OPT=-Onone scripts/fuzz.sh", ["tsan build"], build=True),
     Stage("fuzz", f"FUZZ_SECONDS={FUZZ_SECONDS} FUZZ_OPT=-Onone FUZZ_JOBS=1 scripts/fuzz.sh", ["fuzz build"]),
     Stage("release build", "scripts/build-release.sh", ["fuzz build"], build=True),
-    Stage("systemd", "python3 Tests/Systemd/run", ["release build", "systemd root"]),
+    Stage("systemd", "python3 Tests/Systemd/run", ["release build", "systemd root"],
+          env={"STOPSHEETD_BIN": ".build/dist/release/stopsheetd"}),
 ]
 
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Runs the Swift tests of the built test bundle in several processes at once.
 
-    scripts/swift-tests.py unit|integration [--jobs N] [--bin DIR] [--label NAME] [--suites A,B]
+    scripts/swift-tests.py unit|integration [--jobs N] [--build DIR] [--bin DIR] [--label NAME] [--suites A,B]
 
 unit: every suite whose name does not end in `IntegrationTests` (the core and the daemon library,
 no daemon process), one process per suite. integration: the suites named `…IntegrationTests`,
 which start the real `stopsheetd` and `stopsheetctl` (from DIR with --bin, e.g. a sanitized build;
-else the plain one), one process per test.
+else those built beside the test bundle), one process per test. --build names the folder of the
+test bundle (default .build/debug; `make test` builds it once, with AddressSanitizer).
 
 Why processes: Swift Testing runs a process's tests on the Swift concurrency pool, which on Linux
 has one thread per core. A test that blocks (waiting for a daemon, an answer, an exit) holds one of
@@ -40,8 +41,11 @@ TIMES = os.path.join(BUILD, "test-times.json")
 INTEGRATION = "IntegrationTests"
 
 
+BUNDLE_DIR = os.path.join(BUILD, "debug")
+
+
 def bundle():
-    path = os.path.join(BUILD, "debug", "StopSheetPackageTests.xctest")
+    path = os.path.join(BUNDLE_DIR, "StopSheetPackageTests.xctest")
     if not os.path.exists(path):
         sys.exit(f"no test bundle at {path}: run `swift build --build-tests` first")
     return path
@@ -111,12 +115,16 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("kind", choices=["unit", "integration"])
     parser.add_argument("--jobs", type=int, default=0, help="processes at once (default: 2 for unit, 6 for integration)")
+    parser.add_argument("--build", help="directory of the test bundle (default .build/debug)")
     parser.add_argument("--bin", help="directory of the stopsheetd and stopsheetctl to test")
     parser.add_argument("--label", help="name of this run's log folder (default: the kind)")
     parser.add_argument("--suites", help="only these suites, comma-separated names without the module")
     args = parser.parse_args()
     jobs = args.jobs or (2 if args.kind == "unit" else 6)
     label = args.label or args.kind
+    global BUNDLE_DIR
+    if args.build:
+        BUNDLE_DIR = os.path.abspath(args.build)
     environment = dict(os.environ)
     if args.bin:
         environment["STOPSHEETD_BIN"] = os.path.join(os.path.abspath(args.bin), "stopsheetd")
