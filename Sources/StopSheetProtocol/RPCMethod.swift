@@ -38,7 +38,7 @@ public enum Methods {
         public static let errors: [ErrorCode] = [.unknownStop]
         public typealias Result = Answer.Sheet
 
-        public struct Params: RPCParams, Encodable, Equatable {
+        public struct Params: RPCParams, Equatable {
             public var stopId: StopID
             public var stopType: StopType?
             public var stationName: ParamText?
@@ -59,7 +59,7 @@ public enum Methods {
         public static let errors: [ErrorCode] = [.unknownStop, .notLoaded]
         public typealias Result = Answer.Station
 
-        public struct Params: RPCParams, Encodable, Equatable {
+        public struct Params: RPCParams, Equatable {
             public var stopId: StopID
             public enum CodingKeys: String, CodingKey { case stopId }
 
@@ -83,7 +83,7 @@ public enum Methods {
         public static let errors: [ErrorCode] = [.unknownStop, .notLoaded]
         public typealias Result = Answer.Alerts
 
-        public struct Params: RPCParams, Encodable, Equatable {
+        public struct Params: RPCParams, Equatable {
             public var stopId: StopID?
             public enum CodingKeys: String, CodingKey { case stopId }
 
@@ -98,7 +98,7 @@ public enum Methods {
         public static let errors: [ErrorCode] = [.unknownStop, .notLoaded]
         public typealias Result = Answer.Facilities
 
-        public struct Params: RPCParams, Encodable, Equatable {
+        public struct Params: RPCParams, Equatable {
             public var stopId: StopID?
             public enum CodingKeys: String, CodingKey { case stopId }
 
@@ -122,7 +122,7 @@ public enum Methods {
         public static let errors: [ErrorCode] = [.notPermitted]
         public typealias Result = Answer.Refreshed
 
-        public struct Params: RPCParams, Encodable, Equatable {
+        public struct Params: RPCParams, Equatable {
             public var what: RefreshTarget?
             public enum CodingKeys: String, CodingKey { case what }
 
@@ -155,7 +155,7 @@ public enum Methods {
         public static let errors: [ErrorCode] = [.unknownStop, .subscriptionLimit]
         public typealias Result = Answer.Subscribed
 
-        public struct Params: RPCParams, Encodable, Equatable {
+        public struct Params: RPCParams, Equatable {
             public var stopIds: [StopID]?
             public var stopType: StopType?
             public var health: Bool?
@@ -184,7 +184,7 @@ public enum Methods {
         public typealias Result = Bool
         public static var resultType: AnswerType { .bool }
 
-        public struct Params: RPCParams, Encodable, Equatable {
+        public struct Params: RPCParams, Equatable {
             public var subscription: ParamText
             public enum CodingKeys: String, CodingKey { case subscription }
 

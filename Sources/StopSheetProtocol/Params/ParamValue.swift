@@ -53,7 +53,7 @@ public struct ByteLimit: Sendable, Equatable {
 
 /// A stop id as a param: a non-empty string of at most 32 bytes (`limit`), or a non-negative
 /// integer, which the daemon reads as its decimal digits (`40380` is `"40380"`).
-public struct StopID: ParamValue, Hashable, Encodable, CustomStringConvertible {
+public struct StopID: ParamValue, Hashable, CustomStringConvertible {
     /// The id as the daemon looks it up.
     public let text: String
 
@@ -93,15 +93,10 @@ public struct StopID: ParamValue, Hashable, Encodable, CustomStringConvertible {
         if let int = try? value.decode(Int.self) { json = .int(int) } else { json = .string(try value.decode(String.self)) }
         self = try Self.param(json, name: decoder.codingPath.last?.stringValue ?? "stopId")
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var value = encoder.singleValueContainer()
-        try value.encode(text)
-    }
 }
 
 /// Free text as a param (`stationName`, a subscription id): a string of at most 200 bytes.
-public struct ParamText: ParamValue, Hashable, Encodable, CustomStringConvertible {
+public struct ParamText: ParamValue, Hashable, CustomStringConvertible {
     public let text: String
 
     @inlinable
@@ -130,16 +125,11 @@ public struct ParamText: ParamValue, Hashable, Encodable, CustomStringConvertibl
         let text = try decoder.singleValueContainer().decode(String.self)
         self = try Self.param(.string(text), name: decoder.codingPath.last?.stringValue ?? "text")
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var value = encoder.singleValueContainer()
-        try value.encode(text)
-    }
 }
 
 /// A param that names one of a closed set of words (`stopType`, `what`): a string of
 /// `ParamText`'s rule that is one of the cases.
-public protocol ParamWord: ParamValue, Codable, RawRepresentable<String>, CaseIterable {}
+public protocol ParamWord: ParamValue, RawRepresentable<String>, CaseIterable {}
 
 extension ParamWord {
     public static func param(_ json: JSON, name: String) throws(RPCError) -> Self {
@@ -155,7 +145,7 @@ extension ParamWord {
 }
 
 extension StopType: ParamWord {}
-extension RefreshTarget: ParamWord {}
+extension RefreshTarget: Decodable, ParamWord {}
 
 extension Bool: ParamValue {
     public static func param(_ json: JSON, name: String) throws(RPCError) -> Bool {

@@ -16,7 +16,7 @@ extension RPCParams {
 }
 
 /// The params of a method that takes none.
-public struct NoParams: RPCParams, Encodable, Equatable {
+public struct NoParams: RPCParams, Equatable {
     public enum CodingKeys: CodingKey {}
     public init() {}
 }
