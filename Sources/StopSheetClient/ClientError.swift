@@ -1,6 +1,6 @@
 import Posix
 import StopSheetCore
-// The client's API speaks the protocol's types (RPCError, StopType, RPCMethod): its users get them with it.
+// The client's API speaks the protocol's types (RPCError, StopType, Methods): its users get them with it.
 @_exported import StopSheetProtocol
 
 /// Why a call got no result. Descriptions are one line, fit for a command-line tool's stderr.

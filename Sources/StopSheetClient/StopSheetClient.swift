@@ -28,8 +28,6 @@ public final class StopSheetClient {
         return answer[RPCEnvelope.result] ?? .null
     }
 
-    public func call(_ method: RPCMethod, params: JSON? = nil) throws(ClientError) -> JSON { try call(method: method.name, params: params) }
-
     /// Any method: the whole answer object, error or not.
     public func answer(method: String, params: JSON? = nil) throws(ClientError) -> JSON {
         var request = JSONObject([(RPCEnvelope.jsonrpc, .string(RPCEnvelope.version)), (RPCEnvelope.id, .int(nextID)), (RPCEnvelope.method, .string(method))])
@@ -54,21 +52,27 @@ public final class StopSheetClient {
 
     /// A method's result decoded into its type (`Answer`), beside the JSON as received. The method
     /// type names both (`Methods.Station`), so a call cannot ask one method for another's answer.
-    public func call<Method: RPCMethodType>(_ method: Method.Type, params: JSON? = nil) throws(ClientError) -> Reply<Method.Result> {
-        try Reply(try call(Method.method, params: params), of: Method.method.name)
+    public func call<Method: RPCMethodType>(_ method: Method.Type, params: JSON? = nil) throws(ClientError) -> Reply<Method.Result>
+    where Method.Result: Decodable & Sendable {
+        try Reply(try call(method: Method.name, params: params), of: Method.name)
+    }
+
+    /// The same with params named by the method's params type (`.stopId` of
+    /// `Methods.Station.Params.CodingKeys`), so that a param of another method does not compile;
+    /// nil values are left out. The values are sent as given: the daemon checks them.
+    public func call<Method: RPCMethodType>(_ method: Method.Type, _ params: KeyValuePairs<Method.Params.CodingKeys, JSON?>)
+    throws(ClientError) -> Reply<Method.Result> where Method.Result: Decodable & Sendable {
+        try call(method, params: .object(JSONObject(params.compactMap { key, value in value.map { (key.stringValue, $0) } })))
     }
 
     /// `stopType` is sent only when given: the daemon's default is a train stop.
     public func stopSheet(stopId: String, stopType: StopType? = nil, stationName: String? = nil) throws(ClientError) -> Reply<Answer.Sheet> {
-        var params = JSONObject([(ParamName.stopId, .string(stopId))])
-        if let stopType { params.append(ParamName.stopType, .string(stopType.rawValue)) }
-        if let stationName { params.append(ParamName.stationName, .string(stationName)) }
-        return try call(Methods.StopSheet.self, params: .object(params))
+        try call(Methods.StopSheet.self, [.stopId: .string(stopId), .stopType: stopType.map { .string($0.rawValue) }, .stationName: stationName.map(JSON.string)])
     }
 
     /// A station's detail: its summary, platforms, entrances and advisories.
     public func station(stopId: String) throws(ClientError) -> Reply<Answer.Station> {
-        try call(Methods.Station.self, params: [ParamName.stopId: .string(stopId)])
+        try call(Methods.Station.self, [.stopId: .string(stopId)])
     }
 
     /// Every station, by name, without platforms.
@@ -78,12 +82,12 @@ public final class StopSheetClient {
 
     /// Live train alerts: all of them, or those applying to `stopId` in dialog order.
     public func alerts(stopId: String? = nil) throws(ClientError) -> Reply<Answer.Alerts> {
-        try call(Methods.Alerts.self, params: stopId.map { [ParamName.stopId: .string($0)] })
+        try call(Methods.Alerts.self, params: stopId.map { [Methods.Alerts.Params.CodingKeys.stopId.stringValue: .string($0)] })
     }
 
     /// The lift-status units (`--facilities-url`) and their statuses: all, or a stop's station's.
     public func facilities(stopId: String? = nil) throws(ClientError) -> Reply<Answer.Facilities> {
-        try call(Methods.Facilities.self, params: stopId.map { [ParamName.stopId: .string($0)] })
+        try call(Methods.Facilities.self, params: stopId.map { [Methods.Facilities.Params.CodingKeys.stopId.stringValue: .string($0)] })
     }
 
     public func health() throws(ClientError) -> Reply<Answer.Health> {
@@ -93,7 +97,7 @@ public final class StopSheetClient {
     /// Refreshes now and answers when done with the `health` entries of what was refreshed.
     /// Only root and the daemon's user may (`-32002` otherwise).
     public func refresh(_ what: RefreshTarget = .default) throws(ClientError) -> Reply<Answer.Refreshed> {
-        try call(Methods.Refresh.self, params: [ParamName.what: .string(what.rawValue)])
+        try call(Methods.Refresh.self, [.what: .string(what.rawValue)])
     }
 
     public func version() throws(ClientError) -> Reply<Answer.Version> {

@@ -8,15 +8,12 @@ extension StopSheetClient {
     /// The current sheets (and health, when asked) and the subscription's id; from then on the
     /// daemon sends `stopSheetChanged` (and `healthChanged`) on this connection.
     public func subscribe(stopIds: [String], stopType: StopType? = nil, health: Bool = false) throws(ClientError) -> Reply<Answer.Subscribed> {
-        var params = JSONObject()
-        if !stopIds.isEmpty { params.append(ParamName.stopIds, .array(stopIds.map(JSON.string))) }
-        if let stopType { params.append(ParamName.stopType, .string(stopType.rawValue)) }
-        if health { params.append(ParamName.health, true) }
-        return try call(Methods.Subscribe.self, params: .object(params))
+        try call(Methods.Subscribe.self, [.stopIds: stopIds.isEmpty ? nil : .array(stopIds.map(JSON.string)),
+                                          .stopType: stopType.map { .string($0.rawValue) }, .health: health ? true : nil])
     }
 
     public func unsubscribe(_ subscription: String) throws(ClientError) {
-        _ = try call(.unsubscribe, params: [ParamName.subscription: .string(subscription)])
+        _ = try call(Methods.Unsubscribe.self, [.subscription: .string(subscription)])
     }
 
     /// The next notification: one held already, or the next line within `timeout`.

@@ -2,8 +2,9 @@ import StopSheetCore
 
 /// The OpenRPC document `rpc.discover` answers (https://spec.open-rpc.org): the JSON-RPC
 /// ecosystem's service description, which generic tools and client generators read. Made from
-/// `RPCMethod.all`, `ErrorCode` and the answer types (`Answer`, through `AnswerSchemas`), so it
-/// cannot drift from what the daemon serves. Every result object is one of `components/schemas`;
+/// `RPCMethod.all` (the method types, their params through `ParamsShape`), `ErrorCode` and the
+/// answer types (`Answer`, through `AnswerSchemas`), so it cannot drift from what the daemon
+/// serves. Every result object is one of `components/schemas`;
 /// the notifications, which OpenRPC has no place for, are under `x-notifications`, each with the
 /// schema of its params.
 public enum OpenRPC {
@@ -28,12 +29,12 @@ public enum OpenRPC {
                 "name": .string(method.name),
                 "summary": .string(method.summary),
                 "paramStructure": "by-name",
-                "params": .array(method.params.map { ["name": .string($0.name), "required": .bool($0.required), "schema": $0.type.schema] }),
+                "params": .array(method.params.map { ["name": .string($0.name), "required": .bool($0.required), "schema": $0.schema] }),
                 "result": ["name": .string(method.result.name), "schema": schema(method.result.type)],
                 "errors": .array((ErrorCode.anyRequest + method.errors).map(error)),
             ]
         }
-        let methods = RPCMethod.all.filter { $0 != .discover }.map(method)
+        let methods = RPCMethod.all.filter { $0.name != Methods.Discover.name }.map(method)
         let notifications = RPCNotification.allCases.map { notification -> JSON in
             ["name": .string(notification.rawValue), "summary": .string(notification.summary), "params": schema(.object(notification.params))]
         }

@@ -24,7 +24,7 @@ enum StationLookup {
             default: member
             }
         }
-        return (try? Reply(.object(object), of: RPCMethod.stations.name)) ?? list
+        return (try? Reply(.object(object), of: Methods.Stations.name)) ?? list
     }
 
     /// `did you mean 40380 Clark/Lake?` for text that is not a stop id: the stations of that

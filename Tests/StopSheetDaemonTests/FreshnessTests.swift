@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
@@ -76,7 +77,7 @@ import Testing
         #expect(Array(bytes.prefix(plain.count - 1)) == Array(plain.dropLast()))
         #expect(String(decoding: bytes.dropFirst(plain.count - 1), as: UTF8.self).hasPrefix(#","data":{"alerts":{"loaded":true,"ageSeconds":10781"#))
         // Bus sheets stay as the spec has them: nothing at all.
-        #expect(try rig.service.stopSheet(StopSheetQuery(["stopId": "1106", "stopType": "bus"])) == Array(#"{"stopType":"bus","stopId":"1106","alertGlyph":null,"accessibilityButton":null}"#.utf8))
+        #expect(try rig.service.stopSheet(StopSheetQuery(ParamsDecoder<Methods.StopSheet.Params>().decode(["stopId": "1106", "stopType": "bus"]))) == Array(#"{"stopType":"bus","stopId":"1106","alertGlyph":null,"accessibilityButton":null}"#.utf8))
     }
 
     /// The feed's own time of making (`TimeStamp`, GTFS-realtime `header.timestamp`) is the
@@ -234,10 +235,10 @@ import Testing
     @Test func stationDetailListsTheAdvisories() throws {
         let rig = Rig()
         rig.load(.stations, at: Self.t0)
-        let before = try JSONParser.parse(try rig.service.station(["stopId": "40630"]))
+        let before = try JSONParser.parse(try rig.service.station("40630"))
         #expect(before["advisories"] == [])
         rig.store.install(alerts: Self.alerts, at: TestZones.chicago.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35)))
-        let after = try JSONParser.parse(try rig.service.station(["stopId": "40630"]))
+        let after = try JSONParser.parse(try rig.service.station("40630"))
         #expect(after["advisories"]?.arrayValue?.map { $0["alertId"] } == ["23656"])
         #expect(after["stepFree"] == "available")
     }

@@ -4,8 +4,8 @@ import StopSheetProtocol
 /// `facilities`: the lift-status units at the stations (`Answer.Facilities`), from the current
 /// snapshot's join, `available` units included.
 extension StopSheetService {
-    func facilities(_ params: JSON?) throws(RPCError) -> [UInt8] {
-        let stopID = try Params(params, of: .facilities).stopID(required: false)
+    /// All units, or those of `stopID`'s station.
+    func facilities(_ stopID: String?) throws(RPCError) -> [UInt8] {
         let generation = store.current
         let current = generation.encoded
         let snapshot = current.snapshot

@@ -18,8 +18,7 @@ public struct StatsMethod: Sendable {
     }
 
     public func register(in dispatcher: inout Dispatcher) {
-        dispatcher.register(.stats) { params, _ in
-            do throws(RPCError) { _ = try Params(params, of: .stats) } catch { return .error(error) }
+        dispatcher.register(Methods.Stats.self) { _, _ in
             guard let server = server() else { return .error(.internalError("stats before the server exists")) }
             return .result(stats(server))
         }

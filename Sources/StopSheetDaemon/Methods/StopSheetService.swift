@@ -27,24 +27,22 @@ public struct StopSheetService: Sendable {
     }
 
     public func register(in dispatcher: inout Dispatcher) {
-        dispatcher.register(.stopSheet) { params, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(params)) } }
-        dispatcher.registerExact(.stopSheet, param: ParamName.stopId, stamp: { [store] in store.version }) { stopID, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) } }
-        dispatcher.register(.station) { params, _ in reply { () throws(RPCError) in try station(params) } }
-        dispatcher.register(.stations) { params, _ in reply { () throws(RPCError) in try noParams(params, .stations); return try stations() } }
-        dispatcher.register(.alerts) { params, _ in reply { () throws(RPCError) in try alerts(params) } }
-        dispatcher.register(.facilities) { params, _ in reply { () throws(RPCError) in try facilities(params) } }
-        dispatcher.register(.health) { params, _ in reply { () throws(RPCError) in try noParams(params, .health); return health() } }
-        dispatcher.register(.version) { params, _ in reply { () throws(RPCError) in try noParams(params, .version); return Self.encodedVersion } }
-        dispatcher.register(.refresh) { params, context in refresh(params, peer: context.peer) }
+        dispatcher.register(Methods.StopSheet.self) { params, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(params)) } }
+        dispatcher.registerExact(Methods.StopSheet.self, param: .stopId, stamp: { [store] in store.version }) { stopID, _ in reply { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) } }
+        dispatcher.register(Methods.Station.self) { params, _ in reply { () throws(RPCError) in try station(params.stopId.text) } }
+        dispatcher.register(Methods.Stations.self) { _, _ in reply { () throws(RPCError) in try stations() } }
+        dispatcher.register(Methods.Alerts.self) { params, _ in reply { () throws(RPCError) in try alerts(params.stopId?.text) } }
+        dispatcher.register(Methods.Facilities.self) { params, _ in reply { () throws(RPCError) in try facilities(params.stopId?.text) } }
+        dispatcher.register(Methods.Health.self) { _, _ in .result(health()) }
+        dispatcher.register(Methods.Version.self) { _, _ in .result(Self.encodedVersion) }
+        dispatcher.register(Methods.Refresh.self) { params, context in refresh(params.what ?? .default, peer: context.peer) }
         let description = OpenRPC.document.encoded
-        dispatcher.register(.discover) { params, _ in reply { () throws(RPCError) in try noParams(params, .discover); return description } }
+        dispatcher.register(Methods.Discover.self) { _, _ in .result(description) }
     }
 
     private func reply(_ body: () throws(RPCError) -> [UInt8]) -> RPCReply {
         do { return .result(try body()) } catch { return .error(error) }
     }
-
-    private func noParams(_ params: JSON?, _ method: RPCMethod) throws(RPCError) { _ = try Params(params, of: method) }
 
     func stopSheet(_ query: StopSheetQuery) throws(RPCError) -> [UInt8] {
         if query.stopType == .bus { return StopSheet.encodedBusMembers(stopID: query.stopID).object }
@@ -84,8 +82,7 @@ public struct StopSheetService: Sendable {
         return .unknownStop(stopID)
     }
 
-    func station(_ params: JSON?) throws(RPCError) -> [UInt8] {
-        let stopID = try Params(params, of: .station).stopID()!
+    func station(_ stopID: String) throws(RPCError) -> [UInt8] {
         let current = store.current.encoded
         guard let stations = current.snapshot.stations else { throw notLoaded(.stations) }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
@@ -115,8 +112,8 @@ public struct StopSheetService: Sendable {
         }
     }
 
-    func alerts(_ params: JSON?) throws(RPCError) -> [UInt8] {
-        let stopID = try Params(params, of: .alerts).stopID(required: false)
+    /// All alerts, or those applying to `stopID`'s station.
+    func alerts(_ stopID: String?) throws(RPCError) -> [UInt8] {
         let current = store.current.encoded
         let snapshot = current.snapshot
         guard snapshot.alerts != nil else { throw notLoaded(.alerts) }
@@ -143,13 +140,7 @@ public struct StopSheetService: Sendable {
 
     /// Root and the daemon's own user may force a refresh; anyone else could use it to hammer
     /// the upstream, so they are refused.
-    func refresh(_ params: JSON?, peer: PeerCredentials) -> RPCReply {
-        let what: RefreshTarget
-        do {
-            what = try Params(params, of: .refresh).oneOf(ParamName.what, default: RefreshTarget.default)
-        } catch {
-            return .error(error)
-        }
+    func refresh(_ what: RefreshTarget, peer: PeerCredentials) -> RPCReply {
         guard peer.uid == 0 || peer.uid == DaemonUser.uid else {
             Log.info("refresh refused for uid \(peer.uid)", [JournalEvent.clientError.field, ("PEER_UID", String(peer.uid)), ("PEER_PID", String(peer.pid))])
             return .error(.notPermitted("refresh is for root or the daemon's own user (uid \(DaemonUser.uid))"))

@@ -59,8 +59,8 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     }
 
     public func register(in dispatcher: inout Dispatcher) {
-        dispatcher.register(.subscribe) { [self] params, context in subscribe(params, context) }
-        dispatcher.register(.unsubscribe) { [self] params, context in unsubscribe(params, context) }
+        dispatcher.register(Methods.Subscribe.self) { [self] params, context in subscribe(params, context) }
+        dispatcher.register(Methods.Unsubscribe.self) { [self] params, context in unsubscribe(params.subscription.text, context) }
     }
 
     /// The store's change hook, with the generation just published: at most one comparison is
@@ -152,22 +152,13 @@ public final class SubscriptionRegistry: @unchecked Sendable {
 
     // MARK: - Methods (loop thread)
 
-    private func subscribe(_ params: JSON?, _ context: RPCContext) -> RPCReply {
+    private func subscribe(_ params: Methods.Subscribe.Params, _ context: RPCContext) -> RPCReply {
         thread.check("SubscriptionRegistry")
         guard let queue = context.notifications, !queue.ended else { return .error(.internalError("subscribe needs a connection")) }
-        let stopIDs: [String]
-        let stopType: StopType
-        let health: Bool
-        do {
-            let params = try Params(params, of: .subscribe)
-            var seen: Set<String> = []
-            stopIDs = (try params.stopIDs(ParamName.stopIds) ?? []).filter { seen.insert($0).inserted }
-            stopType = try params.oneOf(ParamName.stopType, default: StopType.default)
-            health = try params.bool(ParamName.health) ?? false
-        } catch {
-            return .error(error)
-        }
-        guard !stopIDs.isEmpty || health else { return .error(.invalidParams("nothing to subscribe to: give 'stopIds' or 'health': true")) }
+        var seen: Set<String> = []
+        let stopIDs = (params.stopIds ?? []).map(\.text).filter { seen.insert($0).inserted }
+        let stopType = params.stopType ?? .default
+        let health = params.health ?? false
         let mine = byQueue[ObjectIdentifier(queue)] ?? []
         guard mine.count < limits.maxSubscriptions else {
             return .error(.subscriptionLimit("at most \(limits.maxSubscriptions) subscriptions per connection (--max-subscriptions)"))
@@ -226,11 +217,8 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         return .result(result)
     }
 
-    private func unsubscribe(_ params: JSON?, _ context: RPCContext) -> RPCReply {
+    private func unsubscribe(_ id: String, _ context: RPCContext) -> RPCReply {
         thread.check("SubscriptionRegistry")
-        let given: String?
-        do { given = try Params(params, of: .unsubscribe).string(ParamName.subscription) } catch { return .error(error) }
-        guard let id = given else { return .error(.invalidParams("missing 'subscription'")) }
         // Only the connection that subscribed may end a subscription.
         guard let queue = context.notifications, let subscription = subscriptions[id], subscription.queue === queue else {
             return .error(.unknownSubscription(id))

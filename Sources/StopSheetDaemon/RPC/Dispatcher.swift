@@ -10,13 +10,22 @@ public struct Dispatcher: Sendable {
     public init() {}
 
     /// A later registration of the same name replaces the earlier one, and drops its shortcut,
-    /// which was written to agree with the handler replaced.
-    public mutating func register(_ method: String, _ handler: @escaping RPCHandler) {
+    /// which was written to agree with the handler replaced. Untyped: for tests' stand-in methods.
+    mutating func register(_ method: String, _ handler: @escaping RPCHandler) {
         handlers[method] = handler
         if exact?.request.method == method { exact = nil }
     }
 
-    public mutating func register(_ method: RPCMethod, _ handler: @escaping RPCHandler) { register(method.name, handler) }
+    /// `Method`'s handler, which takes its params already read and checked (`ParamsDecoder`,
+    /// made once here): a request whose params do not decode is answered -32602 without it.
+    public mutating func register<Method: RPCMethodType>(_ method: Method.Type, _ handler: @escaping RPCMethodHandler<Method>) {
+        let decoder = ParamsDecoder<Method.Params>()
+        register(Method.name) { json, context in
+            let params: Method.Params
+            do throws(RPCError) { params = try decoder.decode(json) } catch { return .error(error) }
+            return handler(params, context)
+        }
+    }
 
     /// A shortcut for the single most common call, `{"<param>": "<value>"}` in `ExactRequest`'s
     /// exact bytes: the handler takes the value and replies exactly as `method`'s general handler
@@ -27,10 +36,9 @@ public struct Dispatcher: Sendable {
     /// `stamp`, when given, says the handler's results depend on the value, the clock and what
     /// the stamp counts alone (not on the caller): a result is then reused for the same value
     /// within one loop round while the stamp is unchanged (`ExactReplies`).
-    public mutating func registerExact(_ method: RPCMethod, param: String, stamp: (@Sendable () -> UInt64)? = nil,
-                                       _ handler: @escaping RPCExactHandler) {
-        precondition(method.paramNames.contains(param), "\(param) is not a param of \(method.name)")
-        registerExact(method.name, param: param, stamp: stamp, handler)
+    public mutating func registerExact<Method: RPCMethodType>(_ method: Method.Type, param: Method.Params.CodingKeys,
+                                                               stamp: (@Sendable () -> UInt64)? = nil, _ handler: @escaping RPCExactHandler) {
+        registerExact(Method.name, param: param.stringValue, stamp: stamp, handler)
     }
 
     mutating func registerExact(_ method: String, param: String, stamp: (@Sendable () -> UInt64)? = nil, _ handler: @escaping RPCExactHandler) {

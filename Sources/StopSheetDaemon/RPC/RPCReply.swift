@@ -30,6 +30,10 @@ public enum RPCReply: Sendable {
 /// A method handler; called on the serving loop, so it must return promptly.
 public typealias RPCHandler = @Sendable (_ params: JSON?, _ context: RPCContext) -> RPCReply
 
+/// A method's handler by its type: its params read and checked (`Dispatcher.register`), so it is
+/// registered for that method alone.
+public typealias RPCMethodHandler<Method: RPCMethodType> = @Sendable (_ params: Method.Params, _ context: RPCContext) -> RPCReply
+
 /// The handler of `Dispatcher.registerExact`: the one param's value (a plain string, see
 /// `ExactRequest`) → the reply `method`'s general handler gives for those params. Never `.later`.
 public typealias RPCExactHandler = @Sendable (_ value: String, _ context: RPCContext) -> RPCReply
