@@ -22,6 +22,13 @@ struct EncodedMembers: Sendable, Equatable {
         self.pieces = pieces.finish()
     }
 
+    /// The members of `value`, an answer object (`AnswerEncoding`).
+    init(capacity: Int = 0, encoding value: some Encodable) {
+        var pieces = Pieces(capacity: capacity)
+        AnswerEncoding.writeMembers(value, into: &pieces)
+        self.pieces = pieces.finish()
+    }
+
     /// The members of `json`, an object (any other value has none).
     init(of json: JSON) {
         self.init { writer in

@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// A core `Snapshot` with its answers encoded once, when it is swapped into the `Store`: each
 /// station's `stopSheet` result as bytes and the decimal stop-id index that finds one from a
@@ -16,12 +17,12 @@ public final class EncodedSnapshot: Sendable {
     /// Each station's `accessibilityButton.now` encoded as it is while no facility outage applies
     /// (nil where one did at this snapshot): it follows the stations data alone, so an alert
     /// refresh takes it from the snapshot before instead of encoding it again.
-    private let quietNow: [[UInt8]?]
+    private let quietNow: [PreEncoded<Answer.StepFreeNow>?]
     /// The `now` of each station where a facility outage applied, with what it was made from
     /// (`Snapshot.verdictInputs`): the next build of the same stations load in the same zone
     /// keeps those whose inputs did not change, so a lift-status refresh that changes one unit
     /// encodes that unit's stations alone.
-    private let loudNow: [Int: (inputs: Snapshot.VerdictInputs, now: [UInt8])]
+    private let loudNow: [Int: (inputs: Snapshot.VerdictInputs, now: PreEncoded<Answer.StepFreeNow>)]
     /// How many stations' `now` this build encoded (for `make bench`).
     public let encodedNowCount: Int
 
@@ -69,10 +70,10 @@ public final class EncodedSnapshot: Sendable {
     /// applies to some station (a line's stations share one), and each button's fixed part:
     /// building is then linear in stations + alerts with a small constant, not stations ×
     /// alerts-per-station encodings.
-    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules, quietNow reusable: [[UInt8]?]?,
-                                     loudNow previous: [Int: (inputs: Snapshot.VerdictInputs, now: [UInt8])])
-        -> ([EncodedMembers], [[UInt8]?], [Int: (inputs: Snapshot.VerdictInputs, now: [UInt8])], Int) {
-        var loudNow: [Int: (inputs: Snapshot.VerdictInputs, now: [UInt8])] = [:]
+    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules, quietNow reusable: [PreEncoded<Answer.StepFreeNow>?]?,
+                                     loudNow previous: [Int: (inputs: Snapshot.VerdictInputs, now: PreEncoded<Answer.StepFreeNow>)])
+        -> ([EncodedMembers], [PreEncoded<Answer.StepFreeNow>?], [Int: (inputs: Snapshot.VerdictInputs, now: PreEncoded<Answer.StepFreeNow>)], Int) {
+        var loudNow: [Int: (inputs: Snapshot.VerdictInputs, now: PreEncoded<Answer.StepFreeNow>)] = [:]
         var encodedCount = 0
         let live = snapshot.liveAlerts
         let encodedAlerts = live.map { $0.encoded(in: zone) }
@@ -104,7 +105,7 @@ public final class EncodedSnapshot: Sendable {
                     buttons.append(EncodedButton(stepFree, agency: agency))
                     return buttons[buttons.count - 1]
                 }()
-                let now: [UInt8]
+                let now: PreEncoded<Answer.StepFreeNow>
                 if snapshot.hasFacilityOutage(at: stations[index], amongAlertsAt: positions) {
                     let inputs = snapshot.verdictInputs(for: stations[index], alertPositions: positions)
                     if let kept = previous[index], kept.inputs == inputs {
