@@ -13,21 +13,18 @@ import StopSheetProtocol
 enum AnswerEncoding {
     /// The JSON of `value`.
     static func encode<T: Encodable>(_ value: T, capacity: Int = 0) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(capacity)
-        write(value, into: &bytes)
-        return bytes
-    }
-
-    /// Appends the JSON of `value` to `sink`.
-    static func write<T: Encodable, Sink: JSONSink>(_ value: T, into sink: inout Sink) {
+        var sink = Sink(capacity: capacity)
         withUnsafeMutablePointer(to: &sink) { AnswerEncoder.write(value, $0) }
+        return sink.joined()
     }
 
     /// Appends the members of `value`, an object, without its braces (`EncodedMembers`).
-    static func writeMembers<T: Encodable, Sink: JSONSink>(_ value: T, into sink: inout Sink) {
+    static func writeMembers<T: Encodable>(_ value: T, into sink: inout Sink) {
         withUnsafeMutablePointer(to: &sink) { AnswerEncoder.write(value, $0, bare: true) }
     }
+
+    /// What the encoder writes into: bytes, and big values encoded before as pieces of their own.
+    typealias Sink = EncodedMembers.Pieces
 }
 
 /// The JSON of an `Encodes` value, encoded before: written as it is wherever an answer takes an
@@ -102,7 +99,8 @@ private struct Frame {
 }
 
 /// The `Encoder` one value is encoded through, writing straight into the sink.
-private struct AnswerEncoder<Sink: JSONSink>: Encoder {
+private struct AnswerEncoder: Encoder {
+    typealias Sink = AnswerEncoding.Sink
     let sink: UnsafeMutablePointer<Sink>
     let frame: UnsafeMutablePointer<Frame>
     var codingPath: [any CodingKey] { [] }
@@ -134,26 +132,26 @@ private struct AnswerEncoder<Sink: JSONSink>: Encoder {
             frame.pointee.kind = .object
             if !frame.pointee.bare { sink.pointee.write(UInt8(ascii: "{")) }
         }
-        return KeyedEncodingContainer(Members<Key, Sink>(sink: sink, frame: frame))
+        return KeyedEncodingContainer(Members<Key>(sink: sink, frame: frame))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         precondition(frame.pointee.kind == .none, "one value encoded as two")
         frame.pointee.kind = .array
         sink.pointee.write(UInt8(ascii: "["))
-        return Elements<Sink>(sink: sink, frame: frame)
+        return Elements(sink: sink, frame: frame)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         precondition(frame.pointee.kind == .none, "one value encoded as two")
         frame.pointee.kind = .single
-        return Single<Sink>(sink: sink)
+        return Single(sink: sink)
     }
 }
 
 // MARK: Scalars, written the way `JSON` writes them
 
-extension UnsafeMutablePointer where Pointee: JSONSink {
+extension UnsafeMutablePointer where Pointee == AnswerEncoding.Sink {
     fileprivate func null() { pointee.write(UnsafeRawBufferPointer(start: nullText.utf8Start, count: 4)) }
 
     fileprivate func bool(_ value: Bool) {
@@ -205,7 +203,8 @@ extension UnsafeMutablePointer where Pointee: JSONSink {
 private let nullText: StaticString = "null"
 
 /// An object's members.
-private struct Members<Key: CodingKey, Sink: JSONSink>: KeyedEncodingContainerProtocol {
+private struct Members<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    typealias Sink = AnswerEncoding.Sink
     let sink: UnsafeMutablePointer<Sink>
     let frame: UnsafeMutablePointer<Frame>
     var codingPath: [any CodingKey] { [] }
@@ -280,7 +279,8 @@ private struct Members<Key: CodingKey, Sink: JSONSink>: KeyedEncodingContainerPr
 }
 
 /// An array's elements.
-private struct Elements<Sink: JSONSink>: UnkeyedEncodingContainer {
+private struct Elements: UnkeyedEncodingContainer {
+    typealias Sink = AnswerEncoding.Sink
     let sink: UnsafeMutablePointer<Sink>
     let frame: UnsafeMutablePointer<Frame>
     var codingPath: [any CodingKey] { [] }
@@ -319,7 +319,8 @@ private struct Elements<Sink: JSONSink>: UnkeyedEncodingContainer {
 }
 
 /// One value.
-private struct Single<Sink: JSONSink>: SingleValueEncodingContainer {
+private struct Single: SingleValueEncodingContainer {
+    typealias Sink = AnswerEncoding.Sink
     let sink: UnsafeMutablePointer<Sink>
     var codingPath: [any CodingKey] { [] }
 

@@ -45,7 +45,7 @@ struct EncodedMembers: Sendable, Equatable {
         private var done: [[UInt8]] = []
         private var doneBytes = 0
 
-        fileprivate init(capacity: Int) {
+        init(capacity: Int) {
             tail = []
             tail.reserveCapacity(capacity)
         }
@@ -75,6 +75,16 @@ struct EncodedMembers: Sendable, Equatable {
         fileprivate consuming func finish() -> [[UInt8]] {
             if !tail.isEmpty { done.append(tail) }
             return done
+        }
+
+        /// Everything written, in one array.
+        consuming func joined() -> [UInt8] {
+            guard !done.isEmpty else { return tail }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(count)
+            for piece in done { bytes.append(contentsOf: piece) }
+            bytes.append(contentsOf: tail)
+            return bytes
         }
     }
 }
