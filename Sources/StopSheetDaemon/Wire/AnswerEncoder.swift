@@ -52,6 +52,11 @@ struct PreEncoded<Encodes: Encodable & Sendable>: AnswerMember, Equatable {
         self.init(bytes: bytes)
     }
 
+    /// The same bytes in the same storage: this very encoding, not only an equal one.
+    func isStored(as other: PreEncoded) -> Bool {
+        bytes.withUnsafeBufferPointer { mine in other.bytes.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress && $0.count == mine.count } }
+    }
+
     func encode(to encoder: any Encoder) throws {
         var single = encoder.singleValueContainer()
         try single.encode(SplicedJSON(bytes: bytes))

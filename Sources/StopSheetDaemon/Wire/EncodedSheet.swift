@@ -46,9 +46,15 @@ extension StopSheet {
     }
 }
 
-/// A sheet's `alertGlyph` (nil: `null`), `alerts` and `accessibilityButton.advisories` values, encoded.
-struct EncodedAlertMembers {
+/// A sheet's `alertGlyph` (nil: `null`), `alerts` and `accessibilityButton.advisories` values,
+/// encoded. One object per set of alerts, shared by its stations: a snapshot tells by identity
+/// whether a station's sheet was made with it.
+final class EncodedAlertMembers: Sendable {
     let glyph: PreEncoded<Answer.AlertGlyph>?
     let alerts: PreEncoded<[Answer.Alert]>
     let advisories: PreEncoded<[Answer.Advisory]>
+
+    init(glyph: PreEncoded<Answer.AlertGlyph>?, alerts: PreEncoded<[Answer.Alert]>, advisories: PreEncoded<[Answer.Advisory]>) {
+        (self.glyph, self.alerts, self.advisories) = (glyph, alerts, advisories)
+    }
 }

@@ -88,4 +88,29 @@ import StopSheetTestSupport
             #expect(try AnswerDecoder.decode(Answer.Alert.self, from: JSONParser.parse(alert.encoded(in: TestZones.chicago).bytes)) == value)
         }
     }
+
+    /// An alert refresh takes from the snapshot before the sheets whose alerts and `now` did not
+    /// change, and makes the others: every sheet is then what a fresh build makes.
+    @Test func anAlertRefreshKeepsOnlyWhatDidNotChange() throws {
+        let capture = CTATime.instant("2015-02-14T14:35:00", in: TestZones.chicago)!
+        let first = EncodedSnapshot(Snapshot.build(stations: directory, alerts: alerts, now: capture), zone: TestZones.chicago)
+        var changed = alerts
+        let liveID = try #require(first.snapshot.liveAlerts.first?.alert.id)
+        let edited = try #require(changed.indices.first { changed[$0].id == liveID })
+        changed[edited].headline += " (updated)"
+        let touched = try #require(directory.stations.first { station in first.snapshot.alerts(applyingTo: station).contains { $0.alert.id == liveID } })
+        changed.removeLast()
+        let snapshot = Snapshot.build(stations: directory, alerts: changed, now: capture)
+        let refreshed = EncodedSnapshot(snapshot, zone: TestZones.chicago, previous: first)
+        let fresh = EncodedSnapshot(snapshot, zone: TestZones.chicago)
+        var kept = 0
+        for index in directory.stations.indices {
+            #expect(refreshed.stopSheet(at: index) == fresh.stopSheet(at: index), "station \(directory.stations[index].id)")
+            kept += refreshed.stopSheet(at: index).pieces.elementsEqual(first.stopSheet(at: index).pieces) { a, b in
+                a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { $0.baseAddress == x.baseAddress } }
+            } ? 1 : 0
+        }
+        #expect(kept > 0 && kept < directory.stations.count, "\(kept) of \(directory.stations.count) sheets kept")
+        #expect(refreshed.stopSheet(stopID: touched.id) != first.stopSheet(stopID: touched.id))
+    }
 }
