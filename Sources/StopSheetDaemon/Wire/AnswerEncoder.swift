@@ -214,6 +214,8 @@ private struct Members<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let frame: UnsafeMutablePointer<Frame>
     var codingPath: [any CodingKey] { [] }
 
+    init(sink: UnsafeMutablePointer<Sink>, frame: UnsafeMutablePointer<Frame>) { (self.sink, self.frame) = (sink, frame) }
+
     /// `"name":`, after a comma unless it is the first.
     private func key(_ key: Key) {
         if frame.pointee.filled { sink.pointee.write(UInt8(ascii: ",")) }
@@ -229,9 +231,13 @@ private struct Members<Key: CodingKey>: KeyedEncodingContainerProtocol {
         sink.pointee.write(UInt8(ascii: ":"))
     }
 
+    /// Whether `Key` has omittable members at all (most have none): found at the first absent one.
+    private var mayOmit: Bool?
+
     /// An absent member: left out when omittable, else `null`.
-    private func absent(_ key: Key) {
-        guard !((key as? any AnswerKey)?.isOmittable ?? false) else { return }
+    private mutating func absent(_ key: Key) {
+        if mayOmit == nil { mayOmit = (Key.self as? any AnswerKey.Type)?.hasOmittable ?? false }
+        guard !(mayOmit! && ((key as? any AnswerKey)?.isOmittable ?? false)) else { return }
         self.key(key)
         sink.null()
     }
@@ -350,4 +356,6 @@ private struct Single: SingleValueEncodingContainer {
 extension AnswerKey {
     /// Left out, never `null`, when absent.
     fileprivate var isOmittable: Bool { Self.omittable.contains(self) }
+
+    fileprivate static var hasOmittable: Bool { !omittable.isEmpty }
 }
