@@ -12,28 +12,12 @@ struct EncodedMembers: Sendable, Equatable {
     /// In order; each piece is whole JSON text only together with its neighbours.
     let pieces: [[UInt8]]
 
-    /// `capacity`: about how many bytes the members' own pieces take, so they are allocated once.
-    init(capacity: Int = 0, _ body: (inout JSONWriter<Pieces>) -> Void) {
-        var pieces = Pieces(capacity: capacity)
-        withUnsafeMutablePointer(to: &pieces) { target in
-            var writer = JSONWriter(target)
-            body(&writer)
-        }
-        self.pieces = pieces.finish()
-    }
-
-    /// The members of `value`, an answer object (`AnswerEncoding`).
+    /// The members of `value`, an answer object (`AnswerEncoding`); `capacity`: about how many
+    /// bytes the members' own pieces take, so they are allocated once.
     init(capacity: Int = 0, encoding value: some Encodable) {
         var pieces = Pieces(capacity: capacity)
         AnswerEncoding.writeMembers(value, into: &pieces)
         self.pieces = pieces.finish()
-    }
-
-    /// The members of `json`, an object (any other value has none).
-    init(of json: JSON) {
-        self.init { writer in
-            if case .object(let object) = json { writer.members(of: object) }
-        }
     }
 
     /// The object of these members alone.

@@ -16,7 +16,7 @@ import StopSheetProtocol
 /// JSON value; `EncodedMembers` are members of an object without its braces.
 ///
 /// It writes through a pointer to the sink, valid for the closure it is handed to
-/// (`writeObject`, `writeArray`, `EncodedMembers.init`): the sink is appended to in place, never
+/// (`writeObject`): the sink is appended to in place, never
 /// moved or copied (a copy would make its buffer shared, and the next append copy it whole).
 struct JSONWriter<Sink: JSONSink>: ~Copyable {
     private let target: UnsafeMutablePointer<Sink>
@@ -24,7 +24,7 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
     private var filled: UInt64 = 0
     private var depth = 0
 
-    /// Only where the sink outlives the writer: `writeObject`, `writeArray`, `EncodedMembers.init`.
+    /// Only where the sink outlives the writer: `writeObject`.
     init(_ target: UnsafeMutablePointer<Sink>) { self.target = target }
 
     private var sink: Sink {
@@ -74,11 +74,6 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
     mutating func member(_ key: JSONKey, shared value: [UInt8]) {
         self.key(key)
         sink.append(shared: value)
-    }
-
-    /// The members of a JSON object value, in their order.
-    mutating func members(of object: JSONObject) {
-        for (key, value) in object.members { member(JSONKey(key), value) }
     }
 
     /// Members encoded before (`EncodedMembers`), in their order, after those written so far.
@@ -180,9 +175,6 @@ extension JSONSink {
     @inline(__always)
     mutating func writeObject(_ body: (inout JSONWriter<Self>) -> Void) { write(UInt8(ascii: "{"), UInt8(ascii: "}"), body) }
 
-    /// Writes one array, `[`…`]`, whose elements `body` gives.
-    mutating func writeArray(_ body: (inout JSONWriter<Self>) -> Void) { write(UInt8(ascii: "["), UInt8(ascii: "]"), body) }
-
     @inline(__always)
     private mutating func write(_ open: UInt8, _ close: UInt8, _ body: (inout JSONWriter<Self>) -> Void) {
         write(open)
@@ -216,13 +208,6 @@ extension Array: JSONSink where Element == UInt8 {
     static func object(_ body: (inout JSONWriter<[UInt8]>) -> Void) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.writeObject(body)
-        return bytes
-    }
-
-    /// One array's bytes.
-    static func array(_ body: (inout JSONWriter<[UInt8]>) -> Void) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.writeArray(body)
         return bytes
     }
 }
