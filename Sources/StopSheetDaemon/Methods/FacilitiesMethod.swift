@@ -18,32 +18,15 @@ extension StopSheetService {
         }
         let listing = snapshot.facilityListing(at: station)
         let count = listing.reduce(0) { $0 + $1.units.count }
-        return .object { writer in
-            writer.members(Answer.Facilities.CodingKeys.self) { writer, key in
-                switch key {
-                case .stationId: if let station { writer.member(key, string: station.id) }
-                case .count: writer.member(key, int: count)
-                case .stale: writer.member(key, bool: data.isStale(at: snapshot.builtAt))
-                case .units:
-                    writer.array(key, of: listing.flatMap { entry in entry.units.map { (entry.station, $0) } }) { writer, pair in
-                        let (station, unit) = pair
-                        writer.members(Answer.FacilityUnit.CodingKeys.self) { writer, key in
-                            switch key {
-                            case .stationId: writer.member(key, string: station.id)
-                            case .stationName: writer.member(key, string: station.name)
-                            case .unitId: writer.member(key, string: unit.status.unitID)
-                            case .facility: writer.member(key, word: unit.status.facility)
-                            case .status: writer.member(key, word: unit.status.status)
-                            case .serving: writer.member(key, string: unit.inventory.lazy.map(\.serving).first { !$0.isEmpty } ?? "")
-                            case .pathways: writer.member(key, strings: StepFreeNow.pathwayIDs(of: unit, on: stations.topologies[station.id]))
-                            case .since: writer.member(key, string: unit.status.since.map(current.zone.iso8601))
-                            case .expectedBack: writer.member(key, string: unit.status.expectedBack.map(current.zone.iso8601))
-                            case .description: writer.member(key, string: unit.status.description)
-                            }
-                        }
-                    }
-                }
+        let units = listing.flatMap { entry in
+            entry.units.map { unit in
+                Answer.FacilityUnit(stationId: entry.station.id, stationName: entry.station.name, unitId: unit.status.unitID, facility: unit.status.facility,
+                                    status: unit.status.status, serving: unit.inventory.lazy.map(\.serving).first { !$0.isEmpty } ?? "",
+                                    pathways: StepFreeNow.pathwayIDs(of: unit, on: stations.topologies[entry.station.id]),
+                                    since: unit.status.since.map(current.zone.iso8601), expectedBack: unit.status.expectedBack.map(current.zone.iso8601),
+                                    description: unit.status.description)
             }
         }
+        return AnswerEncoding.encode(Answer.Facilities(stationId: station?.id, count: count, stale: data.isStale(at: snapshot.builtAt), units: units))
     }
 }

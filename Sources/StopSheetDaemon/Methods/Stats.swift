@@ -27,72 +27,19 @@ public struct StatsMethod: Sendable {
     func stats(_ server: Server) -> [UInt8] {
         let requests = server.requestCounters
         let counts = server.counters
-        return .object { writer in
-            writer.members(Answer.Stats.CodingKeys.self) { writer, key in
-                switch key {
-                case .since: writer.member(key, string: store.zone.iso8601(since))
-                case .requests:
-                    writer.object(key) { object in
-                        for entry in requests.requests { object.member(JSONKey(entry.method), int: entry.count) }
-                    }
-                case .errors:
-                    writer.object(key) { object in
-                        for entry in requests.errors { object.member(JSONKey(entry.code.map(String.init) ?? Answer.Stats.otherError), int: entry.count) }
-                    }
-                case .connections: writer.object(key) { Self.writeConnections(&$0, counts, open: server.connectionCount) }
-                case .refreshes:
-                    writer.object(key) { writer in
-                        writer.members(Answer.RefreshCounts.CodingKeys.self) { writer, key in
-                            let status = store.status(CacheName(rawValue: key.rawValue)!)
-                            writer.object(key) { writer in
-                                writer.members(Answer.CacheRefreshes.CodingKeys.self) { writer, key in
-                                    switch key {
-                                    case .source: writer.member(key, string: status.configured ? status.source : nil)
-                                    case .ok: writer.member(key, int: status.refreshesSucceeded)
-                                    case .failed: writer.member(key, int: status.refreshesFailed)
-                                    }
-                                }
-                            }
-                        }
-                    }
-                case .bytes:
-                    writer.object(key) { writer in
-                        writer.members(Answer.ByteCounts.CodingKeys.self) { writer, key in
-                            writer.member(key, int: counts[key == .in ? .bytesIn : .bytesOut])
-                        }
-                    }
-                case .notificationsSent: writer.member(key, int: counts[.notificationsSent])
-                }
-            }
+        func refreshes(_ cache: CacheName) -> Answer.CacheRefreshes {
+            let status = store.status(cache)
+            return Answer.CacheRefreshes(source: status.configured ? status.source : nil, ok: status.refreshesSucceeded, failed: status.refreshesFailed)
         }
-    }
-
-    private static func writeConnections<Sink>(_ writer: inout JSONWriter<Sink>, _ counts: ServerCounts, open: Int) {
-        writer.members(Answer.ConnectionCounts.CodingKeys.self) { writer, key in
-            switch key {
-            case .open: writer.member(key, int: open)
-            case .accepted: writer.member(key, int: counts[.accepted])
-            case .refused:
-                writer.object(key) { writer in
-                    writer.members(Answer.RefusedCounts.CodingKeys.self) { writer, key in
-                        switch key {
-                        case .busy: writer.member(key, int: counts[.refusedBusy])
-                        }
-                    }
-                }
-            case .closed:
-                writer.object(key) { writer in
-                    writer.members(Answer.ClosedCounts.CodingKeys.self) { writer, key in
-                        let counter: ServerCounter = switch key {
-                        case .finished: .closedFinished
-                        case .idle: .closedIdle
-                        case .stuck: .closedStuck
-                        case .vanished: .closedVanished
-                        }
-                        writer.member(key, int: counts[counter])
-                    }
-                }
-            }
-        }
+        return AnswerEncoding.encode(Answer.StatsOf(
+            since: store.zone.iso8601(since),
+            requests: OrderedMembers(requests.requests.map { (name: $0.method, value: $0.count) }),
+            errors: OrderedMembers(requests.errors.map { (name: $0.code.map(String.init) ?? Answer.Stats.otherError, value: $0.count) }),
+            connections: Answer.ConnectionCounts(
+                open: server.connectionCount, accepted: counts[.accepted], refused: Answer.RefusedCounts(busy: counts[.refusedBusy]),
+                closed: Answer.ClosedCounts(finished: counts[.closedFinished], idle: counts[.closedIdle], stuck: counts[.closedStuck], vanished: counts[.closedVanished])),
+            refreshes: Answer.RefreshCounts(alerts: refreshes(.alerts), stations: refreshes(.stations), facilities: refreshes(.facilities)),
+            bytes: Answer.ByteCounts(in: counts[.bytesIn], out: counts[.bytesOut]),
+            notificationsSent: counts[.notificationsSent]))
     }
 }

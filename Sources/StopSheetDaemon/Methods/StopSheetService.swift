@@ -66,8 +66,8 @@ public struct StopSheetService: Sendable {
     }
 
     /// The `stopSheet` result from members of `stopSheet(_:in:)`: a train sheet gets `data`.
-    static func answer(_ members: EncodedMembers, stopType: StopType, data: SheetData) -> [UInt8] {
-        stopType == .train ? SheetData.sheet(members, data: data.encoded) : members.object
+    static func answer(_ members: EncodedMembers, stopType: StopType, data: SheetData) -> PreEncoded<Answer.Sheet> {
+        PreEncoded(splicedSheet: stopType == .train ? SheetData.sheet(members, data: data.encoded) : members.object)
     }
 
     /// `-32005`: the data has not loaded yet, or, for a cache without a source, never will.
@@ -87,9 +87,7 @@ public struct StopSheetService: Sendable {
         guard let stations = current.snapshot.stations else { throw notLoaded(.stations) }
         guard let station = stations.station(for: stopID) else { throw unknownStop(stopID) }
         let button = current.snapshot.stopSheet(for: station).accessibilityButton
-        return station.encodedDetail(advisories: [UInt8].array { array in
-            for advisory in button.advisories { array.elementObject { advisory.write(&$0, in: current.zone) } }
-        }, now: button.now, in: current.zone)
+        return AnswerEncoding.encode(station.detail(advisories: button.advisories, now: button.now, in: current.zone))
     }
 
     /// Every station by name (`StationsByName`), without platforms: what a picker or a shell completion needs.
@@ -97,19 +95,12 @@ public struct StopSheetService: Sendable {
         let encoded = store.current.encoded
         let snapshot = encoded.snapshot
         guard let stations = snapshot.stations else { throw notLoaded(.stations) }
-        return .object { writer in
-            writer.members(Answer.Stations.CodingKeys.self) { writer, key in
-                switch key {
-                case .count: writer.member(key, int: stations.count)
-                case .stations:
-                    writer.array(key, of: encoded.stationsByName) { writer, index in
-                        let station = stations.stations[index]
-                        let positions = snapshot.alerts == nil ? [] : snapshot.alertPositions(applyingTo: station)
-                        station.writeSummary(&writer, stepFreeNow: snapshot.stepFreeNow(for: station, alertPositions: positions).stepFree)
-                    }
-                }
-            }
+        let summaries = encoded.stationsByName.map { index in
+            let station = stations.stations[index]
+            let positions = snapshot.alerts == nil ? [] : snapshot.alertPositions(applyingTo: station)
+            return station.summary(stepFreeNow: snapshot.stepFreeNow(for: station, alertPositions: positions).stepFree)
         }
+        return AnswerEncoding.encode(Answer.Stations(count: stations.count, stations: summaries))
     }
 
     /// All alerts, or those applying to `stopID`'s station.
@@ -127,15 +118,7 @@ public struct StopSheetService: Sendable {
         } else {
             alerts = snapshot.liveAlerts
         }
-        return .object { writer in
-            writer.members(Answer.Alerts.CodingKeys.self) { writer, key in
-                switch key {
-                case .stationId: if let station { writer.member(key, string: station.id) }
-                case .count: writer.member(key, int: alerts.count)
-                case .alerts: writer.array(key, of: alerts) { $1.write(&$0, in: current.zone) }
-                }
-            }
-        }
+        return AnswerEncoding.encode(Answer.Alerts(stationId: station?.id, count: alerts.count, alerts: alerts.map { $0.answer(in: current.zone) }))
     }
 
     /// Root and the daemon's own user may force a refresh; anyone else could use it to hammer

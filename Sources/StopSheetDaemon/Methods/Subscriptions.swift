@@ -101,38 +101,21 @@ public final class SubscriptionRegistry: @unchecked Sendable {
             }
         }
         if healthChanged, !healthWatchers.isEmpty {
-            let health = service.health(of: next)
+            let health = service.encodedHealth(of: next)
             for id in healthWatchers { queueHealth(subscriptions[id]!, health) }
         }
     }
 
     private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: EncodedMembers?) {
         subscription.seq += 1
-        let sheet = answer.map { StopSheetService.answer($0, stopType: .train, data: comparison.data) } ?? JSON.null.encoded
-        let params = [UInt8].object { params in
-            params.members(Answer.SheetChanged.CodingKeys.self) { params, key in
-                switch key {
-                case .subscription: params.member(key, string: subscription.id)
-                case .seq: params.member(key, int: subscription.seq)
-                case .stopId: params.member(key, string: stopID)
-                case .sheet: params.member(key, encoded: sheet)
-                }
-            }
-        }
+        let sheet = answer.map { StopSheetService.answer($0, stopType: .train, data: comparison.data) }
+        let params = AnswerEncoding.encode(Answer.SheetChangedOf(subscription: subscription.id, seq: subscription.seq, stopId: stopID, sheet: sheet))
         queue(subscription, .stopSheetChanged, params, about: stopID)
     }
 
-    private func queueHealth(_ subscription: Subscription, _ health: [UInt8]) {
+    private func queueHealth(_ subscription: Subscription, _ health: PreEncoded<Answer.Health>) {
         subscription.seq += 1
-        let params = [UInt8].object { params in
-            params.members(Answer.HealthChanged.CodingKeys.self) { params, key in
-                switch key {
-                case .subscription: params.member(key, string: subscription.id)
-                case .seq: params.member(key, int: subscription.seq)
-                case .health: params.member(key, encoded: health)
-                }
-            }
-        }
+        let params = AnswerEncoding.encode(Answer.HealthChangedOf(subscription: subscription.id, seq: subscription.seq, health: health))
         queue(subscription, .healthChanged, params, about: "")
     }
 
@@ -199,21 +182,11 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         subscribedStops += stopIDs.count
         counters.record(subscriptions: subscriptions.count, stops: subscribedStops)
 
-        let result = [UInt8].object { result in
-            result.members(Answer.Subscribed.CodingKeys.self) { result, key in
-                switch key {
-                case .subscription: result.member(key, string: subscription.id)
-                case .sheets:
-                    guard !stopIDs.isEmpty else { return }
-                    result.object(key) { sheets in
-                        for (stopID, answer) in zip(stopIDs, answers) {
-                            sheets.member(JSONKey(stopID), encoded: StopSheetService.answer(answer, stopType: stopType, data: comparison.data))
-                        }
-                    }
-                case .health: if health { result.member(key, encoded: service.health(of: comparison.generation)) }
-                }
-            }
-        }
+        let sheets = stopIDs.isEmpty ? nil : OrderedMembers(zip(stopIDs, answers).map { stopID, answer in
+            (name: stopID, value: StopSheetService.answer(answer, stopType: stopType, data: comparison.data))
+        })
+        let result = AnswerEncoding.encode(Answer.SubscribedOf(subscription: subscription.id, sheets: sheets,
+                                                               health: health ? service.encodedHealth(of: comparison.generation) : nil))
         return .result(result)
     }
 

@@ -12,21 +12,12 @@ struct EncodedMembers: Sendable, Equatable {
     /// In order; each piece is whole JSON text only together with its neighbours.
     let pieces: [[UInt8]]
 
-    /// `capacity`: about how many bytes the members' own pieces take, so they are allocated once.
-    init(capacity: Int = 0, _ body: (inout JSONWriter<Pieces>) -> Void) {
+    /// The members of `value`, an answer object (`AnswerEncoding`); `capacity`: about how many
+    /// bytes the members' own pieces take, so they are allocated once.
+    init(capacity: Int = 0, encoding value: some Encodable) {
         var pieces = Pieces(capacity: capacity)
-        withUnsafeMutablePointer(to: &pieces) { target in
-            var writer = JSONWriter(target)
-            body(&writer)
-        }
+        AnswerEncoding.writeMembers(value, into: &pieces)
         self.pieces = pieces.finish()
-    }
-
-    /// The members of `json`, an object (any other value has none).
-    init(of json: JSON) {
-        self.init { writer in
-            if case .object(let object) = json { writer.members(of: object) }
-        }
     }
 
     /// The object of these members alone.
@@ -38,7 +29,7 @@ struct EncodedMembers: Sendable, Equatable {
         private var done: [[UInt8]] = []
         private var doneBytes = 0
 
-        fileprivate init(capacity: Int) {
+        init(capacity: Int) {
             tail = []
             tail.reserveCapacity(capacity)
         }
@@ -68,6 +59,16 @@ struct EncodedMembers: Sendable, Equatable {
         fileprivate consuming func finish() -> [[UInt8]] {
             if !tail.isEmpty { done.append(tail) }
             return done
+        }
+
+        /// Everything written, in one array.
+        consuming func joined() -> [UInt8] {
+            guard !done.isEmpty else { return tail }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(count)
+            for piece in done { bytes.append(contentsOf: piece) }
+            bytes.append(contentsOf: tail)
+            return bytes
         }
     }
 }

@@ -1,60 +1,27 @@
 import StopSheetCore
 import StopSheetProtocol
 
-/// The `stopSheet` result (`Answer.Sheet`), the one way it is written: a train station's from
-/// parts a snapshot encodes once, the sheet before stations load through the same writer, and a
-/// bus stop's.
+/// The `stopSheet` result (`Answer.Sheet`), the one way it is made: a train station's from parts
+/// a snapshot encodes once, the sheet before stations load the same way, and a bus stop's.
 extension StopSheet {
+    /// A snapshot's form of a train sheet: its glyph, alerts, advisories and `now` encoded before.
+    typealias EncodedParts = Answer.SheetOf<PreEncoded<Answer.AlertGlyph>, Answer.AccessibilityButtonOf<PreEncoded<[Answer.Advisory]>,
+        PreEncoded<Answer.StepFreeNow>>, PreEncoded<[Answer.Alert]>>
+
     /// A station's sheet without `data` (each answer adds it): the alert members are shared by
     /// every station with the same applying alerts (a line's stations share one set), the
     /// button's words by every station with the same step-free status and agency; only the id, the
-    /// name and the button's sentence are written per station. Tests check that what this writes
+    /// name and the button's sentence are made per station. Tests check that what this writes
     /// decodes to the core's `StopSheet` for every station of the real data, and for names that
     /// need escapes.
     /// `now` is the button's `now`, encoded (`EncodedSnapshot` keeps a quiet station's across
     /// alert refreshes).
     static func encodedMembers(stationID: String, stationName: String, button: EncodedButton, alertMembers: EncodedAlertMembers,
-                               now: [UInt8]) -> EncodedMembers {
-        let capacity = 400 + 3 * stationName.utf8.count + now.count
-        return EncodedMembers(capacity: capacity) { sheet in
-            sheet.members(Answer.Sheet.CodingKeys.self) { sheet, key in
-                switch key {
-                case .stopType: sheet.member(key, word: StopType.train)
-                case .stopId: break  // a bus stop's
-                case .stationId: sheet.member(key, string: stationID)
-                case .stationName: sheet.member(key, string: stationName)
-                case .alertGlyph: sheet.member(key, shared: alertMembers.glyph)
-                case .accessibilityButton:
-                    sheet.object(key) { writeButton(&$0, button, stationName: stationName, alertMembers: alertMembers, now: now) }
-                case .alerts: sheet.member(key, shared: alertMembers.alerts)
-                case .data: break  // moves with the clock: each answer appends it (`SheetData.sheet`)
-                }
-            }
-        }
-    }
-
-    private static func writeButton<Sink>(_ writer: inout JSONWriter<Sink>, _ button: EncodedButton, stationName: String, alertMembers: EncodedAlertMembers,
-                                          now: [UInt8]) {
-        writer.members(Answer.AccessibilityButton.CodingKeys.self) { writer, key in
-            switch key {
-            case .tone: writer.member(key, encoded: button.tone)
-            case .stepFree: writer.member(key, encoded: button.stepFreeWord)
-            case .accessibilityLabel: writer.member(key, encoded: button.accessibilityLabel)
-            case .symbol: writer.member(key, encoded: button.symbol)
-            case .alert:
-                writer.object(key) { dialog in
-                    dialog.members(Answer.Dialog.CodingKeys.self) { dialog, key in
-                        switch key {
-                        case .title: dialog.member(key, encoded: button.title)
-                        case .message: dialog.member(key, joined: [button.message.before, stationName, button.message.after])
-                        case .buttons: dialog.member(key, encoded: button.buttons)
-                        }
-                    }
-                }
-            case .advisories: writer.member(key, shared: alertMembers.advisories)
-            case .now: writer.member(key, encoded: now)
-            }
-        }
+                               now: PreEncoded<Answer.StepFreeNow>) -> EncodedMembers {
+        let sheet = EncodedParts(stopType: .train, stopId: nil, stationId: stationID, stationName: stationName, alertGlyph: alertMembers.glyph,
+                                 accessibilityButton: button.answer(stationName: stationName, advisories: alertMembers.advisories, now: now),
+                                 alerts: alertMembers.alerts, data: nil)  // `data` moves with the clock: each answer adds it (`SheetData.sheet`)
+        return EncodedMembers(capacity: 400 + 3 * stationName.utf8.count + now.bytes.count, encoding: sheet)
     }
 
     /// The sheet before station data has loaded (`beforeStationsLoad`), without `data`.
@@ -67,36 +34,27 @@ extension StopSheet {
 
     /// A bus stop's sheet: nothing at all, ever.
     static func encodedBusMembers(stopID: String) -> EncodedMembers {
-        EncodedMembers { sheet in
-            sheet.members(Answer.Sheet.CodingKeys.self) { sheet, key in
-                switch key {
-                case .stopType: sheet.member(key, word: StopType.bus)
-                case .stopId: sheet.member(key, string: stopID)
-                case .alertGlyph, .accessibilityButton: sheet.null(key)
-                case .stationId, .stationName, .alerts, .data: break  // a train station's
-                }
-            }
-        }
+        EncodedMembers(encoding: Answer.Sheet(stopType: .bus, stopId: stopID, stationId: nil, stationName: nil, alertGlyph: nil,
+                                              accessibilityButton: nil, alerts: nil, data: nil))
     }
 
     /// The encoded `alertGlyph`, `alerts` and advisories values for alerts in dialog order, each
-    /// alert's JSON and each advisory's given already encoded (the snapshot encodes each once).
-    static func encodedAlertMembers(_ alerts: [LiveAlert], encodedAlerts: [[UInt8]], encodedAdvisories: [[UInt8]]) -> EncodedAlertMembers {
-        EncodedAlertMembers(glyph: AlertGlyph.encoded(alertGlyph(alerts)), alerts: encodedArray(encodedAlerts), advisories: encodedArray(encodedAdvisories))
-    }
-
-    private static func encodedArray(_ elements: [[UInt8]]) -> [UInt8] {
-        var writer = [UInt8]()
-        writer.writeArray { array in
-            for element in elements { array.element(encoded: element) }
-        }
-        return writer
+    /// alert and each advisory given already encoded (the snapshot encodes each once).
+    static func encodedAlertMembers(_ alerts: [LiveAlert], encodedAlerts: [PreEncoded<Answer.Alert>],
+                                    encodedAdvisories: [PreEncoded<Answer.Advisory>]) -> EncodedAlertMembers {
+        EncodedAlertMembers(glyph: alertGlyph(alerts).map { PreEncoded($0.answer) }, alerts: PreEncoded(encodedAlerts), advisories: PreEncoded(encodedAdvisories))
     }
 }
 
-/// A sheet's `alertGlyph`, `alerts` and `accessibilityButton.advisories` values, encoded.
-struct EncodedAlertMembers {
-    let glyph: [UInt8]
-    let alerts: [UInt8]
-    let advisories: [UInt8]
+/// A sheet's `alertGlyph` (nil: `null`), `alerts` and `accessibilityButton.advisories` values,
+/// encoded. One object per set of alerts, shared by its stations: a snapshot tells by identity
+/// whether a station's sheet was made with it.
+final class EncodedAlertMembers: Sendable {
+    let glyph: PreEncoded<Answer.AlertGlyph>?
+    let alerts: PreEncoded<[Answer.Alert]>
+    let advisories: PreEncoded<[Answer.Advisory]>
+
+    init(glyph: PreEncoded<Answer.AlertGlyph>?, alerts: PreEncoded<[Answer.Alert]>, advisories: PreEncoded<[Answer.Advisory]>) {
+        (self.glyph, self.alerts, self.advisories) = (glyph, alerts, advisories)
+    }
 }

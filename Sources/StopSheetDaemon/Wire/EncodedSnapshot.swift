@@ -1,4 +1,5 @@
 import StopSheetCore
+import StopSheetProtocol
 
 /// A core `Snapshot` with its answers encoded once, when it is swapped into the `Store`: each
 /// station's `stopSheet` result as bytes and the decimal stop-id index that finds one from a
@@ -16,23 +17,26 @@ public final class EncodedSnapshot: Sendable {
     /// Each station's `accessibilityButton.now` encoded as it is while no facility outage applies
     /// (nil where one did at this snapshot): it follows the stations data alone, so an alert
     /// refresh takes it from the snapshot before instead of encoding it again.
-    private let quietNow: [[UInt8]?]
+    private let quietNow: [PreEncoded<Answer.StepFreeNow>?]
     /// The `now` of each station where a facility outage applied, with what it was made from
     /// (`Snapshot.verdictInputs`): the next build of the same stations load in the same zone
     /// keeps those whose inputs did not change, so a lift-status refresh that changes one unit
     /// encodes that unit's stations alone.
-    private let loudNow: [Int: (inputs: Snapshot.VerdictInputs, now: [UInt8])]
+    private let loudNow: [Int: (inputs: Snapshot.VerdictInputs, now: PreEncoded<Answer.StepFreeNow>)]
     /// How many stations' `now` this build encoded (for `make bench`).
     public let encodedNowCount: Int
 
     /// `previous`: the snapshot this one replaces. When both have the same stations load (a change
-    /// of the alerts or the zone), its name order and quiet `now`s are reused, not made again.
+    /// of the alerts or the zone), its name order and quiet `now`s are reused, not made again; in
+    /// the same zone too, so are its encodings of the alerts, the sets and the sheets that did not
+    /// change (`Kept`).
     public init(_ snapshot: Snapshot, zone: TimeZoneRules, previous: EncodedSnapshot? = nil) {
         self.snapshot = snapshot
         self.zone = zone
         let same = previous.flatMap { Self.sameLoad($0.snapshot.stations, snapshot.stations) ? $0 : nil }
-        let kept = same.flatMap { $0.zone == zone ? $0.loudNow : nil } ?? [:]
-        (sheets, quietNow, loudNow, encodedNowCount) = Self.encodeSheets(snapshot, zone: zone, quietNow: same?.quietNow, loudNow: kept)
+        let sameZone = same.flatMap { $0.zone == zone ? $0 : nil }
+        (sheets, quietNow, loudNow, encodedNowCount, kept) = Self.encodeSheets(snapshot, zone: zone, quietNow: same?.quietNow, loudNow: sameZone?.loudNow ?? [:],
+                                                                               kept: sameZone?.kept)
         decimalIndex = DecimalStopIndex(snapshot.stations)
         stationsByName = same?.stationsByName ?? StationsByName.order(snapshot.stations)
     }
@@ -65,23 +69,58 @@ public final class EncodedSnapshot: Sendable {
 
     public var stationCount: Int { sheets.count }
 
+    /// What each sheet was made from, for the next alert refresh (`Kept`).
+    private let kept: Kept
+
+    /// What a snapshot keeps of its encoding for the one that replaces it with the same stations
+    /// load in the same zone (an alert refresh): each alert's encoding by id, with the alert it
+    /// was made from; each set of alerts by its alerts' ids; and each station's sheet with the set
+    /// and `now` it was made from. An alert refresh then encodes only what changed: the alerts
+    /// that changed, the sets that hold them, and the sheets of the stations whose set or `now`
+    /// changed.
+    private struct Kept {
+        var alerts: [String: (alert: LiveAlert, encoded: PreEncoded<Answer.Alert>, advisory: PreEncoded<Answer.Advisory>?)] = [:]
+        var sets: [[String]: EncodedAlertMembers] = [:]
+        /// Per station: the set and the `now` its sheet was made with.
+        var inputs: [(set: EncodedAlertMembers, now: PreEncoded<Answer.StepFreeNow>)] = []
+        var sheets: [EncodedMembers] = []
+    }
+
     /// Each alert is encoded once (and each advisory), and so is each distinct set of alerts that
     /// applies to some station (a line's stations share one), and each button's fixed part:
     /// building is then linear in stations + alerts with a small constant, not stations ×
-    /// alerts-per-station encodings.
-    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules, quietNow reusable: [[UInt8]?]?,
-                                     loudNow previous: [Int: (inputs: Snapshot.VerdictInputs, now: [UInt8])])
-        -> ([EncodedMembers], [[UInt8]?], [Int: (inputs: Snapshot.VerdictInputs, now: [UInt8])], Int) {
-        var loudNow: [Int: (inputs: Snapshot.VerdictInputs, now: [UInt8])] = [:]
+    /// alerts-per-station encodings. `before`: what the snapshot replaced kept, when it had the
+    /// same stations load in the same zone.
+    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules, quietNow reusable: [PreEncoded<Answer.StepFreeNow>?]?,
+                                     loudNow previous: [Int: (inputs: Snapshot.VerdictInputs, now: PreEncoded<Answer.StepFreeNow>)], kept before: Kept?)
+        -> ([EncodedMembers], [PreEncoded<Answer.StepFreeNow>?], [Int: (inputs: Snapshot.VerdictInputs, now: PreEncoded<Answer.StepFreeNow>)], Int, Kept) {
+        var loudNow: [Int: (inputs: Snapshot.VerdictInputs, now: PreEncoded<Answer.StepFreeNow>)] = [:]
         var encodedCount = 0
+        var kept = Kept()
         let live = snapshot.liveAlerts
-        let encodedAlerts = live.map { $0.encoded(in: zone) }
-        let encodedAdvisories = live.map { AccessibilityAdvisory($0)?.encoded(in: zone) }
+        var unchanged = Array(repeating: false, count: live.count)
+        var encodedAlerts: [PreEncoded<Answer.Alert>] = []
+        var encodedAdvisories: [PreEncoded<Answer.Advisory>?] = []
+        encodedAlerts.reserveCapacity(live.count)
+        encodedAdvisories.reserveCapacity(live.count)
+        for (position, alert) in live.enumerated() {
+            if let old = before?.alerts[alert.alert.id], old.alert == alert {
+                unchanged[position] = true
+                encodedAlerts.append(old.encoded)
+                encodedAdvisories.append(old.advisory)
+            } else {
+                encodedAlerts.append(alert.encoded(in: zone))
+                encodedAdvisories.append(AccessibilityAdvisory(alert)?.encoded(in: zone))
+            }
+            kept.alerts[alert.alert.id] = (alert, encodedAlerts[position], encodedAdvisories[position])
+        }
         var membersBySet: [[Int]: EncodedAlertMembers] = [:]
-        let noAlerts = StopSheet.encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: [])
+        let noAlerts = before?.sets[[]] ?? StopSheet.encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: [])
+        kept.sets[[]] = noAlerts
         var buttons: [EncodedButton] = []
         var sheets: [EncodedMembers] = []
         sheets.reserveCapacity(snapshot.stations?.count ?? 0)
+        kept.inputs.reserveCapacity(snapshot.stations?.count ?? 0)
         var quietNow = reusable ?? Array(repeating: nil, count: snapshot.stations?.count ?? 0)
         // Stations are read in place: a `for station in` loop copies each one, retains included.
         (snapshot.stations?.stations ?? []).withUnsafeBufferPointer { stations in
@@ -93,9 +132,15 @@ public final class EncodedSnapshot: Sendable {
                     if let known = membersBySet[positions] {
                         members = known
                     } else {
-                        members = StopSheet.encodedAlertMembers(positions.map { live[$0] }, encodedAlerts: positions.map { encodedAlerts[$0] },
-                                                                encodedAdvisories: positions.compactMap { encodedAdvisories[$0] })
+                        let ids = positions.map { live[$0].alert.id }
+                        if let old = before?.sets[ids], positions.allSatisfy({ unchanged[$0] }) {
+                            members = old
+                        } else {
+                            members = StopSheet.encodedAlertMembers(positions.map { live[$0] }, encodedAlerts: positions.map { encodedAlerts[$0] },
+                                                                    encodedAdvisories: positions.compactMap { encodedAdvisories[$0] })
+                        }
                         membersBySet[positions] = members
+                        kept.sets[ids] = members
                     }
                 }
                 let (stepFree, agency) = (stations[index].stepFree, stations[index].agencyName)
@@ -104,7 +149,7 @@ public final class EncodedSnapshot: Sendable {
                     buttons.append(EncodedButton(stepFree, agency: agency))
                     return buttons[buttons.count - 1]
                 }()
-                let now: [UInt8]
+                let now: PreEncoded<Answer.StepFreeNow>
                 if snapshot.hasFacilityOutage(at: stations[index], amongAlertsAt: positions) {
                     let inputs = snapshot.verdictInputs(for: stations[index], alertPositions: positions)
                     if let kept = previous[index], kept.inputs == inputs {
@@ -121,10 +166,18 @@ public final class EncodedSnapshot: Sendable {
                     encodedCount += 1
                     quietNow[index] = now
                 }
-                sheets.append(StopSheet.encodedMembers(stationID: stations[index].id, stationName: stations[index].name, button: button,
-                                                       alertMembers: members, now: now))
+                // The same stations load in the same zone: the same name and button, so the same
+                // set and `now` make the same sheet.
+                if let before, before.inputs[index].set === members, before.inputs[index].now.isStored(as: now) {
+                    sheets.append(before.sheets[index])
+                } else {
+                    sheets.append(StopSheet.encodedMembers(stationID: stations[index].id, stationName: stations[index].name, button: button,
+                                                           alertMembers: members, now: now))
+                }
+                kept.inputs.append((members, now))
             }
         }
-        return (sheets, quietNow, loudNow, encodedCount)
+        kept.sheets = sheets
+        return (sheets, quietNow, loudNow, encodedCount, kept)
     }
 }

@@ -1,10 +1,10 @@
 import StopSheetCore
 import StopSheetProtocol
 
-/// The one way the daemon puts JSON together from parts: answer and notification envelopes,
-/// results made of pieces encoded before (a snapshot's sheets, a client's id token), every
-/// answer's members by the protocol's names (`AnswerMembers.swift`), and the sheets themselves
-/// from the pieces a snapshot shares between stations. It writes members and elements one by one
+/// How the daemon puts JSON together from parts encoded before: answer and notification
+/// envelopes around a result (a snapshot's sheet, a client's id token), and a train sheet's
+/// members with its `data` (`SheetData.sheet`). The answers themselves are encoded from their
+/// values (`AnswerEncoding`). It writes members and elements one by one
 /// and places every brace, bracket, comma and colon inside what it writes, so no caller cuts
 /// encoded bytes at a marker or drops a last byte to add a member. Outside it stand only the
 /// lines' framing: the newline after each answer, and a batch's `[`, commas and `]` between whole
@@ -16,7 +16,7 @@ import StopSheetProtocol
 /// JSON value; `EncodedMembers` are members of an object without its braces.
 ///
 /// It writes through a pointer to the sink, valid for the closure it is handed to
-/// (`writeObject`, `writeArray`, `EncodedMembers.init`): the sink is appended to in place, never
+/// (`writeObject`): the sink is appended to in place, never
 /// moved or copied (a copy would make its buffer shared, and the next append copy it whole).
 struct JSONWriter<Sink: JSONSink>: ~Copyable {
     private let target: UnsafeMutablePointer<Sink>
@@ -24,7 +24,7 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
     private var filled: UInt64 = 0
     private var depth = 0
 
-    /// Only where the sink outlives the writer: `writeObject`, `writeArray`, `EncodedMembers.init`.
+    /// Only where the sink outlives the writer: `writeObject`.
     init(_ target: UnsafeMutablePointer<Sink>) { self.target = target }
 
     private var sink: Sink {
@@ -76,27 +76,6 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
         sink.append(shared: value)
     }
 
-    /// A member whose value is an object, its members written by `body`.
-    mutating func object(_ key: JSONKey, _ body: (inout JSONWriter) -> Void) {
-        self.key(key)
-        open(UInt8(ascii: "{"))
-        body(&self)
-        close(UInt8(ascii: "}"))
-    }
-
-    /// A member whose value is an array, its elements written by `body`.
-    mutating func array(_ key: JSONKey, _ body: (inout JSONWriter) -> Void) {
-        self.key(key)
-        open(UInt8(ascii: "["))
-        body(&self)
-        close(UInt8(ascii: "]"))
-    }
-
-    /// The members of a JSON object value, in their order.
-    mutating func members(of object: JSONObject) {
-        for (key, value) in object.members { member(JSONKey(key), value) }
-    }
-
     /// Members encoded before (`EncodedMembers`), in their order, after those written so far.
     mutating func members(_ members: EncodedMembers) {
         guard !members.pieces.isEmpty else { return }
@@ -104,7 +83,7 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
         for piece in members.pieces { sink.append(shared: piece) }
     }
 
-    // MARK: Members named by the protocol (`AnswerKey`, see AnswerMembers.swift)
+    // MARK: Members named by the protocol (`AnswerKey`)
 
     /// `"name":` for a member name of the protocol: plain ASCII, a literal of its module (checked
     /// in debug builds), so it needs no escape and its bytes no copy. Apart from `JSONKey`, whose
@@ -116,65 +95,10 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
         name.withUTF8 { sink.write(key: UnsafeRawBufferPointer($0)) }
     }
 
-    mutating func member(_ key: some AnswerKey, _ value: JSON) {
-        self.key(key)
-        sink.write(value)
-    }
-
-    mutating func member(_ key: some AnswerKey, string: String) {
-        self.key(key)
-        sink.write(string: string)
-    }
-
-    /// A string written from parts: `"` + each part escaped + `"`, the encoding of the parts joined.
-    mutating func member(_ key: some AnswerKey, joined parts: [String]) {
-        self.key(key)
-        sink.write(UInt8(ascii: "\""))
-        for part in parts { sink.write(stringContent: part) }
-        sink.write(UInt8(ascii: "\""))
-    }
-
+    /// A value encoded before, under a member name of the protocol.
     mutating func member(_ key: some AnswerKey, encoded value: [UInt8]) {
         self.key(key)
         sink.write(value)
-    }
-
-    mutating func member(_ key: some AnswerKey, shared value: [UInt8]) {
-        self.key(key)
-        sink.append(shared: value)
-    }
-
-    mutating func object(_ key: some AnswerKey, _ body: (inout JSONWriter) -> Void) {
-        self.key(key)
-        open(UInt8(ascii: "{"))
-        body(&self)
-        close(UInt8(ascii: "}"))
-    }
-
-    mutating func array(_ key: some AnswerKey, _ body: (inout JSONWriter) -> Void) {
-        self.key(key)
-        open(UInt8(ascii: "["))
-        body(&self)
-        close(UInt8(ascii: "]"))
-    }
-
-    // MARK: Array elements
-
-    mutating func element(_ value: JSON) {
-        separate()
-        sink.write(value)
-    }
-
-    mutating func element(encoded value: [UInt8]) {
-        separate()
-        sink.write(value)
-    }
-
-    mutating func elementObject(_ body: (inout JSONWriter) -> Void) {
-        separate()
-        open(UInt8(ascii: "{"))
-        body(&self)
-        close(UInt8(ascii: "}"))
     }
 
     // MARK: Punctuation
@@ -251,9 +175,6 @@ extension JSONSink {
     @inline(__always)
     mutating func writeObject(_ body: (inout JSONWriter<Self>) -> Void) { write(UInt8(ascii: "{"), UInt8(ascii: "}"), body) }
 
-    /// Writes one array, `[`…`]`, whose elements `body` gives.
-    mutating func writeArray(_ body: (inout JSONWriter<Self>) -> Void) { write(UInt8(ascii: "["), UInt8(ascii: "]"), body) }
-
     @inline(__always)
     private mutating func write(_ open: UInt8, _ close: UInt8, _ body: (inout JSONWriter<Self>) -> Void) {
         write(open)
@@ -287,13 +208,6 @@ extension Array: JSONSink where Element == UInt8 {
     static func object(_ body: (inout JSONWriter<[UInt8]>) -> Void) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.writeObject(body)
-        return bytes
-    }
-
-    /// One array's bytes.
-    static func array(_ body: (inout JSONWriter<[UInt8]>) -> Void) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.writeArray(body)
         return bytes
     }
 }

@@ -25,21 +25,15 @@ public struct SheetData: Sendable, Equatable {
         alerts.sameState(as: other.alerts) && stations.sameState(as: other.stations) && facilities.sameState(as: other.facilities)
     }
 
-    /// The `data` member's value (`Answer.SheetData`).
-    public var encoded: [UInt8] {
-        .object { writer in
-            writer.members(Answer.SheetData.CodingKeys.self) { writer, key in
-                switch key {
-                case .alerts: writer.object(key) { alerts.write(&$0, in: zone) }
-                case .stations: writer.object(key) { stations.write(&$0, in: zone) }
-                case .facilities: writer.object(key) { facilities.write(&$0, in: zone) }
-                }
-            }
-        }
+    /// The `data` member's value.
+    public var answer: Answer.SheetData {
+        Answer.SheetData(alerts: alerts.answer(in: zone), stations: stations.answer(in: zone), facilities: facilities.answer(in: zone))
     }
 
+    public var encoded: [UInt8] { AnswerEncoding.encode(answer) }
+
     /// A train sheet's bytes: its members (`EncodedSnapshot`'s, or any sheet's without `data`)
-    /// with `data`, given encoded, as the last member.
+    /// with `data`, given encoded, as the last member: `Answer.Sheet`'s last, which a test holds.
     static func sheet(_ members: EncodedMembers, data encodedData: [UInt8]) -> [UInt8] {
         .object { sheet in
             sheet.members(members)
@@ -49,16 +43,8 @@ public struct SheetData: Sendable, Equatable {
 }
 
 extension DataFreshness {
-    /// Its members, `producedAt` in `zone`.
-    func write<Sink>(_ writer: inout JSONWriter<Sink>, in zone: TimeZoneRules) {
-        writer.members(Answer.Freshness.CodingKeys.self) { writer, key in
-            switch key {
-            case .loaded: writer.member(key, bool: loaded)
-            case .ageSeconds: writer.member(key, int: ageSeconds.map { Int($0) })
-            case .stale: writer.member(key, bool: stale)
-            case .producedAt: writer.member(key, string: producedAt.map(zone.iso8601))
-            case .configured: writer.member(key, bool: configured)
-            }
-        }
+    /// `producedAt` in `zone`.
+    func answer(in zone: TimeZoneRules) -> Answer.Freshness {
+        Answer.Freshness(loaded: loaded, ageSeconds: ageSeconds.map { Int($0) }, stale: stale, producedAt: producedAt.map(zone.iso8601), configured: configured)
     }
 }

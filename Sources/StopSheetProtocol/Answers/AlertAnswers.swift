@@ -25,6 +25,10 @@ extension Answer {
         }
 
         public static let summary = "A live train alert; start and end are ISO 8601 in the daemon's zone."
+
+        public init(id: String, kind: AlertKind, headline: String, description: String, start: String?, end: String?, scopes: [Scope], impact: String?, severity: Int?, major: Bool?, url: String?, category: String?, cause: String?, effect: String?, severityLevel: String?) {
+            (self.id, self.kind, self.headline, self.description, self.start, self.end, self.scopes, self.impact, self.severity, self.major, self.url, self.category, self.cause, self.effect, self.severityLevel) = (id, kind, headline, description, start, end, scopes, impact, severity, major, url, category, cause, effect, severityLevel)
+        }
     }
 
     /// What an alert applies to: `id` for a route, station or agency, `routeType` for a route type.
@@ -39,6 +43,10 @@ extension Answer {
         }
 
         public static let summary = "What an alert applies to."
+
+        public init(type: ScopeType, id: String?, routeType: Int?) {
+            (self.type, self.id, self.routeType) = (type, id, routeType)
+        }
     }
 
     public enum ScopeType: String, AnswerWord {
@@ -58,6 +66,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case alertId, kind, headline, description, start, end, restored }
 
         public static let summary = "An accessibility advisory: an elevator outage or a return to service."
+
+        public init(alertId: String, kind: AlertKind, headline: String, description: String, start: String?, end: String?, restored: Bool) {
+            (self.alertId, self.kind, self.headline, self.description, self.start, self.end, self.restored) = (alertId, kind, headline, description, start, end, restored)
+        }
     }
 
     /// `alerts`' result: every live alert, or those applying to `stationId`.
@@ -72,5 +84,9 @@ extension Answer {
         }
 
         public static let summary = "Live train alerts: all, or those applying to a station in dialog order."
+
+        public init(stationId: String?, count: Int, alerts: [Alert]) {
+            (self.stationId, self.count, self.alerts) = (stationId, count, alerts)
+        }
     }
 }

@@ -16,6 +16,10 @@ extension Answer {
         }
 
         public static let summary = "The lift-status units at the stations, with their statuses."
+
+        public init(stationId: String?, count: Int, stale: Bool, units: [FacilityUnit]) {
+            (self.stationId, self.count, self.stale, self.units) = (stationId, count, stale, units)
+        }
     }
 
     /// One unit of a lift-status feed at a station.
@@ -41,5 +45,9 @@ extension Answer {
         }
 
         public static let summary = "A lift-status unit at a station: its id, kind, status, what it serves, its pathways, times and text."
+
+        public init(stationId: String, stationName: String, unitId: String, facility: Facility, status: UnitStatus, serving: String, pathways: [String], since: String?, expectedBack: String?, description: String) {
+            (self.stationId, self.stationName, self.unitId, self.facility, self.status, self.serving, self.pathways, self.since, self.expectedBack, self.description) = (stationId, stationName, unitId, facility, status, serving, pathways, since, expectedBack, description)
+        }
     }
 }

@@ -24,6 +24,10 @@ extension Answer {
         }
 
         public static let summary = "Whether the daemon can answer, and each cache's state."
+
+        public init(status: HealthStatus, alerts: CacheHealth, stations: CacheHealth, facilities: CacheHealth?, uptimeSeconds: Int, connections: Int, version: String, subscriptions: SubscriptionTotals?, agencies: [String], timeZone: String?, clock: Clock) {
+            (self.status, self.alerts, self.stations, self.facilities, self.uptimeSeconds, self.connections, self.version, self.subscriptions, self.agencies, self.timeZone, self.clock) = (status, alerts, stations, facilities, uptimeSeconds, connections, version, subscriptions, agencies, timeZone, clock)
+        }
     }
 
     /// `health.status`: the first that holds, in declaration order (the daemon's rule is
@@ -66,6 +70,10 @@ extension Answer {
         }
 
         public static let summary = "One cache's state: loaded, fresh, and how its source is doing."
+
+        public init(loaded: Bool, count: Int, loadedAt: String?, lastAttemptAt: String?, lastError: String?, source: String?, consecutiveFailures: Int, nextRefreshAt: String?, lastHTTPStatus: Int?, ageSeconds: Int?, stale: Bool, note: String?, producedAt: String?, configured: Bool, notices: Notices?) {
+            (self.loaded, self.count, self.loadedAt, self.lastAttemptAt, self.lastError, self.source, self.consecutiveFailures, self.nextRefreshAt, self.lastHTTPStatus, self.ageSeconds, self.stale, self.note, self.producedAt, self.configured, self.notices) = (loaded, count, loadedAt, lastAttemptAt, lastError, source, consecutiveFailures, nextRefreshAt, lastHTTPStatus, ageSeconds, stale, note, producedAt, configured, notices)
+        }
     }
 
     /// `health.stations.notices`: the rows and values a feed had to skip, all counted, the first
@@ -77,6 +85,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case count, first }
 
         public static let summary = "The rows and values the last good load had to skip: how many, and the first ten."
+
+        public init(count: Int, first: [Notice]) {
+            (self.count, self.first) = (count, first)
+        }
     }
 
     /// One row or value skipped: where, and why.
@@ -89,6 +101,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case file, line, problem }
 
         public static let summary = "One row or value a feed had to skip: its file, its line and the problem."
+
+        public init(file: String, line: Int, problem: String) {
+            (self.file, self.line, self.problem) = (file, line, problem)
+        }
     }
 
     /// `health.clock`: the daemon's clock, pinned with `--now` or the real one.
@@ -101,6 +117,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case now, pinned }
 
         public static let summary = "The daemon's clock: its time now and whether --now pinned it."
+
+        public init(now: String, pinned: Bool) {
+            (self.now, self.pinned) = (now, pinned)
+        }
     }
 
     /// `health.subscriptions`: push's totals.
@@ -113,6 +133,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case count, stops, queuedNotifications, queuedNotificationBytes }
 
         public static let summary = "Push's totals: subscriptions, subscribed stops, notifications kept unsent."
+
+        public init(count: Int, stops: Int, queuedNotifications: Int, queuedNotificationBytes: Int) {
+            (self.count, self.stops, self.queuedNotifications, self.queuedNotificationBytes) = (count, stops, queuedNotifications, queuedNotificationBytes)
+        }
     }
 
     /// `refresh`'s result: the `health` entry of each cache refreshed.
@@ -127,6 +151,10 @@ extension Answer {
         }
 
         public static let summary = "The health entries of what was refreshed."
+
+        public init(alerts: CacheHealth?, stations: CacheHealth?, facilities: CacheHealth?) {
+            (self.alerts, self.stations, self.facilities) = (alerts, stations, facilities)
+        }
     }
 
     /// `version`'s result.
@@ -139,5 +167,9 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case name, version, `protocol` }
 
         public static let summary = "The daemon's name, version and protocol version."
+
+        public init(name: String, version: String, `protocol`: String) {
+            (self.name, self.version, self.`protocol`) = (name, version, `protocol`)
+        }
     }
 }

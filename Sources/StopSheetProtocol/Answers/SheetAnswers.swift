@@ -8,26 +8,38 @@ extension StopType: AnswerWord {}
 extension Answer {
     /// `stopSheet`'s result, a train station's or a bus stop's: a train sheet has `stationId`,
     /// `stationName`, `alerts` and `data`; a bus sheet `stopId`, and `null` glyph and button.
-    public struct Sheet: AnswerObject {
+    public typealias Sheet = SheetOf<AlertGlyph, AccessibilityButton, [Alert]>
+
+    /// `Sheet`, its glyph, button and alerts given in any form that encodes them (`AnswerMember`):
+    /// the daemon gives a snapshot's, encoded once and shared between stations.
+    public struct SheetOf<Glyph: AnswerMember, Button: AnswerMember, Alerts: AnswerMember>: Encodable, Sendable
+    where Glyph.Encodes == AlertGlyph, Button.Encodes == AccessibilityButton, Alerts.Encodes == [Alert] {
         public var stopType: StopType
         public var stopId: String?
         public var stationId: String?
         public var stationName: String?
-        public var alertGlyph: AlertGlyph?
-        public var accessibilityButton: AccessibilityButton?
-        public var alerts: [Alert]?
+        public var alertGlyph: Glyph?
+        public var accessibilityButton: Button?
+        public var alerts: Alerts?
         public var data: SheetData?
 
-        public enum CodingKeys: String, AnswerKey {
-            case stopType, stopId, stationId, stationName, alertGlyph, accessibilityButton, alerts, data
-            public static let omittable: Set<Self> = [.stopId, .stationId, .stationName, .alerts, .data]
-            public static let variants: AnswerVariants<Self>? = AnswerVariants(by: .stopType, [
-                (StopType.train.rawValue, [.stationId, .stationName, .alerts, .data]),
-                (StopType.bus.rawValue, [.stopId]),
-            ])
-        }
+        public typealias CodingKeys = SheetKeys
 
-        public static let summary = "A stop sheet: the alert glyph, the accessibility button and how fresh the data is."
+        public init(stopType: StopType, stopId: String?, stationId: String?, stationName: String?, alertGlyph: Glyph?, accessibilityButton: Button?,
+                    alerts: Alerts?, data: SheetData?) {
+            (self.stopType, self.stopId, self.stationId, self.stationName) = (stopType, stopId, stationId, stationName)
+            (self.alertGlyph, self.accessibilityButton, self.alerts, self.data) = (alertGlyph, accessibilityButton, alerts, data)
+        }
+    }
+
+    /// `Sheet`'s members (apart from the generic type, so that they are one type for every form).
+    public enum SheetKeys: String, AnswerKey {
+        case stopType, stopId, stationId, stationName, alertGlyph, accessibilityButton, alerts, data
+        public static let omittable: Set<Self> = [.stopId, .stationId, .stationName, .alerts, .data]
+        public static let variants: AnswerVariants<Self>? = AnswerVariants(by: .stopType, [
+            (StopType.train.rawValue, [.stationId, .stationName, .alerts, .data]),
+            (StopType.bus.rawValue, [.stopId]),
+        ])
     }
 
     /// The glyph shown when live alerts apply.
@@ -39,6 +51,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case count, accessibilityLabel, alert }
 
         public static let summary = "The alert glyph and its dialog."
+
+        public init(count: Int, accessibilityLabel: String, alert: Dialog) {
+            (self.count, self.accessibilityLabel, self.alert) = (count, accessibilityLabel, alert)
+        }
     }
 
     /// A dialog the sheet opens: the glyph's and the button's.
@@ -50,6 +66,8 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case title, message, buttons }
 
         public static let summary = "A dialog: title, message and buttons."
+
+        public init(title: String, message: String, buttons: [String]) { (self.title, self.message, self.buttons) = (title, message, buttons) }
     }
 
     public typealias Tone = StopSheet.Tone
@@ -57,19 +75,29 @@ extension Answer {
     public typealias AlertKind = StopSheetCore.AlertKind
 
     /// The accessibility button of a train sheet.
-    public struct AccessibilityButton: AnswerObject {
+    public typealias AccessibilityButton = AccessibilityButtonOf<[Advisory], StepFreeNow>
+
+    /// `AccessibilityButton`, its advisories and `now` given in any form that encodes them.
+    public struct AccessibilityButtonOf<Advisories: AnswerMember, Now: AnswerMember>: AnswerMember
+    where Advisories.Encodes == [Advisory], Now.Encodes == StepFreeNow {
+        public typealias Encodes = AccessibilityButton
         public var tone: Tone
         public var stepFree: StepFree
         public var accessibilityLabel: String
         public var symbol: String
         public var alert: Dialog
-        public var advisories: [Advisory]
-        public var now: StepFreeNow
+        public var advisories: Advisories
+        public var now: Now
 
-        public enum CodingKeys: String, AnswerKey { case tone, stepFree, accessibilityLabel, symbol, alert, advisories, now }
+        public typealias CodingKeys = AccessibilityButtonKeys
 
-        public static let summary = "The accessibility button: tone, step-free status, dialog, advisories and step-free access now."
+        public init(tone: Tone, stepFree: StepFree, accessibilityLabel: String, symbol: String, alert: Dialog, advisories: Advisories, now: Now) {
+            (self.tone, self.stepFree, self.accessibilityLabel, self.symbol) = (tone, stepFree, accessibilityLabel, symbol)
+            (self.alert, self.advisories, self.now) = (alert, advisories, now)
+        }
     }
+
+    public enum AccessibilityButtonKeys: String, AnswerKey { case tone, stepFree, accessibilityLabel, symbol, alert, advisories, now }
 
     /// A train sheet's `data`: how fresh each cache behind it is, at the moment of the answer.
     public struct SheetData: AnswerObject {
@@ -84,6 +112,10 @@ extension Answer {
         }
 
         public static let summary = "How fresh the alerts, the stations and the lift status behind a sheet are."
+
+        public init(alerts: Freshness, stations: Freshness, facilities: Freshness?) {
+            (self.alerts, self.stations, self.facilities) = (alerts, stations, facilities)
+        }
     }
 
     /// One cache's freshness in a sheet's `data`.
@@ -100,5 +132,26 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case loaded, ageSeconds, stale, producedAt, configured }
 
         public static let summary = "One cache's freshness."
+
+        public init(loaded: Bool, ageSeconds: Int?, stale: Bool, producedAt: String?, configured: Bool) {
+            (self.loaded, self.ageSeconds, self.stale, self.producedAt, self.configured) = (loaded, ageSeconds, stale, producedAt, configured)
+        }
     }
+}
+
+extension Answer.SheetOf: Decodable where Glyph: Decodable, Button: Decodable, Alerts: Decodable {}
+extension Answer.SheetOf: Equatable where Glyph: Equatable, Button: Equatable, Alerts: Equatable {}
+extension Answer.SheetOf: AnswerMember {
+    public typealias Encodes = Answer.Sheet
+}
+extension Answer.SheetOf: AnswerObject where Glyph == Answer.AlertGlyph, Button == Answer.AccessibilityButton, Alerts == [Answer.Alert] {
+    public static var summary: String { "A stop sheet: the alert glyph, the accessibility button and how fresh the data is." }
+    public static var schemaName: String { "Sheet" }
+}
+
+extension Answer.AccessibilityButtonOf: Decodable where Advisories: Decodable, Now: Decodable {}
+extension Answer.AccessibilityButtonOf: Equatable where Advisories: Equatable, Now: Equatable {}
+extension Answer.AccessibilityButtonOf: AnswerObject where Advisories == [Answer.Advisory], Now == Answer.StepFreeNow {
+    public static var summary: String { "The accessibility button: tone, step-free status, dialog, advisories and step-free access now." }
+    public static var schemaName: String { "AccessibilityButton" }
 }

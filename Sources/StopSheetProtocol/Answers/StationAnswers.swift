@@ -17,6 +17,11 @@ extension Answer {
         }
 
         public static let summary = "A station: id, name, routes, step-free status, and step-free access now in one word."
+
+        public init(stationId: String, stationName: String, routes: [String], lines: [Line]?, stepFree: StepFree, partial: Bool, stepFreeNow: StepFreeVerdict) {
+            (self.stationId, self.stationName, self.routes, self.lines) = (stationId, stationName, routes, lines)
+            (self.stepFree, self.partial, self.stepFreeNow) = (stepFree, partial, stepFreeNow)
+        }
     }
 
     /// `station`'s result: the summary's members, then these.
@@ -46,6 +51,16 @@ extension Answer {
             advisories = try container.decode([Advisory].self, forKey: .advisories)
             now = try container.decode(StepFreeNow.self, forKey: .now)
         }
+
+        /// The summary's members, then these, in one object.
+        public func encode(to encoder: any Encoder) throws {
+            try summary.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(platforms, forKey: .platforms)
+            try container.encode(entrances, forKey: .entrances)
+            try container.encode(advisories, forKey: .advisories)
+            try container.encode(now, forKey: .now)
+        }
     }
 
     /// A line as GTFS describes it; `null` where the feed says nothing.
@@ -59,6 +74,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case id, shortName, longName, color, routeType }
 
         public static let summary = "A line: GTFS route_short_name, route_long_name, route_color, route_type."
+
+        public init(id: String, shortName: String?, longName: String?, color: String?, routeType: Int) {
+            (self.id, self.shortName, self.longName, self.color, self.routeType) = (id, shortName, longName, color, routeType)
+        }
     }
 
     public struct Platform: AnswerObject {
@@ -70,6 +89,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case stopId, direction, routes, stepFree }
 
         public static let summary = "A platform of a station."
+
+        public init(stopId: String, direction: String?, routes: [String], stepFree: Bool?) {
+            (self.stopId, self.direction, self.routes, self.stepFree) = (stopId, direction, routes, stepFree)
+        }
     }
 
     public struct Entrance: AnswerObject {
@@ -80,6 +103,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case id, name, stepFree }
 
         public static let summary = "An entrance of a station (GTFS location_type=2)."
+
+        public init(id: String, name: String, stepFree: Bool?) {
+            (self.id, self.name, self.stepFree) = (id, name, stepFree)
+        }
     }
 
     /// `stations`' result.
@@ -90,5 +117,9 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case count, stations }
 
         public static let summary = "Every station, by name (collated in the feed's language), without platforms."
+
+        public init(count: Int, stations: [StationSummary]) {
+            (self.count, self.stations) = (count, stations)
+        }
     }
 }

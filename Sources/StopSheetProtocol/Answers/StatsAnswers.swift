@@ -1,24 +1,29 @@
 extension Answer {
     /// `stats`' result. `requests` and `errors` are keyed by method name and error code (with
     /// `unknown` and `other`), a set the daemon fixes.
-    public struct Stats: AnswerObject {
+    public typealias Stats = StatsOf<[String: Int]>
+
+    /// `Stats`, its counts given in any form that encodes them (the daemon's keep their order).
+    public struct StatsOf<Counts: AnswerMember>: AnswerMember where Counts.Encodes == [String: Int] {
+        public typealias Encodes = Stats
         public var since: String?
-        public var requests: [String: Int]
-        public var errors: [String: Int]
+        public var requests: Counts
+        public var errors: Counts
         public var connections: ConnectionCounts
         public var refreshes: RefreshCounts
         public var bytes: ByteCounts
         public var notificationsSent: Int
 
-        public enum CodingKeys: String, AnswerKey { case since, requests, errors, connections, refreshes, bytes, notificationsSent }
+        public typealias CodingKeys = StatsKeys
 
-        public static let summary = "What the daemon has counted since it started."
-
-        /// `requests`' entry for every name that is not a method.
-        public static let unknownMethod = "unknown"
-        /// `errors`' entry for every code that is not one of `ErrorCode`.
-        public static let otherError = "other"
+        public init(since: String?, requests: Counts, errors: Counts, connections: ConnectionCounts, refreshes: RefreshCounts, bytes: ByteCounts,
+                    notificationsSent: Int) {
+            (self.since, self.requests, self.errors, self.connections) = (since, requests, errors, connections)
+            (self.refreshes, self.bytes, self.notificationsSent) = (refreshes, bytes, notificationsSent)
+        }
     }
+
+    public enum StatsKeys: String, AnswerKey { case since, requests, errors, connections, refreshes, bytes, notificationsSent }
 
     public struct ConnectionCounts: AnswerObject {
         public var open: Int
@@ -29,6 +34,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case open, accepted, refused, closed }
 
         public static let summary = "Connections open now, accepted, refused and closed since start."
+
+        public init(open: Int, accepted: Int, refused: RefusedCounts, closed: ClosedCounts) {
+            (self.open, self.accepted, self.refused, self.closed) = (open, accepted, refused, closed)
+        }
     }
 
     public struct RefusedCounts: AnswerObject {
@@ -37,6 +46,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case busy }
 
         public static let summary = "Connections turned away, by why."
+
+        public init(busy: Int) {
+            self.busy = busy
+        }
     }
 
     public struct ClosedCounts: AnswerObject {
@@ -48,6 +61,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case finished, idle, stuck, vanished }
 
         public static let summary = "Connections closed, by why."
+
+        public init(finished: Int, idle: Int, stuck: Int, vanished: Int) {
+            (self.finished, self.idle, self.stuck, self.vanished) = (finished, idle, stuck, vanished)
+        }
     }
 
     public struct RefreshCounts: AnswerObject {
@@ -62,6 +79,10 @@ extension Answer {
         }
 
         public static let summary = "Refresh rounds per cache."
+
+        public init(alerts: CacheRefreshes, stations: CacheRefreshes, facilities: CacheRefreshes?) {
+            (self.alerts, self.stations, self.facilities) = (alerts, stations, facilities)
+        }
     }
 
     public struct CacheRefreshes: AnswerObject {
@@ -73,6 +94,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case source, ok, failed }
 
         public static let summary = "One cache's refresh rounds: its source, good and failed rounds."
+
+        public init(source: String?, ok: Int, failed: Int) {
+            (self.source, self.ok, self.failed) = (source, ok, failed)
+        }
     }
 
     public struct ByteCounts: AnswerObject {
@@ -82,5 +107,20 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case `in`, out }
 
         public static let summary = "Bytes read from clients and answered to them."
+
+        public init(`in`: Int, out: Int) {
+            (self.`in`, self.out) = (`in`, out)
+        }
     }
+}
+
+extension Answer.StatsOf: Decodable where Counts: Decodable {}
+extension Answer.StatsOf: Equatable where Counts: Equatable {}
+extension Answer.StatsOf: AnswerObject where Counts == [String: Int] {
+    public static var summary: String { "What the daemon has counted since it started." }
+    public static var schemaName: String { "Stats" }
+    /// `requests`' entry for every name that is not a method.
+    public static var unknownMethod: String { "unknown" }
+    /// `errors`' entry for every code that is not one of `ErrorCode`.
+    public static var otherError: String { "other" }
 }

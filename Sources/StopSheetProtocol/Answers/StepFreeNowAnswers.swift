@@ -28,6 +28,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case stepFree, basis, complete, platforms, outages }
 
         public static let summary = "Step-free access now: the verdict, its basis, and each platform's step-free entry and exit."
+
+        public init(stepFree: StepFreeVerdict, basis: StepFreeBasis, complete: Bool, platforms: [PlatformAccess], outages: [FacilityOutage]) {
+            (self.stepFree, self.basis, self.complete, self.platforms, self.outages) = (stepFree, basis, complete, platforms, outages)
+        }
     }
 
     /// One platform's step-free entry and exit now; `null` when nothing says (basis `stations`).
@@ -40,6 +44,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case stopId, name, entry, exit }
 
         public static let summary = "A platform's step-free entry and exit now."
+
+        public init(stopId: String, name: String, entry: Bool?, exit: Bool?) {
+            (self.stopId, self.name, self.entry, self.exit) = (stopId, name, entry, exit)
+        }
     }
 
     /// A live facility outage at the station and the pathways it takes out.
@@ -64,6 +72,10 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey { case alertId, facility, facilityId, pathways, source, status, since, expectedBack, description }
 
         public static let summary = "A facility outage: its alert or unit, facility, the pathways it takes out, its source, status, times and text."
+
+        public init(alertId: String, facility: Facility, facilityId: String?, pathways: [String], source: OutageSource, status: UnitStatus, since: String?, expectedBack: String?, description: String) {
+            (self.alertId, self.facility, self.facilityId, self.pathways, self.source, self.status, self.since, self.expectedBack, self.description) = (alertId, facility, facilityId, pathways, source, status, since, expectedBack, description)
+        }
 
         /// An elevator outage that places no pathway (what makes `complete` false): the core's rule.
         public var isUnresolved: Bool {

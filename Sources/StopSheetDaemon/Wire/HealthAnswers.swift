@@ -1,0 +1,58 @@
+import StopSheetCore
+import StopSheetProtocol
+
+/// `health`, its caches, `refresh` and `version` as answers (`Answer.Health`, `.CacheHealth`,
+/// `.SubscriptionTotals`, `.Refreshed`, `.Version`).
+extension CacheStatus {
+    /// The cache's entry in `health` (and in a `refresh` answer), its age and staleness at `now`,
+    /// its times in `zone`.
+    func answer(at now: Instant, in zone: TimeZoneRules) -> Answer.CacheHealth {
+        let freshness = freshness(now: now)
+        return Answer.CacheHealth(loaded: loaded, count: count, loadedAt: loadedAt.map(zone.iso8601), lastAttemptAt: lastAttemptAt.map(zone.iso8601),
+                                  lastError: lastError, source: configured ? source : nil, consecutiveFailures: consecutiveFailures,
+                                  nextRefreshAt: nextRefreshAt.map(zone.iso8601), lastHTTPStatus: lastHTTPStatus,
+                                  ageSeconds: freshness.ageSeconds.map { Int($0) }, stale: freshness.stale, note: note(at: now, in: zone),
+                                  producedAt: freshness.producedAt.map(zone.iso8601), configured: configured, notices: notices?.answer)
+    }
+
+    /// `refresh`'s answer: the entry of each cache refreshed.
+    static func encodedRefreshed(_ statuses: [CacheName: CacheStatus], at now: Instant, in zone: TimeZoneRules) -> [UInt8] {
+        AnswerEncoding.encode(Answer.Refreshed(alerts: statuses[.alerts]?.answer(at: now, in: zone), stations: statuses[.stations]?.answer(at: now, in: zone),
+                                               facilities: statuses[.facilities]?.answer(at: now, in: zone)))
+    }
+}
+
+extension FeedNotices {
+    var answer: Answer.Notices {
+        Answer.Notices(count: count, first: first.map { Answer.Notice(file: $0.file, line: $0.line, problem: Log.oneLine($0.problem, maxBytes: 400)) })
+    }
+}
+
+extension SubscriptionCounters {
+    var answer: Answer.SubscriptionTotals {
+        Answer.SubscriptionTotals(count: subscriptions.load(ordering: .relaxed), stops: stops.load(ordering: .relaxed),
+                                  queuedNotifications: notifications.queued.load(ordering: .relaxed),
+                                  queuedNotificationBytes: notifications.queuedBytes.load(ordering: .relaxed))
+    }
+}
+
+extension StopSheetService {
+    /// `health`'s answer from `generation` (the current one by default), encoded.
+    public func health(of generation: Generation? = nil) -> [UInt8] { encodedHealth(of: generation).bytes }
+
+    /// `health`'s answer, encoded once for every subscription that is sent it.
+    func encodedHealth(of generation: Generation? = nil) -> PreEncoded<Answer.Health> {
+        let generation = generation ?? store.current
+        let now = clock.now()
+        let zone = generation.encoded.zone
+        return PreEncoded(Answer.Health(
+            status: generation.health, alerts: generation.status(.alerts).answer(at: now, in: zone), stations: generation.status(.stations).answer(at: now, in: zone),
+            facilities: generation.status(.facilities).answer(at: now, in: zone),
+            uptimeSeconds: Int((SystemClock.monotonicMilliseconds() - startedAt) / 1000), connections: connections(), version: StopSheetVersion.current,
+            subscriptions: subscriptions?.answer, agencies: generation.snapshot.stations?.agencyNames ?? [], timeZone: zone.name,
+            clock: Answer.Clock(now: zone.iso8601(now), pinned: clock.isPinned)), capacity: 2048)
+    }
+
+    /// `version`'s answer.
+    static let encodedVersion = AnswerEncoding.encode(Answer.Version(name: "stopsheetd", version: StopSheetVersion.current, protocol: ProtocolVersion.text))
+}
