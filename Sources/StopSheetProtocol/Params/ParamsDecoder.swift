@@ -100,7 +100,7 @@ private struct ParamsReader: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { throw RPCError.invalidParams("params must be an object") }
 }
 
-private struct ParamsContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+private struct ParamsContainer<Key: CodingKey>: FlatParamsContainer {
     let object: JSONObject
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { object.keys.compactMap(Key.init(stringValue:)) }
@@ -116,10 +116,9 @@ private struct ParamsContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try required(type, key) }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try optional(type, key) }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try required(type, key) }
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(type, key) }
 
-    private func required<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
+    func required<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
         let reader = Self.reader(type, key)
         guard let json = value(key) else { throw RPCError.invalidParams("missing '\(key.stringValue)'") }
         return try reader.param(json, name: key.stringValue) as! T
@@ -136,27 +135,6 @@ private struct ParamsContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let value = T.self as? any ParamValue.Type else { preconditionFailure("param '\(key.stringValue)' is a \(T.self), not a ParamValue") }
         return value
     }
-
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try required(type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try required(type, key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try required(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try required(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try required(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try required(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try required(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try required(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try required(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try required(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try required(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try required(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try required(type, key) }
-
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        preconditionFailure("params are flat")
-    }
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { preconditionFailure("params are flat") }
-    func superDecoder() throws -> any Decoder { preconditionFailure("params are flat") }
-    func superDecoder(forKey key: Key) throws -> any Decoder { preconditionFailure("params are flat") }
 }
 
 // MARK: - Recording
@@ -183,7 +161,7 @@ private final class ParamsRecorder: Decoder {
     }
 }
 
-private struct RecordingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+private struct RecordingContainer<Key: CodingKey>: FlatParamsContainer {
     let recorder: ParamsRecorder
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { [] }
@@ -193,16 +171,26 @@ private struct RecordingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try required(type, key) }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { optional(type, key) }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try required(type, key) }
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { optional(type, key) }
 
-    private func required<T>(_ type: T.Type, _ key: Key) throws -> T { placeholder(recorder.note(type, key, required: true)) as! T }
+    func required<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T { placeholder(recorder.note(type, key, required: true)) as! T }
     private func optional<T>(_ type: T.Type, _ key: Key) -> T? {
         _ = recorder.note(type, key, required: false)
         return nil
     }
     private func placeholder<V: ParamValue>(_ type: V.Type) -> V { V.placeholder }
+}
 
+// MARK: - The overloads Decoder requires
+
+/// A container of flat params, each member a `ParamValue` read by `required`: the concrete
+/// `decode` overloads `KeyedDecodingContainerProtocol` requires all go there, and nothing nests.
+private protocol FlatParamsContainer: KeyedDecodingContainerProtocol {
+    func required<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T
+}
+
+extension FlatParamsContainer {
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try required(type, key) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try required(type, key) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try required(type, key) }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try required(type, key) }
