@@ -10,7 +10,7 @@ import StopSheetCore
 /// together.
 public protocol RPCMethodType {
     associatedtype Params: RPCParams
-    associatedtype Result
+    associatedtype Result: Sendable
     static var name: String { get }
     static var summary: String { get }
     /// A name for the result, for generated code.

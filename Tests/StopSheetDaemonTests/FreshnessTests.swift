@@ -38,7 +38,7 @@ import Testing
         func set(_ seconds: Int64) { clock.set(FreshnessTests.t0.adding(seconds: seconds)) }
 
         func sheet(_ stopID: String = "40380") throws -> JSON {
-            try JSONParser.parse(try service.stopSheet(StopSheetQuery(stopID: stopID)))
+            try JSONParser.parse(try service.stopSheet(StopSheetQuery(stopID: stopID)).bytes)
         }
     }
 
@@ -72,12 +72,12 @@ import Testing
         rig.set(10_801)
         #expect(try rig.sheet()["data"]?["stations"] == Self.freshness(true, 10_801, true))
         // `data` is the last member, after the snapshot's sheet unchanged.
-        let bytes = try rig.service.stopSheet(StopSheetQuery(stopID: "40380"))
+        let bytes = try rig.service.stopSheet(StopSheetQuery(stopID: "40380")).bytes
         let plain = rig.store.current.encoded.stopSheet(stopID: "40380")!.object
         #expect(Array(bytes.prefix(plain.count - 1)) == Array(plain.dropLast()))
         #expect(String(decoding: bytes.dropFirst(plain.count - 1), as: UTF8.self).hasPrefix(#","data":{"alerts":{"loaded":true,"ageSeconds":10781"#))
         // Bus sheets stay as the spec has them: nothing at all.
-        #expect(try rig.service.stopSheet(StopSheetQuery(ParamsDecoder<Methods.StopSheet.Params>().decode(["stopId": "1106", "stopType": "bus"]))) == Array(#"{"stopType":"bus","stopId":"1106","alertGlyph":null,"accessibilityButton":null}"#.utf8))
+        #expect(try rig.service.stopSheet(StopSheetQuery(ParamsDecoder<Methods.StopSheet.Params>().decode(["stopId": "1106", "stopType": "bus"]))).bytes == Array(#"{"stopType":"bus","stopId":"1106","alertGlyph":null,"accessibilityButton":null}"#.utf8))
     }
 
     /// The feed's own time of making (`TimeStamp`, GTFS-realtime `header.timestamp`) is the
@@ -235,10 +235,10 @@ import Testing
     @Test func stationDetailListsTheAdvisories() throws {
         let rig = Rig()
         rig.load(.stations, at: Self.t0)
-        let before = try JSONParser.parse(try rig.service.station("40630"))
+        let before = try JSONParser.parse(try rig.service.station("40630").bytes)
         #expect(before["advisories"] == [])
         rig.store.install(alerts: Self.alerts, at: TestZones.chicago.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35)))
-        let after = try JSONParser.parse(try rig.service.station("40630"))
+        let after = try JSONParser.parse(try rig.service.station("40630").bytes)
         #expect(after["advisories"]?.arrayValue?.map { $0["alertId"] } == ["23656"])
         #expect(after["stepFree"] == "available")
     }

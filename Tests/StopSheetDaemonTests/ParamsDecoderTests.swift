@@ -7,12 +7,16 @@ import Testing
 /// detail, in the order the daemon checks (not an object, unknown name, then each param in the
 /// type's order, then the type's own rule), and limits counted in UTF-8 bytes, not characters.
 ///
-/// The pairing of a method with its params is the compiler's, so it has no runtime test: each of
-/// these lines fails to compile (swiftc 6.3, `-typecheck` against the debug build's modules):
+/// The pairing of a method with its params and its result is the compiler's, so it has no runtime
+/// test: each of these lines fails to compile (swiftc 6.3, `-typecheck` against the debug build's
+/// modules, or in the daemon's module):
 ///
 ///     dispatcher.register(Methods.Station.self) { (params: Methods.StopSheet.Params, _) in … }
-///     // error: cannot convert value of type '@Sendable (Methods.StopSheet.Params, RPCContext) -> RPCReply'
-///     //        to expected argument type '@Sendable (Methods.Station.Params, RPCContext) -> RPCReply'
+///     // error: cannot convert value of type '@Sendable (Methods.StopSheet.Params, RPCContext) -> MethodReply<Answer.Station>'
+///     //        to expected argument type '@Sendable (Methods.Station.Params, RPCContext) -> MethodReply<Answer.Station>'
+///     dispatcher.register(Methods.Station.self) { _, _ in .of { () throws(RPCError) in try stations() } }
+///     // error: cannot convert value of type '() throws(RPCError) -> PreEncoded<Answer.Stations>' to expected
+///     //        argument type '() throws(RPCError) -> PreEncoded<Methods.Station.Result>' (aka '… PreEncoded<Answer.Station>')
 ///     dispatcher.register(Methods.Station.self) { params, _ in … params.stationName … }
 ///     // error: value of type 'Methods.Station.Params' has no member 'stationName'
 ///     dispatcher.registerExact(Methods.Station.self, param: .stopType) { … }

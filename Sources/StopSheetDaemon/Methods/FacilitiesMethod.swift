@@ -5,7 +5,7 @@ import StopSheetProtocol
 /// snapshot's join, `available` units included.
 extension StopSheetService {
     /// All units, or those of `stopID`'s station.
-    func facilities(_ stopID: String?) throws(RPCError) -> [UInt8] {
+    func facilities(_ stopID: String?) throws(RPCError) -> PreEncoded<Answer.Facilities> {
         let generation = store.current
         let current = generation.encoded
         let snapshot = current.snapshot
@@ -27,6 +27,6 @@ extension StopSheetService {
                                     description: unit.status.description)
             }
         }
-        return AnswerEncoding.encode(Answer.Facilities(stationId: station?.id, count: count, stale: data.isStale(at: snapshot.builtAt), units: units))
+        return PreEncoded(Answer.Facilities(stationId: station?.id, count: count, stale: data.isStale(at: snapshot.builtAt), units: units))
     }
 }

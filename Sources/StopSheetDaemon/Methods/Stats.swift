@@ -24,14 +24,14 @@ public struct StatsMethod: Sendable {
         }
     }
 
-    func stats(_ server: Server) -> [UInt8] {
+    func stats(_ server: Server) -> PreEncoded<Answer.Stats> {
         let requests = server.requestCounters
         let counts = server.counters
         func refreshes(_ cache: CacheName) -> Answer.CacheRefreshes {
             let status = store.status(cache)
             return Answer.CacheRefreshes(source: status.configured ? status.source : nil, ok: status.refreshesSucceeded, failed: status.refreshesFailed)
         }
-        return AnswerEncoding.encode(Answer.StatsOf(
+        return PreEncoded(Answer.StatsOf(
             since: store.zone.iso8601(since),
             requests: OrderedMembers(requests.requests.map { (name: $0.method, value: $0.count) }),
             errors: OrderedMembers(requests.errors.map { (name: $0.code.map(String.init) ?? Answer.Stats.otherError, value: $0.count) }),

@@ -135,7 +135,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
 
     // MARK: - Methods (loop thread)
 
-    private func subscribe(_ params: Methods.Subscribe.Params, _ context: RPCContext) -> RPCReply {
+    private func subscribe(_ params: Methods.Subscribe.Params, _ context: RPCContext) -> MethodReply<Answer.Subscribed> {
         thread.check("SubscriptionRegistry")
         guard let queue = context.notifications, !queue.ended else { return .error(.internalError("subscribe needs a connection")) }
         var seen: Set<String> = []
@@ -185,12 +185,11 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         let sheets = stopIDs.isEmpty ? nil : OrderedMembers(zip(stopIDs, answers).map { stopID, answer in
             (name: stopID, value: StopSheetService.answer(answer, stopType: stopType, data: comparison.data))
         })
-        let result = AnswerEncoding.encode(Answer.SubscribedOf(subscription: subscription.id, sheets: sheets,
-                                                               health: health ? service.encodedHealth(of: comparison.generation) : nil))
-        return .result(result)
+        return .result(PreEncoded(Answer.SubscribedOf(subscription: subscription.id, sheets: sheets,
+                                                      health: health ? service.encodedHealth(of: comparison.generation) : nil)))
     }
 
-    private func unsubscribe(_ id: String, _ context: RPCContext) -> RPCReply {
+    private func unsubscribe(_ id: String, _ context: RPCContext) -> MethodReply<Bool> {
         thread.check("SubscriptionRegistry")
         // Only the connection that subscribed may end a subscription.
         guard let queue = context.notifications, let subscription = subscriptions[id], subscription.queue === queue else {
@@ -199,7 +198,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         end(subscription)
         byQueue[ObjectIdentifier(queue)]?.removeAll { $0 == id }
         queue.remove(group: id)
-        return .result(Array("true".utf8))
+        return .result(PreEncoded(true))
     }
 
     private func endAll(of queue: NotificationQueue) {

@@ -23,7 +23,7 @@ public struct Dispatcher: Sendable {
         register(Method.name) { json, context in
             let params: Method.Params
             do throws(RPCError) { params = try decoder.decode(json) } catch { return .error(error) }
-            return handler(params, context)
+            return handler(params, context).untyped
         }
     }
 

@@ -29,11 +29,18 @@ enum AnswerEncoding {
 
 /// The JSON of an `Encodes` value, encoded before: written as it is wherever an answer takes an
 /// `Encodes` (`AnswerMember`). Made only by encoding such a value, or by joining such pieces into
-/// an array, so its bytes are always what the value would encode to.
-struct PreEncoded<Encodes: Encodable & Sendable>: AnswerMember, Equatable {
+/// an array, so its bytes are always what the value would encode to. A method's handler answers
+/// with one of its `Result` (`MethodReply`).
+public struct PreEncoded<Encodes: Sendable>: AnswerMember, Equatable {
     let bytes: [UInt8]
 
-    init(_ value: Encodes, capacity: Int = 0) { bytes = AnswerEncoding.encode(value, capacity: capacity) }
+    init(_ value: Encodes, capacity: Int = 0) where Encodes: Encodable { bytes = AnswerEncoding.encode(value, capacity: capacity) }
+
+    /// A value given in a form that encodes as `Encodes` (`Answer.StatsOf` for `Answer.Stats`…).
+    init<Form: AnswerMember>(_ value: Form) where Form.Encodes == Encodes { bytes = AnswerEncoding.encode(value) }
+
+    /// `rpc.discover`'s document, which is JSON, not an answer type.
+    init(document: JSON) where Encodes == JSON { bytes = document.encoded }
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -57,7 +64,7 @@ struct PreEncoded<Encodes: Encodable & Sendable>: AnswerMember, Equatable {
         bytes.withUnsafeBufferPointer { mine in other.bytes.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress && $0.count == mine.count } }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var single = encoder.singleValueContainer()
         try single.encode(SplicedJSON(bytes: bytes))
     }

@@ -16,8 +16,8 @@ extension CacheStatus {
     }
 
     /// `refresh`'s answer: the entry of each cache refreshed.
-    static func encodedRefreshed(_ statuses: [CacheName: CacheStatus], at now: Instant, in zone: TimeZoneRules) -> [UInt8] {
-        AnswerEncoding.encode(Answer.Refreshed(alerts: statuses[.alerts]?.answer(at: now, in: zone), stations: statuses[.stations]?.answer(at: now, in: zone),
+    static func encodedRefreshed(_ statuses: [CacheName: CacheStatus], at now: Instant, in zone: TimeZoneRules) -> PreEncoded<Answer.Refreshed> {
+        PreEncoded(Answer.Refreshed(alerts: statuses[.alerts]?.answer(at: now, in: zone), stations: statuses[.stations]?.answer(at: now, in: zone),
                                                facilities: statuses[.facilities]?.answer(at: now, in: zone)))
     }
 }
@@ -54,5 +54,5 @@ extension StopSheetService {
     }
 
     /// `version`'s answer.
-    static let encodedVersion = AnswerEncoding.encode(Answer.Version(name: "stopsheetd", version: StopSheetVersion.current, protocol: ProtocolVersion.text))
+    static let encodedVersion = PreEncoded(Answer.Version(name: "stopsheetd", version: StopSheetVersion.current, protocol: ProtocolVersion.text))
 }
