@@ -54,5 +54,5 @@ func renderSamples(_ snapshot: Snapshot, extraStopIDs: [String] = []) {
     for stopID in sampleStopIDs + extraStopIDs {
         if let sheet = encoded.stopSheet(stopID: stopID) { requireJSON(sheet.object, "stop sheet \(stopID)") }
     }
-    for (index, alert) in snapshot.liveAlerts.enumerated() { requireJSON(alert.encoded(in: FuzzFixtures.zones.chicago), "alert \(index)") }
+    for (index, alert) in snapshot.liveAlerts.enumerated() { requireJSON(alert.encoded(in: FuzzFixtures.zones.chicago).bytes, "alert \(index)") }
 }

@@ -46,7 +46,7 @@ public func gtfsCSVFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int
             }
             if let station = directory.stations.first {
                 let now = Snapshot.build(stations: directory, alerts: nil, now: FuzzFixtures.capturedAt).stopSheet(for: station).accessibilityButton.now
-                requireJSON(station.encodedDetail(advisories: Array("[]".utf8), now: now, in: FuzzFixtures.zones.chicago), "station \(station.id)")
+                requireJSON(PreEncoded(station.detail(advisories: [], now: now, in: FuzzFixtures.zones.chicago)).bytes, "station \(station.id)")
             }
         } catch {
             precondition(!error.description.isEmpty, "a failure must say why")

@@ -136,7 +136,7 @@ enum FuzzService {
         dispatcher.register("refresh") { params, context in
             let reply = real.reply(to: RPCRequest(id: nil, method: "refresh", params: params), context: context)
             guard case .later = reply else { return reply }
-            return .later { complete in complete(.result(CacheStatus.encodedRefreshed([.alerts: store.status(.alerts)], at: FuzzFixtures.capturedAt, in: store.zone))) }
+            return .later { complete in complete(.result(CacheStatus.encodedRefreshed([.alerts: store.status(.alerts)], at: FuzzFixtures.capturedAt, in: store.zone).bytes)) }
         }
         return dispatcher
     }()

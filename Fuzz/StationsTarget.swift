@@ -11,7 +11,7 @@ public func stationsFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
         for id in decodedIDs {
             if let station = directory.station(for: id) {
                 let now = snapshot.stopSheet(for: station).accessibilityButton.now
-                requireJSON(station.encodedDetail(advisories: Array("[]".utf8), now: now, in: FuzzFixtures.zones.chicago), "station \(id)")
+                requireJSON(PreEncoded(station.detail(advisories: [], now: now, in: FuzzFixtures.zones.chicago)).bytes, "station \(id)")
             }
         }
     } catch {
