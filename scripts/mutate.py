@@ -251,15 +251,36 @@ def line_of(text, content):
     return content[:content.index(text)].count("\n") + 1
 
 
+def check(mutations):
+    """Each mutation's text occurs exactly once in its file in this tree: one that a change moved
+    or rewrote plants nothing, and its rule goes untested. Returns the exit status."""
+    problems = []
+    for mutation in mutations:
+        try:
+            with open(os.path.join(REPO, mutation["file"]), encoding="utf-8") as f:
+                found = f.read().count(mutation["text"])
+        except OSError as error:
+            problems.append(f"{mutation['id']}: {error}")
+            continue
+        if found != 1:
+            problems.append(f"{mutation['id']}: its text occurs {found} times in {mutation['file']}, not once: {mutation['text']!r}")
+    print("\n".join(problems) or f"{len(mutations)} mutations, each text found once")
+    return 1 if problems else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("ids", nargs="*", help="only these mutations (default: every one in the list)")
     parser.add_argument("--list", default=LIST, help="the list of mutations (default: Tests/Mutations/mutations.tsv)")
     parser.add_argument("--skip-baseline", action="store_true", help="do not build and test the copy unmutated first")
     parser.add_argument("--timeout", type=int, default=300, help="seconds one suite may run (default 300)")
+    parser.add_argument("--check", action="store_true",
+                        help="only check the list: each text found exactly once in its file (MutationListTests runs this)")
     args = parser.parse_args()
     started = time.monotonic()
     mutations = load(args.list)
+    if args.check:
+        sys.exit(check(mutations))
     if args.ids:
         unknown = set(args.ids) - {m["id"] for m in mutations}
         if unknown:
