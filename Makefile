@@ -75,14 +75,13 @@ soak: build
 	python3 scripts/soak.py --requests $(SOAK_REQUESTS) --binary .build/debug/stopsheetd
 
 # The integration tests and the soak against an AddressSanitizer build, then the threaded suites
-# against a ThreadSanitizer build of stopsheetd and stopsheetctl (separate scratch
-# paths keep the plain build intact; scripts/make-test.py names the threaded suites). The tests
-# themselves are the plain build: what is sanitized is the daemon under test. Leak checking is
-# off: it reports the threads' state at exit, not leaks. ThreadSanitizer runs without
-# suppressions: the daemon's one lock type is a pthread mutex (Support/Locked.swift), which TSan
-# sees, so every report is worth reading.
-sanitize: build-tests
-	scripts/make-test.py "asan build" "asan integration and soak" "tsan build" "tsan threaded suites and soak"
+# against a ThreadSanitizer build of stopsheetd and stopsheetctl (separate scratch paths keep the
+# plain build intact; scripts/make-test.py names the threaded suites). The test bundle is the
+# AddressSanitizer one, as in `make test`. Leak checking is off: it reports the threads' state at
+# exit, not leaks. ThreadSanitizer runs without suppressions: the daemon's one lock type is a
+# pthread mutex (Support/Locked.swift), which TSan sees, so every report is worth reading.
+sanitize: deps
+	scripts/make-test.py build "asan integration and soak" "tsan build" "tsan threaded suites and soak"
 
 # The release build the install and the package take (static Swift stdlib, git commit stamped).
 release: deps

@@ -1,3 +1,7 @@
+@testable import StopSheetCore
+@testable import StopSheetDaemon
+@testable import StopSheetProtocol
+
 /// Fuzz target (see Entry.swift): an alerts upstream body (CTA Customer Alerts JSON or the app API), decoded
 /// as the refresher does, then built into a snapshot with the real stations and rendered.
 public func alertsFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

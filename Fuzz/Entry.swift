@@ -1,4 +1,7 @@
 import Glibc
+@testable import StopSheetCore
+@testable import StopSheetDaemon
+@testable import StopSheetProtocol
 
 /// The one fuzz target run, chosen by `STOPSHEET_FUZZ_TARGET` when the fuzzer starts.
 private let selectedTarget: @Sendable (UnsafePointer<UInt8>?, Int) -> Int32 = {
@@ -13,8 +16,8 @@ private let selectedTarget: @Sendable (UnsafePointer<UInt8>?, Int) -> Int32 = {
     }
 }()
 
-/// libFuzzer's entry point. One binary holds every target, so scripts/fuzz.sh compiles the
-/// sources under test (the whole daemon, with the fuzzer and ASan) once instead of once per target.
+/// libFuzzer's entry point. One binary holds every target, so scripts/fuzz.sh links the sources
+/// under test (the whole daemon, from the AddressSanitizer build) once instead of once per target.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     selectedTarget(data, size)

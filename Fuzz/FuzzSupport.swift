@@ -1,10 +1,13 @@
 import Glibc
+@testable import StopSheetCore
+@testable import StopSheetDaemon
+@testable import StopSheetProtocol
 
 /// What the fuzz targets share: the real CTA fixtures, decoded once per process, and the checks
 /// an answer must pass beyond "did not crash".
 ///
-/// Built by `scripts/fuzz.sh` into one module with the sources under test (see there for why not
-/// through SwiftPM); `STOPSHEET_FIXTURES` names `Tests/Fixtures`.
+/// Compiled by `scripts/fuzz.sh` against the package's AddressSanitizer build (see there for why
+/// not through SwiftPM); `STOPSHEET_FIXTURES` names `Tests/Fixtures`.
 enum FuzzFixtures {
     /// The zones of a daemon with no --time-zone, from the system's time-zone database.
     static let zones = try! TimeZones(configured: nil)

@@ -1,3 +1,7 @@
+@testable import StopSheetCore
+@testable import StopSheetDaemon
+@testable import StopSheetProtocol
+
 /// Fuzz target (see Entry.swift): the input as a GTFS table. Read by the CSV stream whole and
 /// split at a point the input chooses, the records must be the same; as `stops.txt` of a small
 /// feed whose one train trip serves stops `1` to `4` (so parentless stations are made), and as

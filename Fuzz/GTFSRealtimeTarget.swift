@@ -1,3 +1,7 @@
+@testable import StopSheetCore
+@testable import StopSheetDaemon
+@testable import StopSheetProtocol
+
 /// Fuzz target (see Entry.swift): a body decoded as a GTFS-realtime FeedMessage (whether or not detection
 /// would call it one), then built into a snapshot with the real stations and rendered. Beyond
 /// "no crash": a decoded alert has an id and a train scope, and its kind follows its periods.

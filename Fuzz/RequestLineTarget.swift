@@ -1,4 +1,7 @@
 import Glibc
+@testable import StopSheetCore
+@testable import StopSheetDaemon
+@testable import StopSheetProtocol
 
 /// Fuzz target (see Entry.swift): bytes a client sends, through the very `LineFramer` and `Session` the
 /// serving loop gives a connection (framing, the exact-bytes fast path, the general parser, batches,

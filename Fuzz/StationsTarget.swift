@@ -1,3 +1,7 @@
+@testable import StopSheetCore
+@testable import StopSheetDaemon
+@testable import StopSheetProtocol
+
 /// Fuzz target (see Entry.swift): a stations upstream body ('L' stops CSV or JSON, or the app API), decoded
 /// as the refresher does, then built into a snapshot with the real alerts and rendered.
 public func stationsFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

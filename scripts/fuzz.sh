@@ -3,111 +3,70 @@
 #
 #   scripts/fuzz.sh [TARGET...]        targets: request-line alerts stations gtfs-realtime gtfs-csv (default: all)
 #
-# Environment: FUZZ_SECONDS (per target), FUZZ_OUT (default .build/fuzz), FUZZ_OPT (the swiftc
-# optimisation, default -O: fast inputs for long runs; `make test`'s short run takes -Onone, which
-# builds in a fraction of the time), FUZZ_JOBS (targets at once, default 1), FUZZ_BUILD_ONLY (set:
-# build the fuzzer binary and stop, as `make test`'s build lane does).
+# Environment: FUZZ_SECONDS (per target), FUZZ_OUT (default .build/fuzz), FUZZ_CONFIG (the build
+# the targets link against: release, the default, for fast inputs in long runs; `make test`'s
+# short run takes debug, the build its tests already made), FUZZ_JOBS (targets at once, default 1),
+# FUZZ_STEP (`build`: link the fuzzer binary and stop, as `make test`'s build lane does; `run`:
+# run the binary that step linked, building nothing, since `make test` builds the release beside it;
+# default both).
 #
-# The targets are built with `swiftc -sanitize=fuzzer,address` straight from the sources under
-# test, all in one module: a SwiftPM executable target would need libFuzzer's `main` and the
-# fuzzer sanitizer in every `swift build`, breaking the normal build. Which sources those are is
-# the package's word (`swift package describe`): whole targets, never a list kept here. Seed corpora are made from
-# Tests/Fixtures at each run; what the fuzzer finds beyond them is kept in FUZZ_OUT/corpus/ and
-# reused by the next run. A crash leaves its input in FUZZ_OUT/artifacts/ and fails the script:
-# turn it into a regression test (Tests/StopSheet*Tests/FuzzRegressionTests.swift) before fixing.
+# The package is built once, by scripts/asan-build.sh: AddressSanitizer with libFuzzer's coverage
+# instrumentation, the build `make test` runs its tests from. Only Fuzz/ is compiled here, with
+# `@testable` imports of the package's modules, and linked with the objects SwiftPM linked
+# stopsheetd from (its own `main` aside) and libFuzzer's `main`. A SwiftPM target could not hold
+# the targets: it would need libFuzzer's `main` and the fuzzer sanitizer in every `swift build`.
+# Seed corpora are made from Tests/Fixtures at each run; what the fuzzer finds beyond them is kept
+# in FUZZ_OUT/corpus/ and reused by the next run. A crash leaves its input in FUZZ_OUT/artifacts/
+# and fails the script: turn it into a regression test (Tests/StopSheet*Tests/FuzzRegressionTests.swift)
+# before fixing.
 set -eu
 cd "$(dirname "$0")/.."
 SWIFTC=${SWIFTC:-swiftc}
-SWIFT=${SWIFT:-$(dirname "$(command -v "$SWIFTC")")/swift}
-CLANG=${CLANG:-$(dirname "$(command -v "$SWIFTC")")/clang}
 seconds=${FUZZ_SECONDS:-300}
-opt=${FUZZ_OPT:--O}
+config=${FUZZ_CONFIG:-release}
 jobs=${FUZZ_JOBS:-1}
 out=${FUZZ_OUT:-.build/fuzz}
 targets=${*:-request-line alerts stations gtfs-realtime gtfs-csv}
 repo=$(pwd)
-mkdir -p "$out/CLinux" "$out/modules" "$out/artifacts" "$out/corpus"
+mkdir -p "$out/artifacts" "$out/corpus"
 
-# What the package says about a target (`swift package describe`). "sources": the Swift sources
-# of the target and of every Swift target it depends on, StopSheetCore's aside (listed on their
-# own, below); "modules": those other Swift targets' names; "resources": the Swift file SwiftPM
-# would generate for the target's `.embedInCode` resources (`PackageResources`).
-package_target() {
-    "$SWIFT" package describe --type json | python3 -c '
-import json, os, sys
-name, what = sys.argv[1], sys.argv[2]
-targets = {t["name"]: t for t in json.load(sys.stdin)["targets"]}
-def closure(name, seen):
-    if name in seen or targets[name]["module_type"] != "SwiftTarget":
-        return seen
-    seen.append(name)
-    for dependency in targets[name].get("target_dependencies", []):
-        closure(dependency, seen)
-    return seen
-swift = [n for n in closure(name, []) if n != "StopSheetCore" or name == "StopSheetCore"]
-if what == "sources":
-    print(" ".join(os.path.join(targets[n]["path"], source) for n in swift for source in sorted(targets[n]["sources"])))
-elif what == "modules":
-    print(" ".join(n for n in swift if n != "StopSheetCore"))
-else:
-    print("enum PackageResources {")
-    for resource in targets[name].get("resources", []):
-        data = open(resource["path"], "rb").read()
-        print("    static let %s: [UInt8] = [%s]" % (os.path.basename(resource["path"]).replace(".", "_").replace("-", "_"), ",".join(map(str, data))))
-    print("}")
-' "$1" "$2"
-}
-core=$(package_target StopSheetCore sources)
-daemon="$(package_target StopSheetDaemon sources) $out/DaemonResources.swift"
-package_target StopSheetDaemon resources >"$out/DaemonResources.swift.new"
-# Rewritten only when changed, so an unchanged resource does not force a rebuild.
-if cmp -s "$out/DaemonResources.swift.new" "$out/DaemonResources.swift"; then rm "$out/DaemonResources.swift.new"; else mv "$out/DaemonResources.swift.new" "$out/DaemonResources.swift"; fi
-# Everything is one module named StopSheetCore, so `import StopSheetCore` is a no-op; an empty
-# module of each other Swift target's name makes its `import` one too.
-: >"$out/modules/empty.h"
-for module in $(package_target StopSheetDaemon modules); do
-    [ "$module" = StopSheetDaemon ] && continue
-    printf 'module %s {\n    header "empty.h"\n    export *\n}\n' "$module" >>"$out/modules/module.modulemap.new"
-done
-touch "$out/modules/module.modulemap.new"
-if cmp -s "$out/modules/module.modulemap.new" "$out/modules/module.modulemap"; then rm "$out/modules/module.modulemap.new"; else mv "$out/modules/module.modulemap.new" "$out/modules/module.modulemap"; fi
-
-# Every target, in one binary (Fuzz/Entry.swift picks one by STOPSHEET_FUZZ_TARGET): the sources
-# under test are the whole daemon (the decoder targets render through its wire encoding), and
-# compiling them once with the fuzzer and ASan instead of once per target saves minutes.
 all_targets="request-line alerts stations gtfs-realtime gtfs-csv"
 for name in $targets; do
     case " $all_targets " in *" $name "*) ;; *) echo "unknown fuzz target '$name' ($all_targets)" >&2; exit 2 ;; esac
 done
 
-# The daemon sources `import CLinux` and `CICU` (C targets: SwiftPM would generate these module
-# maps), CSystemd and CCurl, CArchive, CLibXML2 (system-library targets: their module maps are
-# in the package, -I below).
-for c in CLinux CICU; do
-    mkdir -p "$out/$c"
-    printf 'module %s {\n    header "%s/Sources/%s/include/%s.h"\n    export *\n}\n' "$c" "$repo" "$c" "$c" >"$out/$c/module.modulemap"
-    "$CLANG" -c -O1 -fsanitize=address -ISources/$c/include Sources/$c/$c.c -o "$out/$c/$c.o"
-done
-
+# Every target, in one binary (Fuzz/Entry.swift picks one by STOPSHEET_FUZZ_TARGET).
 binary="$out/stopsheet-fuzz"
-# libxml2's headers are in a folder of their own (what its pkg-config says), for clang inside swiftc.
-xml_flags=$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g')
 build() {
-    files="Fuzz/FuzzSupport.swift Fuzz/Entry.swift Fuzz/RequestLineTarget.swift Fuzz/AlertsTarget.swift Fuzz/StationsTarget.swift Fuzz/GTFSRealtimeTarget.swift Fuzz/GTFSCSVTarget.swift $daemon $core"
-    # Rebuild only when a source changed: CI builds once, `make fuzz` reruns start at once.
-    # shellcheck disable=SC2086
-    if [ -x "$binary" ] && [ "$(cat "$binary.opt" 2>/dev/null)" = "$opt" ] && [ -z "$(find $files scripts/fuzz.sh -newer "$binary" 2>/dev/null | head -1)" ]; then return; fi
-    echo "fuzz: building the targets"
-    # One module named after the core, so the daemon files' `import StopSheetCore` is a no-op.
-    # shellcheck disable=SC2086
-    # The log keeps the linker's harmless ASan symbol-export warnings out of sight unless it fails.
-    if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -module-name StopSheetCore "$opt" -g -suppress-warnings -j "$(nproc)" \
-        -I "$out/CLinux" -I "$out/modules" -I Sources/CSystemd -I Sources/CCurl -I Sources/CArchive -I Sources/CLibXML2 -I "$out/CICU" $xml_flags \
-        $files "$out/CLinux/CLinux.o" "$out/CICU/CICU.o" -lsystemd -lcurl -larchive -lxml2 -licui18n -licuuc -o "$binary" >"$out/build.log" 2>&1; then
+    # Release keeps its internals visible to Fuzz/'s @testable imports (debug always does).
+    case $config in
+        release) set -- -c release -Xswiftc -enable-testing ;;
+        debug) set -- ;;
+        *) echo "FUZZ_CONFIG is release or debug, not '$config'" >&2; exit 2 ;;
+    esac
+    scripts/asan-build.sh "$@" --product stopsheetd >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
+    bin=$(scripts/asan-build.sh "$@" --show-bin-path)
+    # stopsheetd's objects, as SwiftPM linked them, without stopsheetd's own (its `main`).
+    grep -v '/stopsheetd\.build/' "$bin/stopsheetd.product/Objects.LinkFileList" >"$out/objects"
+    # Rebuild only when an input changed: CI links once, `make fuzz` reruns start at once.
+    # shellcheck disable=SC2046
+    if [ -x "$binary" ] && [ "$(cat "$binary.config" 2>/dev/null)" = "$config" ] \
+        && [ -z "$(find Fuzz $(cat "$out/objects") -newer "$binary" 2>/dev/null | head -1)" ]; then return; fi
+    echo "fuzz: linking the targets against the $config AddressSanitizer build"
+    # The C modules the package's modules import: the ones SwiftPM made for its C targets, and
+    # the system libraries' own; libxml2's headers are in a folder of their own (pkg-config).
+    modules=""
+    for map in "$bin"/*.build/module.modulemap Sources/*/module.modulemap; do
+        modules="$modules -Xcc -fmodule-map-file=$map"
+    done
+    # shellcheck disable=SC2086,SC2046
+    if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -module-name StopSheetFuzz -Onone -g -suppress-warnings \
+        -I "$bin/Modules" $modules $(pkg-config --cflags-only-I libxml-2.0) Fuzz/*.swift "@$out/objects" \
+        -lsystemd -lcurl -larchive -lxml2 -licui18n -licuuc -lm -o "$binary" >>"$out/build.log" 2>&1; then
         cat "$out/build.log" >&2
         exit 1
     fi
-    echo "$opt" >"$binary.opt"
+    echo "$config" >"$binary.config"
 }
 
 # Seeds from the real CTA files, regenerated each run so they follow the fixtures.
@@ -179,7 +138,9 @@ put("request-line", "pipelined", b"\x10" + "\r\n".join(requests).encode() + b"\n
 PY
 }
 
-if [ -n "${FUZZ_BUILD_ONLY:-}" ]; then
+step=${FUZZ_STEP:-both}
+case $step in build|run|both) ;; *) echo "FUZZ_STEP is build, run or both, not '$step'" >&2; exit 2 ;; esac
+if [ "$step" = build ]; then
     build
     echo "fuzz: built $binary"
     exit 0
@@ -189,7 +150,12 @@ Tests/GTFSRealtime/fuzz-seeds.sh "$out/seeds/gtfs-realtime"
 status=0
 summary="$out/summary.txt"
 : >"$summary"
-build
+if [ "$step" = both ]; then
+    build
+elif [ ! -x "$binary" ]; then
+    echo "fuzz: no $binary to run: FUZZ_STEP=build links it" >&2
+    exit 1
+fi
 # One target's run; its result line goes to the summary, a failure leaves a marker.
 fuzz_one() {
     name=$1

@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """`make test`: every stage, timed, with the builds in one lane and the tests beside them.
 
-The builds (plain with the tests, release, AddressSanitizer, ThreadSanitizer, the fuzzer) each
-take both cores, so they run one at a time, in the order below; every other stage starts as soon
+The builds (AddressSanitizer with the tests, ThreadSanitizer, release) each take both cores, so they run one at a time, in the order below; every other stage starts as soon
 as what it needs is built, beside the build of the moment, since those stages mostly wait on
 daemons, sockets and timeouts. After a failure no new stage starts; the ones running finish. Each
 stage writes a log under .build/test-logs/stages/; a failed one is printed whole (up to its last
@@ -77,22 +76,24 @@ class Stage:
 # builds only the daemon and stopsheetctl, for the threaded suites. The builds go in the order of
 # what must follow each: the longest test runs come after the first build and overlap the later
 # ones, and the release build, whose systemd stage is the shortest, comes last; the systemd tests
-# run the release binaries, which are what ships. The fuzzers run beside it on one core (two at
-# once slowed the release build by more than they saved: 11:20 against 10:04 and 10:44). The
-# debootstrap root of the systemd test is made from the start, beside the builds, since it mostly
+# run the release binaries, which are what ships. The fuzz targets are linked with the
+# AddressSanitizer build's objects (scripts/fuzz.sh), which carry libFuzzer's coverage
+# instrumentation, so the fuzzer costs a link, not a build of its own; they run on one core (two at
+# once slowed the builds by more than they saved), and the link is done before the release build
+# adds its git stamp to the sources, so the fuzz run starts no build. The debootstrap root of the systemd test is made from the start, beside the builds, since it mostly
 # waits on the network.
 STAGES = [
     Stage("systemd root", "python3 Tests/Systemd/prepare_root.py"),
-    Stage("build", f"{SWIFT} build --build-tests --sanitize=address --scratch-path .build/asan", build=True),
+    Stage("build", "scripts/asan-build.sh --build-tests", build=True),
     Stage("unit", f"scripts/swift-tests.py unit --build {TESTS_BUILD}", ["build"], env=ASAN),
     Stage("man and completion", f"make --no-print-directory man-lint && Tests/Completion/completion_test.sh {TESTS_BUILD}",
           ["build"], env=ASAN),
     Stage("asan integration and soak", sanitized_run("address"), ["build"], env=ASAN),
     Stage("tsan build", tsan_build(), ["build"], build=True),
     Stage("tsan threaded suites and soak", sanitized_run("thread", THREADED_SUITES), ["tsan build"], env=TSAN),
-    Stage("fuzz build", "FUZZ_BUILD_ONLY=1 FUZZ_OPT=-Onone scripts/fuzz.sh", ["tsan build"], build=True),
-    Stage("fuzz", f"FUZZ_SECONDS={FUZZ_SECONDS} FUZZ_OPT=-Onone FUZZ_JOBS=1 scripts/fuzz.sh", ["fuzz build"]),
-    Stage("release build", "scripts/build-release.sh", ["fuzz build"], build=True),
+    Stage("fuzz link", "FUZZ_STEP=build FUZZ_CONFIG=debug scripts/fuzz.sh", ["build"]),
+    Stage("fuzz", f"FUZZ_STEP=run FUZZ_SECONDS={FUZZ_SECONDS} FUZZ_JOBS=1 scripts/fuzz.sh", ["fuzz link"]),
+    Stage("release build", "scripts/build-release.sh", ["tsan build", "fuzz link"], build=True),
     Stage("systemd", "python3 Tests/Systemd/run", ["release build", "systemd root"],
           env={"STOPSHEETD_BIN": ".build/dist/release/stopsheetd"}),
 ]

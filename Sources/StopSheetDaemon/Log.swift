@@ -1,9 +1,6 @@
 // Re-exported for the whole daemon module (and stopsheetd and the tests): `printError`, `Errno`
-// and the socket helpers live once in Posix, and every file here uses them. Conditional because
-// the fuzz build compiles these files and Posix's into one module, where there is none to import.
-#if canImport(Posix)
+// and the socket helpers live once in Posix, and every file here uses them.
 @_exported import Posix
-#endif
 
 /// Syslog priorities, as journald's `PRIORITY=` field uses them.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
