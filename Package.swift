@@ -28,13 +28,12 @@ let package = Package(
         // The wire contract, once for both sides: method names with their params and results,
         // error codes and messages, StopType; `rpc.discover`'s OpenRPC document is made from it.
         .target(name: "StopSheetProtocol", dependencies: ["StopSheetCore"]),
+        // The demo snapshot's bytes (StopSheetDaemon/Demo/), embedded by the C compiler.
+        .target(name: "CDemoData"),
         .target(
             name: "StopSheetDaemon",
-            dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix", "ZoneInfo", "CLinux", "CSystemd", "CCurl", "CArchive", "CLibXML2", "CICU"],
-            resources: [
-                .embedInCode("Demo/alerts.json"),
-                .embedInCode("Demo/stops.csv"),
-            ]
+            dependencies: ["StopSheetCore", "StopSheetProtocol", "Posix", "ZoneInfo", "CLinux", "CSystemd", "CCurl", "CArchive", "CLibXML2", "CICU", "CDemoData"],
+            exclude: ["Demo"]
         ),
         .executableTarget(name: "stopsheetd", dependencies: ["StopSheetDaemon"]),
         // Not the daemon library: stopsheetctl links neither libcurl nor libsystemd.

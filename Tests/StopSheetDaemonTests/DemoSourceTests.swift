@@ -55,4 +55,18 @@ import Testing
         #expect(directory.count == 143)
         #expect(directory.station(for: "40380")?.name == "Clark/Lake")
     }
+
+    /// What the binary carries (CDemoData) is the files in Demo/, byte for byte, and those are the
+    /// real fixtures the rest of the tests read: the stops as served, the alerts as decoded once
+    /// rebased to the capture's own moment.
+    @Test func theEmbeddedBytesAreTheDemoFiles() throws {
+        let demo = Fixtures.packageRoot + "/Sources/StopSheetDaemon/Demo/"
+        guard case .success(.body(let stops, _, _)) = DemoSource(.stations, rebasedTo: captured, chicago: TestZones.chicago, clock: .fixed(captured)).fetch(validators: nil) else {
+            throw TestFailure("demo stations did not load")
+        }
+        #expect(stops == Fixtures.bytes(atPath: demo + "stops.csv"))
+        #expect(stops == Fixtures.bytes("L_stops_2021.csv"))
+        #expect(Fixtures.bytes(atPath: demo + "alerts.json") == Fixtures.bytes("alerts_2015-02-14.DERIVED.json"))
+        #expect(try alerts(rebasedTo: captured) == AlertsDecoder.decode(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"), chicago: TestZones.chicago))
+    }
 }

@@ -1,3 +1,4 @@
+import CDemoData
 import StopSheetCore
 
 /// The embedded real CTA snapshot (alerts of 2015-02-14 and the 2021 'L' stops), served through
@@ -22,15 +23,23 @@ public struct DemoSource: Source {
         switch cache {
         case .alerts:
             url = "demo:alerts"
-            alerts = DemoSource.rebase(PackageResources.alerts_json, to: startup, chicago: chicago)
-            bytes = alerts == nil ? PackageResources.alerts_json : []
+            let published = Self.embedded(stopsheet_demo_alerts)
+            alerts = DemoSource.rebase(published, to: startup, chicago: chicago)
+            bytes = alerts == nil ? published : []
         case .stations:
             url = "demo:stations"
-            (alerts, bytes) = (nil, PackageResources.stops_csv)
+            (alerts, bytes) = (nil, Self.embedded(stopsheet_demo_stops))
         case .facilities:
             // Never made (`Daemon.settings`): the demo has no lift status.
             (url, alerts, bytes) = ("demo:facilities", nil, [])
         }
+    }
+
+    /// One demo file's bytes, as CDemoData links them in.
+    private static func embedded(_ file: (UnsafeMutablePointer<Int>) -> UnsafePointer<UInt8>?) -> [UInt8] {
+        var count = 0
+        let start = file(&count)
+        return Array(UnsafeBufferPointer(start: start, count: count))
     }
 
     public func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> {
