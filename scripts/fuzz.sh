@@ -6,8 +6,9 @@
 # Environment: FUZZ_SECONDS (per target), FUZZ_OUT (default .build/fuzz), FUZZ_CONFIG (the build
 # the targets link against: release, the default, for fast inputs in long runs; `make test`'s
 # short run takes debug, the build its tests already made), FUZZ_JOBS (targets at once, default 1),
-# FUZZ_STEP (`build`: link the fuzzer binary and stop, as `make test`'s build lane does; `run`:
-# run the binary that step linked, building nothing, since `make test` builds the release beside it;
+# FUZZ_STEP (`build`: link the fuzzer binary and stop, as `make test`'s `fuzz link` stage does;
+# `run`: run the binary that step linked and build nothing, as its `fuzz` stage does, beside the
+# release build, whose git stamp in the sources would make the AddressSanitizer build rebuild;
 # default both).
 #
 # The package is built once, by scripts/asan-build.sh: AddressSanitizer with libFuzzer's coverage
