@@ -50,7 +50,7 @@ public final class EncodedSnapshot: Sendable {
     }
 
     /// The members of the `stopSheet` result for a station or platform id, when stations are
-    /// loaded, without the answer's `data` member (it moves with the clock; these bytes only with
+    /// loaded, with a place for the answer's `data` (it moves with the clock; these bytes only with
     /// the data, so they are what to compare between snapshots).
     func stopSheet(stopID: String) -> EncodedMembers? {
         stationIndex(stopID: stopID).map { sheets[$0] }
@@ -64,7 +64,7 @@ public final class EncodedSnapshot: Sendable {
         return snapshot.stations?.index(for: stopID)
     }
 
-    /// The sheet of the station at `index` (from `stationIndex`), without `data`.
+    /// The sheet of the station at `index` (from `stationIndex`), with a place for `data`.
     func stopSheet(at index: Int) -> EncodedMembers { sheets[index] }
 
     public var stationCount: Int { sheets.count }
