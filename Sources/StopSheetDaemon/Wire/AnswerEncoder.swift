@@ -480,7 +480,7 @@ struct AnswerSink {
     /// The name of the member written last, for a slot's.
     fileprivate var lastKey = ""
 
-    /// A slot's place (`Slot`), after its member's name: the pieces so far end here.
+    /// A slot's place (`MemberSlot`), after its member's name: the pieces so far end here.
     mutating func leaveSlot(_ type: ObjectIdentifier) {
         finishBytes()
         slots.append(EncodedMembers.SlotPosition(before: done.count, type: type, name: lastKey))

@@ -2,7 +2,7 @@ import StopSheetCore
 import StopSheetProtocol
 
 /// Members of an object encoded without its braces, to be written among other members
-/// (`JSONWriter.members`): a snapshot's sheet, whose `data` each answer fills in (`Slot`).
+/// (`JSONWriter.members`): a snapshot's sheet, whose `data` each answer fills in (`MemberSlot`).
 ///
 /// Kept in pieces: the bytes written for these members alone, and the big values encoded before
 /// and given as `shared:` (a snapshot's alert members, the same array for every station with the
@@ -10,7 +10,7 @@ import StopSheetProtocol
 /// share their alert bytes instead of each holding a copy (tens of megabytes at a hundred times
 /// CTA's size), and an output that holds shared pieces (`OutputBuffer`) sends them as they are.
 ///
-/// A member given as a `Slot` has its name written where its type's `CodingKeys` put it, and its
+/// A member given as a `MemberSlot` has its name written where its type's `CodingKeys` put it, and its
 /// value left out, between two pieces: `object(filling:)` puts the value there. So the value
 /// goes where the encoder would have written it, whatever the member's place.
 struct EncodedMembers: Sendable, Equatable {
@@ -52,7 +52,7 @@ struct EncodedMembers: Sendable, Equatable {
     }
 }
 
-/// The members of an object encoded with `Slot`s for some of its members, at any depth: what
+/// The members of an object encoded with `MemberSlot`s for some of its members, at any depth: what
 /// stays the same between its uses, encoded once, and the places of what changes, in
 /// `CodingKeys` order (a train sheet's members, the same for every station with the same button
 /// but for the station's id, name, alerts and `now`). `members(filling:)` puts values there.
@@ -115,7 +115,7 @@ struct SlotFill {
         (name, type, value) = (key.stringValue, ObjectIdentifier(String.self), .joined(first, second, third))
     }
 
-    init<Encodes>(_ key: some CodingKey, later: Slot<Encodes>) { (name, type, value) = (key.stringValue, ObjectIdentifier(Encodes.self), .later) }
+    init<Encodes>(_ key: some CodingKey, later: MemberSlot<Encodes>) { (name, type, value) = (key.stringValue, ObjectIdentifier(Encodes.self), .later) }
 
     fileprivate func write(into sink: inout AnswerSink, for slot: EncodedMembers.SlotPosition) {
         precondition(slot.name == name && slot.type == type, "\(name) put in the slot of \(slot.name), or a value of another type")
@@ -136,14 +136,14 @@ struct SlotFill {
 /// A member whose value is given later, when its object is put together
 /// (`EncodedMembers.object(filling:)`, `EncodedTemplate.filled`): the encoder writes its name in
 /// `CodingKeys` order and leaves the value's place in the pieces.
-struct Slot<Encodes: Sendable>: AnswerMember {
+struct MemberSlot<Encodes: Sendable>: AnswerMember {
     func encode(to encoder: any Encoder) throws {
         var single = encoder.singleValueContainer()
         try single.encode(SlotMark(type: ObjectIdentifier(Encodes.self)))
     }
 }
 
-/// What a `Slot` encodes as; only `AnswerEncoder` writes it.
+/// What a `MemberSlot` encodes as; only `AnswerEncoder` writes it.
 struct SlotMark: Encodable {
     let type: ObjectIdentifier
 

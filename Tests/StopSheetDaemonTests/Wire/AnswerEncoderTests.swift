@@ -64,7 +64,7 @@ import StopSheetTestSupport
         let freshness = Answer.Freshness(loaded: true, ageSeconds: 3, stale: false, producedAt: nil, configured: true)
         for words in [[], ["big", String(repeating: "x", count: 2 * OutputBuffer.shareFrom)]] {
             let first = PreEncoded(words)
-            let members = EncodedMembers(encoding: Probe(first: first, later: Slot<Answer.Freshness>(), last: "end"))
+            let members = EncodedMembers(encoding: Probe(first: first, later: MemberSlot<Answer.Freshness>(), last: "end"))
             #expect(members.slot != nil)
             #expect(members.object(filling: PreEncoded(freshness)) == AnswerEncoding.encode(Probe(first: first, later: freshness, last: "end")))
         }
