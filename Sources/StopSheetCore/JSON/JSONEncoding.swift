@@ -86,23 +86,6 @@ extension JSON {
         }
     }
 
-    /// Whether `utf8` goes into a JSON string as it is: plain ASCII that `encodeStringContent`
-    /// would copy unchanged (most ids and names), eight bytes at a time.
-    public static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = utf8.baseAddress else { return true }
-        var index = 0
-        while index + 8 <= utf8.count {
-            if mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) { return false }
-            index += 8
-        }
-        while index < utf8.count {
-            let byte = utf8[index]
-            if byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-            index += 1
-        }
-        return true
-    }
-
     /// Whether any of the eight bytes in `word` may need an escape: one below U+0020, `"`, a backslash,
     /// DEL, or any byte of a multi-byte sequence (some of which are escaped). Eight plain bytes are
     /// then passed over at once, with a few word operations instead of a test per byte; a word

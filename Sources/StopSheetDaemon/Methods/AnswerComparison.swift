@@ -4,7 +4,7 @@ import StopSheetProtocol
 /// What push compares between two generations of the store, apart from who is told (the
 /// subscriptions and their handlers, `SubscriptionRegistry`): each watched stop's `stopSheet`
 /// answer, once per stop id however many subscriptions watch it, and the health key. A sheet
-/// changes when its bytes but `data`'s value change or when a cache's `loaded` or `stale` flips
+/// changes when its bytes without `data` change or when a cache's `loaded` or `stale` flips
 /// (`SheetData.sameState`), never by age alone. Owned by the serving loop.
 struct AnswerComparison {
     /// A stop id some train subscription watches: its answer as last compared (nil: unknown

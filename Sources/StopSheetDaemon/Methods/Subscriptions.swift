@@ -154,7 +154,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         }
         // Every answer first, from the generation the registry last compared: a change after it is
         // then a notification, and an unknown id fails the call before anything is subscribed.
-        // Kept with `data` still to fill in too: the watched answers they start from.
+        // Kept without `data` too: the watched answers they start from.
         var answers: [EncodedMembers] = []
         for stopID in stopIDs {
             do {

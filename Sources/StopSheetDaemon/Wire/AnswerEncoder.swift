@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import StopSheetCore
 import StopSheetProtocol
 
@@ -16,17 +13,18 @@ import StopSheetProtocol
 enum AnswerEncoding {
     /// The JSON of `value`.
     static func encode<T: Encodable>(_ value: T, capacity: Int = 0) -> [UInt8] {
-        var sink = AnswerSink(capacity: capacity)
+        var sink = Sink(capacity: capacity)
         withUnsafeMutablePointer(to: &sink) { AnswerEncoder.write(value, $0) }
         return sink.joined()
     }
 
-    /// The members of `value`, an object, without its braces, in pieces (`EncodedMembers`).
-    static func members<T: Encodable>(of value: T, capacity: Int) -> (pieces: [[UInt8]], slots: [EncodedMembers.SlotPosition]) {
-        var sink = AnswerSink(capacity: capacity)
+    /// Appends the members of `value`, an object, without its braces (`EncodedMembers`).
+    static func writeMembers<T: Encodable>(_ value: T, into sink: inout Sink) {
         withUnsafeMutablePointer(to: &sink) { AnswerEncoder.write(value, $0, bare: true) }
-        return sink.pieces()
     }
+
+    /// What the encoder writes into: bytes, and big values encoded before as pieces of their own.
+    typealias Sink = EncodedMembers.Pieces
 }
 
 /// The JSON of an `Encodes` value, encoded before: written as it is wherever an answer takes an
@@ -46,8 +44,8 @@ public struct PreEncoded<Encodes: Sendable>: AnswerMember, Equatable {
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
-    /// Bytes put together from `Encodes`'s own pieces, encoded before: a sheet's members with its
-    /// `data` in their slot (`EncodedMembers.object(filling:)`), and nothing else.
+    /// Bytes put together from `Encodes`'s own pieces, encoded before: a train sheet, its members
+    /// and its `data` (`SheetData.sheet`), and nothing else.
     init(splicedSheet bytes: [UInt8]) where Encodes == Answer.Sheet { self.bytes = bytes }
 
     /// An array of values each encoded before.
@@ -114,13 +112,14 @@ private struct Frame {
 
 /// The `Encoder` one value is encoded through, writing straight into the sink.
 private struct AnswerEncoder: Encoder {
-    let sink: UnsafeMutablePointer<AnswerSink>
+    typealias Sink = AnswerEncoding.Sink
+    let sink: UnsafeMutablePointer<Sink>
     let frame: UnsafeMutablePointer<Frame>
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Appends the JSON of `value`.
-    static func write<T: Encodable>(_ value: T, _ sink: UnsafeMutablePointer<AnswerSink>, bare: Bool = false) {
+    static func write<T: Encodable>(_ value: T, _ sink: UnsafeMutablePointer<Sink>, bare: Bool = false) {
         var frame = Frame(bare: bare)
         withUnsafeMutablePointer(to: &frame) { frame in
             do {
@@ -164,7 +163,7 @@ private struct AnswerEncoder: Encoder {
 
 // MARK: Scalars, written the way `JSON` writes them
 
-extension UnsafeMutablePointer where Pointee == AnswerSink {
+extension UnsafeMutablePointer where Pointee == AnswerEncoding.Sink {
     fileprivate func null() { pointee.write(UnsafeRawBufferPointer(start: nullText.utf8Start, count: 4)) }
 
     fileprivate func bool(_ value: Bool) {
@@ -197,20 +196,14 @@ extension UnsafeMutablePointer where Pointee == AnswerSink {
     /// A floating-point number (no answer has one yet): as Swift spells it, `null` when not finite.
     fileprivate func number<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T) {
         guard value.isFinite else { return null() }
-        var bytes: [UInt8] = []
-        JSON.number(String(value)).encode(into: &bytes)
-        pointee.write(bytes)
+        pointee.write(JSON.number(String(value)))
     }
 
-    /// Any other value: through its own `encode(to:)`, or as it is when encoded before, or a
-    /// slot's place.
+    /// Any other value: through its own `encode(to:)`, or as it is when encoded before.
     fileprivate func value<T: Encodable>(_ value: T) {
         if T.self == SplicedJSON.self {
             let bytes = withUnsafePointer(to: value) { $0.withMemoryRebound(to: SplicedJSON.self, capacity: 1) { $0.pointee.bytes } }
             return pointee.append(shared: bytes)
-        }
-        if T.self == SlotMark.self {
-            return pointee.leaveSlot(withUnsafePointer(to: value) { $0.withMemoryRebound(to: SlotMark.self, capacity: 1) { $0.pointee.type } })
         }
         if T.self == String.self {
             return withUnsafePointer(to: value) { $0.withMemoryRebound(to: String.self, capacity: 1) { string($0.pointee) } }
@@ -223,35 +216,35 @@ private let nullText: StaticString = "null"
 
 /// An object's members.
 private struct Members<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let sink: UnsafeMutablePointer<AnswerSink>
+    typealias Sink = AnswerEncoding.Sink
+    let sink: UnsafeMutablePointer<Sink>
     let frame: UnsafeMutablePointer<Frame>
     var codingPath: [any CodingKey] { [] }
 
-    init(sink: UnsafeMutablePointer<AnswerSink>, frame: UnsafeMutablePointer<Frame>) { (self.sink, self.frame) = (sink, frame) }
+    init(sink: UnsafeMutablePointer<Sink>, frame: UnsafeMutablePointer<Frame>) { (self.sink, self.frame) = (sink, frame) }
 
     /// `"name":`, after a comma unless it is the first.
     private func key(_ key: Key) {
-        let comma = frame.pointee.filled
+        if frame.pointee.filled { sink.pointee.write(UInt8(ascii: ",")) }
         frame.pointee.filled = true
-        if Key.self == RunTimeKey.self {
-            if comma { sink.pointee.write(UInt8(ascii: ",")) }
-            sink.pointee.lastKey = key.stringValue
-            sink.pointee.write(string: key.stringValue)
-            return sink.pointee.write(UInt8(ascii: ":"))
-        }
+        if Key.self == RunTimeKey.self { return writeEscaped(key.stringValue) }
         var name = key.stringValue
-        sink.pointee.lastKey = name
         assert(name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a member name that needs escapes")
-        name.withUTF8 { sink.pointee.write(key: UnsafeRawBufferPointer($0), comma: comma) }
+        name.withUTF8 { sink.pointee.write(key: UnsafeRawBufferPointer($0)) }
     }
 
-    /// `Key`'s omittable member names (most have none): found at the first absent member.
-    private var omittable: [String]?
+    private func writeEscaped(_ name: String) {
+        sink.pointee.write(string: name)
+        sink.pointee.write(UInt8(ascii: ":"))
+    }
+
+    /// Whether `Key` has omittable members at all (most have none): found at the first absent one.
+    private var mayOmit: Bool?
 
     /// An absent member: left out when omittable, else `null`.
     private mutating func absent(_ key: Key) {
-        if omittable == nil { omittable = OmittableMembers.names(of: Key.self) }
-        if !omittable.unsafelyUnwrapped.isEmpty, omittable.unsafelyUnwrapped.contains(key.stringValue) { return }
+        if mayOmit == nil { mayOmit = (Key.self as? any AnswerKey.Type)?.hasOmittable ?? false }
+        guard !(mayOmit! && ((key as? any AnswerKey)?.isOmittable ?? false)) else { return }
         self.key(key)
         sink.null()
     }
@@ -305,12 +298,13 @@ private struct Members<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
 /// An array's elements.
 private struct Elements: UnkeyedEncodingContainer {
-    let sink: UnsafeMutablePointer<AnswerSink>
+    typealias Sink = AnswerEncoding.Sink
+    let sink: UnsafeMutablePointer<Sink>
     let frame: UnsafeMutablePointer<Frame>
     var codingPath: [any CodingKey] { [] }
     private(set) var count = 0
 
-    init(sink: UnsafeMutablePointer<AnswerSink>, frame: UnsafeMutablePointer<Frame>) { (self.sink, self.frame) = (sink, frame) }
+    init(sink: UnsafeMutablePointer<Sink>, frame: UnsafeMutablePointer<Frame>) { (self.sink, self.frame) = (sink, frame) }
 
     private mutating func separate() {
         if count > 0 { sink.pointee.write(UInt8(ascii: ",")) }
@@ -344,7 +338,8 @@ private struct Elements: UnkeyedEncodingContainer {
 
 /// One value.
 private struct Single: SingleValueEncodingContainer {
-    let sink: UnsafeMutablePointer<AnswerSink>
+    typealias Sink = AnswerEncoding.Sink
+    let sink: UnsafeMutablePointer<Sink>
     var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil() { sink.null() }
@@ -365,165 +360,9 @@ private struct Single: SingleValueEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) { sink.value(value) }
 }
 
-/// Each key type's omittable member names (`AnswerKey.omittable`), found once per type: a
-/// conformance cast and a hashed look-up per absent member cost more than the member.
-private enum OmittableMembers {
-    /// Few types (the protocol's objects): a list beats hashing.
-    private static let known = Locked<[(type: ObjectIdentifier, names: [String])]>([])
+extension AnswerKey {
+    /// Left out, never `null`, when absent.
+    fileprivate var isOmittable: Bool { Self.omittable.contains(self) }
 
-    static func names(of type: any CodingKey.Type) -> [String] {
-        let id = ObjectIdentifier(type)
-        if let names = known.withLock({ known in known.first { $0.type == id }?.names }) { return names }
-        let names = (type as? any AnswerKey.Type).map { omittable($0) } ?? []
-        known.withLock { $0.append((id, names)) }
-        return names
-    }
-
-    private static func omittable<Key: AnswerKey>(_ type: Key.Type) -> [String] { Key.allCases.filter(Key.omittable.contains).map(\.stringValue) }
-}
-
-/// What `AnswerEncoder` writes into: bytes in a buffer of its own, whose appends cost a bounds
-/// check and a copy (an array's uniqueness and capacity bookkeeping cost more than the copy, on
-/// every key and value), and big values encoded before as pieces of their own, kept by
-/// reference. Made and finished by `AnswerEncoding`, which frees its buffer.
-struct AnswerSink {
-    private var base: UnsafeMutableRawPointer
-    private var count = 0
-    private var capacity: Int
-    /// The pieces before the bytes in the buffer.
-    private var done: [[UInt8]] = []
-    private var doneBytes = 0
-    private var slots: [EncodedMembers.SlotPosition] = []
-
-    init(capacity: Int) {
-        self.capacity = max(capacity, 256)
-        guard let base = malloc(self.capacity) else { fatalError("out of memory for an answer's bytes") }
-        self.base = base
-    }
-
-    @inline(__always)
-    mutating func write(_ byte: UInt8) {
-        if count == capacity { grow(to: count + 1) }
-        base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
-        count += 1
-    }
-
-    @inline(__always)
-    mutating func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        if count + bytes.count > capacity { grow(to: count + bytes.count) }
-        (base + count).copyMemory(from: source, byteCount: bytes.count)
-        count += bytes.count
-    }
-
-    mutating func write(_ bytes: [UInt8]) { bytes.withUnsafeBytes { write($0) } }
-
-    /// A comma if `comma`, then `"name":`, for a name that needs no escape.
-    @inline(__always)
-    mutating func write(key name: UnsafeRawBufferPointer, comma: Bool) {
-        let needed = name.count + 4
-        if count + needed > capacity { grow(to: count + needed) }
-        var target = base + count
-        if comma {
-            target.storeBytes(of: UInt8(ascii: ","), as: UInt8.self)
-            target += 1
-        }
-        target.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
-        if let source = name.baseAddress { (target + 1).copyMemory(from: source, byteCount: name.count) }
-        (target + 1 + name.count).storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
-        (target + 2 + name.count).storeBytes(of: UInt8(ascii: ":"), as: UInt8.self)
-        count = base.distance(to: target) + 3 + name.count
-    }
-
-    /// A string as JSON: copied between quotes when nothing in it needs an escape (most ids and
-    /// names), else escaped by `JSON.encodeString`, the one rule for escapes.
-    mutating func write(string: String) {
-        var string = string
-        let plain = string.withUTF8 { utf8 in
-            guard JSON.needsNoEscape(utf8) else { return false }
-            let bytes = UnsafeRawBufferPointer(utf8)
-            if count + bytes.count + 2 > capacity { grow(to: count + bytes.count + 2) }
-            base.storeBytes(of: UInt8(ascii: "\""), toByteOffset: count, as: UInt8.self)
-            if let source = bytes.baseAddress { (base + count + 1).copyMemory(from: source, byteCount: bytes.count) }
-            base.storeBytes(of: UInt8(ascii: "\""), toByteOffset: count + 1 + bytes.count, as: UInt8.self)
-            count += bytes.count + 2
-            return true
-        }
-        guard !plain else { return }
-        var escaped: [UInt8] = []
-        JSON.encodeString(string, into: &escaped)
-        write(escaped)
-    }
-
-    /// A string's escaped content, without quotes (`JSON.encodeStringContent`).
-    mutating func write(stringContent string: String) {
-        var string = string
-        let plain = string.withUTF8 { utf8 in
-            guard JSON.needsNoEscape(utf8) else { return false }
-            write(UnsafeRawBufferPointer(utf8))
-            return true
-        }
-        guard !plain else { return }
-        var escaped: [UInt8] = []
-        JSON.encodeStringContent(string, into: &escaped)
-        write(escaped)
-    }
-
-    /// A value big enough to be worth a reference becomes a piece; a small one is copied.
-    mutating func append(shared bytes: [UInt8]) {
-        guard bytes.count >= OutputBuffer.shareFrom else { return write(bytes) }
-        finishBytes()
-        done.append(bytes)
-        doneBytes += bytes.count
-    }
-
-    /// The name of the member written last, for a slot's.
-    fileprivate var lastKey = ""
-
-    /// A slot's place (`MemberSlot`), after its member's name: the pieces so far end here.
-    mutating func leaveSlot(_ type: ObjectIdentifier) {
-        finishBytes()
-        slots.append(EncodedMembers.SlotPosition(before: done.count, type: type, name: lastKey))
-    }
-
-    /// The bytes in the buffer as a piece of their own.
-    private mutating func finishBytes() {
-        guard count > 0 else { return }
-        done.append(Self.array(base, count))
-        doneBytes += count
-        count = 0
-    }
-
-    private static func array(_ base: UnsafeRawPointer, _ count: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(start: base, count: count))
-            initialized = count
-        }
-    }
-
-    /// Everything written, as pieces and the slot between them; the buffer is freed.
-    consuming func pieces() -> (pieces: [[UInt8]], slots: [EncodedMembers.SlotPosition]) {
-        finishBytes()
-        free(base)
-        return (done, slots)
-    }
-
-    /// Everything written, in one array; the buffer is freed.
-    fileprivate consuming func joined() -> [UInt8] {
-        precondition(slots.isEmpty, "a slot outside a template or members")
-        defer { free(base) }
-        guard !done.isEmpty else { return Self.array(base, count) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(doneBytes + count)
-        for piece in done { bytes.append(contentsOf: piece) }
-        bytes.append(contentsOf: UnsafeRawBufferPointer(start: base, count: count))
-        return bytes
-    }
-
-    private mutating func grow(to needed: Int) {
-        let capacity = max(needed, self.capacity * 2)
-        // Out of memory is the one failure a byte buffer cannot answer; it is fatal as for an array.
-        guard let grown = realloc(base, capacity) else { fatalError("out of memory for an answer's bytes") }
-        (base, self.capacity) = (grown, capacity)
-    }
+    fileprivate static var hasOmittable: Bool { !omittable.isEmpty }
 }

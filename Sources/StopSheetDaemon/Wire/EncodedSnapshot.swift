@@ -14,9 +14,15 @@ public final class EncodedSnapshot: Sendable {
     private let decimalIndex: DecimalStopIndex
     /// The `stations` answer's order (`StationsByName`): positions in the directory's stations.
     public let stationsByName: [Int]
-    /// What each station's sheet was made from, in the directory's station order: the next
-    /// build of the same stations load reuses what did not change (`encodeSheets`).
-    private let made: [Made]
+    /// Each station's `accessibilityButton.now` encoded as it is while no facility outage applies
+    /// (nil where one did at this snapshot): it follows the stations data alone, so an alert
+    /// refresh takes it from the snapshot before instead of encoding it again.
+    private let quietNow: [PreEncoded<Answer.StepFreeNow>?]
+    /// The `now` of each station where a facility outage applied, with what it was made from
+    /// (`Snapshot.verdictInputs`): the next build of the same stations load in the same zone
+    /// keeps those whose inputs did not change, so a lift-status refresh that changes one unit
+    /// encodes that unit's stations alone.
+    private let loudNow: [Int: (inputs: Snapshot.VerdictInputs, now: PreEncoded<Answer.StepFreeNow>)]
     /// How many stations' `now` this build encoded (for `make bench`).
     public let encodedNowCount: Int
 
@@ -28,7 +34,9 @@ public final class EncodedSnapshot: Sendable {
         self.snapshot = snapshot
         self.zone = zone
         let same = previous.flatMap { Self.sameLoad($0.snapshot.stations, snapshot.stations) ? $0 : nil }
-        (sheets, made, encodedNowCount, kept) = Self.encodeSheets(snapshot, zone: zone, before: same)
+        let sameZone = same.flatMap { $0.zone == zone ? $0 : nil }
+        (sheets, quietNow, loudNow, encodedNowCount, kept) = Self.encodeSheets(snapshot, zone: zone, quietNow: same?.quietNow, loudNow: sameZone?.loudNow ?? [:],
+                                                                               kept: sameZone?.kept)
         decimalIndex = DecimalStopIndex(snapshot.stations)
         stationsByName = same?.stationsByName ?? StationsByName.order(snapshot.stations)
     }
@@ -42,7 +50,7 @@ public final class EncodedSnapshot: Sendable {
     }
 
     /// The members of the `stopSheet` result for a station or platform id, when stations are
-    /// loaded, with a place for the answer's `data` (it moves with the clock; these bytes only with
+    /// loaded, without the answer's `data` member (it moves with the clock; these bytes only with
     /// the data, so they are what to compare between snapshots).
     func stopSheet(stopID: String) -> EncodedMembers? {
         stationIndex(stopID: stopID).map { sheets[$0] }
@@ -56,7 +64,7 @@ public final class EncodedSnapshot: Sendable {
         return snapshot.stations?.index(for: stopID)
     }
 
-    /// The sheet of the station at `index` (from `stationIndex`), with a place for `data`.
+    /// The sheet of the station at `index` (from `stationIndex`), without `data`.
     func stopSheet(at index: Int) -> EncodedMembers { sheets[index] }
 
     public var stationCount: Int { sheets.count }
@@ -66,33 +74,27 @@ public final class EncodedSnapshot: Sendable {
 
     /// What a snapshot keeps of its encoding for the one that replaces it with the same stations
     /// load in the same zone (an alert refresh): each alert's encoding by id, with the alert it
-    /// was made from, and each set of alerts by its alerts' ids. With each station's `Made`, an
-    /// alert refresh then encodes only what changed: the alerts that changed, the sets that hold
-    /// them, and the sheets of the stations whose set or `now` changed.
+    /// was made from; each set of alerts by its alerts' ids; and each station's sheet with the set
+    /// and `now` it was made from. An alert refresh then encodes only what changed: the alerts
+    /// that changed, the sets that hold them, and the sheets of the stations whose set or `now`
+    /// changed.
     private struct Kept {
         var alerts: [String: (alert: LiveAlert, encoded: PreEncoded<Answer.Alert>, advisory: PreEncoded<Answer.Advisory>?)] = [:]
         var sets: [[String]: EncodedAlertMembers] = [:]
-    }
-
-    /// What one station's sheet was made from: its set of alerts, and its
-    /// `accessibilityButton.now` with the verdict inputs it was made from (`Snapshot.verdictInputs`)
-    /// where a facility outage applied. A quiet `now` (no outage) follows the stations data
-    /// alone, so the next build of the same load takes it in any zone; a loud one only in the same
-    /// zone with the same inputs, so a lift-status refresh that changes one unit encodes that
-    /// unit's stations alone.
-    private struct Made {
-        let set: EncodedAlertMembers
-        let now: PreEncoded<Answer.StepFreeNow>
-        let inputs: Snapshot.VerdictInputs?
+        /// Per station: the set and the `now` its sheet was made with.
+        var inputs: [(set: EncodedAlertMembers, now: PreEncoded<Answer.StepFreeNow>)] = []
+        var sheets: [EncodedMembers] = []
     }
 
     /// Each alert is encoded once (and each advisory), and so is each distinct set of alerts that
-    /// applies to some station (a line's stations share one), and each sheet's shared part
-    /// (`EncodedButton`): building is then linear in stations + alerts with a small constant, not
-    /// stations × alerts-per-station encodings. `before`: the snapshot replaced, when it had the
-    /// same stations load.
-    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules, before: EncodedSnapshot?) -> ([EncodedMembers], [Made], Int, Kept) {
-        let sameZone = before.flatMap { $0.zone == zone ? $0 : nil }
+    /// applies to some station (a line's stations share one), and each button's fixed part:
+    /// building is then linear in stations + alerts with a small constant, not stations ×
+    /// alerts-per-station encodings. `before`: what the snapshot replaced kept, when it had the
+    /// same stations load in the same zone.
+    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules, quietNow reusable: [PreEncoded<Answer.StepFreeNow>?]?,
+                                     loudNow previous: [Int: (inputs: Snapshot.VerdictInputs, now: PreEncoded<Answer.StepFreeNow>)], kept before: Kept?)
+        -> ([EncodedMembers], [PreEncoded<Answer.StepFreeNow>?], [Int: (inputs: Snapshot.VerdictInputs, now: PreEncoded<Answer.StepFreeNow>)], Int, Kept) {
+        var loudNow: [Int: (inputs: Snapshot.VerdictInputs, now: PreEncoded<Answer.StepFreeNow>)] = [:]
         var encodedCount = 0
         var kept = Kept()
         let live = snapshot.liveAlerts
@@ -102,7 +104,7 @@ public final class EncodedSnapshot: Sendable {
         encodedAlerts.reserveCapacity(live.count)
         encodedAdvisories.reserveCapacity(live.count)
         for (position, alert) in live.enumerated() {
-            if let old = sameZone?.kept.alerts[alert.alert.id], old.alert == alert {
+            if let old = before?.alerts[alert.alert.id], old.alert == alert {
                 unchanged[position] = true
                 encodedAlerts.append(old.encoded)
                 encodedAdvisories.append(old.advisory)
@@ -113,13 +115,13 @@ public final class EncodedSnapshot: Sendable {
             kept.alerts[alert.alert.id] = (alert, encodedAlerts[position], encodedAdvisories[position])
         }
         var membersBySet: [[Int]: EncodedAlertMembers] = [:]
-        let noAlerts = sameZone?.kept.sets[[]] ?? StopSheet.encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: [])
+        let noAlerts = before?.sets[[]] ?? StopSheet.encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: [])
         kept.sets[[]] = noAlerts
         var buttons: [EncodedButton] = []
         var sheets: [EncodedMembers] = []
-        var made: [Made] = []
         sheets.reserveCapacity(snapshot.stations?.count ?? 0)
-        made.reserveCapacity(snapshot.stations?.count ?? 0)
+        kept.inputs.reserveCapacity(snapshot.stations?.count ?? 0)
+        var quietNow = reusable ?? Array(repeating: nil, count: snapshot.stations?.count ?? 0)
         // Stations are read in place: a `for station in` loop copies each one, retains included.
         (snapshot.stations?.stations ?? []).withUnsafeBufferPointer { stations in
             for index in stations.indices {
@@ -131,7 +133,7 @@ public final class EncodedSnapshot: Sendable {
                         members = known
                     } else {
                         let ids = positions.map { live[$0].alert.id }
-                        if let old = sameZone?.kept.sets[ids], positions.allSatisfy({ unchanged[$0] }) {
+                        if let old = before?.sets[ids], positions.allSatisfy({ unchanged[$0] }) {
                             members = old
                         } else {
                             members = StopSheet.encodedAlertMembers(positions.map { live[$0] }, encodedAlerts: positions.map { encodedAlerts[$0] },
@@ -147,35 +149,35 @@ public final class EncodedSnapshot: Sendable {
                     buttons.append(EncodedButton(stepFree, agency: agency))
                     return buttons[buttons.count - 1]
                 }()
-                let old = before?.made[index]
                 let now: PreEncoded<Answer.StepFreeNow>
-                var inputs: Snapshot.VerdictInputs?
                 if snapshot.hasFacilityOutage(at: stations[index], amongAlertsAt: positions) {
-                    let loud = snapshot.verdictInputs(for: stations[index], alertPositions: positions)
-                    inputs = loud
-                    if sameZone != nil, let old, old.inputs == loud {
-                        now = old.now
+                    let inputs = snapshot.verdictInputs(for: stations[index], alertPositions: positions)
+                    if let kept = previous[index], kept.inputs == inputs {
+                        now = kept.now
                     } else {
-                        now = snapshot.stepFreeNow(for: stations[index], inputs: loud).encoded(in: zone)
+                        now = snapshot.stepFreeNow(for: stations[index], inputs: inputs).encoded(in: zone)
                         encodedCount += 1
                     }
-                } else if let old, old.inputs == nil {
-                    now = old.now
+                    loudNow[index] = (inputs, now)
+                } else if let quiet = quietNow[index] {
+                    now = quiet
                 } else {
                     now = snapshot.stepFreeNow(for: stations[index], alertPositions: []).encoded(in: zone)
                     encodedCount += 1
+                    quietNow[index] = now
                 }
                 // The same stations load in the same zone: the same name and button, so the same
                 // set and `now` make the same sheet.
-                if let sameZone, let old, old.set === members, old.now.isStored(as: now) {
-                    sheets.append(sameZone.sheets[index])
+                if let before, before.inputs[index].set === members, before.inputs[index].now.isStored(as: now) {
+                    sheets.append(before.sheets[index])
                 } else {
                     sheets.append(StopSheet.encodedMembers(stationID: stations[index].id, stationName: stations[index].name, button: button,
                                                            alertMembers: members, now: now))
                 }
-                made.append(Made(set: members, now: now, inputs: inputs))
+                kept.inputs.append((members, now))
             }
         }
-        return (sheets, made, encodedCount, kept)
+        kept.sheets = sheets
+        return (sheets, quietNow, loudNow, encodedCount, kept)
     }
 }

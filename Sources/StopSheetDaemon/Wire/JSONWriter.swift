@@ -3,7 +3,7 @@ import StopSheetProtocol
 
 /// How the daemon puts JSON together from parts encoded before: answer and notification
 /// envelopes around a result (a snapshot's sheet, a client's id token), and a train sheet's
-/// members with its `data` (`EncodedMembers.object(filling:)`). The answers themselves are encoded from their
+/// members with its `data` (`SheetData.sheet`). The answers themselves are encoded from their
 /// values (`AnswerEncoding`). It writes members and elements one by one
 /// and places every brace, bracket, comma and colon inside what it writes, so no caller cuts
 /// encoded bytes at a marker or drops a last byte to add a member. Outside it stand only the
@@ -76,16 +76,11 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
         sink.append(shared: value)
     }
 
-    /// Members encoded before (`EncodedMembers`), in their order, after those written so far,
-    /// with `value` in their slot if they have one.
-    mutating func members(_ members: EncodedMembers, filling value: [UInt8]) {
-        guard !members.pieces.isEmpty || members.slot != nil else { return }
+    /// Members encoded before (`EncodedMembers`), in their order, after those written so far.
+    mutating func members(_ members: EncodedMembers) {
+        guard !members.pieces.isEmpty else { return }
         separate()
-        for (index, piece) in members.pieces.enumerated() {
-            if index == members.slot?.before { sink.append(shared: value) }
-            sink.append(shared: piece)
-        }
-        if members.slot?.before == members.pieces.count { sink.append(shared: value) }
+        for piece in members.pieces { sink.append(shared: piece) }
     }
 
     // MARK: Members named by the protocol (`AnswerKey`)

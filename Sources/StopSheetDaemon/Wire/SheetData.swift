@@ -2,11 +2,10 @@ import StopSheetCore
 import StopSheetProtocol
 
 /// A train sheet's `data` member: how fresh the alerts and the stations behind it are at the
-/// moment of the answer. The encoded snapshot's sheets leave its value out (it moves with the
-/// clock, they move with the data): each answer, and each notification, fills it in
-/// (`EncodedMembers.object(filling:)`).
+/// moment of the answer. The encoded snapshot's sheets leave it out (it moves with the clock,
+/// they move with the data); it is appended to each answer, and to each notification.
 ///
-/// Two sheets are the same sheet when their bytes but `data`'s value are equal and their data are
+/// Two sheets are the same sheet when their bytes without `data` are equal and their data are
 /// in the same state (`sameState`): the age alone never makes a sheet change.
 public struct SheetData: Sendable, Equatable {
     public var alerts: DataFreshness
@@ -31,7 +30,16 @@ public struct SheetData: Sendable, Equatable {
         Answer.SheetData(alerts: alerts.answer(in: zone), stations: stations.answer(in: zone), facilities: facilities.answer(in: zone))
     }
 
-    public var encoded: PreEncoded<Answer.SheetData> { PreEncoded(answer) }
+    public var encoded: [UInt8] { AnswerEncoding.encode(answer) }
+
+    /// A train sheet's bytes: its members (`EncodedSnapshot`'s, or any sheet's without `data`)
+    /// with `data`, given encoded, as the last member: `Answer.Sheet`'s last, which a test holds.
+    static func sheet(_ members: EncodedMembers, data encodedData: [UInt8]) -> [UInt8] {
+        .object { sheet in
+            sheet.members(members)
+            sheet.member(Answer.Sheet.CodingKeys.data, encoded: encodedData)
+        }
+    }
 }
 
 extension DataFreshness {

@@ -1,5 +1,4 @@
 import StopSheetCore
-import StopSheetProtocol
 
 /// The generation's sheets with the current `data` member appended, each spliced once per change
 /// of the data — at most once a second while a cache is loaded, since the age moves — instead of
@@ -15,23 +14,23 @@ import StopSheetProtocol
 final class SplicedSheets: @unchecked Sendable {
     @exclusivity(unchecked) private var generation: Generation?
     @exclusivity(unchecked) private var key: (alerts: Int64, stations: Int64, facilities: Int64)?
-    @exclusivity(unchecked) private var encodedData: PreEncoded<Answer.SheetData>?
+    @exclusivity(unchecked) private var encodedData: [UInt8] = []
     @exclusivity(unchecked) private var sheets: [[UInt8]?] = []
     @exclusivity(unchecked) private var thread = OwningThread()
 
-    /// The sheet at `index` of `generation` with `data` in its place.
+    /// The sheet at `index` of `generation` with `data` as its last member.
     func sheet(at index: Int, of generation: Generation, data: SheetData) -> [UInt8] {
         update(generation, data)
         if let sheet = sheets[index] { return sheet }
-        let sheet = generation.encoded.stopSheet(at: index).object(filling: encodedData.unsafelyUnwrapped)
+        let sheet = SheetData.sheet(generation.encoded.stopSheet(at: index), data: encodedData)
         sheets[index] = sheet
         return sheet
     }
 
     /// The encoded `data` member, for a sheet that is not one of the generation's.
-    func encodedData(_ data: SheetData, of generation: Generation) -> PreEncoded<Answer.SheetData> {
+    func encodedData(_ data: SheetData, of generation: Generation) -> [UInt8] {
         update(generation, data)
-        return encodedData.unsafelyUnwrapped
+        return encodedData
     }
 
     private func update(_ generation: Generation, _ data: SheetData) {

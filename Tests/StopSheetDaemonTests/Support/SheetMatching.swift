@@ -1,9 +1,8 @@
 import StopSheetCore
 import StopSheetProtocol
 import Testing
-@testable import StopSheetDaemon
 
-/// Whether a sheet's bytes (as the daemon writes them, `data` filled in by `sheet`) say exactly what the
+/// Whether a sheet's bytes (as the daemon writes them, without `data`) say exactly what the
 /// core's `StopSheet` says: decoded through the protocol's types, every member compared with the
 /// core value it comes from, and the members in the protocol's order with none undeclared.
 func expectSheet(_ bytes: [UInt8]?, matches sheet: StopSheet, in zone: TimeZoneRules, _ comment: Comment? = nil,
@@ -11,13 +10,13 @@ func expectSheet(_ bytes: [UInt8]?, matches sheet: StopSheet, in zone: TimeZoneR
     do {
         let bytes = try #require(bytes, comment, sourceLocation: sourceLocation)
         let json = try JSONParser.parse(bytes)
-        #expect(json.objectValue?.keys == ["stopType", "stationId", "stationName", "alertGlyph", "accessibilityButton", "alerts", "data"], comment, sourceLocation: sourceLocation)
+        #expect(json.objectValue?.keys == ["stopType", "stationId", "stationName", "alertGlyph", "accessibilityButton", "alerts"], comment, sourceLocation: sourceLocation)
         #expect(json["accessibilityButton"]?.objectValue?.keys == ["tone", "stepFree", "accessibilityLabel", "symbol", "alert", "advisories", "now"], comment,
                 sourceLocation: sourceLocation)
         #expect(json["accessibilityButton"]?["now"]?.objectValue?.keys == ["stepFree", "basis", "complete", "platforms", "outages"], comment,
                 sourceLocation: sourceLocation)
         let decoded = try AnswerDecoder.decode(Answer.Sheet.self, from: json)
-        #expect(decoded.stopType == .train && decoded.stopId == nil && decoded.data != nil, comment, sourceLocation: sourceLocation)
+        #expect(decoded.stopType == .train && decoded.stopId == nil && decoded.data == nil, comment, sourceLocation: sourceLocation)
         #expect(decoded.stationId == sheet.stationID && decoded.stationName == sheet.stationName, comment, sourceLocation: sourceLocation)
         #expect(decoded.alertGlyph.map(Glyph.init) == sheet.alertGlyph.map(Glyph.init), comment, sourceLocation: sourceLocation)
         let button = try #require(decoded.accessibilityButton, comment, sourceLocation: sourceLocation)
@@ -95,13 +94,5 @@ private struct AlertFacts: Equatable {
         let alert = advisory.alert.alert
         facts = [alert.id, advisory.alert.kind.rawValue, alert.headline, alert.description, alert.start.map(zone.iso8601), alert.end.map(zone.iso8601),
                  String(advisory.restored)]
-    }
-}
-
-extension EncodedMembers {
-    /// A train sheet's members (a snapshot's) with `data` filled in, as before anything loaded.
-    var sheet: [UInt8] {
-        let never = DataFreshness(lastGoodLoad: nil, now: Instant(secondsSince1970: 0), staleAfterSeconds: 300)
-        return object(filling: SheetData(alerts: never, stations: never, facilities: never, zone: .utc).encoded)
     }
 }

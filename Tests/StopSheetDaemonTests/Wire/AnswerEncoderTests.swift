@@ -32,42 +32,24 @@ import StopSheetTestSupport
             let snapshot = Snapshot.build(stations: directory, alerts: alerts, now: now)
             let encoded = EncodedSnapshot(snapshot, zone: TestZones.chicago)
             for (index, station) in directory.stations.enumerated() {
-                let spliced = encoded.stopSheet(at: index).object(filling: data.encoded)
+                let spliced = SheetData.sheet(encoded.stopSheet(at: index), data: data.encoded)
                 let whole = AnswerEncoding.encode(answer(snapshot.stopSheet(for: station), data: data, in: TestZones.chicago))
                 #expect(spliced == whole, "station \(station.id)")
             }
         }
     }
 
-    /// A snapshot's sheet leaves `data`'s value out and each answer fills it in: where the
-    /// encoder wrote its name, in `CodingKeys` order, wherever `data` stands among the members.
-    @Test func aSheetsDataGoesWhereItsKeysPutIt() throws {
+    /// `SheetData.sheet` appends `data` after a snapshot's members: that is the wire order only
+    /// while `data` is `Answer.Sheet`'s last member.
+    @Test func dataIsTheSheetsLastMember() throws {
+        #expect(Answer.Sheet.CodingKeys.allCases.last == .data)
         let platform = Platform(stopID: "30374", stationID: "40380", stationName: "Clark/Lake", direction: "N", routes: [.blue], stepFree: true)
         let snapshot = Snapshot.build(stations: StationDirectory(platforms: [platform]), alerts: [], now: Instant(secondsSince1970: 0))
         let fresh = DataFreshness(lastGoodLoad: nil, now: Instant(secondsSince1970: 0), staleAfterSeconds: 300)
-        let sheet = try #require(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: "40380"))
-            .object(filling: SheetData(alerts: fresh, stations: fresh, facilities: fresh, zone: TestZones.chicago).encoded)
+        let sheet = SheetData.sheet(try #require(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: "40380")),
+                                    data: SheetData(alerts: fresh, stations: fresh, facilities: fresh, zone: TestZones.chicago).encoded)
         let keys = try #require(try JSONParser.parse(sheet).objectValue?.keys)
         #expect(keys == Answer.Sheet.CodingKeys.allCases.map(\.rawValue).filter(keys.contains))
-        #expect(keys.contains("data"))
-    }
-
-    /// Three members, the middle one given later, or now: a slot's value goes where its key puts
-    /// it, before, between or after pieces shared by reference.
-    private struct Probe<Later: AnswerMember>: Encodable where Later.Encodes == Answer.Freshness {
-        var first: PreEncoded<[String]>
-        var later: Later
-        var last: String
-    }
-
-    @Test func aSlotsValueGoesWhereItsMemberStands() {
-        let freshness = Answer.Freshness(loaded: true, ageSeconds: 3, stale: false, producedAt: nil, configured: true)
-        for words in [[], ["big", String(repeating: "x", count: 2 * OutputBuffer.shareFrom)]] {
-            let first = PreEncoded(words)
-            let members = EncodedMembers(encoding: Probe(first: first, later: MemberSlot<Answer.Freshness>(), last: "end"))
-            #expect(members.slot != nil)
-            #expect(members.object(filling: PreEncoded(freshness)) == AnswerEncoding.encode(Probe(first: first, later: freshness, last: "end")))
-        }
     }
 
     @Test func anAbsentMemberIsNullUnlessOmittable() {
