@@ -13,6 +13,7 @@ entries and their fields read back with `journalctl -o json`; refresh_failed wit
 UPSTREAM_URL, HTTP_STATUS, DURATION_MS; a non-stream socket refused."""
 
 import http.server
+import json
 import os
 import re
 import signal
@@ -288,6 +289,26 @@ def _activated(results, daemon, notify, sock, conf):
     station = entries_of(daemon.pid, "STATION_ID=49999", wait=3)
     results.check("journal: a request about a station carries STATION_ID", bool(station),
                   "no entry with STATION_ID=49999 after stopSheet of an unknown station")
+
+    # The binary under test is what ships (the release build, in `make test`), and only these
+    # tests run it: its answers must be whole, not only its process alive. 200 pipelined requests
+    # take the exact-request path and the sheet cache, as a client in a hurry does.
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(10)
+        s.connect(sock)
+        line = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "stopSheet", "params": {"stopId": "40380"}}).encode() + b"\n"
+        s.sendall(line * 200)
+        answers = []
+        try:
+            with s.makefile("rb") as lines:
+                for _ in range(200):
+                    answers.append(json.loads(lines.readline()))
+        except (OSError, ValueError) as error:
+            answers.append({"error": repr(error)})
+    whole = [a for a in answers if isinstance(a.get("result"), dict) and a["result"].get("stationName") == "Clark/Lake"
+             and "accessibilityButton" in a["result"] and "data" in a["result"]]
+    results.check("200 pipelined stopSheet requests each get the whole sheet of Clark/Lake", len(whole) == 200,
+                  f"{len(whole)} of 200 whole; the first other: {next((a for a in answers if a not in whole), None)!r:.300}")
 
     # SIGTERM: STOPPING=1, then exit 0.
     mark = len(notify.snapshot())
