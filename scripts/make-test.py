@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """`make test`: every stage, timed, with the builds in one lane and the tests beside them.
 
-The builds (AddressSanitizer with the tests, ThreadSanitizer, release) each take both cores, so they run one at a time, in the order below; every other stage starts as soon
-as what it needs is built, beside the build of the moment, since those stages mostly wait on
-daemons, sockets and timeouts. After a failure no new stage starts; the ones running finish. Each
-stage writes a log under .build/test-logs/stages/; a failed one is printed whole (up to its last
-3,000 lines). The end is a table of every stage's wall and CPU time, then `N passed, M failed`: the Swift
-tests of every run (the unit tests, the integration tests against both sanitized builds) and
-the systemd checks.
+The builds (AddressSanitizer with the tests, ThreadSanitizer, release) each take both cores, so
+they run one at a time, in the order below; every other stage starts as soon as what it needs is
+built, beside the build of the moment, since those stages mostly wait on daemons, sockets and
+timeouts. After a failure no new stage starts; the ones running finish. Each stage writes a log
+under .build/test-logs/stages/; a failed one is printed whole (up to its last 3,000 lines). The end
+is a table of every stage's wall and CPU time, then `N passed, M failed`: the Swift tests of every
+run (the unit tests, the integration tests against both sanitized builds) and the systemd checks.
 
     scripts/make-test.py [STAGE...]     only the named stages (what they need must be built)
 """
@@ -80,8 +80,8 @@ class Stage:
 # AddressSanitizer build's objects (scripts/fuzz.sh), which carry libFuzzer's coverage
 # instrumentation, so the fuzzer costs a link, not a build of its own; they run on one core (two at
 # once slowed the builds by more than they saved), and the link is done before the release build
-# adds its git stamp to the sources, so the fuzz run starts no build. The debootstrap root of the systemd test is made from the start, beside the builds, since it mostly
-# waits on the network.
+# adds its git stamp to the sources, so the fuzz run starts no build. The debootstrap root of the
+# systemd test is made from the start, beside the builds, since it mostly waits on the network.
 STAGES = [
     Stage("systemd root", "python3 Tests/Systemd/prepare_root.py"),
     Stage("build", "scripts/asan-build.sh --build-tests", build=True),
