@@ -17,7 +17,7 @@ import Testing
             let body = Array(#"<Siri xmlns="http://www.siri.org.uk/siri"><ServiceDelivery><FacilityMonitoringDelivery><FacilityCondition><FacilityRef>EL1</FacilityRef><FacilityStatus><Status>\#(status)</Status></FacilityStatus></FacilityCondition></FacilityMonitoringDelivery></ServiceDelivery></Siri>"#.utf8)
             store.install(facilities: FacilitiesLoad(feed: try FacilitiesBody.decode(body, local: store.zone), body: body, local: store.zone), at: Self.t0)
         }
-        func sheet() -> String { String(decoding: store.current.encoded.stopSheet(stopID: "STN_A03")!.object, as: UTF8.self) }
+        func sheet() -> String { String(decoding: store.current.encoded.stopSheet(stopID: "STN_A03")!.sheet, as: UTF8.self) }
         try load("notAvailable")
         #expect(sheet().contains(#""stepFree":"none""#), "\(sheet())")
         try load("unknown")

@@ -71,11 +71,13 @@ import Testing
         #expect(try rig.sheet()["data"]?["stations"] == Self.freshness(true, 10_800, false))
         rig.set(10_801)
         #expect(try rig.sheet()["data"]?["stations"] == Self.freshness(true, 10_801, true))
-        // `data` is the last member, after the snapshot's sheet unchanged.
-        let bytes = try rig.service.stopSheet(StopSheetQuery(stopID: "40380")).bytes
-        let plain = rig.store.current.encoded.stopSheet(stopID: "40380")!.object
-        #expect(Array(bytes.prefix(plain.count - 1)) == Array(plain.dropLast()))
-        #expect(String(decoding: bytes.dropFirst(plain.count - 1), as: UTF8.self).hasPrefix(#","data":{"alerts":{"loaded":true,"ageSeconds":10781"#))
+        // `data` stands where `Answer.Sheet` puts it, beside the snapshot's sheet unchanged.
+        let answer = try JSONParser.parse(try rig.service.stopSheet(StopSheetQuery(stopID: "40380")).bytes)
+        let plain = try JSONParser.parse(rig.store.current.encoded.stopSheet(stopID: "40380")!.sheet)
+        #expect(answer.objectValue?.keys == Answer.Sheet.CodingKeys.allCases.map(\.rawValue).filter { answer.objectValue?.keys.contains($0) ?? false })
+        #expect(answer.objectValue?.members.filter { $0.key != "data" }.map(\.key) == plain.objectValue?.members.filter { $0.key != "data" }.map(\.key))
+        #expect(answer["accessibilityButton"] == plain["accessibilityButton"] && answer["alerts"] == plain["alerts"])
+        #expect(answer["data"]?["alerts"]?["ageSeconds"] == 10_781)
         // Bus sheets stay as the spec has them: nothing at all.
         #expect(try rig.service.stopSheet(StopSheetQuery(ParamsDecoder<Methods.StopSheet.Params>().decode(["stopId": "1106", "stopType": "bus"]))).bytes == Array(#"{"stopType":"bus","stopId":"1106","alertGlyph":null,"accessibilityButton":null}"#.utf8))
     }
@@ -222,9 +224,9 @@ import Testing
         let snapshot = Snapshot.build(stations: Self.directory, alerts: alerts, now: now)
         let encoded = EncodedSnapshot(snapshot, zone: TestZones.chicago)
         for station in Self.directory.stations {
-            expectSheet(encoded.stopSheet(stopID: station.id)?.object, matches: snapshot.stopSheet(for: station), in: TestZones.chicago, "\(station.id)")
+            expectSheet(encoded.stopSheet(stopID: station.id)?.sheet, matches: snapshot.stopSheet(for: station), in: TestZones.chicago, "\(station.id)")
         }
-        let clarkLake = try JSONParser.parse(try #require(encoded.stopSheet(stopID: "40380")).object)
+        let clarkLake = try JSONParser.parse(try #require(encoded.stopSheet(stopID: "40380")).sheet)
         #expect(clarkLake["accessibilityButton"]?["advisories"] == [[
             "alertId": "117611", "kind": "active", "headline": "Elevator at Clark/Lake Back in Service",
             "description": "The elevator to the Blue Line platform at Clark/Lake is back in service.",

@@ -52,12 +52,12 @@ public struct StopSheetService: Sendable {
             return PreEncoded(splicedSheet: spliced.sheet(at: index, of: generation, data: data))
         }
         // An unknown stop, or stations not loaded yet: the rule is `stopSheet(_:in:)`'s.
-        return PreEncoded(splicedSheet: SheetData.sheet(try stopSheet(query, in: generation.encoded), data: spliced.encodedData(data, of: generation)))
+        return PreEncoded(splicedSheet: try stopSheet(query, in: generation.encoded).object(filling: spliced.encodedData(data, of: generation)))
     }
 
-    /// The answer's members from a given snapshot, without the train sheet's `data` (it moves
-    /// with the clock): subscriptions compare two snapshots' answers with it, and add `data` to
-    /// what they send (`answer(_:stopType:data:)`).
+    /// The answer's members from a given snapshot, with a hole for the train sheet's `data` (it
+    /// moves with the clock): subscriptions compare two snapshots' answers with it, and fill
+    /// `data` in what they send (`answer(_:stopType:data:)`).
     func stopSheet(_ query: StopSheetQuery, in current: EncodedSnapshot) throws(RPCError) -> EncodedMembers {
         if query.stopType == .bus { return StopSheet.encodedBusMembers(stopID: query.stopID) }
         if let encoded = current.stopSheet(stopID: query.stopID) { return encoded }
@@ -67,7 +67,7 @@ public struct StopSheetService: Sendable {
 
     /// The `stopSheet` result from members of `stopSheet(_:in:)`: a train sheet gets `data`.
     static func answer(_ members: EncodedMembers, stopType: StopType, data: SheetData) -> PreEncoded<Answer.Sheet> {
-        PreEncoded(splicedSheet: stopType == .train ? SheetData.sheet(members, data: data.encoded) : members.object)
+        PreEncoded(splicedSheet: stopType == .train ? members.object(filling: data.encoded) : members.object)
     }
 
     /// `-32005`: the data has not loaded yet, or, for a cache without a source, never will.

@@ -44,6 +44,9 @@ public struct PreEncoded<Encodes: Sendable>: AnswerMember, Equatable {
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// What an encoding of an `Encodes` wrote (`EncodedTemplate`): it has no hole.
+    init(encodedBy sink: AnswerEncoding.Sink) { bytes = sink.joined() }
+
     /// Bytes put together from `Encodes`'s own pieces, encoded before: a train sheet, its members
     /// and its `data` (`SheetData.sheet`), and nothing else.
     init(splicedSheet bytes: [UInt8]) where Encodes == Answer.Sheet { self.bytes = bytes }
@@ -199,11 +202,16 @@ extension UnsafeMutablePointer where Pointee == AnswerEncoding.Sink {
         pointee.write(JSON.number(String(value)))
     }
 
-    /// Any other value: through its own `encode(to:)`, or as it is when encoded before.
+    /// Any other value: through its own `encode(to:)`, as it is when encoded before, or a slot's
+    /// place (`EncodedTemplate`).
     fileprivate func value<T: Encodable>(_ value: T) {
         if T.self == SplicedJSON.self {
             let bytes = withUnsafePointer(to: value) { $0.withMemoryRebound(to: SplicedJSON.self, capacity: 1) { $0.pointee.bytes } }
             return pointee.append(shared: bytes)
+        }
+        if T.self == SlotMark.self {
+            let mark = withUnsafePointer(to: value) { $0.withMemoryRebound(to: SlotMark.self, capacity: 1) { $0.pointee } }
+            return pointee.leaveHole(slot: mark.index, type: mark.type)
         }
         if T.self == String.self {
             return withUnsafePointer(to: value) { $0.withMemoryRebound(to: String.self, capacity: 1) { string($0.pointee) } }

@@ -1,30 +1,57 @@
 import StopSheetCore
 import StopSheetProtocol
 
-/// What the `accessibilityButton` of every station with one step-free status and agency shares,
-/// made once per snapshot from the core: each member's value that does not name the station
-/// (tone, stepFree, the labels, the dialog's title and buttons) and the sentence's words around
-/// the station's name. `answer` puts the name into the sentence, per station.
+/// What the train sheets of every station with one step-free status and agency share, encoded
+/// once per snapshot from the core: the sheet's members (`EncodedTemplate`), with slots for what
+/// concerns one station — its id and name, its alerts' glyph, list and advisories, the button's
+/// message (it names the station) and `now` — and for `data`, left for each answer to give; and
+/// the message's words around the station's name. `sheet` fills the slots per station, so a
+/// station's sheet costs copies, not an encoding.
 struct EncodedButton: Sendable {
     let stepFree: StepFreeStatus
     let agency: String
-    /// The button with an empty sentence: everything but the station's name.
-    private let shared: StopSheet.AccessibilityButton
+    /// The sheet of a station with alerts (a glyph), and of one without (its glyph `null`).
+    private let withGlyph: EncodedTemplate<Answer.Sheet>, withoutGlyph: EncodedTemplate<Answer.Sheet>
     /// The dialog's sentence before and after the station's name.
     private let message: (before: String, after: String)
 
+    /// The slots of a train sheet.
+    private enum Slots {
+        static let stationID = Slot<String>(index: 0), stationName = Slot<String>(index: 1), message = Slot<String>(index: 2)
+        static let advisories = Slot<PreEncoded<[Answer.Advisory]>>(index: 3), now = Slot<PreEncoded<Answer.StepFreeNow>>(index: 4)
+        static let alerts = Slot<PreEncoded<[Answer.Alert]>>(index: 5), data = Slot<PreEncoded<Answer.SheetData>>(index: 6)
+        static let glyph = Slot<PreEncoded<Answer.AlertGlyph>>(index: 7)
+    }
+
     init(_ stepFree: StepFreeStatus, agency: String) {
         // Nothing kept here depends on the station or, without advisories, on a zone.
-        shared = StopSheet.accessibilityButton(stepFree, station: "", agency: agency)
+        let shared = StopSheet.accessibilityButton(stepFree, station: "", agency: agency)
         self.stepFree = stepFree
         self.agency = agency
         message = StopSheet.accessibilityMessage(stepFree, agency: agency)
+        let button = Answer.AccessibilityButtonOf(tone: shared.tone, stepFree: shared.stepFree, accessibilityLabel: shared.accessibilityLabel, symbol: shared.symbol,
+                                                  alert: Answer.DialogOf(title: shared.alert.title, message: Slots.message, buttons: shared.alert.buttons),
+                                                  advisories: Slots.advisories, now: Slots.now)
+        func sheet(glyph: Slot<PreEncoded<Answer.AlertGlyph>>?) -> EncodedTemplate<Answer.Sheet> {
+            EncodedTemplate(members: Answer.SheetOf(stopType: .train, stopId: nil, stationId: Slots.stationID, stationName: Slots.stationName, alertGlyph: glyph,
+                                                    accessibilityButton: button, alerts: Slots.alerts, data: Slots.data),
+                            slots: glyph == nil ? 7 : 8)
+        }
+        (withGlyph, withoutGlyph) = (sheet(glyph: Slots.glyph), sheet(glyph: nil))
     }
 
-    /// The button of the station named `stationName`.
-    func answer<Advisories, Now>(stationName: String, advisories: Advisories, now: Now) -> Answer.AccessibilityButtonOf<Advisories, Now> {
-        let dialog = Answer.Dialog(title: shared.alert.title, message: message.before + stationName + message.after, buttons: shared.alert.buttons)
-        return Answer.AccessibilityButtonOf(tone: shared.tone, stepFree: shared.stepFree, accessibilityLabel: shared.accessibilityLabel, symbol: shared.symbol,
-                                            alert: dialog, advisories: advisories, now: now)
+    /// The sheet of the station `stationID` named `stationName`, with its alerts' members and
+    /// `now`, and a hole for `data`.
+    func sheet(stationID: String, stationName: String, alertMembers: EncodedAlertMembers, now: PreEncoded<Answer.StepFreeNow>) -> EncodedMembers {
+        (alertMembers.glyph == nil ? withoutGlyph : withGlyph).members(capacity: 400 + 3 * stationName.utf8.count) { fill in
+            fill.put(Slots.stationID, stationID)
+            fill.put(Slots.stationName, stationName)
+            if let glyph = alertMembers.glyph { fill.put(Slots.glyph, glyph) }
+            fill.put(Slots.message, joining: message.before, stationName, message.after)
+            fill.put(Slots.advisories, alertMembers.advisories)
+            fill.put(Slots.now, now)
+            fill.put(Slots.alerts, alertMembers.alerts)
+            fill.leave(Slots.data)  // it moves with the clock: each answer gives it
+        }
     }
 }

@@ -3,34 +3,28 @@ import StopSheetProtocol
 
 /// How the daemon puts JSON together from parts encoded before: answer and notification
 /// envelopes around a result (a snapshot's sheet, a client's id token), and a train sheet's
-/// members with its `data` (`SheetData.sheet`). The answers themselves are encoded from their
-/// values (`AnswerEncoding`). It writes members and elements one by one
-/// and places every brace, bracket, comma and colon inside what it writes, so no caller cuts
+/// members with its `data` in their hole (`EncodedMembers.object(filling:)`). The answers
+/// themselves are encoded from their values (`AnswerEncoding`). It writes one object's members
+/// one by one and places every brace, comma and colon inside what it writes, so no caller cuts
 /// encoded bytes at a marker or drops a last byte to add a member. Outside it stand only the
 /// lines' framing: the newline after each answer, and a batch's `[`, commas and `]` between whole
 /// answers (`LineAnswer`), which stream out one by one as they are answered.
 ///
-/// Containers nest through closures (`object(_:_:)`, `array(_:_:)`); the writer keeps
-/// one bit per open container (has it an element yet), so it nests up to 64 deep, far more than
-/// any shape of protocol.md. A value given as bytes (`encoded:`, `shared:`) must be one complete
-/// JSON value; `EncodedMembers` are members of an object without its braces.
+/// A value given as bytes (`encoded:`, `shared:`) must be one complete JSON value;
+/// `EncodedMembers` are members of an object without its braces.
 ///
-/// It writes through a pointer to the sink, valid for the closure it is handed to
-/// (`writeObject`): the sink is appended to in place, never
-/// moved or copied (a copy would make its buffer shared, and the next append copy it whole).
+/// It owns the sink while it writes: `writeObject` moves the sink into the writer and back, so
+/// the sink is appended to in place, never copied (a copy would make its buffer shared, and the
+/// next append copy it whole), and no write reaches it through a pointer the optimizer may not
+/// see (a release build once read a buffer that a write through such a pointer had freed).
 struct JSONWriter<Sink: JSONSink>: ~Copyable {
-    private let target: UnsafeMutablePointer<Sink>
-    /// Bit 0: the innermost open container has an element, so the next one needs a comma.
-    private var filled: UInt64 = 0
-    private var depth = 0
+    fileprivate var sink: Sink
+    /// The object has a member, so the next one needs a comma.
+    private var filled = false
 
-    /// Only where the sink outlives the writer: `writeObject`.
-    init(_ target: UnsafeMutablePointer<Sink>) { self.target = target }
+    fileprivate init(_ sink: consuming Sink) { self.sink = sink }
 
-    private var sink: Sink {
-        get { target.pointee }
-        nonmutating _modify { yield &target.pointee }
-    }
+    fileprivate consuming func finish() -> Sink { sink }
 
     // MARK: Object members
 
@@ -76,29 +70,16 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
         sink.append(shared: value)
     }
 
-    /// Members encoded before (`EncodedMembers`), in their order, after those written so far.
-    mutating func members(_ members: EncodedMembers) {
+    /// Members encoded before (`EncodedMembers`), in their order, after those written so far,
+    /// with `value` in their hole, which they have when they are given one (`object(filling:)`).
+    mutating func members(_ members: EncodedMembers, filling value: [UInt8]?) {
         guard !members.pieces.isEmpty else { return }
         separate()
-        for piece in members.pieces { sink.append(shared: piece) }
-    }
-
-    // MARK: Members named by the protocol (`AnswerKey`)
-
-    /// `"name":` for a member name of the protocol: plain ASCII, a literal of its module (checked
-    /// in debug builds), so it needs no escape and its bytes no copy. Apart from `JSONKey`, whose
-    /// literal keys the per-request envelope writes, so that path stays as it was.
-    private mutating func key(_ key: some AnswerKey) {
-        separate()
-        var name = key.rawValue
-        assert(name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a member name that needs escapes")
-        name.withUTF8 { sink.write(key: UnsafeRawBufferPointer($0)) }
-    }
-
-    /// A value encoded before, under a member name of the protocol.
-    mutating func member(_ key: some AnswerKey, encoded value: [UInt8]) {
-        self.key(key)
-        sink.write(value)
+        for (index, piece) in members.pieces.enumerated() {
+            if index == members.hole?.before, let value { sink.append(shared: value) }
+            sink.append(shared: piece)
+        }
+        if members.hole?.before == members.pieces.count, let value { sink.append(shared: value) }
     }
 
     // MARK: Punctuation
@@ -123,23 +104,8 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
 
     @inline(__always)
     private mutating func separate() {
-        if filled & 1 != 0 { sink.write(UInt8(ascii: ",")) }
-        filled |= 1
-    }
-
-    @inline(__always)
-    private mutating func open(_ bracket: UInt8) {
-        precondition(depth < 63, "JSON nested deeper than the writer keeps")
-        sink.write(bracket)
-        filled <<= 1
-        depth += 1
-    }
-
-    @inline(__always)
-    private mutating func close(_ bracket: UInt8) {
-        sink.write(bracket)
-        filled >>= 1
-        depth -= 1
+        if filled { sink.write(UInt8(ascii: ",")) }
+        filled = true
     }
 }
 
@@ -173,16 +139,12 @@ extension JSONSink {
 
     /// Writes one object, `{`…`}`, whose members `body` gives.
     @inline(__always)
-    mutating func writeObject(_ body: (inout JSONWriter<Self>) -> Void) { write(UInt8(ascii: "{"), UInt8(ascii: "}"), body) }
-
-    @inline(__always)
-    private mutating func write(_ open: UInt8, _ close: UInt8, _ body: (inout JSONWriter<Self>) -> Void) {
-        write(open)
-        withUnsafeMutablePointer(to: &self) { target in
-            var writer = JSONWriter(target)
-            body(&writer)
-        }
-        write(close)
+    mutating func writeObject(_ body: (inout JSONWriter<Self>) -> Void) {
+        write(UInt8(ascii: "{"))
+        var writer = JSONWriter(consume self)
+        body(&writer)
+        self = writer.finish()
+        write(UInt8(ascii: "}"))
     }
 }
 

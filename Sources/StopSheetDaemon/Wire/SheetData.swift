@@ -2,8 +2,9 @@ import StopSheetCore
 import StopSheetProtocol
 
 /// A train sheet's `data` member: how fresh the alerts and the stations behind it are at the
-/// moment of the answer. The encoded snapshot's sheets leave it out (it moves with the clock,
-/// they move with the data); it is appended to each answer, and to each notification.
+/// moment of the answer. The encoded snapshot's sheets leave a hole for it (it moves with the
+/// clock, they move with the data), which each answer and each notification fills
+/// (`EncodedMembers.object(filling:)`).
 ///
 /// Two sheets are the same sheet when their bytes without `data` are equal and their data are
 /// in the same state (`sameState`): the age alone never makes a sheet change.
@@ -30,16 +31,7 @@ public struct SheetData: Sendable, Equatable {
         Answer.SheetData(alerts: alerts.answer(in: zone), stations: stations.answer(in: zone), facilities: facilities.answer(in: zone))
     }
 
-    public var encoded: [UInt8] { AnswerEncoding.encode(answer) }
-
-    /// A train sheet's bytes: its members (`EncodedSnapshot`'s, or any sheet's without `data`)
-    /// with `data`, given encoded, as the last member: `Answer.Sheet`'s last, which a test holds.
-    static func sheet(_ members: EncodedMembers, data encodedData: [UInt8]) -> [UInt8] {
-        .object { sheet in
-            sheet.members(members)
-            sheet.member(Answer.Sheet.CodingKeys.data, encoded: encodedData)
-        }
-    }
+    public var encoded: PreEncoded<Answer.SheetData> { PreEncoded(answer) }
 }
 
 extension DataFreshness {

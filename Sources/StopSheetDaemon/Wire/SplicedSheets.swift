@@ -1,6 +1,7 @@
 import StopSheetCore
+import StopSheetProtocol
 
-/// The generation's sheets with the current `data` member appended, each spliced once per change
+/// The generation's sheets with the current `data` member filled in, each spliced once per change
 /// of the data — at most once a second while a cache is loaded, since the age moves — instead of
 /// once per answer: an answer then costs a lookup, as before `data` existed. Holds at most one
 /// spliced copy of each sheet, of one generation.
@@ -14,23 +15,23 @@ import StopSheetCore
 final class SplicedSheets: @unchecked Sendable {
     @exclusivity(unchecked) private var generation: Generation?
     @exclusivity(unchecked) private var key: (alerts: Int64, stations: Int64, facilities: Int64)?
-    @exclusivity(unchecked) private var encodedData: [UInt8] = []
+    @exclusivity(unchecked) private var encodedData: PreEncoded<Answer.SheetData>?
     @exclusivity(unchecked) private var sheets: [[UInt8]?] = []
     @exclusivity(unchecked) private var thread = OwningThread()
 
-    /// The sheet at `index` of `generation` with `data` as its last member.
+    /// The sheet at `index` of `generation` with `data` in its place.
     func sheet(at index: Int, of generation: Generation, data: SheetData) -> [UInt8] {
         update(generation, data)
         if let sheet = sheets[index] { return sheet }
-        let sheet = SheetData.sheet(generation.encoded.stopSheet(at: index), data: encodedData)
+        let sheet = generation.encoded.stopSheet(at: index).object(filling: encodedData!)
         sheets[index] = sheet
         return sheet
     }
 
     /// The encoded `data` member, for a sheet that is not one of the generation's.
-    func encodedData(_ data: SheetData, of generation: Generation) -> [UInt8] {
+    func encodedData(_ data: SheetData, of generation: Generation) -> PreEncoded<Answer.SheetData> {
         update(generation, data)
-        return encodedData
+        return encodedData!
     }
 
     private func update(_ generation: Generation, _ data: SheetData) {

@@ -8,25 +8,27 @@ extension StopType: AnswerWord {}
 extension Answer {
     /// `stopSheet`'s result, a train station's or a bus stop's: a train sheet has `stationId`,
     /// `stationName`, `alerts` and `data`; a bus sheet `stopId`, and `null` glyph and button.
-    public typealias Sheet = SheetOf<AlertGlyph, AccessibilityButton, [Alert]>
+    public typealias Sheet = SheetOf<String, AlertGlyph, AccessibilityButton, [Alert], SheetData>
 
-    /// `Sheet`, its glyph, button and alerts given in any form that encodes them (`AnswerMember`):
-    /// the daemon gives a snapshot's, encoded once and shared between stations.
-    public struct SheetOf<Glyph: AnswerMember, Button: AnswerMember, Alerts: AnswerMember>: Encodable, Sendable
-    where Glyph.Encodes == AlertGlyph, Button.Encodes == AccessibilityButton, Alerts.Encodes == [Alert] {
+    /// `Sheet`, its station's id and name, glyph, button, alerts and data given in any form that
+    /// encodes them (`AnswerMember`): the daemon encodes a train sheet once for every station with
+    /// the same button, with places for what differs between stations, and `data`, which each
+    /// answer fills in.
+    public struct SheetOf<Station: AnswerMember, Glyph: AnswerMember, Button: AnswerMember, Alerts: AnswerMember, Data: AnswerMember>: Encodable, Sendable
+    where Station.Encodes == String, Glyph.Encodes == AlertGlyph, Button.Encodes == AccessibilityButton, Alerts.Encodes == [Alert], Data.Encodes == SheetData {
         public var stopType: StopType
         public var stopId: String?
-        public var stationId: String?
-        public var stationName: String?
+        public var stationId: Station?
+        public var stationName: Station?
         public var alertGlyph: Glyph?
         public var accessibilityButton: Button?
         public var alerts: Alerts?
-        public var data: SheetData?
+        public var data: Data?
 
         public typealias CodingKeys = SheetKeys
 
-        public init(stopType: StopType, stopId: String?, stationId: String?, stationName: String?, alertGlyph: Glyph?, accessibilityButton: Button?,
-                    alerts: Alerts?, data: SheetData?) {
+        public init(stopType: StopType, stopId: String?, stationId: Station?, stationName: Station?, alertGlyph: Glyph?, accessibilityButton: Button?,
+                    alerts: Alerts?, data: Data?) {
             (self.stopType, self.stopId, self.stationId, self.stationName) = (stopType, stopId, stationId, stationName)
             (self.alertGlyph, self.accessibilityButton, self.alerts, self.data) = (alertGlyph, accessibilityButton, alerts, data)
         }
@@ -58,40 +60,45 @@ extension Answer {
     }
 
     /// A dialog the sheet opens: the glyph's and the button's.
-    public struct Dialog: AnswerObject {
+    public typealias Dialog = DialogOf<String>
+
+    /// `Dialog`, its message given in any form that encodes a string: the daemon leaves the
+    /// button's message, the one member that names the station, to be given per station.
+    public struct DialogOf<Message: AnswerMember>: AnswerMember where Message.Encodes == String {
+        public typealias Encodes = Dialog
         public var title: String
-        public var message: String
+        public var message: Message
         public var buttons: [String]
 
-        public enum CodingKeys: String, AnswerKey { case title, message, buttons }
+        public typealias CodingKeys = DialogKeys
 
-        public static let summary = "A dialog: title, message and buttons."
-
-        public init(title: String, message: String, buttons: [String]) { (self.title, self.message, self.buttons) = (title, message, buttons) }
+        public init(title: String, message: Message, buttons: [String]) { (self.title, self.message, self.buttons) = (title, message, buttons) }
     }
+
+    public enum DialogKeys: String, AnswerKey { case title, message, buttons }
 
     public typealias Tone = StopSheet.Tone
     public typealias StepFree = StepFreeStatus
     public typealias AlertKind = StopSheetCore.AlertKind
 
     /// The accessibility button of a train sheet.
-    public typealias AccessibilityButton = AccessibilityButtonOf<[Advisory], StepFreeNow>
+    public typealias AccessibilityButton = AccessibilityButtonOf<Dialog, [Advisory], StepFreeNow>
 
-    /// `AccessibilityButton`, its advisories and `now` given in any form that encodes them.
-    public struct AccessibilityButtonOf<Advisories: AnswerMember, Now: AnswerMember>: AnswerMember
-    where Advisories.Encodes == [Advisory], Now.Encodes == StepFreeNow {
+    /// `AccessibilityButton`, its dialog, advisories and `now` given in any form that encodes them.
+    public struct AccessibilityButtonOf<Alert: AnswerMember, Advisories: AnswerMember, Now: AnswerMember>: AnswerMember
+    where Alert.Encodes == Dialog, Advisories.Encodes == [Advisory], Now.Encodes == StepFreeNow {
         public typealias Encodes = AccessibilityButton
         public var tone: Tone
         public var stepFree: StepFree
         public var accessibilityLabel: String
         public var symbol: String
-        public var alert: Dialog
+        public var alert: Alert
         public var advisories: Advisories
         public var now: Now
 
         public typealias CodingKeys = AccessibilityButtonKeys
 
-        public init(tone: Tone, stepFree: StepFree, accessibilityLabel: String, symbol: String, alert: Dialog, advisories: Advisories, now: Now) {
+        public init(tone: Tone, stepFree: StepFree, accessibilityLabel: String, symbol: String, alert: Alert, advisories: Advisories, now: Now) {
             (self.tone, self.stepFree, self.accessibilityLabel, self.symbol) = (tone, stepFree, accessibilityLabel, symbol)
             (self.alert, self.advisories, self.now) = (alert, advisories, now)
         }
@@ -139,19 +146,26 @@ extension Answer {
     }
 }
 
-extension Answer.SheetOf: Decodable where Glyph: Decodable, Button: Decodable, Alerts: Decodable {}
-extension Answer.SheetOf: Equatable where Glyph: Equatable, Button: Equatable, Alerts: Equatable {}
+extension Answer.SheetOf: Decodable where Station: Decodable, Glyph: Decodable, Button: Decodable, Alerts: Decodable, Data: Decodable {}
+extension Answer.SheetOf: Equatable where Station: Equatable, Glyph: Equatable, Button: Equatable, Alerts: Equatable, Data: Equatable {}
 extension Answer.SheetOf: AnswerMember {
     public typealias Encodes = Answer.Sheet
 }
-extension Answer.SheetOf: AnswerObject where Glyph == Answer.AlertGlyph, Button == Answer.AccessibilityButton, Alerts == [Answer.Alert] {
+extension Answer.SheetOf: AnswerObject where Station == String, Glyph == Answer.AlertGlyph, Button == Answer.AccessibilityButton, Alerts == [Answer.Alert], Data == Answer.SheetData {
     public static var summary: String { "A stop sheet: the alert glyph, the accessibility button and how fresh the data is." }
     public static var schemaName: String { "Sheet" }
 }
 
-extension Answer.AccessibilityButtonOf: Decodable where Advisories: Decodable, Now: Decodable {}
-extension Answer.AccessibilityButtonOf: Equatable where Advisories: Equatable, Now: Equatable {}
-extension Answer.AccessibilityButtonOf: AnswerObject where Advisories == [Answer.Advisory], Now == Answer.StepFreeNow {
+extension Answer.AccessibilityButtonOf: Decodable where Alert: Decodable, Advisories: Decodable, Now: Decodable {}
+extension Answer.AccessibilityButtonOf: Equatable where Alert: Equatable, Advisories: Equatable, Now: Equatable {}
+extension Answer.AccessibilityButtonOf: AnswerObject where Alert == Answer.Dialog, Advisories == [Answer.Advisory], Now == Answer.StepFreeNow {
     public static var summary: String { "The accessibility button: tone, step-free status, dialog, advisories and step-free access now." }
     public static var schemaName: String { "AccessibilityButton" }
+}
+
+extension Answer.DialogOf: Decodable where Message: Decodable {}
+extension Answer.DialogOf: Equatable where Message: Equatable {}
+extension Answer.DialogOf: AnswerObject where Message == String {
+    public static var summary: String { "A dialog: title, message and buttons." }
+    public static var schemaName: String { "Dialog" }
 }

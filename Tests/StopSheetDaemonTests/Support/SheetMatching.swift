@@ -1,8 +1,21 @@
 import StopSheetCore
 import StopSheetProtocol
 import Testing
+@testable import StopSheetDaemon
 
-/// Whether a sheet's bytes (as the daemon writes them, without `data`) say exactly what the
+/// A snapshot's train sheet as an answer gives it, its hole filled with `sampleData`; other
+/// members (a bus sheet's) as they are.
+extension EncodedMembers {
+    var sheet: [UInt8] { hole == nil ? object : object(filling: sampleData.encoded) }
+}
+
+/// The `data` tests fill a snapshot's sheets with: nothing loaded, at the epoch.
+let sampleData: SheetData = {
+    let freshness = DataFreshness(lastGoodLoad: nil, now: Instant(secondsSince1970: 0), staleAfterSeconds: 300)
+    return SheetData(alerts: freshness, stations: freshness, facilities: freshness, zone: .utc)
+}()
+
+/// Whether a sheet's bytes (as the daemon writes them, with `sampleData`) say exactly what the
 /// core's `StopSheet` says: decoded through the protocol's types, every member compared with the
 /// core value it comes from, and the members in the protocol's order with none undeclared.
 func expectSheet(_ bytes: [UInt8]?, matches sheet: StopSheet, in zone: TimeZoneRules, _ comment: Comment? = nil,
@@ -10,13 +23,13 @@ func expectSheet(_ bytes: [UInt8]?, matches sheet: StopSheet, in zone: TimeZoneR
     do {
         let bytes = try #require(bytes, comment, sourceLocation: sourceLocation)
         let json = try JSONParser.parse(bytes)
-        #expect(json.objectValue?.keys == ["stopType", "stationId", "stationName", "alertGlyph", "accessibilityButton", "alerts"], comment, sourceLocation: sourceLocation)
+        #expect(json.objectValue?.keys == ["stopType", "stationId", "stationName", "alertGlyph", "accessibilityButton", "alerts", "data"], comment, sourceLocation: sourceLocation)
         #expect(json["accessibilityButton"]?.objectValue?.keys == ["tone", "stepFree", "accessibilityLabel", "symbol", "alert", "advisories", "now"], comment,
                 sourceLocation: sourceLocation)
         #expect(json["accessibilityButton"]?["now"]?.objectValue?.keys == ["stepFree", "basis", "complete", "platforms", "outages"], comment,
                 sourceLocation: sourceLocation)
         let decoded = try AnswerDecoder.decode(Answer.Sheet.self, from: json)
-        #expect(decoded.stopType == .train && decoded.stopId == nil && decoded.data == nil, comment, sourceLocation: sourceLocation)
+        #expect(decoded.stopType == .train && decoded.stopId == nil && decoded.data == sampleData.answer, comment, sourceLocation: sourceLocation)
         #expect(decoded.stationId == sheet.stationID && decoded.stationName == sheet.stationName, comment, sourceLocation: sourceLocation)
         #expect(decoded.alertGlyph.map(Glyph.init) == sheet.alertGlyph.map(Glyph.init), comment, sourceLocation: sourceLocation)
         let button = try #require(decoded.accessibilityButton, comment, sourceLocation: sourceLocation)

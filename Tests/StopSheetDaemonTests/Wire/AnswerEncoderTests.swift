@@ -32,24 +32,39 @@ import StopSheetTestSupport
             let snapshot = Snapshot.build(stations: directory, alerts: alerts, now: now)
             let encoded = EncodedSnapshot(snapshot, zone: TestZones.chicago)
             for (index, station) in directory.stations.enumerated() {
-                let spliced = SheetData.sheet(encoded.stopSheet(at: index), data: data.encoded)
+                let spliced = encoded.stopSheet(at: index).object(filling: data.encoded)
                 let whole = AnswerEncoding.encode(answer(snapshot.stopSheet(for: station), data: data, in: TestZones.chicago))
                 #expect(spliced == whole, "station \(station.id)")
             }
         }
     }
 
-    /// `SheetData.sheet` appends `data` after a snapshot's members: that is the wire order only
-    /// while `data` is `Answer.Sheet`'s last member.
-    @Test func dataIsTheSheetsLastMember() throws {
-        #expect(Answer.Sheet.CodingKeys.allCases.last == .data)
-        let platform = Platform(stopID: "30374", stationID: "40380", stationName: "Clark/Lake", direction: "N", routes: [.blue], stepFree: true)
-        let snapshot = Snapshot.build(stations: StationDirectory(platforms: [platform]), alerts: [], now: Instant(secondsSince1970: 0))
-        let fresh = DataFreshness(lastGoodLoad: nil, now: Instant(secondsSince1970: 0), staleAfterSeconds: 300)
-        let sheet = SheetData.sheet(try #require(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: "40380")),
-                                    data: SheetData(alerts: fresh, stations: fresh, facilities: fresh, zone: TestZones.chicago).encoded)
-        let keys = try #require(try JSONParser.parse(sheet).objectValue?.keys)
-        #expect(keys == Answer.Sheet.CodingKeys.allCases.map(\.rawValue).filter(keys.contains))
+    /// A template's slot left as a hole takes its value where its member stands among the
+    /// others, in `CodingKeys` order, wherever that is: here the second of four.
+    @Test func aHolesValueGoesWhereItsMemberStands() throws {
+        let stopID = Slot<String>(index: 0), name = Slot<String>(index: 1)
+        let template = EncodedTemplate(members: Answer.PlatformAccessOf(stopId: stopID, name: name, entry: true, exit: nil), slots: 2)
+        let members = template.members(capacity: 0) { fill in
+            fill.put(stopID, "30374")
+            fill.leave(name)
+        }
+        #expect(members.hole?.before == 1)
+        #expect(members.object(filling: PreEncoded("Clark/Lake \"Loop\""))
+            == AnswerEncoding.encode(Answer.PlatformAccess(stopId: "30374", name: "Clark/Lake \"Loop\"", entry: true, exit: nil)))
+    }
+
+    /// Every station's `now`, written from templates, is the bytes of its value, on a real
+    /// metro's pathways (entry and exit each true, false or null; outages) and on CTA's stations.
+    @Test func nowFromTemplatesIsTheBytesOfItsValue() throws {
+        let prague = try EncodedStepFreeNowTests.directory()
+        let outage = EncodedStepFreeNowTests.outage
+        for (directory, alerts) in [(prague, [outage]), (prague, []), (directory, alerts)] {
+            let snapshot = Snapshot.build(stations: directory, alerts: alerts, now: Instant(secondsSince1970: 1_000))
+            for station in directory.stations {
+                let now = snapshot.stopSheet(for: station).accessibilityButton.now
+                #expect(now.encoded(in: TestZones.chicago).bytes == AnswerEncoding.encode(now.answer(in: TestZones.chicago)), "\(station.id)")
+            }
+        }
     }
 
     @Test func anAbsentMemberIsNullUnlessOmittable() {

@@ -15,7 +15,7 @@ import StopSheetTestSupport
         let encoded = EncodedSnapshot(snapshot, zone: TestZones.chicago)
         for station in directory.stations {
             let sheet = snapshot.stopSheet(for: station)
-            expectSheet(encoded.stopSheet(stopID: station.id)?.object, matches: sheet, in: TestZones.chicago, "station \(station.id)")
+            expectSheet(encoded.stopSheet(stopID: station.id)?.sheet, matches: sheet, in: TestZones.chicago, "station \(station.id)")
             for platform in station.platforms {
                 #expect(encoded.stopSheet(stopID: platform.stopID) == encoded.stopSheet(stopID: station.id), "platform \(platform.stopID)")
             }
@@ -41,7 +41,7 @@ import StopSheetTestSupport
         let directory = StationDirectory(platforms: odd)
         let alert = Alert(id: "a\"1", kindSource: .fromTime, headline: "line\nbreak \u{7f} ✓", description: "\r\n\"x\"", scopes: [.route(.red)])
         let snapshot = Snapshot.build(stations: directory, alerts: [alert], now: Instant(secondsSince1970: 0))
-        expectSheet(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: "40001")?.object, matches: snapshot.stopSheet(for: directory.stations[0]),
+        expectSheet(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: "40001")?.sheet, matches: snapshot.stopSheet(for: directory.stations[0]),
                     in: TestZones.chicago)
     }
 
@@ -51,7 +51,7 @@ import StopSheetTestSupport
         let station = try #require(encoded.stopSheet(stopID: "40380"))
         #expect(encoded.stopSheet(stopID: "30074") == station)
         #expect(encoded.stopSheet(stopID: "49999") == nil)
-        #expect(try JSONParser.parse(station.object)["stationId"] == "40380")
+        #expect(try JSONParser.parse(station.sheet)["stationId"] == "40380")
     }
 
     /// Stations with the same applying alerts hold one copy of the alerts' bytes between them,
@@ -74,7 +74,7 @@ import StopSheetTestSupport
 
     @Test func withoutAlertDataNoStationHasAGlyph() throws {
         let encoded = EncodedSnapshot(Snapshot.build(stations: directory, alerts: nil, now: Instant(secondsSince1970: 0)), zone: TestZones.chicago)
-        let sheet = try JSONParser.parse(try #require(encoded.stopSheet(stopID: "40380")).object)
+        let sheet = try JSONParser.parse(try #require(encoded.stopSheet(stopID: "40380")).sheet)
         #expect(sheet["alertGlyph"] == .null)
         #expect(sheet["accessibilityButton"]?["tone"] == "good")
     }
@@ -91,8 +91,8 @@ import StopSheetTestSupport
         let platform = Platform(stopID: "30374", stationID: "40380", stationName: "Clark/Lake", direction: "N", routes: [.blue], stepFree: true)
         let alert = Alert(id: "a", kindSource: .stated(.active), headline: "Headline a", description: "", scopes: [.systemwide])
         let snapshot = Snapshot.build(stations: StationDirectory(platforms: [platform]), alerts: [alert], now: Instant(secondsSince1970: 0))
-        let sheet = try JSONParser.parse(try #require(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: "40380")).object)
-        #expect(sheet.objectValue?.keys == ["stopType", "stationId", "stationName", "alertGlyph", "accessibilityButton", "alerts"])
+        let sheet = try JSONParser.parse(try #require(EncodedSnapshot(snapshot, zone: TestZones.chicago).stopSheet(stopID: "40380")).sheet)
+        #expect(sheet.objectValue?.keys == ["stopType", "stationId", "stationName", "alertGlyph", "accessibilityButton", "alerts", "data"])
         #expect(sheet["alertGlyph"]?["alert"]?["buttons"] == ["Close"])
         #expect(sheet["accessibilityButton"]?["stepFree"] == "available")
         #expect(sheet["alerts"]?.arrayValue?.first?["kind"] == "active")
@@ -105,6 +105,6 @@ import StopSheetTestSupport
 
     @Test func theSheetBeforeStationsLoadIsTheCoresOne() {
         let sheet = StopSheet.beforeStationsLoad(stopID: "40380", stationName: "  Clark /  Lake ")
-        expectSheet(StopSheet.encodedMembersBeforeStationsLoad(stopID: "40380", stationName: "  Clark /  Lake ").object, matches: sheet, in: TestZones.chicago)
+        expectSheet(StopSheet.encodedMembersBeforeStationsLoad(stopID: "40380", stationName: "  Clark /  Lake ").sheet, matches: sheet, in: TestZones.chicago)
     }
 }

@@ -26,7 +26,7 @@ import Testing
         let snapshot = encoded.snapshot
         let afresh = EncodedSnapshot(snapshot, zone: encoded.zone)
         for station in try #require(snapshot.stations).stations {
-            expectSheet(encoded.stopSheet(stopID: station.id)?.object, matches: snapshot.stopSheet(for: station), in: encoded.zone, "\(station.id)",
+            expectSheet(encoded.stopSheet(stopID: station.id)?.sheet, matches: snapshot.stopSheet(for: station), in: encoded.zone, "\(station.id)",
                         sourceLocation: sourceLocation)
             #expect(encoded.stopSheet(stopID: station.id) == afresh.stopSheet(stopID: station.id), "\(station.id)", sourceLocation: sourceLocation)
         }
@@ -45,7 +45,7 @@ import Testing
     }
 
     static func now(_ encoded: EncodedSnapshot, _ stopID: String) throws -> JSON? {
-        try JSONParser.parse(try #require(encoded.stopSheet(stopID: stopID)).object)["accessibilityButton"]?["now"]
+        try JSONParser.parse(try #require(encoded.stopSheet(stopID: stopID)).sheet)["accessibilityButton"]?["now"]
     }
 
     @Test func refreshesReuseOnlyWhatTheStationsDecide() throws {
