@@ -53,6 +53,26 @@ import StopSheetTestSupport
             == AnswerEncoding.encode(Answer.PlatformAccess(stopId: "30374", name: "Clark/Lake \"Loop\"", entry: true, exit: nil)))
     }
 
+    /// Every shape of `now` from templates is the bytes of its value: each verdict, basis and
+    /// completeness, and platforms with every pair of entry and exit, names that need escapes.
+    @Test func everyShapeOfNowFromTemplatesIsTheBytesOfItsValue() {
+        let answers: [Bool?] = [nil, true, false]
+        let platforms = answers.flatMap { entry in
+            answers.map { exit in StepFreeNow.PlatformAccess(stopID: "P\(String(describing: entry))\(String(describing: exit))", name: "\"Quai\" é\n", entry: entry, exit: exit) }
+        }
+        let outage = StepFreeNow.Outage(alertID: "a", facility: .elevator, facilityID: "7", pathways: ["p1"])
+        for verdict in StepFreeNow.Verdict.allCases {
+            for basis in StepFreeNow.Basis.allCases {
+                for complete in [false, true] {
+                    for (platforms, outages) in [(platforms, [outage]), ([], [])] {
+                        let now = StepFreeNow(stepFree: verdict, basis: basis, complete: complete, platforms: platforms, outages: outages)
+                        #expect(now.encoded(in: TestZones.chicago).bytes == AnswerEncoding.encode(now.answer(in: TestZones.chicago)), "\(now)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Every station's `now`, written from templates, is the bytes of its value, on a real
     /// metro's pathways (entry and exit each true, false or null; outages) and on CTA's stations.
     @Test func nowFromTemplatesIsTheBytesOfItsValue() throws {
