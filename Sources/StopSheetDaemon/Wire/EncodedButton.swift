@@ -40,8 +40,13 @@ struct EncodedButton: Sendable {
         (withGlyph, withoutGlyph) = (sheet(glyph: Slots.glyph), sheet(glyph: nil))
     }
 
-    /// The sheet of the station `stationID` named `stationName`, with its alerts' members and
-    /// `now`, and a hole for `data`.
+    /// The sheet of the station `stationID` named `stationName`, with a hole for `data` (each
+    /// answer gives it): the alert members are shared by every station with the same applying
+    /// alerts (a line's stations share one set), the rest by every station with this button; only
+    /// the id, the name and the button's sentence are written per station. `now` is the button's,
+    /// encoded (`EncodedSnapshot` keeps a quiet station's across alert refreshes). Tests check that
+    /// this writes the bytes of the core's `StopSheet` as an `Answer.Sheet` for every station of the
+    /// real data, and for names that need escapes.
     func sheet(stationID: String, stationName: String, alertMembers: EncodedAlertMembers, now: PreEncoded<Answer.StepFreeNow>) -> EncodedMembers {
         (alertMembers.glyph == nil ? withoutGlyph : withGlyph).members(capacity: 400 + 3 * stationName.utf8.count) { fill in
             fill.put(Slots.stationID, stationID)

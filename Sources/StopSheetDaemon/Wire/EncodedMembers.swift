@@ -18,8 +18,10 @@ struct EncodedMembers: Sendable, Equatable {
     /// `pieces[hole.before]`, or after the last.
     let hole: Hole?
 
+    /// A slot's place, before `pieces[before]` (`Pieces` records one per `Slot` it is given).
     struct Hole: Sendable, Equatable {
         let before: Int
+        let slot: Int
         /// The answer type its value encodes.
         let type: ObjectIdentifier
     }
@@ -37,7 +39,7 @@ struct EncodedMembers: Sendable, Equatable {
         let (pieces, holes) = sink.finish()
         precondition(holes.count <= 1, "members with \(holes.count) holes")
         self.pieces = pieces
-        hole = holes.first.map { Hole(before: $0.before, type: $0.type) }
+        hole = holes.first
     }
 
     /// The object of these members alone: they have no hole.
@@ -58,8 +60,7 @@ struct EncodedMembers: Sendable, Equatable {
         var tail: [UInt8]
         private var done: [[UInt8]] = []
         private var doneBytes = 0
-        /// A slot's place: before `done[before]` once the pieces are finished.
-        private(set) var holes: [(before: Int, slot: Int, type: ObjectIdentifier)] = []
+        private var holes: [Hole] = []
 
         init(capacity: Int) {
             tail = []
@@ -90,7 +91,7 @@ struct EncodedMembers: Sendable, Equatable {
         /// The place of slot `slot`'s value, which encodes a `type`.
         mutating func leaveHole(slot: Int, type: ObjectIdentifier) {
             endPiece()
-            holes.append((done.count, slot, type))
+            holes.append(Hole(before: done.count, slot: slot, type: type))
         }
 
         private mutating func endPiece() {
@@ -101,7 +102,7 @@ struct EncodedMembers: Sendable, Equatable {
             tail.removeAll(keepingCapacity: true)
         }
 
-        consuming func finish() -> (pieces: [[UInt8]], holes: [(before: Int, slot: Int, type: ObjectIdentifier)]) {
+        consuming func finish() -> (pieces: [[UInt8]], holes: [Hole]) {
             endPiece()
             return (done, holes)
         }

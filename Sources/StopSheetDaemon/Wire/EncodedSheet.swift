@@ -4,25 +4,12 @@ import StopSheetProtocol
 /// The `stopSheet` result (`Answer.Sheet`), the one way it is made: a train station's from parts
 /// a snapshot encodes once, the sheet before stations load the same way, and a bus stop's.
 extension StopSheet {
-    /// A station's sheet with a hole for `data` (each answer gives it): the alert members are
-    /// shared by every station with the same applying alerts (a line's stations share one set),
-    /// the rest of the sheet by every station with the same step-free status and agency
-    /// (`EncodedButton`); only the id, the name and the button's sentence are written per station.
-    /// Tests check that what this writes is the bytes of the core's `StopSheet` as an
-    /// `Answer.Sheet` for every station of the real data, and for names that need escapes.
-    /// `now` is the button's `now`, encoded (`EncodedSnapshot` keeps a quiet station's across
-    /// alert refreshes).
-    static func encodedMembers(stationID: String, stationName: String, button: EncodedButton, alertMembers: EncodedAlertMembers,
-                               now: PreEncoded<Answer.StepFreeNow>) -> EncodedMembers {
-        button.sheet(stationID: stationID, stationName: stationName, alertMembers: alertMembers, now: now)
-    }
-
     /// The sheet before station data has loaded (`beforeStationsLoad`), with a hole for `data`.
     static func encodedMembersBeforeStationsLoad(stopID: String, stationName: String?) -> EncodedMembers {
         let sheet = beforeStationsLoad(stopID: stopID, stationName: stationName)
-        return encodedMembers(stationID: sheet.stationID, stationName: sheet.stationName, button: EncodedButton(sheet.accessibilityButton.stepFree, agency: Agency.cta.name),
-                              alertMembers: encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: []),
-                              now: sheet.accessibilityButton.now.encoded(in: .notKnown))
+        return EncodedButton(sheet.accessibilityButton.stepFree, agency: Agency.cta.name)
+            .sheet(stationID: sheet.stationID, stationName: sheet.stationName, alertMembers: encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: []),
+                   now: sheet.accessibilityButton.now.encoded(in: .notKnown))
     }
 
     /// A bus stop's sheet: nothing at all, ever.

@@ -171,8 +171,7 @@ public final class EncodedSnapshot: Sendable {
                 if let before, before.inputs[index].set === members, before.inputs[index].now.isStored(as: now) {
                     sheets.append(before.sheets[index])
                 } else {
-                    sheets.append(StopSheet.encodedMembers(stationID: stations[index].id, stationName: stations[index].name, button: button,
-                                                           alertMembers: members, now: now))
+                    sheets.append(button.sheet(stationID: stations[index].id, stationName: stations[index].name, alertMembers: members, now: now))
                 }
                 kept.inputs.append((members, now))
             }

@@ -11,7 +11,7 @@ import StopSheetProtocol
 struct EncodedTemplate<Encodes>: Sendable {
     private let pieces: [[UInt8]]
     /// In wire order.
-    private let holes: [(before: Int, slot: Int, type: ObjectIdentifier)]
+    private let holes: [EncodedMembers.Hole]
     private let slotCount: Int
 
     /// `value`'s members, with its `Slot`s numbered 0..<`slots`, each once.
