@@ -4,18 +4,12 @@ import StopSheetProtocol
 /// The `stopSheet` result (`Answer.Sheet`), the one way it is made: a train station's from parts
 /// a snapshot encodes once, the sheet before stations load the same way, and a bus stop's.
 extension StopSheet {
-    /// The sheet before station data has loaded (`beforeStationsLoad`), with a hole for `data`.
-    static func encodedMembersBeforeStationsLoad(stopID: String, stationName: String?) -> EncodedMembers {
+    /// The sheet before station data has loaded (`beforeStationsLoad`), without `data`.
+    static func encodedBeforeStationsLoad(stopID: String, stationName: String?) -> EncodedSheet {
         let sheet = beforeStationsLoad(stopID: stopID, stationName: stationName)
-        return EncodedButton(sheet.accessibilityButton.stepFree, agency: Agency.cta.name)
-            .sheet(stationID: sheet.stationID, stationName: sheet.stationName, alertMembers: encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: []),
-                   now: sheet.accessibilityButton.now.encoded(in: .notKnown))
-    }
-
-    /// A bus stop's sheet: nothing at all, ever.
-    static func encodedBusMembers(stopID: String) -> EncodedMembers {
-        EncodedMembers(encoding: Answer.Sheet(stopType: .bus, stopId: stopID, stationId: nil, stationName: nil, alertGlyph: nil,
-                                              accessibilityButton: nil, alerts: nil, data: nil))
+        return EncodedSheet(stationID: sheet.stationID, stationName: sheet.stationName, stepFree: sheet.accessibilityButton.stepFree, agency: Agency.cta.name,
+                            alerts: encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: []),
+                            now: sheet.accessibilityButton.now.encoded(in: .notKnown))
     }
 
     /// The encoded `alertGlyph`, `alerts` and advisories values for alerts in dialog order, each
@@ -27,14 +21,9 @@ extension StopSheet {
 }
 
 /// A sheet's `alertGlyph` (nil: `null`), `alerts` and `accessibilityButton.advisories` values,
-/// encoded. One object per set of alerts, shared by its stations: a snapshot tells by identity
-/// whether a station's sheet was made with it.
-final class EncodedAlertMembers: Sendable {
+/// encoded once per set of alerts and shared by its stations.
+struct EncodedAlertMembers: Sendable {
     let glyph: PreEncoded<Answer.AlertGlyph>?
     let alerts: PreEncoded<[Answer.Alert]>
     let advisories: PreEncoded<[Answer.Advisory]>
-
-    init(glyph: PreEncoded<Answer.AlertGlyph>?, alerts: PreEncoded<[Answer.Alert]>, advisories: PreEncoded<[Answer.Advisory]>) {
-        (self.glyph, self.alerts, self.advisories) = (glyph, alerts, advisories)
-    }
 }

@@ -10,35 +10,17 @@ public enum Answer {}
 /// One object of an answer: its members are its `CodingKeys`, in wire order. A member whose
 /// property is optional is written as `null` when absent, unless its key is `omittable` (then it
 /// is left out: a member that only some answers have, such as a bus sheet's `stopId`).
-public protocol AnswerObject: Codable, AnswerMember, Equatable {
+public protocol AnswerObject: Codable, Equatable, Sendable {
     associatedtype CodingKeys: AnswerKey
     /// One line for the schema's `description`.
     static var summary: String { get }
-    /// The name of its schema in `rpc.discover` (the type's name; the generic answers name theirs).
+    /// The name of its schema in `rpc.discover`: the type's name.
     static var schemaName: String { get }
 }
 
 extension AnswerObject {
     public static var schemaName: String { String(describing: Self.self) }
 }
-
-/// How a member of an answer is given to be encoded: as its value (`Encodes == Self`, every
-/// answer type, word, string, number and their arrays), or, on the daemon's side, as something
-/// that encodes to the same JSON, such as the bytes a snapshot encoded once from such a value
-/// (every station with the same alerts shares one `alerts` array). The answers whose members
-/// the daemon gives that way take them as generic parameters bound by `Encodes`
-/// (`Answer.SheetOf`), so a member of the wrong type does not compile in either form.
-public protocol AnswerMember<Encodes>: Encodable, Sendable {
-    /// The answer type whose JSON this encodes.
-    associatedtype Encodes = Self
-}
-
-extension String: AnswerMember {}
-extension Int: AnswerMember {}
-extension Bool: AnswerMember {}
-extension Optional: AnswerMember where Wrapped: AnswerMember {}
-extension Array: AnswerMember where Element: AnswerMember {}
-extension Dictionary: AnswerMember where Key == String, Value: AnswerMember {}
 
 /// A member name of an answer object: the only place the name is spelled.
 public protocol AnswerKey: CodingKey, CaseIterable, Hashable, Sendable, RawRepresentable where RawValue == String {
@@ -68,4 +50,4 @@ public struct AnswerVariants<Key: AnswerKey>: Sendable {
 
 /// A closed word of the protocol (tone, step-free, kinds, statuses): a string enum that the schema
 /// lists in full.
-public protocol AnswerWord: Codable, CaseIterable, AnswerMember, RawRepresentable where RawValue == String {}
+public protocol AnswerWord: Codable, CaseIterable, Sendable, RawRepresentable where RawValue == String {}

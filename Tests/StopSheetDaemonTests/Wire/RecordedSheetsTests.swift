@@ -88,9 +88,9 @@ import Testing
     }
 
     @Test func busSheetsAndSheetsBeforeStationsLoad() throws {
-        var lines = ["1106", "x\"\\\u{1}"].map { Self.record(StopSheet.encodedBusMembers(stopID: $0).sheet) }
+        var lines = ["1106", "x\"\\\u{1}"].map { Self.record(EncodedSheet(busStopID: $0).sheet) }
         for (id, name) in [("40380", "  Clark /  Lake "), ("40380", nil), ("4\"0", "Quote \" back\\slash\ttab \u{1} é")] {
-            lines.append(Self.record(StopSheet.encodedMembersBeforeStationsLoad(stopID: id, stationName: name).sheet))
+            lines.append(Self.record(StopSheet.encodedBeforeStationsLoad(stopID: id, stationName: name).sheet))
         }
         try Self.expectRecorded("other", lines)
     }
