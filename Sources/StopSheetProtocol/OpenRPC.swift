@@ -35,8 +35,8 @@ public enum OpenRPC {
             ]
         }
         let methods = RPCMethod.all.filter { $0.name != Methods.Discover.name }.map(method)
-        let notifications = RPCNotification.allCases.map { notification -> JSON in
-            ["name": .string(notification.rawValue), "summary": .string(notification.summary), "params": schema(.object(notification.params))]
+        let notifications = Notifications.all.map { notification -> JSON in
+            ["name": .string(notification.name), "summary": .string(notification.summary), "params": schema(.object(notification.paramsType))]
         }
         return [
             "openrpc": .string(specVersion),

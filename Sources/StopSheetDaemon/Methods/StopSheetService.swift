@@ -28,10 +28,9 @@ public struct StopSheetService: Sendable {
 
     public func register(in dispatcher: inout Dispatcher) {
         dispatcher.register(Methods.StopSheet.self) { params, _ in .of { () throws(RPCError) in try stopSheet(StopSheetQuery(params)) } }
-        // The shortcut's handler (`RPCExactHandler`) replies untyped; it answers from the same
-        // typed `stopSheet` as the general handler.
+        // The shortcut answers from the same `stopSheet` as the general handler.
         dispatcher.registerExact(Methods.StopSheet.self, param: .stopId, stamp: { [store] in store.version }) { stopID, _ in
-            do throws(RPCError) { return .result(try stopSheet(StopSheetQuery(stopID: stopID)).bytes) } catch { return .error(error) }
+            .of { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) }
         }
         dispatcher.register(Methods.Station.self) { params, _ in .of { () throws(RPCError) in try station(params.stopId.text) } }
         dispatcher.register(Methods.Stations.self) { _, _ in .of { () throws(RPCError) in try stations() } }

@@ -109,20 +109,21 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: EncodedSheet?) {
         subscription.seq += 1
         let sheet = answer.map { PreEncoded($0, data: comparison.data.encoded) }
-        let params = AnswerEncoding.encode(SheetChangedMembers(subscription: subscription.id, seq: subscription.seq, stopId: stopID, sheet: sheet))
-        queue(subscription, .stopSheetChanged, params, about: stopID)
+        queue(subscription, NotificationQueue.Notification(Notifications.StopSheetChanged.self,
+                                                           params: PreEncoded(SheetChangedMembers(subscription: subscription.id, seq: subscription.seq, stopId: stopID, sheet: sheet))),
+              about: stopID)
     }
 
     private func queueHealth(_ subscription: Subscription, _ health: PreEncoded<Answer.Health>) {
         subscription.seq += 1
-        let params = AnswerEncoding.encode(HealthChangedMembers(subscription: subscription.id, seq: subscription.seq, health: health))
-        queue(subscription, .healthChanged, params, about: "")
+        queue(subscription, NotificationQueue.Notification(Notifications.HealthChanged.self,
+                                                           params: PreEncoded(HealthChangedMembers(subscription: subscription.id, seq: subscription.seq, health: health))),
+              about: "")
     }
 
     /// The next notification of `subscription`, replacing an unsent one about the same stop (or,
     /// `about` empty, the health).
-    private func queue(_ subscription: Subscription, _ method: RPCNotification, _ params: [UInt8], about item: String) {
-        let notification = NotificationQueue.Notification(method: method.rawValue, params: params)
+    private func queue(_ subscription: Subscription, _ notification: NotificationQueue.Notification, about item: String) {
         subscription.queue.post(notification, key: .init(group: subscription.id, item: item))
     }
 
