@@ -98,8 +98,6 @@ protocol JSONSink {
     mutating func write(_ value: JSON)
     /// A string as JSON, escaped.
     mutating func write(string: String)
-    /// A string's escaped content, without quotes.
-    mutating func write(stringContent: String)
     /// A complete value encoded before and kept by others.
     mutating func append(shared bytes: [UInt8])
     /// `"name":` for a name that needs no escape.
@@ -139,16 +137,9 @@ extension Array: JSONSink where Element == UInt8 {
 
     mutating func write(string: String) { JSON.encodeString(string, into: &self) }
 
-    mutating func write(stringContent: String) { JSON.encodeStringContent(stringContent, into: &self) }
 
     mutating func append(shared bytes: [UInt8]) { append(contentsOf: bytes) }
 
-    /// One object's bytes.
-    static func object(_ body: (inout JSONWriter<[UInt8]>) -> Void) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.writeObject(body)
-        return bytes
-    }
 }
 
 extension OutputBuffer: JSONSink {
@@ -156,7 +147,6 @@ extension OutputBuffer: JSONSink {
 
     mutating func write(string: String) { write { JSON.encodeString(string, into: &$0) } }
 
-    mutating func write(stringContent: String) { write { JSON.encodeStringContent(stringContent, into: &$0) } }
 }
 
 /// A member name: a literal of the source (plain ASCII, no escape needed: checked in debug
