@@ -1,10 +1,11 @@
-/// The answers and notification payloads of protocol.md, as types, for both sides: the daemon
-/// builds these values and encodes them (their synthesised `Encodable`, which writes the members
-/// in `CodingKeys` order, the wire's), clients decode them (`AnswerDecoder`), and `rpc.discover`
-/// describes them (`AnswerSchema`). Renaming a member is then a compile error on both sides, and
-/// adding one is a case of `CodingKeys`, a property and its initializer's parameter here: the
-/// compiler then points at each place the daemon builds the value, and takes only a value of the
-/// member's type there.
+/// The answers and notification payloads of protocol.md, as plain `Codable` values, for both
+/// sides: the daemon builds these values and encodes them (their synthesised `Encodable`, which
+/// writes the members in `CodingKeys` order, the wire's), clients decode them (`AnswerDecoder`),
+/// and `rpc.discover` describes them (`AnswerSchema`). Renaming a member is then a compile error
+/// on both sides, and adding one is a case of `CodingKeys`, a property and its initializer's
+/// parameter here: the compiler then points at each place the daemon builds the value, and at
+/// each form the daemon writes it in with parts encoded before (its `AnswerForm`s share these
+/// `CodingKeys`), and takes only a value of the member's type there.
 public enum Answer {}
 
 /// One object of an answer: its members are its `CodingKeys`, in wire order. A member whose
