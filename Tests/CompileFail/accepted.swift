@@ -12,6 +12,7 @@ func handlers(_ dispatcher: inout Dispatcher, _ service: StopSheetService) {
 
 func client(_ client: StopSheetClient) throws {
     let _: Reply<Answer.Station> = try client.call(Methods.Station.self)
+    _ = try client.call(Methods.Station.self, Methods.Station.Params(stopId: StopID("40380")!))
 }
 
 func notification(_ params: PreEncoded<Answer.HealthChanged>, _ json: JSON) throws {
