@@ -43,7 +43,7 @@ public enum OpenRPC {
             "info": ["title": "stopsheetd", "version": .string(ProtocolVersion.text)],
             "methods": .array(methods),
             "components": ["schemas": .object(schemas.components)],
-            "x-notifications": .array(notifications),
+            notificationsMember: .array(notifications),
         ]
     }
 }

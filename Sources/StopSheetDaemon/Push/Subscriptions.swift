@@ -109,16 +109,14 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: EncodedSheet?) {
         subscription.seq += 1
         let sheet = answer.map { PreEncoded($0, data: comparison.data.encoded) }
-        queue(subscription, NotificationQueue.Notification(Notifications.StopSheetChanged.self,
-                                                           params: PreEncoded(SheetChangedMembers(subscription: subscription.id, seq: subscription.seq, stopId: stopID, sheet: sheet))),
-              about: stopID)
+        let params = PreEncoded<Answer.SheetChanged>(SheetChangedMembers(subscription: subscription.id, seq: subscription.seq, stopId: stopID, sheet: sheet))
+        queue(subscription, .init(Notifications.StopSheetChanged.self, params: params), about: stopID)
     }
 
     private func queueHealth(_ subscription: Subscription, _ health: PreEncoded<Answer.Health>) {
         subscription.seq += 1
-        queue(subscription, NotificationQueue.Notification(Notifications.HealthChanged.self,
-                                                           params: PreEncoded(HealthChangedMembers(subscription: subscription.id, seq: subscription.seq, health: health))),
-              about: "")
+        let params = PreEncoded<Answer.HealthChanged>(HealthChangedMembers(subscription: subscription.id, seq: subscription.seq, health: health))
+        queue(subscription, .init(Notifications.HealthChanged.self, params: params), about: "")
     }
 
     /// The next notification of `subscription`, replacing an unsent one about the same stop (or,

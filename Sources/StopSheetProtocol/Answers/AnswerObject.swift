@@ -13,14 +13,8 @@ public enum Answer {}
 /// is left out: a member that only some answers have, such as a bus sheet's `stopId`).
 public protocol AnswerObject: Codable, Equatable, Sendable {
     associatedtype CodingKeys: AnswerKey
-    /// One line for the schema's `description`.
+    /// One line for the schema's `description`; its name there is the type's.
     static var summary: String { get }
-    /// The name of its schema in `rpc.discover`: the type's name.
-    static var schemaName: String { get }
-}
-
-extension AnswerObject {
-    public static var schemaName: String { String(describing: Self.self) }
 }
 
 /// A member name of an answer object: the only place the name is spelled.

@@ -22,7 +22,7 @@ public struct AnswerSchemas {
         return schema
     }
 
-    public static func name(_ type: Any.Type) -> String { (type as? any AnswerObject.Type)?.schemaName ?? String(describing: type) }
+    public static func name(_ type: Any.Type) -> String { String(describing: type) }
 }
 
 /// What the recording decoder writes into while a type's `init(from:)` runs.

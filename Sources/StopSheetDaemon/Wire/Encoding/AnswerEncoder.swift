@@ -38,7 +38,6 @@ enum AnswerEncoding {
 
         mutating func write(_ byte: UInt8) { tail.write(byte) }
         mutating func write(_ bytes: UnsafeRawBufferPointer) { tail.write(bytes) }
-        mutating func write(_ bytes: [UInt8]) { tail.write(bytes) }
         mutating func write(_ value: JSON) { tail.write(value) }
         mutating func write(string: String) { tail.write(string: string) }
         mutating func write(key name: UnsafeRawBufferPointer) { tail.write(key: name) }
@@ -175,12 +174,11 @@ private struct AnswerEncoder: SplicingEncoder {
 // MARK: Scalars, written the way `JSON` writes them
 
 extension UnsafeMutablePointer where Pointee == AnswerEncoding.Sink {
-    fileprivate func null() { pointee.write(UnsafeRawBufferPointer(start: nullText.utf8Start, count: 4)) }
+    private func literal(_ text: StaticString) { pointee.write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
 
-    fileprivate func bool(_ value: Bool) {
-        let text: StaticString = value ? "true" : "false"
-        pointee.write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
+    fileprivate func null() { literal("null") }
+
+    fileprivate func bool(_ value: Bool) { literal(value ? "true" : "false") }
 
     fileprivate func string(_ value: String) { pointee.write(string: value) }
 
@@ -219,8 +217,6 @@ extension UnsafeMutablePointer where Pointee == AnswerEncoding.Sink {
     }
 }
 
-private let nullText: StaticString = "null"
-
 /// An object's members.
 private struct Members<Key: CodingKey>: KeyedEncodingContainerProtocol {
     typealias Sink = AnswerEncoding.Sink
@@ -234,15 +230,13 @@ private struct Members<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func key(_ key: Key) {
         if frame.pointee.filled { sink.pointee.write(UInt8(ascii: ",")) }
         frame.pointee.filled = true
-        if Key.self == RunTimeKey.self { return writeEscaped(key.stringValue) }
         var name = key.stringValue
+        if Key.self == RunTimeKey.self {
+            sink.pointee.write(string: name)
+            return sink.pointee.write(UInt8(ascii: ":"))
+        }
         assert(name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a member name that needs escapes")
         name.withUTF8 { sink.pointee.write(key: UnsafeRawBufferPointer($0)) }
-    }
-
-    private func writeEscaped(_ name: String) {
-        sink.pointee.write(string: name)
-        sink.pointee.write(UInt8(ascii: ":"))
     }
 
     /// Whether `Key` has omittable members at all (most have none): found at the first absent one.

@@ -61,7 +61,6 @@ public final class EncodedSnapshot: Sendable {
         let live = snapshot.liveAlerts
         let alerts = live.map { $0.encoded(in: zone) }
         let advisories = live.map { AccessibilityAdvisory($0)?.encoded(in: zone) }
-        let noAlerts = StopSheet.encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: [])
         var membersBySet: [[Int]: EncodedAlertMembers] = [:]
         var sheets: [EncodedSheet] = []
         sheets.reserveCapacity(snapshot.stations?.count ?? 0)
@@ -69,9 +68,9 @@ public final class EncodedSnapshot: Sendable {
         (snapshot.stations?.stations ?? []).withUnsafeBufferPointer { stations in
             for index in stations.indices {
                 let positions = snapshot.alerts == nil ? [] : snapshot.alertPositions(applyingTo: stations[index])
-                let members = positions.isEmpty ? noAlerts : membersBySet[positions] ?? {
-                    let members = StopSheet.encodedAlertMembers(positions.map { live[$0] }, encodedAlerts: positions.map { alerts[$0] },
-                                                                encodedAdvisories: positions.compactMap { advisories[$0] })
+                let members = positions.isEmpty ? EncodedAlertMembers.none : membersBySet[positions] ?? {
+                    let members = EncodedAlertMembers(positions.map { live[$0] }, encodedAlerts: positions.map { alerts[$0] },
+                                                      encodedAdvisories: positions.compactMap { advisories[$0] })
                     membersBySet[positions] = members
                     return members
                 }()
