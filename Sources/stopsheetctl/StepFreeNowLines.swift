@@ -11,11 +11,42 @@ enum StepFreeNowLines {
     static func verdict(_ now: Answer.StepFreeNow) -> TerminalText {
         var line: TerminalText = "Step-free now: \(now.stepFree.rawValue)"
         line = line + (now.basis == .pathways ? " (from the station's pathways)" : " (as reported; no pathways)")
-        let unplaced = now.outages.filter(\.isUnresolved).map { $0.source == .facilities ? "lift \($0.facilityId ?? "?")" : "alert \($0.alertId)" }
-        if !unplaced.isEmpty {
-            line = line + "; an elevator outage names no elevator: " + TerminalText(unplaced.joined(separator: ", "))
+        let unresolved = now.outages.filter(\.isUnresolved)
+        let alerts = unresolved.filter { $0.source == .alerts }.map { "alert \($0.alertId)" }
+        if !alerts.isEmpty {
+            line = line + "; an elevator outage names no elevator: " + TerminalText(alerts.joined(separator: ", "))
+        }
+        for outage in unresolved where outage.source == .facilities {
+            line = line + "; lift " + TerminalText(outage.facilityId ?? "?") + " " + unplacedWords(outage.unplaced, candidates: outage.candidates?.count ?? 0)
         }
         return line
+    }
+
+    /// Why a unit is on no pathway, in plain words: `is off the station's map`, `could be any of
+    /// 2 elevators between the same levels`.
+    static func unplacedWords(_ reason: Answer.UnplacedReason?, candidates: Int) -> TerminalText {
+        switch reason {
+        case .offTheMap?: "is off the station's map: it takes out no pathway there"
+        case .ambiguous?: "could be any of \(candidates) lifts between the same levels: a platform that one of them serves is not said"
+        case .noSuchStation?: "is at no station"
+        case .noRuleMatched?, nil:
+            candidates == 0 ? "matches no pathway" : "matches no pathway: it could be any of the station's \(candidates) lifts, so their platforms are not said"
+        }
+    }
+
+    /// A `facilities` unit's place: `pathways A07_110126, by levels`, or why it has none.
+    static func placement(_ unit: Answer.FacilityUnit) -> TerminalText {
+        if let rule = unit.placedBy {
+            let words = switch rule {
+            case .inventory: "by the inventory's pathway"
+            case .stopReference: "by the inventory's stop"
+            case .id: "by its id"
+            case .node: "by its node"
+            case .levels: "by its levels"
+            }
+            return "pathways " + TerminalText(unit.pathways.joined(separator: ", ")) + ", " + TerminalText(words)
+        }
+        return "on no pathway: " + unplacedWords(unit.unplaced, candidates: unit.candidates?.count ?? 0)
     }
 
     /// `Park Street & North platform: no step-free entry or exit (Elevator 963 out)`, for each

@@ -26,12 +26,16 @@ public struct StationTopology: Sendable, Equatable {
         public var role: Role
         /// `stop_name`, trimmed; may be empty (generic nodes rarely have one).
         public var name: String
+        /// `stop_desc`, trimmed: where WMATA's lift end nodes say their levels ("Top of Elevator
+        /// Between Street and  Platform"), their `stop_name` being the station's.
+        public var description: String
         public var levelID: String?
 
-        public init(id: String, role: Role, name: String = "", levelID: String? = nil) {
+        public init(id: String, role: Role, name: String = "", description: String = "", levelID: String? = nil) {
             self.id = id
             self.role = role
             self.name = name
+            self.description = description
             self.levelID = levelID
         }
     }
