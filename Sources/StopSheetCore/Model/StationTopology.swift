@@ -52,6 +52,8 @@ public struct StationTopology: Sendable, Equatable {
     }
 
     public let stationID: String
+    /// The `level_name`s of the levels its locations are on (`levels.txt`), each once.
+    public let levelNames: [String]
     /// In the order given (the feed's `stops.txt` order).
     public let locations: [Location]
     /// The pathways between `locations`, in the order given; one naming a stop that is not one
@@ -73,8 +75,9 @@ public struct StationTopology: Sendable, Equatable {
     /// For each platform (by position in `platformIDs`), its node and its boarding areas' nodes.
     private let platformNodes: [[Int]]
 
-    public init(stationID: String, locations: [Location], pathways: [Pathway]) {
+    public init(stationID: String, locations: [Location], pathways: [Pathway], levelNames: [String] = []) {
         self.stationID = stationID
+        self.levelNames = levelNames
         var byID: [String: Int] = [:]
         var unique: [Location] = []
         for location in locations where byID[location.id] == nil {
@@ -121,7 +124,7 @@ public struct StationTopology: Sendable, Equatable {
     }
 
     public static func == (lhs: StationTopology, rhs: StationTopology) -> Bool {
-        lhs.stationID == rhs.stationID && lhs.locations == rhs.locations && lhs.pathways == rhs.pathways
+        lhs.stationID == rhs.stationID && lhs.locations == rhs.locations && lhs.pathways == rhs.pathways && lhs.levelNames == rhs.levelNames
     }
 
     public func location(_ id: String) -> Location? { indexByID[id].map { locations[$0] } }

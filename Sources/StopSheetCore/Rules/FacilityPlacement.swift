@@ -18,7 +18,8 @@
 /// one-way escalators are two). A unit no rule places is:
 /// - `ambiguous` when two or more lifts join its two levels (they are its candidates);
 /// - `offTheMap` when a place it names ("garage", "bike trail") is no level of the station's map:
-///   no location's name or description names it (nor a level it is part of, or one part of it);
+///   no level name (`levels.txt`), location name or location description names it (nor a level
+///   it is part of, or one part of it);
 /// - `noRuleMatched` otherwise: every lift of its kind at the station is a candidate.
 /// (`noSuchStation`, a unit at no station, is `FacilityJoin`'s; it never reaches a topology.)
 public enum FacilityPlacement: Hashable, Sendable {
@@ -112,20 +113,19 @@ public enum FacilityPlacement: Hashable, Sendable {
         [location.name, location.description].map { Set(FacilityLevels.levels($0)) }.filter { $0.count == 2 }
     }
 
-    /// Whether a place a unit names could be a level of the station: some location's name or
-    /// description names a level whose words hold all of the place's, or are all in it ("level"
-    /// aside: "Mezzanine Level" is the mezzanine). A compass word alone ("East elevator") names
-    /// a side, not a place, and is always on the map.
+    /// Whether a place a unit names could be a level of the station: a level's name
+    /// ("Street/Mezzanine"), or a level or place a location's name or description names, whose
+    /// words hold all of the place's or are all in it ("level" aside: "Mezzanine Level" is the
+    /// mezzanine). A compass word alone ("East elevator") names a side, not a place, and is
+    /// always on the map.
     static func isOnMap(_ place: String, _ topology: StationTopology) -> Bool {
         let words = Set(place.split(separator: " ").map(String.init)).subtracting(["level"])
         guard !words.isEmpty, !words.isSubset(of: sideWords) else { return true }
-        return topology.locations.contains { location in
-            [location.name, location.description].contains { text in
-                FacilityLevels.levels(text).contains { level in
-                    let known = Set(level.split(separator: " ").map(String.init)).subtracting(["level"])
-                    return !known.isEmpty && (known.isSubset(of: words) || words.isSubset(of: known))
-                }
-            }
+        let places = topology.levelNames.map { [AlertWords.words($0).joined(separator: " ")] }
+            + topology.locations.flatMap { [FacilityLevels.levels($0.name), FacilityLevels.levels($0.description)] }
+        return places.joined().contains { level in
+            let known = Set(level.split(separator: " ").map(String.init)).subtracting(["level"])
+            return !known.isEmpty && (known.isSubset(of: words) || words.isSubset(of: known))
         }
     }
 

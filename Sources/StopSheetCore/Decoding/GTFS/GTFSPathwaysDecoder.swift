@@ -86,10 +86,6 @@ public enum GTFSPathwaysDecoder {
                 for (station, pathway) in read { pathwaysByStation[station, default: []].append(pathway) }
             }
         }
-        for (station, members) in locations {
-            decoded.stations[station] = StationTopology(stationID: station, locations: members, pathways: pathwaysByStation[station] ?? [])
-        }
-
         if let levels {
             var levelIDs: Set<String> = []
             var read: [Level] = []
@@ -104,6 +100,14 @@ public enum GTFSPathwaysDecoder {
                 read.append(Level(id: id, index: index, name: name.isEmpty ? nil : name))
             }
             if complete { decoded.levels = read }
+        }
+        // The names of the levels a station's locations are on: its map's places (`FacilityPlacement`).
+        let levelNames = Dictionary(decoded.levels.compactMap { level in level.name.map { (level.id, $0) } }, uniquingKeysWith: { first, _ in first })
+        for (station, members) in locations {
+            var names: [String] = []
+            for name in members.compactMap({ $0.levelID.flatMap { levelNames[$0] } }) where !names.contains(name) { names.append(name) }
+            decoded.stations[station] = StationTopology(stationID: station, locations: members, pathways: pathwaysByStation[station] ?? [],
+                                                        levelNames: names)
         }
         return decoded
     }
