@@ -6,6 +6,7 @@ the issue's words and WMATA's files, sharing no code with the daemon (reachabili
 Tests/GTFS/step_free.py's).
 
     python3 wmata_lifts.py FEED_DIR OUT_DIR [--body BODY.json]
+    python3 wmata_lifts.py FEED_DIR --access STATION [PATHWAY…]   # platforms with those out, JSON
 
 Writes OUT_DIR/incidents.json, a WMATA-shaped body MADE FOR THE TEST: one elevator incident for
 each level pair that an elevator's end node names at each station ("Elevator between street and
@@ -169,10 +170,14 @@ class WMATA:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("feed")
-    parser.add_argument("out")
+    parser.add_argument("out", nargs="?")
     parser.add_argument("--body")
+    parser.add_argument("--access", nargs="+", metavar=("STATION", "PATHWAY"))
     args = parser.parse_args()
     wmata = WMATA(args.feed)
+    if args.access:
+        print(json.dumps(wmata.access(args.access[0], args.access[1:])))
+        return
     generated = wmata.body()
     with open(os.path.join(args.out, "incidents.json"), "w", encoding="utf-8") as handle:
         json.dump(generated, handle, indent=1)
