@@ -169,11 +169,10 @@ enum StepFreeNowLines {
         let placed = now.outages.filter { ($0.pathways.isEmpty ? $0.candidates?.isEmpty == false : true) && $0.status != .partiallyAvailable }
         guard !placed.isEmpty else { return "no step-free way in the station's pathways" }
         return TerminalText(placed.map { outage -> String in
-            if outage.source == .facilities {
-                return "\(unitName(outage.facility, outage.facilityId ?? "?")) \(statusWords(outage.status))" + (outage.pathways.isEmpty ? ", not placed" : "")
-            }
-            if let number = outage.facilityId { return (outage.facility == .escalator ? "Escalator " : "Elevator ") + number + " out" }
-            return (outage.facility == .other ? "facility" : outage.facility.rawValue) + " out: alert " + outage.alertId
+            let unplaced = outage.pathways.isEmpty ? ", not placed" : ""
+            if outage.source == .facilities { return "\(unitName(outage.facility, outage.facilityId ?? "?")) \(statusWords(outage.status))" + unplaced }
+            if let number = outage.facilityId { return (outage.facility == .escalator ? "Escalator " : "Elevator ") + number + " out" + unplaced }
+            return (outage.facility == .other ? "facility" : outage.facility.rawValue) + " out: alert " + outage.alertId + unplaced
         }.joined(separator: ", "))
     }
 }
