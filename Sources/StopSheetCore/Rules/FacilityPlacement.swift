@@ -88,8 +88,7 @@ public enum FacilityPlacement: Hashable, Sendable {
         let byInventoryStop = ending(StepFreeNow.liftEnds(unit.inventory.flatMap(\.stopIDs), in: topology))
         if !byInventoryStop.isEmpty { return .placed(.stopReference, pathways: byInventoryStop) }
         let byID = topology.pathways.indices.filter { position in
-            let pathway = topology.pathways[position]
-            return [pathway.facilityID, pathway.pathwayCode, pathway.signpostedAs, pathway.id].contains(id)
+            topology.pathways[position].names(withID: true).contains(id)
         }
         if !byID.isEmpty { return .placed(.id, pathways: byID) }
         let byNode = ending(topology.index(of: id).map { [$0] } ?? [])

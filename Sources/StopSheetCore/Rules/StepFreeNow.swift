@@ -138,8 +138,7 @@ public struct StepFreeNow: Hashable, Sendable {
                         let ends = topology.pathwayEnds[position]
                         if named.contains(ends.from) || named.contains(ends.to) { return true }
                         guard !numbers.isEmpty else { return false }
-                        let pathway = topology.pathways[position]
-                        return [pathway.facilityID, pathway.pathwayCode, pathway.signpostedAs].contains { $0.map(numbers.contains) ?? false }
+                        return topology.pathways[position].names().contains(where: numbers.contains)
                     }
                     closed.formUnion(placed)
                 }
