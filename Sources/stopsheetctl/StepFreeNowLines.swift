@@ -166,7 +166,10 @@ enum StepFreeNowLines {
     /// The outages that took out pathways (`Elevator 963 out`, `elevator out: alert 17`) or may
     /// have (`Elevator A03X02 out, not placed`), or that the pathways alone give none.
     private static func reason(_ now: Answer.StepFreeNow) -> TerminalText {
-        let placed = now.outages.filter { ($0.pathways.isEmpty ? $0.candidates?.isEmpty == false : true) && $0.status != .partiallyAvailable }
+        // An unplaced escalator's candidates are escalators: never a platform's step-free way.
+        let placed = now.outages.filter { outage in
+            (outage.pathways.isEmpty ? outage.candidates?.isEmpty == false && outage.facility != .escalator : true) && outage.status != .partiallyAvailable
+        }
         guard !placed.isEmpty else { return "no step-free way in the station's pathways" }
         return TerminalText(placed.map { outage -> String in
             let unplaced = outage.pathways.isEmpty ? ", not placed" : ""

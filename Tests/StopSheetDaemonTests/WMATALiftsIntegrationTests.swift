@@ -45,6 +45,10 @@ import Testing
         let sheet = try FacilitiesIntegrationTests.ctl(daemon, ["sheet", "STN_A03"])
         #expect(sheet.contains("Step-free access is available at Dupont Circle."), "\(sheet)")
         #expect(sheet.contains("lift A03X02 could be either of 2 elevators between its two levels; a platform that needs one of them is not said"), "\(sheet)")
+        // Metro Center by its second code; its escalator, one of eight, is listed but is no reason.
+        let metroCenter = try FacilitiesIntegrationTests.ctl(daemon, ["sheet", "STN_A01_C01"])
+        #expect(metroCenter.contains("Metro Center, Red Line Track 1 Platform platform: no step-free entry or exit (Elevator C01X01 out)\n"), "\(metroCenter)")
+        #expect(metroCenter.contains("    Escalator A01E06 out: Escalator between street and mezzanine, 12th and F St: Modernization;"), "\(metroCenter)")
         let garage = try FacilitiesIntegrationTests.ctl(daemon, ["sheet", "STN_A15"])
         #expect(garage.contains("Step-free now: available (from the station's pathways); lift A15X03 is off the station's map"), "\(garage)")
 
