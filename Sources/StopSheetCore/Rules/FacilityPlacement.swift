@@ -18,7 +18,7 @@
 /// A lift is an elevator for an elevator unit (and one of no stated kind), an escalator for an
 /// escalator unit: an escalator outage never takes out an elevator. Each pathway is one lift (two
 /// one-way escalators are two). A unit no rule places is:
-/// - `ambiguous` when two or more lifts join its two levels (they are its candidates);
+/// - `ambiguous` when two or more lifts join its two levels, or could (they are its candidates);
 /// - `offTheMap` when a place it names ("garage", "bike trail") is no level of the station's map:
 ///   no level name (`levels.txt`), location name or location description names it (nor a level
 ///   it is part of, or one part of it);
