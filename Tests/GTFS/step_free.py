@@ -10,6 +10,9 @@ daemon.
                                         #            "effectDetail", "stops": [stop ids]}]
     feed.verdict(station_id, outages, units)  # and lift-status units: [{"unitId", "status"}]
 
+An elevator alert that takes out no pathway may be any one of the station's elevators: a
+platform whose entry or exit changes with any one of them out has it None.
+
 Fields are read with Python's csv module and stripped of surrounding whitespace, as the daemon's
 GTFS tables are (Prague's pathways.txt names `U921N2 ` with a trailing space).
 """
@@ -173,12 +176,16 @@ class Feed:
                                    "source": "facilities", "status": unit["status"]})
         closed = {pathway for outage in placed if outage["status"] == "notAvailable" for pathway in outage["pathways"]}
         unsure = {pathway for outage in placed if outage["status"] == "unknown" for pathway in outage["pathways"]}
+        # An elevator alert on no pathway may be any one of the station's elevators (issue 42).
+        anyone = {row["pathway_id"] for row in self.elevator_pathways(station)} if any(
+            o["source"] == "alerts" and o["facility"] == "elevator" and not o["pathways"] for o in placed) else set()
         best = (self.reach(station, closed, backwards=False), self.reach(station, closed, backwards=True))
-        worst = (self.reach(station, closed | unsure, backwards=False), self.reach(station, closed | unsure, backwards=True))
+        variants = [(self.reach(station, closed | unsure, backwards=False), self.reach(station, closed | unsure, backwards=True))]
+        variants += [(self.reach(station, closed | {one}, backwards=False), self.reach(station, closed | {one}, backwards=True)) for one in anyone]
         platforms = []
         for platform in self.platforms(station):
             area = {platform} | {stop for stop in self.order if self._type(stop) == 4 and self.stops[stop].get("parent_station") == platform}
-            said = [bool(area & best[i]) if bool(area & best[i]) == bool(area & worst[i]) else None for i in (0, 1)]
+            said = [bool(area & best[i]) if all(bool(area & best[i]) == bool(area & v[i]) for v in variants) else None for i in (0, 1)]
             platforms.append({"stopId": platform, "entry": said[0], "exit": said[1]})
         both = sum(1 for p in platforms if p["entry"] and p["exit"])
         undecided = sum(1 for p in platforms if None in (p["entry"], p["exit"]) and False not in (p["entry"], p["exit"]))
