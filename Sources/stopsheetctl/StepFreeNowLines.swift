@@ -15,6 +15,7 @@ enum StepFreeNowLines {
         if !unplaced.isEmpty {
             line = line + "; an elevator outage names no elevator: " + TerminalText(unplaced.joined(separator: ", "))
         }
+        if let reason = now.reason { line = line + ". " + TerminalText(reason) }
         return line
     }
 
@@ -128,6 +129,7 @@ enum StepFreeNowLines {
     /// The outages that took out pathways (`Elevator 963 out`, `elevator out: alert 17`), or that
     /// the pathways alone give none.
     private static func reason(_ now: Answer.StepFreeNow) -> TerminalText {
+        if now.reason != nil { return "the station's map shows no street" }
         let placed = now.outages.filter { !$0.pathways.isEmpty && $0.status != .partiallyAvailable }
         guard !placed.isEmpty else { return "no step-free way in the station's pathways" }
         return TerminalText(placed.map { outage -> String in

@@ -129,8 +129,7 @@ class Feed:
                 if backwards:
                     start, end = end, start
                 edges.setdefault(start, []).append(end)
-        starts = [stop for stop in self.order if self.station_of.get(stop) == station and self._type(stop) == 2
-                  and self.stops[stop].get("wheelchair_boarding", "") != "2"]
+        starts = self.streets(station, step_free=True)
         reached = set(starts)
         queue = list(starts)
         while queue:
@@ -140,6 +139,27 @@ class Feed:
                     queue.append(nxt)
         return reached
 
+    def streets(self, station, step_free):
+        """Where the street is: the station's entrances (those not marked stepped, when
+        `step_free`), and TfL's street, the generic node named `<station>-Outside` (TfL's map has
+        no entrances; Stations.csv's OutsideStationUniqueId)."""
+        entrances = [stop for stop in self.order if self.station_of.get(stop) == station and self._type(stop) == 2
+                     and not (step_free and self.stops[stop].get("wheelchair_boarding", "") == "2")]
+        outside = station + "-Outside"
+        tfl = [outside] if outside in self.stops and self._type(outside) == 3 and self.station_of.get(outside) == station else []
+        return entrances + tfl
+
+    def map_status(self, station):
+        """The button's status from the map, for a station whose data gives none: 'available'
+        when every platform can be entered and left from the street, 'partial' when some can,
+        'none' when none can; None when the station has no pathways or its map no street."""
+        if not self.pathways.get(station) or not self.streets(station, step_free=False):
+            return None
+        entered, left = self.reach(station, set(), False), self.reach(station, set(), True)
+        platforms = self.platforms(station)
+        both = sum(1 for platform in platforms if platform in entered and platform in left)
+        return "none" if both == 0 else "available" if both == len(platforms) else "partial"
+
     def unit_pathways(self, station, unit_id):
         """A lift-status unit's pathways: those whose facility_id, pathway_code, signposted_as or
         pathway_id is its id, else the elevators ending at the stop whose id it is."""
@@ -148,6 +168,10 @@ class Feed:
                  if unit_id in (row.get("facility_id", ""), row.get("pathway_code", ""), row.get("signposted_as", ""), row["pathway_id"])]
         if named:
             return named
+        # TfL names each lift's pathways `<from>-<to>-lift-<LiftUniqueId>`.
+        tfl = [row["pathway_id"] for row in self.elevator_pathways(station) if row["pathway_id"].endswith("-lift-" + unit_id)]
+        if tfl:
+            return tfl
         return [row["pathway_id"] for row in self.elevator_pathways(station) if unit_id in (row["from_stop_id"], row["to_stop_id"])]
 
     def verdict(self, station, outages, units=()):
@@ -171,6 +195,11 @@ class Feed:
                 if facility == wanted:
                     placed.append({"alertId": "", "facility": facility, "facilityId": unit["unitId"], "pathways": unit["pathways"],
                                    "source": "facilities", "status": unit["status"]})
+        if not self.streets(station, step_free=False):
+            # No street on the map: nothing said of any platform, never "none".
+            return {"stepFree": "unknown", "basis": "pathways", "complete": False,
+                    "platforms": [{"stopId": platform, "entry": None, "exit": None} for platform in self.platforms(station)],
+                    "outages": placed}
         closed = {pathway for outage in placed if outage["status"] == "notAvailable" for pathway in outage["pathways"]}
         unsure = {pathway for outage in placed if outage["status"] == "unknown" for pathway in outage["pathways"]}
         best = (self.reach(station, closed, backwards=False), self.reach(station, closed, backwards=True))

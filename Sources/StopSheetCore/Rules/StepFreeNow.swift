@@ -17,6 +17,10 @@
 ///   platform whose entry or exit differs with them out has it `nil`.
 /// - Without pathways, an outage of a unit the inventory marks ADA and not redundant makes an
 ///   `available` station `partial`; others are listed and change nothing.
+/// - A station whose map knows no street (`StationTopology.hasStreet`: no step-free entrance, no
+///   `<station>-Outside` node) is `unknown`, every platform's entry and exit `nil`, `complete`
+///   false, and `reason` says why: never `none`, which says the map shows no step-free way from
+///   a street it knows.
 /// - `complete` is false when an elevator outage at the station places no pathway, when a
 ///   platform's entry or exit is `nil`, or when a step-free unit of a station without pathways is out.
 public struct StepFreeNow: Hashable, Sendable {
@@ -26,6 +30,11 @@ public struct StepFreeNow: Hashable, Sendable {
 
     public enum Basis: String, Hashable, Sendable, CaseIterable {
         case pathways, stations
+    }
+
+    /// Why the pathways say nothing, in a sentence for the rider; the verdict is then `unknown`.
+    public enum Reason: String, Hashable, Sendable, CaseIterable {
+        case noStreet = "The station's map shows no street (no step-free entrance, no street node), so its pathways cannot say which platforms are step-free."
     }
 
     public struct PlatformAccess: Hashable, Sendable {
@@ -96,6 +105,8 @@ public struct StepFreeNow: Hashable, Sendable {
     public var platforms: [PlatformAccess]
     /// Elevators first, then escalators, then others; the order given within each.
     public var outages: [Outage]
+    /// Why the verdict is `unknown` when the pathways cannot say; nil otherwise.
+    public var reason: Reason?
 
     /// The verdict at `now` from the alerts that apply to the station (live or not: only those
     /// active at `now` that are facility outages count; planned ones do not until they start).
@@ -168,6 +179,14 @@ public struct StepFreeNow: Hashable, Sendable {
             return
         }
         basis = .pathways
+        guard topology.hasStreet else {
+            (stepFree, complete, reason) = (.unknown, false, .noStreet)
+            platforms = station.platforms.map { platform in
+                let name = topology.platformIDs.firstIndex(of: platform.stopID).map { topology.platformNames[$0] } ?? ""
+                return PlatformAccess(stopID: platform.stopID, name: name.isEmpty ? station.name : name, entry: nil, exit: nil)
+            }
+            return
+        }
         let access = topology.access(closedPathways: closed)
         // An `unknown` unit may be out or not: a platform whose access differs between the two
         // has none said.
@@ -212,7 +231,9 @@ public struct StepFreeNow: Hashable, Sendable {
 
     /// A lift-status unit's pathways (positions), by the first rule that places it:
     /// 1. an inventory row's pathway, or an elevator ending at an inventory row's stop;
-    /// 2. a pathway whose `facility_id`, `pathway_code`, `signposted_as` or `pathway_id` is the unit's id;
+    /// 2. a pathway whose `facility_id`, `pathway_code`, `signposted_as` or `pathway_id` is the unit's id,
+    ///    else an elevator whose `pathway_id` ends in `-lift-` and the unit's id (TfL's lift
+    ///    pathways, one per pair of landings: `<from>-<to>-lift-<LiftUniqueId>`);
     /// 3. an elevator ending at the stop whose id is the unit's;
     /// 4. WMATA's levels: the one elevator whose end nodes' names say the same two levels
     ///    ("… Between Street and Mezzanine"), in either order; two or more are no placement.
@@ -235,6 +256,9 @@ public struct StepFreeNow: Hashable, Sendable {
             return [pathway.facilityID, pathway.pathwayCode, pathway.signpostedAs, pathway.id].contains(id)
         }
         if !byID.isEmpty { return byID }
+        let suffix = "-lift-" + id
+        let byLiftSuffix = lifts.filter { topology.pathways[$0].id.hasSuffix(suffix) }
+        if !byLiftSuffix.isEmpty { return byLiftSuffix }
         let byNode = ends(topology.index(of: id).map { [$0] } ?? [])
         if !byNode.isEmpty { return byNode }
         let levels = Set(unit.status.location.levels)
@@ -252,7 +276,8 @@ public struct StepFreeNow: Hashable, Sendable {
         StepFreeNow(stepFree: reported(status), basis: .stations, complete: true, platforms: [], outages: [])
     }
 
-    public init(stepFree: Verdict, basis: Basis, complete: Bool, platforms: [PlatformAccess], outages: [Outage]) {
+    public init(stepFree: Verdict, basis: Basis, complete: Bool, platforms: [PlatformAccess], outages: [Outage], reason: Reason? = nil) {
+        self.reason = reason
         self.stepFree = stepFree
         self.basis = basis
         self.complete = complete

@@ -92,7 +92,10 @@ public final class Store: Sendable {
                 snapshot = .build(stations: old.snapshot.stations, alerts: feed.alerts, facilities: facilities, now: now)
                 (statuses.alerts.producedAt, statuses.alerts.timeZone) = (feed.producedAt, feed.timeZone)
             case .stations(let directory)?: snapshot = .build(stations: directory, alerts: old.snapshot.alerts, facilities: facilities, now: now)
-            case .facilities(let new)?:
+            case .facilities(var new)?:
+                if !new.feed.format.saysSince {
+                    new.feed.statuses = FacilityData.sinceFirstSeen(new.feed.statuses, previous: facilities?.statuses ?? [], seenAt: now)
+                }
                 load = new
                 statuses.facilities.producedAt = new.feed.producedAt
                 statuses.facilities.notices = new.notices
