@@ -45,6 +45,13 @@ class Feed:
             station = self._station(stop_id)
             if station is not None:
                 self.station_of[stop_id] = station
+        # Each station's locations, and each platform's boarding areas, in stops.txt order.
+        self.members, self.boarding = {}, {}
+        for stop_id in self.order:
+            if stop_id in self.station_of:
+                self.members.setdefault(self.station_of[stop_id], []).append(stop_id)
+                if self._type(stop_id) == 4:
+                    self.boarding.setdefault(self.stops[stop_id].get("parent_station"), []).append(stop_id)
         self.pathways = {}   # station -> [pathway row]
         seen = set()
         for row in read_table(os.path.join(directory, "pathways.txt")):
@@ -75,7 +82,7 @@ class Feed:
         return sorted(self.pathways)
 
     def platforms(self, station):
-        return [stop for stop in self.order if self._type(stop) == 0 and self.station_of.get(stop) == station]
+        return [stop for stop in self.members.get(station, []) if self._type(stop) == 0]
 
     def elevator_pathways(self, station):
         return [row for row in self.pathways.get(station, []) if int(row["pathway_mode"]) == ELEVATOR]
@@ -143,7 +150,7 @@ class Feed:
         """Where the street is: the station's entrances (those not marked stepped, when
         `step_free`), and TfL's street, the generic node named `<station>-Outside` (TfL's map has
         no entrances; Stations.csv's OutsideStationUniqueId)."""
-        entrances = [stop for stop in self.order if self.station_of.get(stop) == station and self._type(stop) == 2
+        entrances = [stop for stop in self.members.get(station, []) if self._type(stop) == 2
                      and not (step_free and self.stops[stop].get("wheelchair_boarding", "") == "2")]
         outside = station + "-Outside"
         tfl = [outside] if outside in self.stops and self._type(outside) == 3 and self.station_of.get(outside) == station else []
@@ -206,7 +213,7 @@ class Feed:
         worst = (self.reach(station, closed | unsure, backwards=False), self.reach(station, closed | unsure, backwards=True))
         platforms = []
         for platform in self.platforms(station):
-            area = {platform} | {stop for stop in self.order if self._type(stop) == 4 and self.stops[stop].get("parent_station") == platform}
+            area = {platform} | set(self.boarding.get(platform, []))
             said = [bool(area & best[i]) if bool(area & best[i]) == bool(area & worst[i]) else None for i in (0, 1)]
             platforms.append({"stopId": platform, "entry": said[0], "exit": said[1]})
         both = sum(1 for p in platforms if p["entry"] and p["exit"])
