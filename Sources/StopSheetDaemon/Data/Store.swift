@@ -205,8 +205,9 @@ public final class Store: Sendable {
             let zone = zones.shown(data: dataZone, current: old.encoded.zone)
             var next = next
             // Lift status read before the zone was known (the stations load after it, or a reload
-            // names another) is read again in it: its wall-clock times are the agency's.
-            if let load = facilitiesLoad, load.local != zone, !load.body.isEmpty, var data = next.facilities,
+            // names another) is read again in it: its wall-clock times are the agency's. A feed
+            // that gives no times (TfL's) has none to read again, and its `since` is the daemon's.
+            if let load = facilitiesLoad, load.feed.format.saysSince, load.local != zone, !load.body.isEmpty, var data = next.facilities,
                let feed = try? FacilitiesBody.decode(load.body, local: zone) {
                 data.statuses = feed.statuses
                 next = next.rebuilt(facilities: .some(data), now: next.builtAt)

@@ -3,8 +3,8 @@
 /// listed, and it is out since the daemon first saw it out (`FacilityData.sinceFirstSeen`).
 ///
 /// - One unit per distinct `LiftUniqueId`, trimmed (TfL's ids can end in a space), in the order
-///   first listed; a lift in several entries gets every distinct message, in order, as its
-///   description, and every station that lists it.
+///   first listed; a lift in several entries gets every distinct message (made safe for
+///   terminals first), in order, as its description, and every station that lists it.
 /// - The ids are those of TfL's map: `StepFreeNow.place` finds a lift's pathways by their ids'
 ///   ending `-lift-<LiftUniqueId>`; `stationUniqueId` is its station.
 /// - An entry that is no object or lists no id is a notice and skipped.
@@ -24,7 +24,8 @@ enum TfLLiftDisruptionsDecoder {
                 continue
             }
             let station = FacilitiesDecoder.text(row["stationUniqueId"])
-            let message = FacilitiesDecoder.text(row["message"])
+            // Made safe before they are compared: TfL repeats a message with other line breaks and spaces.
+            let message = FacilitiesDecoder.text(row["message"]).map(FacilityText.safe)
             for id in ids {
                 if found[id] == nil { order.append(id) }
                 var unit = found[id] ?? ([], [])
