@@ -210,11 +210,20 @@ class Feed:
         closed = {pathway for outage in placed if outage["status"] == "notAvailable" for pathway in outage["pathways"]}
         unsure = {pathway for outage in placed if outage["status"] == "unknown" for pathway in outage["pathways"]}
         best = (self.reach(station, closed, backwards=False), self.reach(station, closed, backwards=True))
-        worst = (self.reach(station, closed | unsure, backwards=False), self.reach(station, closed | unsure, backwards=True))
+        # What may be out as well: the units of unknown status, and any one elevator of the
+        # station for an elevator unit placed on none (issue 42: never taken as up).
+        doubts = []
+        if unsure - closed:
+            doubts.append(closed | unsure)
+        if any(o["source"] == "facilities" and o["facility"] == "elevator" and not o["pathways"] and o["status"] != "partiallyAvailable"
+               for o in placed):
+            doubts += [closed | {row["pathway_id"]} for row in self.elevator_pathways(station) if row["pathway_id"] not in closed]
+        doubts = [(self.reach(station, out, backwards=False), self.reach(station, out, backwards=True)) for out in doubts]
         platforms = []
         for platform in self.platforms(station):
             area = {platform} | set(self.boarding.get(platform, []))
-            said = [bool(area & best[i]) if bool(area & best[i]) == bool(area & worst[i]) else None for i in (0, 1)]
+            said = [bool(area & best[i]) if all(bool(area & best[i]) == bool(area & doubt[i]) for doubt in doubts) else None
+                    for i in (0, 1)]
             platforms.append({"stopId": platform, "entry": said[0], "exit": said[1]})
         both = sum(1 for p in platforms if p["entry"] and p["exit"])
         undecided = sum(1 for p in platforms if None in (p["entry"], p["exit"]) and False not in (p["entry"], p["exit"]))

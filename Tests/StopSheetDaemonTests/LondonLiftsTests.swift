@@ -104,7 +104,7 @@ import Testing
         #expect(lift1.since == nil && lift1.expectedBack == nil)
         // An id the map lacks is listed at its station, placed on no pathway: not complete.
         let lift9 = try #require(out.outages.first { $0.facilityID == "940GZZLUWYP-Lift-9" })
-        #expect(lift9.pathways.isEmpty && lift9.isUnresolved && !out.complete)
+        #expect(lift9.pathways.isEmpty && lift9.isUnresolved && lift9.unplaced == .noRuleMatched && !out.complete)
         // An id with a trailing space is the map's lift, trimmed.
         let romford = try #require(units["910GROMFORD"]?.first)
         #expect(romford.status.unitID == "910GROMFORD-Lift-1")

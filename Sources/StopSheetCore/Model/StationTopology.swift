@@ -30,12 +30,16 @@ public struct StationTopology: Sendable, Equatable {
         public var role: Role
         /// `stop_name`, trimmed; may be empty (generic nodes rarely have one).
         public var name: String
+        /// `stop_desc`, trimmed: where WMATA's lift end nodes say their levels ("Top of Elevator
+        /// Between Street and  Platform"), their `stop_name` being the station's.
+        public var description: String
         public var levelID: String?
 
-        public init(id: String, role: Role, name: String = "", levelID: String? = nil) {
+        public init(id: String, role: Role, name: String = "", description: String = "", levelID: String? = nil) {
             self.id = id
             self.role = role
             self.name = name
+            self.description = description
             self.levelID = levelID
         }
     }
@@ -55,6 +59,8 @@ public struct StationTopology: Sendable, Equatable {
     public static let streetNodeSuffix = "-Outside"
 
     public let stationID: String
+    /// The `level_name`s of the levels its locations are on (`levels.txt`), each once.
+    public let levelNames: [String]
     /// In the order given (the feed's `stops.txt` order).
     public let locations: [Location]
     /// The pathways between `locations`, in the order given; one naming a stop that is not one
@@ -76,8 +82,9 @@ public struct StationTopology: Sendable, Equatable {
     /// For each platform (by position in `platformIDs`), its node and its boarding areas' nodes.
     private let platformNodes: [[Int]]
 
-    public init(stationID: String, locations: [Location], pathways: [Pathway]) {
+    public init(stationID: String, locations: [Location], pathways: [Pathway], levelNames: [String] = []) {
         self.stationID = stationID
+        self.levelNames = levelNames
         var byID: [String: Int] = [:]
         var unique: [Location] = []
         for location in locations where byID[location.id] == nil {
@@ -128,7 +135,7 @@ public struct StationTopology: Sendable, Equatable {
     }
 
     public static func == (lhs: StationTopology, rhs: StationTopology) -> Bool {
-        lhs.stationID == rhs.stationID && lhs.locations == rhs.locations && lhs.pathways == rhs.pathways
+        lhs.stationID == rhs.stationID && lhs.locations == rhs.locations && lhs.pathways == rhs.pathways && lhs.levelNames == rhs.levelNames
     }
 
     /// Whether the map knows the station's street: an entrance (stepped or not) or its street node.

@@ -233,6 +233,8 @@ public final class Refresher: Sendable {
             if let notices = status.notices, let sentence = notices.sentence {
                 Log.notice("\(cache.rawValue): \(sentence)", [JournalEvent.feedNotices.field, ("NOTICE_COUNT", String(notices.count))] + fields)
             }
+            // Either load can move a unit: the stations' maps, or the units.
+            if cache != .alerts, let counts = store.snapshot.facilityCounts() { Self.logPlacement(counts, fields) }
         case .succeeded:
             Log.info("\(cache.rawValue) not modified", [JournalEvent.refresh.field] + fields)
         case .failed:
@@ -240,5 +242,16 @@ public final class Refresher: Sendable {
             Log.warning("\(cache.rawValue) refresh failed, \(kept): \(status.lastError ?? "")", [JournalEvent.refreshFailed.field] + fields)
         }
         return delay
+    }
+
+    /// Once per lift-status or stations load, once both are in: where the units are
+    /// (`health.facilities.placement`'s counts), a notice when any is not placed, for the
+    /// deployer to map (`stopsheetctl facilities --unplaced`).
+    private static func logPlacement(_ counts: [FacilityPlacement.Count: Int], _ fields: [(String, String)]) {
+        let words: [(FacilityPlacement.Count, String, String)] = [(.placed, "placed", "PLACED"), (.offTheMap, "off the map", "OFF_THE_MAP"),
+                                                                   (.ambiguous, "ambiguous", "AMBIGUOUS"), (.unplaced, "unplaced", "UNPLACED")]
+        let message = "facilities: lift units " + words.map { "\(counts[$0.0] ?? 0) \($0.1)" }.joined(separator: ", ")
+        let all = [JournalEvent.facilityPlacement.field] + words.map { ($0.2, String(counts[$0.0] ?? 0)) } + fields
+        if counts.contains(where: { $0.key != .placed && $0.value > 0 }) { Log.notice(message, all) } else { Log.info(message, all) }
     }
 }

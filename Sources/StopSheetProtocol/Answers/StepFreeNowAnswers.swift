@@ -85,13 +85,22 @@ extension Answer {
         public var expectedBack: String?
         /// The lift-status feed's own text, made safe for terminals; empty for an alert.
         public var description: String
+        /// Why a lift-status unit places no pathway; left out for an alert and a placed unit.
+        public var unplaced: UnplacedReason?
+        /// The pathways (lifts) any one of which may be the unplaced unit; left out when none.
+        public var candidates: [String]?
 
-        public enum CodingKeys: String, AnswerKey { case alertId, facility, facilityId, pathways, source, status, since, expectedBack, description }
+        public enum CodingKeys: String, AnswerKey {
+            case alertId, facility, facilityId, pathways, source, status, since, expectedBack, description, unplaced, candidates
+            public static let omittable: Set<Self> = [.unplaced, .candidates]
+        }
 
-        public static let summary = "A facility outage: its alert or unit, facility, the pathways it takes out, its source, status, times and text."
+        public static let summary = "A facility outage: its alert or unit, facility, the pathways it takes out, its source, status, times, text and why it is unplaced."
 
-        public init(alertId: String, facility: Facility, facilityId: String?, pathways: [String], source: OutageSource, status: UnitStatus, since: String?, expectedBack: String?, description: String) {
-            (self.alertId, self.facility, self.facilityId, self.pathways, self.source, self.status, self.since, self.expectedBack, self.description) = (alertId, facility, facilityId, pathways, source, status, since, expectedBack, description)
+        public init(alertId: String, facility: Facility, facilityId: String?, pathways: [String], source: OutageSource, status: UnitStatus, since: String?,
+                    expectedBack: String?, description: String, unplaced: UnplacedReason? = nil, candidates: [String]? = nil) {
+            (self.alertId, self.facility, self.facilityId, self.pathways, self.source, self.status) = (alertId, facility, facilityId, pathways, source, status)
+            (self.since, self.expectedBack, self.description, self.unplaced, self.candidates) = (since, expectedBack, description, unplaced, candidates)
         }
 
         /// An elevator outage that places no pathway (what makes `complete` false): the core's rule.

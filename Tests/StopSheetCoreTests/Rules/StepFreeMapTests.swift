@@ -84,7 +84,8 @@ import Testing
                         pathways: ["S-Outside-N-same_level,S-Outside,N,1,1", "N-P-lift-S-Lift-1,N,P,5,1", "N-P-lift-S-Lift-10,N,P,5,1"])
         feed.stationWheelchair = ""
         let unit = FacilityJoin.Unit(status: FacilityStatus(unitID: "S-Lift-1", facility: .elevator, status: .notAvailable))
-        #expect(StepFreeNow.pathwayIDs(of: unit, on: try feed.topology()) == ["N-P-lift-S-Lift-1"])
+        let topology = try feed.topology()
+        #expect(FacilityPlacement.place(unit, on: topology) == .placed(.id, pathways: [topology.pathways.firstIndex { $0.id == "N-P-lift-S-Lift-1" }!]))
         let now = StepFreeNow(station: try feed.station(), topology: try feed.topology(), outages: [], facilities: [unit])
         #expect(now.stepFree == .available && now.outages.first?.pathways == ["N-P-lift-S-Lift-1"])
     }
