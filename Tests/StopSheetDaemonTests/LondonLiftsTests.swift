@@ -22,13 +22,14 @@ import Testing
     }
 
     /// TfL's GTFS tables as the daemon reads a feed directory of them.
-    static let directory = Result { () throws -> StationDirectory in
+    static let decoded = Result { () throws -> DecodedStations in
         let table = { (name: String) in try GTFSFeeds.bytes(fixtures + "/tfl/gtfs/" + name) }
         var decoded = try GTFSStopsDecoder.decode(try table("stops.txt"))
         decoded.topologies = try GTFSPathwaysDecoder.decode(stops: try table("stops.txt"), pathways: try table("pathways.txt"),
                                                             levels: try table("levels.txt")).stations
-        return StationDirectory(decoded)
+        return decoded
     }
+    static let directory = Result { () throws -> StationDirectory in StationDirectory(try decoded.get()) }
 
     static func units(_ body: String?, at moment: Instant = now) throws -> [String: [FacilityJoin.Unit]] {
         guard let body else { return [:] }
@@ -60,6 +61,21 @@ import Testing
         // TfL's map as the issue counts it: 300 stations with a step-free way, 2 without pathways.
         #expect(seen == ["available": 263, "partial": 37, "none": 207, "null": 2])
         #expect(try Self.directory.get().station(for: "940GZZLUWYP")?.stepFreeFrom == .pathways)
+    }
+
+    /// The encoded sheets say what the core's do, where a button from the map and one from the
+    /// station data share a status: TfL's stations beside one whose data says none.
+    @Test func theEncodedSheetsSayWhereTheStatusCameFrom() throws {
+        let tfl = try Self.decoded.get()
+        let elsewhere = Platform(stopID: "X1", stationID: "X", stationName: "Elsewhere", routes: [], stepFree: false)
+        let directory = StationDirectory(platforms: tfl.platforms + [elsewhere], agencies: [], topologies: tfl.topologies)
+        let snapshot = Snapshot.build(stations: directory, alerts: [], now: Self.now)
+        let encoded = EncodedSnapshot(snapshot, zone: .notKnown)
+        for station in directory.stations {
+            expectSheet(encoded.stopSheet(stopID: station.id)?.sheet, matches: snapshot.stopSheet(for: station), in: .notKnown, "\(station.id)")
+        }
+        #expect(directory.station(for: "X")?.stepFree == StepFreeStatus.none && directory.station(for: "X")?.stepFreeFrom == .stations)
+        #expect(directory.stations.contains { $0.stepFree == .none && $0.stepFreeFrom == .pathways })
     }
 
     @Test(arguments: [nil] + bodies)
