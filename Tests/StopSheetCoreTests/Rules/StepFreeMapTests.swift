@@ -1,4 +1,5 @@
 import Testing
+import StopSheetTestSupport
 @testable import StopSheetCore
 
 /// A map without entrances (issue 46): TfL's `<station>-Outside` node is the street; a map that
@@ -88,5 +89,29 @@ import Testing
         #expect(FacilityPlacement.place(unit, on: topology) == .placed(.id, pathways: [topology.pathways.firstIndex { $0.id == "N-P-lift-S-Lift-1" }!]))
         let now = StepFreeNow(station: try feed.station(), topology: try feed.topology(), outages: [], facilities: [unit])
         #expect(now.stepFree == .available && now.outages.first?.pathways == ["N-P-lift-S-Lift-1"])
+    }
+}
+
+/// TfL's `Lifts.csv` as an inventory: what each lift serves, in its own areas' names.
+@Suite struct TfLLiftsInventoryTests {
+    @Test func eachLiftServesItsAreasByName() throws {
+        let body = Array("""
+            StationUniqueId,LiftUniqueId,LiftId,NationalRailUprn,LiftName,FriendlyName,FromAreas,IntermediateAreas,IntermediateAreas2,ToAreas,LimitedCapacityLift,LiftNotes\r
+            940GZZLUWYP,940GZZLUWYP-Lift-2,2,,,Lift 2,940GZZLUWYP-1000257-BookH-8,,,940GZZLUWYP-1000257-JubNB-2|940GZZLUWYP-1000257-Met2-12,False,\r
+            910GROMFORD,910GROMFORD-Lift-1 ,1,,,,910GROMFORD-1001243-EntM-3,,,910GROMFORD-1001243-RPL-5-6,False,\r
+            910GROMFORD,,3,,,Lift C,,,,,False,\r
+            """.utf8)
+        let (inventory, notices) = try FacilityInventoryDecoder.decode(body)
+        #expect(inventory.units.map(\.unitID) == ["940GZZLUWYP-Lift-2", "910GROMFORD-Lift-1"])
+        #expect(inventory.units.map(\.stopIDs) == [["940GZZLUWYP"], ["910GROMFORD"]])
+        #expect(inventory.units.map(\.serving) == ["Lift 2: BookH to JubNB, Met2", "EntM to RPL-5"])
+        #expect(notices.count == 1)
+    }
+
+    @Test func theRealFileNamesEveryLift() throws {
+        let (inventory, notices) = try FacilityInventoryDecoder.decode(Fixtures.bytes("facilities/tfl/detailed/Lifts.csv"))
+        #expect(inventory.units.count == 546 && notices.count == 0)
+        #expect(inventory.units(("940GZZLUWYP-Lift-5")).map(\.serving) == ["Lift 5: BookH to E-STA"])
+        #expect(inventory.units.allSatisfy { !$0.serving.isEmpty && $0.stopIDs.count == 1 })
     }
 }
