@@ -113,7 +113,7 @@ import Testing
         #expect(csv.inventory.units("EL318").map(\.stopIDs) == [["A41"], ["R29"]])
         #expect(csv.notices.count == 2 && csv.notices.first.map(\.line) == [5, 6])
         #expect(failure { try FacilityInventoryDecoder.decode(bytes("unit,stop\nA,B\n")) }
-                == .unrecognisedFormat("neither JSON nor a CSV whose header has facility_id"))
+                == .unrecognisedFormat("neither JSON nor a CSV whose header has facility_id or LiftUniqueId"))
     }
 
     @Test func feedTextIsMadeSafeForTerminals() {
