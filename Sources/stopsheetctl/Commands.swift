@@ -83,7 +83,7 @@ extension Command {
     static let facilities = Command(
         name: "facilities", operands: "[STOP_ID]", summary: "lifts and escalators of the lift-status feed and their statuses, all or a stop's station's",
         options: [Option(name: "--unplaced", value: nil,
-                         summary: "print the units no rule places as inventory CSV rows (facility_id,stop_id,pathway_id), one per candidate pathway, to edit and load as --facilities-inventory-url")],
+                         summary: "print the units no rule places as rows of the inventory CSV (facility_id,stop_id,pathway_id), one per candidate pathway, to edit and give the daemon")],
         operandCount: 0...1
     ) { invocation throws(Failure) in
         let stopID = invocation.operands.first

@@ -13,7 +13,7 @@ enum InventoryRows {
         for unit in answer.units where unit.unplaced != nil {
             let pathways = unit.candidates ?? []
             for pathway in pathways.isEmpty ? [""] : pathways {
-                rows.append(TerminalText([unit.unitId, unit.stationId ?? "", pathway].map(field).joined(separator: ",")))
+                rows.append(TerminalText([unit.unitId, unit.stationId, pathway].map(field).joined(separator: ",")))
             }
         }
         return rows

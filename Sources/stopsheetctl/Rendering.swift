@@ -51,11 +51,11 @@ enum Rendering {
             page.paragraph(answer.stationId == nil ? "No lift-status unit is placed at any station." : "No lift-status unit is placed at this station.")
             return
         }
-        var station: String??
+        var station: String?
         for unit in answer.units {
             if unit.stationId != station {
                 station = unit.stationId
-                page.paragraph(unit.stationId.map { "\(unit.stationName ?? "") (\($0))" } ?? "At no station")
+                page.paragraph(unit.stationId.isEmpty ? "At no station" : "\(unit.stationName) (\(unit.stationId))")
             }
             let line = StepFreeNowLines.unit(facility: unit.facility, id: unit.unitId, status: unit.status, description: unit.description,
                                              since: unit.since, expectedBack: unit.expectedBack)

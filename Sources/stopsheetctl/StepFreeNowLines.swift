@@ -168,14 +168,16 @@ enum StepFreeNowLines {
     /// have (`Elevator A03X02 out, not placed`), or that the pathways alone give none.
     private static func reason(_ now: Answer.StepFreeNow) -> TerminalText {
         if now.reason != nil { return "the station's map shows no street" }
-        let placed = now.outages.filter { ($0.pathways.isEmpty ? $0.candidates?.isEmpty == false : true) && $0.status != .partiallyAvailable }
+        // An unplaced escalator's candidates are escalators: never a platform's step-free way.
+        let placed = now.outages.filter { outage in
+            (outage.pathways.isEmpty ? outage.candidates?.isEmpty == false && outage.facility != .escalator : true) && outage.status != .partiallyAvailable
+        }
         guard !placed.isEmpty else { return "no step-free way in the station's pathways" }
         return TerminalText(placed.map { outage -> String in
-            if outage.source == .facilities {
-                return "\(unitName(outage.facility, outage.facilityId ?? "?")) \(statusWords(outage.status))" + (outage.pathways.isEmpty ? ", not placed" : "")
-            }
-            if let number = outage.facilityId { return (outage.facility == .escalator ? "Escalator " : "Elevator ") + number + " out" }
-            return (outage.facility == .other ? "facility" : outage.facility.rawValue) + " out: alert " + outage.alertId
+            let unplaced = outage.pathways.isEmpty ? ", not placed" : ""
+            if outage.source == .facilities { return "\(unitName(outage.facility, outage.facilityId ?? "?")) \(statusWords(outage.status))" + unplaced }
+            if let number = outage.facilityId { return (outage.facility == .escalator ? "Escalator " : "Elevator ") + number + " out" + unplaced }
+            return (outage.facility == .other ? "facility" : outage.facility.rawValue) + " out: alert " + outage.alertId + unplaced
         }.joined(separator: ", "))
     }
 }

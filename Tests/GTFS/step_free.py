@@ -10,6 +10,9 @@ daemon.
                                         #            "effectDetail", "stops": [stop ids]}]
     feed.verdict(station_id, outages, units)  # and lift-status units: [{"unitId", "status"}]
 
+An elevator alert that takes out no pathway may be any one of the station's elevators: a
+platform whose entry or exit changes with any one of them out has it None.
+
 Fields are read with Python's csv module and stripped of surrounding whitespace, as the daemon's
 GTFS tables are (Prague's pathways.txt names `U921N2 ` with a trailing space).
 """
@@ -209,14 +212,17 @@ class Feed:
                     "outages": placed}
         closed = {pathway for outage in placed if outage["status"] == "notAvailable" for pathway in outage["pathways"]}
         unsure = {pathway for outage in placed if outage["status"] == "unknown" for pathway in outage["pathways"]}
+        # An elevator alert on no pathway may be any one of the station's elevators (issue 42).
+        anyone = {row["pathway_id"] for row in self.elevator_pathways(station)} if any(
+            o["source"] == "alerts" and o["facility"] == "elevator" and not o["pathways"] for o in placed) else set()
         best = (self.reach(station, closed, backwards=False), self.reach(station, closed, backwards=True))
         # What may be out as well: the units of unknown status, and any one elevator of the
-        # station for an elevator unit placed on none (issue 42: never taken as up).
+        # station for an elevator alert or unit placed on none (issue 42: never taken as up).
         doubts = []
         if unsure - closed:
             doubts.append(closed | unsure)
-        if any(o["source"] == "facilities" and o["facility"] == "elevator" and not o["pathways"] and o["status"] != "partiallyAvailable"
-               for o in placed):
+        if anyone or any(o["source"] == "facilities" and o["facility"] == "elevator" and not o["pathways"]
+                         and o["status"] != "partiallyAvailable" for o in placed):
             doubts += [closed | {row["pathway_id"]} for row in self.elevator_pathways(station) if row["pathway_id"] not in closed]
         doubts = [(self.reach(station, out, backwards=False), self.reach(station, out, backwards=True)) for out in doubts]
         platforms = []

@@ -6,6 +6,7 @@ the issue's words and WMATA's files, sharing no code with the daemon (reachabili
 Tests/GTFS/step_free.py's).
 
     python3 wmata_lifts.py FEED_DIR OUT_DIR [--body BODY.json]
+    python3 wmata_lifts.py FEED_DIR --access STATION [PATHWAY…]   # platforms with those out, JSON
 
 Writes OUT_DIR/incidents.json, a WMATA-shaped body MADE FOR THE TEST: one elevator incident for
 each level pair that an elevator's end node names at each station ("Elevator between street and
@@ -20,7 +21,9 @@ The rules, as the issue states them:
 - a station is the one whose id (`STN_A01_C01`) holds the row's `StationCode` among its codes;
 - a node's levels are the two phrases of "between X and Y" in its `stop_desc` or `stop_name`,
   read lowercase with runs of anything but letters and digits as one space, and a remark after
-  the first of `(,;.` cut off; an elevator row names the same two levels, in either order;
+  the first of `(,;.` cut off, the word "level" not counted; an elevator row names the same two
+  levels, in either order; if no elevator's node does, two levels that could be them (each the
+  other's words or a part of them: "platform", "silver line platform");
 - one elevator pathway with an end node naming those levels: placed on it; several: ambiguous,
   and a platform is null where any one of them out changes its entry (or exit);
 - a place the row names that no level name (levels.txt) or location of the station names (as a
@@ -56,6 +59,16 @@ def levels(text):
     return [rest] if rest else []
 
 
+def bare(level):
+    """A level's words without "level": "Mezzanine Level" is the mezzanine."""
+    return set(level.split()) - {"level"}
+
+
+def near(x, y):
+    """Two levels that could be one: the words of one are all among the other's."""
+    return bool(x) and bool(y) and (x <= y or y <= x)
+
+
 class WMATA:
     def __init__(self, directory):
         self.feed = step_free.Feed(directory)
@@ -72,8 +85,10 @@ class WMATA:
         return found[0] if len(found) == 1 else None
 
     def node_levels(self, stop_id):
+        """The node's level pairs, each level as its set of words ("level" dropped)."""
         stop = self.feed.stops[stop_id]
-        return [frozenset(pair) for pair in (levels(stop.get("stop_desc", "")), levels(stop.get("stop_name", ""))) if len(set(pair)) == 2]
+        return [[bare(level) for level in pair] for pair in (levels(stop.get("stop_desc", "")), levels(stop.get("stop_name", "")))
+                if len(pair) == 2 and pair[0] != pair[1]]
 
     def elevators(self, station):
         return self.feed.elevator_pathways(station)
@@ -124,9 +139,15 @@ class WMATA:
             return out
         matching = []
         if len(set(named)) == 2:
-            pair = frozenset(named)
-            matching = [r["pathway_id"] for r in self.elevators(station)
-                        if pair in self.node_levels(r["from_stop_id"]) or pair in self.node_levels(r["to_stop_id"])]
+            a, b = bare(named[0]), bare(named[1])
+
+            def pairs(r):
+                return self.node_levels(r["from_stop_id"]) + self.node_levels(r["to_stop_id"])
+            matching = [r["pathway_id"] for r in self.elevators(station) if any({frozenset(x), frozenset(y)} == {frozenset(a), frozenset(b)}
+                                                                            for x, y in pairs(r))]
+            if not matching:
+                matching = [r["pathway_id"] for r in self.elevators(station)
+                            if any((near(x, a) and near(y, b)) or (near(x, b) and near(y, a)) for x, y in pairs(r))]
         if len(matching) == 1:
             out["placed"] = matching
             out["platforms"] = self.access(station, matching)
@@ -151,10 +172,10 @@ class WMATA:
             pairs = []
             for r in self.elevators(station):
                 for end in (r["from_stop_id"], r["to_stop_id"]):
-                    for pair in self.node_levels(end):
-                        ordered = levels(self.feed.stops[end].get("stop_desc", "")) or levels(self.feed.stops[end].get("stop_name", ""))
-                        if pair not in [frozenset(p) for p in pairs]:
-                            pairs.append(ordered if frozenset(ordered) == pair else sorted(pair))
+                    for text in (self.feed.stops[end].get("stop_desc", ""), self.feed.stops[end].get("stop_name", "")):
+                        pair = levels(text)
+                        if len(pair) == 2 and pair[0] != pair[1] and frozenset(pair) not in [frozenset(p) for p in pairs]:
+                            pairs.append(pair)
             for n, pair in enumerate(pairs, start=1):
                 code = codes[n % 2] if len(codes) > 1 else codes[0]
                 rows.append({"UnitName": f"{codes[0]}X{n:02d}", "UnitType": "ELEVATOR", "UnitStatus": None, "StationCode": code,
@@ -169,10 +190,14 @@ class WMATA:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("feed")
-    parser.add_argument("out")
+    parser.add_argument("out", nargs="?")
     parser.add_argument("--body")
+    parser.add_argument("--access", nargs="+", metavar=("STATION", "PATHWAY"))
     args = parser.parse_args()
     wmata = WMATA(args.feed)
+    if args.access:
+        print(json.dumps(wmata.access(args.access[0], args.access[1:])))
+        return
     generated = wmata.body()
     with open(os.path.join(args.out, "incidents.json"), "w", encoding="utf-8") as handle:
         json.dump(generated, handle, indent=1)

@@ -13,7 +13,8 @@ import StopSheetTestSupport
 ///
 /// How it runs: each command by `/bin/sh -c` against its own daemon, started for it (so no
 /// example's counts or bytes depend on another's), with `run/stopsheetd.sock` replaced by that
-/// daemon's socket, `.build/debug/stopsheetctl` by the stopsheetctl built beside the daemon, and
+/// daemon's socket, `.build/debug/stopsheetctl` by the stopsheetctl built beside the daemon, an
+/// argument ` Tests/Fixtures/…` by that fixture's path (the command runs elsewhere), and
 /// `socat -` given `-t 30` (socat's default waits only 0.5 s for the answer after the end of its
 /// input, too short on a loaded machine; the daemon closes as soon as it has answered). The
 /// daemon refreshes alerts hourly instead of every minute, so a periodic refresh cannot land in an
@@ -196,6 +197,7 @@ struct DocExample {
         let script = setup + command
             .replacingOccurrences(of: Self.demoSocket, with: daemon.socketPath)
             .replacingOccurrences(of: ".build/debug/stopsheetctl", with: DaemonProcess.ctlBinary)
+            .replacingOccurrences(of: " Tests/Fixtures/", with: " " + Fixtures.directory + "/")
             .replacingOccurrences(of: "socat -", with: "socat -t 30 -")
         let result = try runProcess("/bin/sh", ["-c", script + " 2>&1"])
         var lines = result.stdout.components(separatedBy: "\n")

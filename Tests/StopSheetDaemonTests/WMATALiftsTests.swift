@@ -108,4 +108,19 @@ import Testing
         let snapshot = Snapshot.build(stations: try Self.stations.get(), alerts: nil, facilities: data, now: Self.now)
         #expect(snapshot.facilityCounts() == [.placed: 2, .offTheMap: 2, .ambiguous: 2, .unplaced: 2])
     }
+
+    /// A real whole-system body (WMATA's of 2019-04-05; found once the rules were written, it
+    /// showed two elevators they missed, K01's "Mezzanine and  Street Level" and N06's "Silver
+    /// Line Platform", which the near match of levels now places) on WMATA's 2026 GTFS: every elevator between street, mezzanine and platform is placed on
+    /// its one pathway ("Mezzanine and  Street Level", "Silver Line Platform" included), the
+    /// garage and bike-trail elevators are off the map, and the oracle agrees on every platform.
+    @Test func aRealBodyHeldOut() throws {
+        let (body, expected) = try Self.oracle(body: Fixtures.path("facilities/wmata_elevator_incidents_2019-04-05.REAL.json"))
+        try Self.compare(body, expected)
+        let elevators = expected.filter { $0["unitType"] == "ELEVATOR" }
+        let placed = elevators.filter { $0["placed"]?.arrayValue?.count == 1 }.compactMap { $0["unitId"]?.stringValue }
+        let offTheMap = elevators.filter { $0["unplaced"] == "offTheMap" }.compactMap { $0["unitId"]?.stringValue }
+        #expect(placed == ["A07X01", "B08S01", "D04X01", "D10X02", "K01X01", "N06X03"])
+        #expect(offTheMap == ["B04X02", "B35N02", "D09X04", "D13X04", "D13X05"])
+    }
 }

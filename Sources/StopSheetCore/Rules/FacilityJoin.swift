@@ -49,7 +49,7 @@ public enum FacilityJoin {
             for (stationID, topology) in stations.topologies {
                 for pathway in topology.pathways {
                     pathwayStation[pathway.id] = stationID
-                    for name in Set([pathway.id, pathway.facilityID, pathway.pathwayCode, pathway.signpostedAs].compactMap { $0 }) {
+                    for name in Set(pathway.names(withID: true)) {
                         named[name] = named[name] == nil ? stationID : named[name]! == stationID ? stationID : .some(nil)
                     }
                 }

@@ -12,7 +12,9 @@
 /// 5. `levels`: WMATA's words, the lift whose end node says the same two levels in its `stop_name`
 ///    or `stop_desc` ("Top of Elevator Between Street and  Platform") as the unit's
 ///    `LocationDescription` ("Elevator between street and platform, east side …"), in either
-///    order, whitespace and case aside.
+///    order, whitespace, case and the word "level" aside; when no lift does, the one whose two
+///    levels could be the unit's, each the other's words or part of them ("platform" could be
+///    "Silver Line Platform").
 ///
 /// A lift is an elevator for an elevator unit (and one of no stated kind), an escalator for an
 /// escalator unit: an escalator outage never takes out an elevator. Each pathway is one lift (two
@@ -89,8 +91,7 @@ public enum FacilityPlacement: Hashable, Sendable {
         let byInventoryStop = ending(StepFreeNow.liftEnds(unit.inventory.flatMap(\.stopIDs), in: topology))
         if !byInventoryStop.isEmpty { return .placed(.stopReference, pathways: byInventoryStop) }
         let byID = topology.pathways.indices.filter { position in
-            let pathway = topology.pathways[position]
-            return [pathway.facilityID, pathway.pathwayCode, pathway.signpostedAs, pathway.id].contains(id)
+            topology.pathways[position].names(withID: true).contains(id)
         }
         if !byID.isEmpty { return .placed(.id, pathways: byID) }
         let suffix = "-lift-" + id
@@ -100,10 +101,16 @@ public enum FacilityPlacement: Hashable, Sendable {
         if !byNode.isEmpty { return .placed(.node, pathways: byNode) }
         let named = unit.status.location.levels
         if named.count == 2 {
-            let levels = Set(named)
-            let byLevels = lifts.filter { position in
-                let ends = topology.pathwayEnds[position]
-                return [ends.from, ends.to].contains { levelsOf(topology.locations[$0]).contains(levels) }
+            let wanted = named.map(words)
+            let pairs = { (position: Int) in
+                [topology.pathwayEnds[position].from, topology.pathwayEnds[position].to].flatMap { levelsOf(topology.locations[$0]) }
+            }
+            // The same two levels; else, with none, two that could be them.
+            var byLevels = lifts.filter { pairs($0).contains { Set($0) == Set(wanted) } }
+            if byLevels.isEmpty {
+                byLevels = lifts.filter { position in
+                    pairs(position).contains { couldBe($0[0], wanted[0]) && couldBe($0[1], wanted[1]) || couldBe($0[0], wanted[1]) && couldBe($0[1], wanted[0]) }
+                }
             }
             if byLevels.count == 1 { return .placed(.levels, pathways: byLevels) }
             if byLevels.count > 1 { return .unplaced(.ambiguous, candidates: byLevels) }
@@ -112,25 +119,32 @@ public enum FacilityPlacement: Hashable, Sendable {
         return .unplaced(.noRuleMatched, candidates: lifts)
     }
 
-    /// The level pairs a location's name and description say (`FacilityLevels`), as sets.
-    private static func levelsOf(_ location: StationTopology.Location) -> [Set<String>] {
-        [location.name, location.description].map { Set(FacilityLevels.levels($0)) }.filter { $0.count == 2 }
+    /// The level pairs a location's name and description say (`FacilityLevels`), each level its words.
+    private static func levelsOf(_ location: StationTopology.Location) -> [[Set<String>]] {
+        [location.name, location.description].map { FacilityLevels.levels($0).map(words) }.filter { $0.count == 2 }
+    }
+
+    /// A level's words, "level" aside: "Mezzanine Level" is the mezzanine.
+    private static func words(_ level: String) -> Set<String> {
+        Set(level.split(separator: " ").map(String.init)).subtracting(["level"])
+    }
+
+    /// Whether two levels could be one: the words of one hold all of the other's ("platform",
+    /// "Silver Line Platform").
+    private static func couldBe(_ lhs: Set<String>, _ rhs: Set<String>) -> Bool {
+        !lhs.isEmpty && !rhs.isEmpty && (lhs.isSubset(of: rhs) || rhs.isSubset(of: lhs))
     }
 
     /// Whether a place a unit names could be a level of the station: a level's name
-    /// ("Street/Mezzanine"), or a level or place a location's name or description names, whose
-    /// words hold all of the place's or are all in it ("level" aside: "Mezzanine Level" is the
-    /// mezzanine). A compass word alone ("East elevator") names a side, not a place, and is
-    /// always on the map.
+    /// ("Street/Mezzanine"), or a level or place a location's name or description names, that
+    /// could be it (`couldBe`). A compass word alone ("East elevator") names a side, not a place, and
+    /// is always on the map.
     static func isOnMap(_ place: String, _ topology: StationTopology) -> Bool {
-        let words = Set(place.split(separator: " ").map(String.init)).subtracting(["level"])
-        guard !words.isEmpty, !words.isSubset(of: sideWords) else { return true }
-        let places = topology.levelNames.map { [AlertWords.words($0).joined(separator: " ")] }
+        let place = words(place)
+        guard !place.isEmpty, !place.isSubset(of: sideWords) else { return true }
+        let levels = topology.levelNames.map { [AlertWords.words($0).joined(separator: " ")] }
             + topology.locations.flatMap { [FacilityLevels.levels($0.name), FacilityLevels.levels($0.description)] }
-        return places.joined().contains { level in
-            let known = Set(level.split(separator: " ").map(String.init)).subtracting(["level"])
-            return !known.isEmpty && (known.isSubset(of: words) || words.isSubset(of: known))
-        }
+        return levels.joined().contains { couldBe(words($0), place) }
     }
 
     private static let sideWords: Set<String> = ["north", "south", "east", "west", "side", "center", "central", "upper", "lower", "main"]

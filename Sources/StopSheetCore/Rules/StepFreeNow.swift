@@ -17,8 +17,9 @@
 ///   platform whose entry or exit differs with them out has it `nil`.
 /// - An elevator unit that is not placed is never taken as up: a platform that loses entry or
 ///   exit with **any one** of its candidates out (`ambiguous`: the lifts between its two levels;
-///   `noRuleMatched`: every elevator of the station) has it `nil`. One off the map takes nothing
-///   out; like every unplaced elevator outage, it makes `complete` false.
+///   `noRuleMatched`: every elevator of the station) has it `nil`. So does an elevator alert that
+///   places no pathway, every elevator of the station its candidate. One off the map takes
+///   nothing out; like every unplaced elevator outage, it makes `complete` false.
 /// - Without pathways, an outage of a unit the inventory marks ADA and not redundant makes an
 ///   `available` station `partial`; others are listed and change nothing.
 /// - A station whose map knows no street (`StationTopology.hasStreet`: no step-free entrance, no
@@ -78,9 +79,10 @@ public struct StepFreeNow: Hashable, Sendable {
         /// The feed's own text, made safe for terminals (`FacilityText`); empty for an alert
         /// (its headline is in the sheet already).
         public var description: String
-        /// Why a lift-status unit places no pathway (`FacilityPlacement`); nil for an alert and a placed unit.
+        /// Why the outage places no pathway (`FacilityPlacement`; an elevator alert's is
+        /// `noRuleMatched`); nil for a placed one, and for an escalator or other alert.
         public var unplaced: FacilityPlacement.Unplaced?
-        /// The pathway ids of the lifts any one of which may be the unplaced unit.
+        /// The pathway ids of the lifts any one of which may be the outage placed on none.
         public var candidates: [String]
 
         public init(alertID: String, facility: FacilityOutage.Facility, facilityID: String?, pathways: [String], source: Source = .alerts,
@@ -147,13 +149,16 @@ public struct StepFreeNow: Hashable, Sendable {
                         let ends = topology.pathwayEnds[position]
                         if named.contains(ends.from) || named.contains(ends.to) { return true }
                         guard !numbers.isEmpty else { return false }
-                        let pathway = topology.pathways[position]
-                        return [pathway.facilityID, pathway.pathwayCode, pathway.signpostedAs].contains { $0.map(numbers.contains) ?? false }
+                        return topology.pathways[position].names().contains(where: numbers.contains)
                     }
                     closed.formUnion(placed)
                 }
+                // An elevator alert that names none of the station's elevators may be any of them.
+                let candidates = outage.facility == .elevator && placed.isEmpty ? topology?.elevatorPathways ?? [] : []
+                anyOneOf.append(contentsOf: candidates)
                 outages.append(Outage(alertID: outage.alertID, facility: outage.facility, facilityID: outage.elevatorNumbers.first,
-                                      pathways: placed.map { topology!.pathways[$0].id }))
+                                      pathways: placed.map { topology!.pathways[$0].id }, unplaced: candidates.isEmpty ? nil : .noRuleMatched,
+                                      candidates: candidates.map { topology!.pathways[$0].id }))
             }
             for unit in units {
                 let placement = FacilityPlacement.place(unit, on: topology)

@@ -22,7 +22,7 @@ extension StopSheetService {
             entry.units.map { unit, placement in
                 let topology = entry.station.flatMap { stations.topologies[$0.id] }
                 let ids = { (positions: [Int]) in positions.map { topology!.pathways[$0].id } }
-                return Answer.FacilityUnit(stationId: entry.station?.id, stationName: entry.station?.name, unitId: unit.status.unitID, facility: unit.status.facility,
+                return Answer.FacilityUnit(stationId: entry.station?.id ?? "", stationName: entry.station?.name ?? "", unitId: unit.status.unitID, facility: unit.status.facility,
                                            status: unit.status.status, serving: unit.inventory.lazy.map(\.serving).first { !$0.isEmpty } ?? "",
                                            pathways: ids(placement.pathways), placedBy: placement.rule, unplaced: placement.unplaced,
                                            candidates: placement.candidates.isEmpty ? nil : ids(placement.candidates),

@@ -32,9 +32,9 @@ extension Answer {
 
     /// One unit of a lift-status feed at a station.
     public struct FacilityUnit: AnswerObject {
-        /// Left out for a unit at no station (`unplaced` `noSuchStation`).
-        public var stationId: String?
-        public var stationName: String?
+        /// Empty for a unit at no station (`unplaced` `noSuchStation`).
+        public var stationId: String
+        public var stationName: String
         /// The feed's id for the unit.
         public var unitId: String
         public var facility: Facility
@@ -57,12 +57,12 @@ extension Answer {
 
         public enum CodingKeys: String, AnswerKey {
             case stationId, stationName, unitId, facility, status, serving, pathways, placedBy, unplaced, candidates, since, expectedBack, description
-            public static let omittable: Set<Self> = [.stationId, .stationName, .placedBy, .unplaced, .candidates]
+            public static let omittable: Set<Self> = [.placedBy, .unplaced, .candidates]
         }
 
         public static let summary = "A lift-status unit at a station: its id, kind, status, what it serves, its placement on the pathways, times and text."
 
-        public init(stationId: String?, stationName: String?, unitId: String, facility: Facility, status: UnitStatus, serving: String, pathways: [String],
+        public init(stationId: String, stationName: String, unitId: String, facility: Facility, status: UnitStatus, serving: String, pathways: [String],
                     placedBy: PlacementRule?, unplaced: UnplacedReason?, candidates: [String]?, since: String?, expectedBack: String?, description: String) {
             (self.stationId, self.stationName, self.unitId, self.facility, self.status, self.serving, self.pathways) = (stationId, stationName, unitId, facility, status, serving, pathways)
             (self.placedBy, self.unplaced, self.candidates, self.since, self.expectedBack, self.description) = (placedBy, unplaced, candidates, since, expectedBack, description)

@@ -85,9 +85,9 @@ extension Answer {
         public var expectedBack: String?
         /// The lift-status feed's own text, made safe for terminals; empty for an alert.
         public var description: String
-        /// Why a lift-status unit places no pathway; left out for an alert and a placed unit.
+        /// Why it places no pathway (an elevator alert's: `noRuleMatched`); left out when placed, and for an escalator or other alert.
         public var unplaced: UnplacedReason?
-        /// The pathways (lifts) any one of which may be the unplaced unit; left out when none.
+        /// The pathways (lifts) any one of which may be the outage placed on none; left out when none.
         public var candidates: [String]?
 
         public enum CodingKeys: String, AnswerKey {
