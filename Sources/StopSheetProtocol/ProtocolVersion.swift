@@ -18,7 +18,10 @@
 ///
 /// 2.2: where each lift-status unit is: `facilities`' units gain `placedBy`, `unplaced` and
 /// `candidates` (and list units at no station, `stationId` empty), a sheet's `now.outages[]`
-/// `unplaced` and `candidates`, `health.facilities.placement`; all omittable, the words new.
+/// `unplaced` and `candidates`, `health.facilities.placement`; all omittable, the words new;
+/// and (issue 46) where a button's status came from (`accessibilityButton.stepFreeFrom`, a station's
+/// `stepFreeFrom`: the station data or its map) and why the pathways cannot say (`now.reason`);
+/// TfL's lift disruptions as a lift-status format. Added, omittable for a 2.1 daemon's answers.
 public enum ProtocolVersion {
     public static let major = 2
     public static let minor = 2

@@ -20,6 +20,7 @@ enum StepFreeNowLines {
             line = line + "; lift " + TerminalText(outage.facilityId ?? "?") + " "
                 + unplacedWords(outage.unplaced, facility: outage.facility, candidates: outage.candidates?.count ?? 0)
         }
+        if let reason = now.reason { line = line + ". " + TerminalText(reason) }
         return line
     }
 
@@ -166,6 +167,7 @@ enum StepFreeNowLines {
     /// The outages that took out pathways (`Elevator 963 out`, `elevator out: alert 17`) or may
     /// have (`Elevator A03X02 out, not placed`), or that the pathways alone give none.
     private static func reason(_ now: Answer.StepFreeNow) -> TerminalText {
+        if now.reason != nil { return "the station's map shows no street" }
         // An unplaced escalator's candidates are escalators: never a platform's step-free way.
         let placed = now.outages.filter { outage in
             (outage.pathways.isEmpty ? outage.candidates?.isEmpty == false && outage.facility != .escalator : true) && outage.status != .partiallyAvailable

@@ -32,7 +32,8 @@ import StopSheetTestSupport
 /// A page may also hold files its examples run: a fenced block opened as ```` ```sh file=NAME ````
 /// is no example but the text of NAME, written (with the page's other files) into a fresh
 /// directory where that page's commands then run, with the built `stopsheetd` and
-/// `stopsheetctl` first on `PATH` (docs/testing.md's test script is one).
+/// `stopsheetctl` first on `PATH` (docs/testing.md's test script is one), and `STOPSHEET_SOURCE`
+/// naming the clone (protocol.md's London example reads TfL's map from its fixtures).
 ///
 /// After a deliberate change of output: `STOPSHEET_UPDATE_DOC_EXAMPLES=1 swift test --filter
 /// DocExampleIntegrationTests` writes the real outputs into the pages (check the diff before committing).
@@ -190,7 +191,8 @@ struct DocExample {
         if let directory {
             for file in files { try file.text.write(toFile: directory + "/" + file.name, atomically: true, encoding: .utf8) }
             let binaries = URL(fileURLWithPath: DaemonProcess.binary).deletingLastPathComponent().path
-            setup = "cd '\(directory)' && PATH='\(binaries)':\"$PATH\" && export PATH && "
+            // STOPSHEET_SOURCE: the clone, whose fixtures an example may read (TfL's real map).
+            setup = "cd '\(directory)' && PATH='\(binaries)':\"$PATH\" && STOPSHEET_SOURCE='\(Fixtures.packageRoot)' && export PATH STOPSHEET_SOURCE && "
         }
         let script = setup + command
             .replacingOccurrences(of: Self.demoSocket, with: daemon.socketPath)

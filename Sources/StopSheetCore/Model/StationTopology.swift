@@ -5,7 +5,11 @@
 ///   boarding areas (4). Edges are pathways: `from → to`, and `to → from` too when the pathway is
 ///   bidirectional. Only step-free pathways (`PathwayMode.isStepFree`) are edges at all.
 /// - Street ends are the entrances whose own `wheelchair_boarding` is not 2 (not inherited: an
-///   entrance the feed marks as stepped is no step-free start or end, whatever its station says).
+///   entrance the feed marks as stepped is no step-free start or end, whatever its station says),
+///   and the station's generic node `<station id>-Outside` (`streetNodeSuffix`): TfL's map has no
+///   entrances, and that node is each station's street. A station with neither, not even a
+///   stepped entrance, has no street on its map (`hasStreet`): its pathways cannot say what is
+///   step-free from it.
 /// - A platform has step-free **entry** when a street end reaches it or one of its boarding areas,
 ///   and **exit** when it or one of its boarding areas reaches a street end.
 ///
@@ -50,6 +54,9 @@ public struct StationTopology: Sendable, Equatable {
             self.exit = exit
         }
     }
+
+    /// The id of a station's street node, after the station's id: TfL's `HUBABW-Outside`.
+    public static let streetNodeSuffix = "-Outside"
 
     public let stationID: String
     /// The `level_name`s of the levels its locations are on (`levels.txt`), each once.
@@ -103,7 +110,11 @@ public struct StationTopology: Sendable, Equatable {
         self.backward = backward
         elevatorPathways = kept.indices.filter { kept[$0].mode == .elevator }
         pathwayEnds = kept.map { (byID[$0.fromStopID]!, byID[$0.toStopID]!) }
-        streetEnds = unique.indices.filter { unique[$0].role == .entrance(streetEnd: true) }
+        let streetNode = stationID + Self.streetNodeSuffix
+        streetEnds = unique.indices.filter {
+            unique[$0].role == .entrance(streetEnd: true) || (unique[$0].role == .genericNode && unique[$0].id == streetNode)
+        }
+        hasStreet = !streetEnds.isEmpty || unique.contains { $0.role == .entrance(streetEnd: false) }
         var platformIDs: [String] = []
         var platformPosition: [String: Int] = [:]
         var platformNodes: [[Int]] = []
@@ -126,6 +137,9 @@ public struct StationTopology: Sendable, Equatable {
     public static func == (lhs: StationTopology, rhs: StationTopology) -> Bool {
         lhs.stationID == rhs.stationID && lhs.locations == rhs.locations && lhs.pathways == rhs.pathways && lhs.levelNames == rhs.levelNames
     }
+
+    /// Whether the map knows the station's street: an entrance (stepped or not) or its street node.
+    public let hasStreet: Bool
 
     public func location(_ id: String) -> Location? { indexByID[id].map { locations[$0] } }
 

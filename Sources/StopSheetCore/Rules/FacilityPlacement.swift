@@ -6,7 +6,8 @@
 /// 1. `inventory`: the pathways its inventory rows name (`--facilities-inventory-url`);
 /// 2. `stopReference`: the lifts ending at a generic node or boarding area an inventory row names;
 /// 3. `id`: the pathways whose `facility_id`, `pathway_code`, `signposted_as` or `pathway_id` is
-///    the unit's id;
+///    the unit's id, else the lifts whose `pathway_id` ends in `-lift-` and the unit's id (TfL's
+///    lift pathways, one per pair of landings: `<from>-<to>-lift-<LiftUniqueId>`);
 /// 4. `node`: the lifts ending at the stop whose id is the unit's;
 /// 5. `levels`: WMATA's words, the lift whose end node says the same two levels in its `stop_name`
 ///    or `stop_desc` ("Top of Elevator Between Street and  Platform") as the unit's
@@ -93,6 +94,9 @@ public enum FacilityPlacement: Hashable, Sendable {
             topology.pathways[position].names(withID: true).contains(id)
         }
         if !byID.isEmpty { return .placed(.id, pathways: byID) }
+        let suffix = "-lift-" + id
+        let byLiftSuffix = lifts.filter { topology.pathways[$0].id.hasSuffix(suffix) }
+        if !byLiftSuffix.isEmpty { return .placed(.id, pathways: byLiftSuffix) }
         let byNode = ending(topology.index(of: id).map { [$0] } ?? [])
         if !byNode.isEmpty { return .placed(.node, pathways: byNode) }
         let named = unit.status.location.levels

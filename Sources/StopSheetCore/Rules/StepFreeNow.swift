@@ -22,6 +22,10 @@
 ///   nothing out; like every unplaced elevator outage, it makes `complete` false.
 /// - Without pathways, an outage of a unit the inventory marks ADA and not redundant makes an
 ///   `available` station `partial`; others are listed and change nothing.
+/// - A station whose map knows no street (`StationTopology.hasStreet`: no step-free entrance, no
+///   `<station>-Outside` node) is `unknown`, every platform's entry and exit `nil`, `complete`
+///   false, and `reason` says why: never `none`, which says the map shows no step-free way from
+///   a street it knows.
 /// - `complete` is false when an elevator outage at the station places no pathway, when a
 ///   platform's entry or exit is `nil`, or when a step-free unit of a station without pathways is out.
 public struct StepFreeNow: Hashable, Sendable {
@@ -31,6 +35,11 @@ public struct StepFreeNow: Hashable, Sendable {
 
     public enum Basis: String, Hashable, Sendable, CaseIterable {
         case pathways, stations
+    }
+
+    /// Why the pathways say nothing, in a sentence for the rider; the verdict is then `unknown`.
+    public enum Reason: String, Hashable, Sendable, CaseIterable {
+        case noStreet = "The station's map shows no street (no step-free entrance, no street node), so its pathways cannot say which platforms are step-free."
     }
 
     public struct PlatformAccess: Hashable, Sendable {
@@ -109,6 +118,8 @@ public struct StepFreeNow: Hashable, Sendable {
     public var platforms: [PlatformAccess]
     /// Elevators first, then escalators, then others; the order given within each.
     public var outages: [Outage]
+    /// Why the verdict is `unknown` when the pathways cannot say; nil otherwise.
+    public var reason: Reason?
 
     /// The verdict at `now` from the alerts that apply to the station (live or not: only those
     /// active at `now` that are facility outages count; planned ones do not until they start).
@@ -190,6 +201,14 @@ public struct StepFreeNow: Hashable, Sendable {
             return
         }
         basis = .pathways
+        guard topology.hasStreet else {
+            (stepFree, complete, reason) = (.unknown, false, .noStreet)
+            platforms = station.platforms.map { platform in
+                let name = topology.platformIDs.firstIndex(of: platform.stopID).map { topology.platformNames[$0] } ?? ""
+                return PlatformAccess(stopID: platform.stopID, name: name.isEmpty ? station.name : name, entry: nil, exit: nil)
+            }
+            return
+        }
         let access = topology.access(closedPathways: closed)
         // An `unknown` unit may be out or not: a platform whose access differs between the two
         // has none said.
@@ -238,7 +257,8 @@ public struct StepFreeNow: Hashable, Sendable {
         StepFreeNow(stepFree: reported(status), basis: .stations, complete: true, platforms: [], outages: [])
     }
 
-    public init(stepFree: Verdict, basis: Basis, complete: Bool, platforms: [PlatformAccess], outages: [Outage]) {
+    public init(stepFree: Verdict, basis: Basis, complete: Bool, platforms: [PlatformAccess], outages: [Outage], reason: Reason? = nil) {
+        self.reason = reason
         self.stepFree = stepFree
         self.basis = basis
         self.complete = complete

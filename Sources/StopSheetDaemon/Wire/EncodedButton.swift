@@ -1,7 +1,7 @@
 import StopSheetCore
 import StopSheetProtocol
 
-/// What the train sheets of every station with one step-free status and agency share, encoded
+/// What the train sheets of every station with one step-free status, its source and agency share, encoded
 /// once per snapshot from the core: the sheet's members (`EncodedTemplate`), with slots for what
 /// concerns one station — its id and name, its alerts' glyph, list and advisories, the button's
 /// message (it names the station) and `now` — and for `data`, left for each answer to give; and
@@ -9,6 +9,7 @@ import StopSheetProtocol
 /// station's sheet costs copies, not an encoding.
 struct EncodedButton: Sendable {
     let stepFree: StepFreeStatus
+    let from: StepFreeNow.Basis
     let agency: String
     /// The sheet of a station with alerts (a glyph), and of one without (its glyph `null`).
     private let withGlyph: EncodedTemplate<Answer.Sheet>, withoutGlyph: EncodedTemplate<Answer.Sheet>
@@ -23,13 +24,15 @@ struct EncodedButton: Sendable {
         static let glyph = Slot<PreEncoded<Answer.AlertGlyph>>(index: 7)
     }
 
-    init(_ stepFree: StepFreeStatus, agency: String) {
+    init(_ stepFree: StepFreeStatus, from: StepFreeNow.Basis, agency: String) {
         // Nothing kept here depends on the station or, without advisories, on a zone.
-        let shared = StopSheet.accessibilityButton(stepFree, station: "", agency: agency)
+        let shared = StopSheet.accessibilityButton(stepFree, station: "", agency: agency, from: from)
         self.stepFree = stepFree
+        self.from = from
         self.agency = agency
         message = StopSheet.accessibilityMessage(stepFree, agency: agency)
-        let button = Answer.AccessibilityButtonOf(tone: shared.tone, stepFree: shared.stepFree, accessibilityLabel: shared.accessibilityLabel, symbol: shared.symbol,
+        let button = Answer.AccessibilityButtonOf(tone: shared.tone, stepFree: shared.stepFree, stepFreeFrom: shared.stepFreeFrom,
+                                                  accessibilityLabel: shared.accessibilityLabel, symbol: shared.symbol,
                                                   alert: Answer.DialogOf(title: shared.alert.title, message: Slots.message, buttons: shared.alert.buttons),
                                                   advisories: Slots.advisories, now: Slots.now)
         func sheet(glyph: Slot<PreEncoded<Answer.AlertGlyph>>?) -> EncodedTemplate<Answer.Sheet> {

@@ -7,7 +7,7 @@ extension StopSheet {
     /// The sheet before station data has loaded (`beforeStationsLoad`), with a hole for `data`.
     static func encodedMembersBeforeStationsLoad(stopID: String, stationName: String?) -> EncodedMembers {
         let sheet = beforeStationsLoad(stopID: stopID, stationName: stationName)
-        return EncodedButton(sheet.accessibilityButton.stepFree, agency: Agency.cta.name)
+        return EncodedButton(sheet.accessibilityButton.stepFree, from: sheet.accessibilityButton.stepFreeFrom, agency: Agency.cta.name)
             .sheet(stationID: sheet.stationID, stationName: sheet.stationName, alertMembers: encodedAlertMembers([], encodedAlerts: [], encodedAdvisories: []),
                    now: sheet.accessibilityButton.now.encoded(in: .notKnown))
     }

@@ -143,10 +143,10 @@ public final class EncodedSnapshot: Sendable {
                         kept.sets[ids] = members
                     }
                 }
-                let (stepFree, agency) = (stations[index].stepFree, stations[index].agencyName)
+                let (stepFree, from, agency) = (stations[index].stepFree, stations[index].stepFreeFrom, stations[index].agencyName)
                 // A feed has one agency or a few: a short list beats hashing the name per station.
-                let button = buttons.first { $0.stepFree == stepFree && $0.agency == agency } ?? {
-                    buttons.append(EncodedButton(stepFree, agency: agency))
+                let button = buttons.first { $0.stepFree == stepFree && $0.from == from && $0.agency == agency } ?? {
+                    buttons.append(EncodedButton(stepFree, from: from, agency: agency))
                     return buttons[buttons.count - 1]
                 }()
                 let now: PreEncoded<Answer.StepFreeNow>

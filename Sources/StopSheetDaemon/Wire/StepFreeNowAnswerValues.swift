@@ -8,7 +8,7 @@ extension StepFreeNow {
     /// `zone`: the agency's, which a lift-status unit's times are shown in.
     func answer(in zone: TimeZoneRules) -> Answer.StepFreeNow {
         Answer.StepFreeNow(stepFree: stepFree, basis: basis, complete: complete, platforms: platforms.map(\.answer),
-                           outages: outages.map { $0.answer(in: zone) })
+                           outages: outages.map { $0.answer(in: zone) }, reason: reason?.rawValue)
     }
 
     /// The same bytes as `answer(in:)`'s encoding (a test holds them together), from templates:
@@ -23,14 +23,14 @@ extension StepFreeNow {
             }
         }
         let outages = outages.isEmpty ? NowTemplates.noOutages : PreEncoded(outages.map { $0.answer(in: zone) })
-        return PreEncoded(NowTemplates.now(stepFree, basis, complete), capacity: 80 + platforms.bytes.count + outages.bytes.count) { fill in
+        return PreEncoded(NowTemplates.now(stepFree, basis, complete, reason), capacity: 80 + platforms.bytes.count + outages.bytes.count) { fill in
             fill.put(NowTemplates.platforms, platforms)
             fill.put(NowTemplates.outages, outages)
         }
     }
 }
 
-/// `now`'s templates: one per verdict, basis and completeness, with slots for the platforms
+/// `now`'s templates: one per verdict, basis, completeness and reason, with slots for the platforms
 /// and the outages, and a platform's, one per pair of entry and exit, with slots for its id and
 /// name. Made once, at their first use.
 private enum NowTemplates {
@@ -42,10 +42,14 @@ private enum NowTemplates {
     private static let platformTemplates = answers.flatMap { entry in
         answers.map { exit in EncodedTemplate(members: Answer.PlatformAccessOf(stopId: stopID, name: name, entry: entry, exit: exit), slots: 2) }
     }
+    private static let reasons: [StepFreeNow.Reason?] = [nil] + StepFreeNow.Reason.allCases
     private static let nowTemplates = StepFreeNow.Verdict.allCases.flatMap { verdict in
         StepFreeNow.Basis.allCases.flatMap { basis in
-            [false, true].map { complete in
-                EncodedTemplate(members: Answer.StepFreeNowOf(stepFree: verdict, basis: basis, complete: complete, platforms: platforms, outages: outages), slots: 2)
+            [false, true].flatMap { complete in
+                reasons.map { reason in
+                    EncodedTemplate(members: Answer.StepFreeNowOf(stepFree: verdict, basis: basis, complete: complete, platforms: platforms, outages: outages,
+                                                                  reason: reason?.rawValue), slots: 2)
+                }
             }
         }
     }
@@ -54,10 +58,11 @@ private enum NowTemplates {
         platformTemplates[answers.firstIndex(of: entry)! * answers.count + answers.firstIndex(of: exit)!]
     }
 
-    static func now(_ verdict: StepFreeNow.Verdict, _ basis: StepFreeNow.Basis, _ complete: Bool) -> EncodedTemplate<Answer.StepFreeNow> {
+    static func now(_ verdict: StepFreeNow.Verdict, _ basis: StepFreeNow.Basis, _ complete: Bool,
+                    _ reason: StepFreeNow.Reason?) -> EncodedTemplate<Answer.StepFreeNow> {
         let verdicts = StepFreeNow.Verdict.allCases, bases = StepFreeNow.Basis.allCases
         let index = (verdicts.firstIndex(of: verdict)! - verdicts.startIndex) * bases.count + (bases.firstIndex(of: basis)! - bases.startIndex)
-        return nowTemplates[index * 2 + (complete ? 1 : 0)]
+        return nowTemplates[(index * 2 + (complete ? 1 : 0)) * reasons.count + reasons.firstIndex(of: reason)!]
     }
 }
 

@@ -90,6 +90,9 @@ extension Answer {
         public typealias Encodes = AccessibilityButton
         public var tone: Tone
         public var stepFree: StepFree
+        /// Where `stepFree` came from, since protocol 2.2: `stations` (the station data), or
+        /// `pathways` (the station's map, where the station data gives none).
+        public var stepFreeFrom: StepFreeBasis?
         public var accessibilityLabel: String
         public var symbol: String
         public var alert: Alert
@@ -98,13 +101,17 @@ extension Answer {
 
         public typealias CodingKeys = AccessibilityButtonKeys
 
-        public init(tone: Tone, stepFree: StepFree, accessibilityLabel: String, symbol: String, alert: Alert, advisories: Advisories, now: Now) {
-            (self.tone, self.stepFree, self.accessibilityLabel, self.symbol) = (tone, stepFree, accessibilityLabel, symbol)
+        public init(tone: Tone, stepFree: StepFree, stepFreeFrom: StepFreeBasis?, accessibilityLabel: String, symbol: String, alert: Alert,
+                    advisories: Advisories, now: Now) {
+            (self.tone, self.stepFree, self.stepFreeFrom, self.accessibilityLabel, self.symbol) = (tone, stepFree, stepFreeFrom, accessibilityLabel, symbol)
             (self.alert, self.advisories, self.now) = (alert, advisories, now)
         }
     }
 
-    public enum AccessibilityButtonKeys: String, AnswerKey { case tone, stepFree, accessibilityLabel, symbol, alert, advisories, now }
+    public enum AccessibilityButtonKeys: String, AnswerKey {
+        case tone, stepFree, stepFreeFrom, accessibilityLabel, symbol, alert, advisories, now
+        public static let omittable: Set<Self> = [.stepFreeFrom]
+    }
 
     /// A train sheet's `data`: how fresh each cache behind it is, at the moment of the answer.
     public struct SheetData: AnswerObject {

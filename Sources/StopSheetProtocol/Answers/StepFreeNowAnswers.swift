@@ -30,15 +30,21 @@ extension Answer {
         public var platforms: Platforms
         /// Elevators first, then escalators, then others.
         public var outages: Outages
+        /// Why the pathways cannot say (the verdict is then `unknown`), in a sentence; left out
+        /// otherwise. Since protocol 2.2.
+        public var reason: String?
 
         public typealias CodingKeys = StepFreeNowKeys
 
-        public init(stepFree: StepFreeVerdict, basis: StepFreeBasis, complete: Bool, platforms: Platforms, outages: Outages) {
-            (self.stepFree, self.basis, self.complete, self.platforms, self.outages) = (stepFree, basis, complete, platforms, outages)
+        public init(stepFree: StepFreeVerdict, basis: StepFreeBasis, complete: Bool, platforms: Platforms, outages: Outages, reason: String? = nil) {
+            (self.stepFree, self.basis, self.complete, self.platforms, self.outages, self.reason) = (stepFree, basis, complete, platforms, outages, reason)
         }
     }
 
-    public enum StepFreeNowKeys: String, AnswerKey { case stepFree, basis, complete, platforms, outages }
+    public enum StepFreeNowKeys: String, AnswerKey {
+        case stepFree, basis, complete, platforms, outages, reason
+        public static let omittable: Set<Self> = [.reason]
+    }
 
     /// One platform's step-free entry and exit now; `null` when nothing says (basis `stations`).
     public typealias PlatformAccess = PlatformAccessOf<String>

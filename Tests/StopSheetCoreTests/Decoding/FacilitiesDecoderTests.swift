@@ -90,9 +90,9 @@ import Testing
 
     @Test func otherBodiesAreNamedFailures() {
         #expect(failure { try FacilitiesDecoder.decode(json: bytes(#"{"alerts":[]}"#), local: Self.newYork) }
-                == .unrecognisedFormat("JSON root object has keys 'alerts' (expected 'ElevatorIncidents' or NYCT's ENE array)"))
+                == .unrecognisedFormat("JSON root object has keys 'alerts' (expected 'ElevatorIncidents', NYCT's ENE array or TfL's lift disruptions)"))
         #expect(failure { try FacilitiesDecoder.decode(json: bytes(#"[{"id":1}]"#), local: Self.newYork) }
-                == .unrecognisedFormat("JSON array whose first element has no 'equipment' (not NYCT's ENE outages)"))
+                == .unrecognisedFormat("JSON array whose first element has neither 'equipment' (NYCT's ENE outages) nor 'disruptedLiftUniqueIds' (TfL's lift disruptions)"))
         #expect(failure { try FacilitiesDecoder.decode(json: bytes(#"{"ElevatorIncidents":{}}"#), local: Self.newYork) }
                 == .malformed(path: "ElevatorIncidents", reason: "expected an array, found an object"))
         #expect(failure { try FacilitiesDecoder.decode(siri: MarkupElement(name: "html"), local: Self.berlin) }
@@ -113,7 +113,7 @@ import Testing
         #expect(csv.inventory.units("EL318").map(\.stopIDs) == [["A41"], ["R29"]])
         #expect(csv.notices.count == 2 && csv.notices.first.map(\.line) == [5, 6])
         #expect(failure { try FacilityInventoryDecoder.decode(bytes("unit,stop\nA,B\n")) }
-                == .unrecognisedFormat("neither JSON nor a CSV whose header has facility_id"))
+                == .unrecognisedFormat("neither JSON nor a CSV whose header has facility_id or LiftUniqueId"))
     }
 
     @Test func feedTextIsMadeSafeForTerminals() {
