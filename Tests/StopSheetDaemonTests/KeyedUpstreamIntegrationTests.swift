@@ -90,7 +90,7 @@ import Testing
         let noColon = try headersFile("# PRIM\napikey \(secret)\n")
         let cases: [(String, String)] = [
             (readable, "\(readable) is accessible by group or others (mode 644)"),
-            (notRegular, "\(notRegular) is not a regular file"),
+            (notRegular, "cannot read \(notRegular): Is a directory"),
             (malformed, "\(malformed):2: the header name is not an RFC 9110 token"),
             (noColon, "\(noColon):2: not a header line (expected Name: value)"),
         ]
