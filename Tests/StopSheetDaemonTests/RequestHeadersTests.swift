@@ -69,6 +69,22 @@ import Testing
         #expect(throws: RequestHeaders.Failure(description: "cannot open \(directory)/none: No such file or directory")) { try RequestHeaders.load(directory + "/none") }
     }
 
+    /// libcurl sends custom headers other than Authorization to wherever a redirect leads: a
+    /// keyed request follows none that leaves the upstream's address and port; an unkeyed one
+    /// keeps issue 10's policy.
+    @Test func aKeyedRequestIsNotRedirectedElsewhere() throws {
+        let upstream = try Upstream.shared()
+        let service = try RedirectPolicyTests.LocalService()
+        let elsewhere = "http://127.0.0.1:\(service.port)/x".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let keyed = HTTPOptions(version: "test", timeoutMilliseconds: 5_000, headers: try parse("DB-Api-Key: 0123456789abcdef\n"))
+        let refused = HTTPSource(url: upstream.url("/redirect?to=\(elsewhere)&n=1"), options: keyed).fetch(validators: nil)
+        guard case .failure(let failure) = refused else { Issue.record("followed: \(refused)"); return }
+        #expect(failure.message == "redirect refused: it leads to another server, and the request carries the headers file's keys")
+        let within = HTTPSource(url: upstream.url("/redirect?to=/echo-headers&n=2"), options: keyed).fetch(validators: nil)
+        guard case .success(.body(let body, _, _)) = within else { Issue.record("\(within)"); return }
+        #expect(String(decoding: body, as: UTF8.self).contains(#""db-api-key": "0123456789abcdef""#))
+    }
+
     @Test func retryAfterInSecondsCappedAtAnHour() {
         let now: () -> Int64 = { 784_111_777 }  // Sun, 06 Nov 1994 08:49:37 GMT
         #expect(RetryAfter.seconds("120", responseDate: nil, now: now) == 120)
