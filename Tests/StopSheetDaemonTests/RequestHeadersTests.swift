@@ -110,3 +110,52 @@ import Testing
         #expect(RetryAfter.applies(to: 429) && RetryAfter.applies(to: 503) && !RetryAfter.applies(to: 500))
     }
 }
+
+/// The refresher under an upstream's `Retry-After`, and `401` named as a refused key: a real
+/// refresher thread, libcurl and the local upstream.
+@Suite struct RetryAfterRefresherTests {
+    func key(_ name: String = #function) -> String { "\(name.prefix { $0 != "(" })-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" }
+
+    @Test func aRefreshInsideRetryAfterIsAnsweredAtOnceWithTheNextAttempt() throws {
+        let upstream = try Upstream.shared()
+        let key = key()
+        try upstream.set(key: key, status: 429, body: "slow down", headers: ["Retry-After": "3600"])
+        let store = GenerationTests.store()
+        let rounds = DispatchSemaphore(value: 0)
+        let source = HTTPSource(url: upstream.url("/dyn/\(key)"), options: HTTPOptions(version: "test", timeoutMilliseconds: 5_000))
+        let refresher = Refresher(cache: .alerts, source: source, interval: 1, store: store, spacingMilliseconds: 0, onRefreshed: { rounds.signal() })
+        let thread = refresher.start()
+        defer {
+            refresher.stop()
+            _ = thread.join(milliseconds: 60_000)
+        }
+        #expect(rounds.wait(timeout: .now() + 60) == .success, "the start's round")
+        let limited = store.status(.alerts)
+        #expect(limited.lastError == "HTTP 429 Too Many Requests, retry after 3600 s" && limited.lastHTTPStatus == 429)
+        let attempted = try #require(limited.lastAttemptAt), next = try #require(limited.nextRefreshAt)
+        #expect(next.secondsSince1970 - attempted.secondsSince1970 >= 3600, "the next attempt is the upstream's hour away, not the 1 s interval")
+        let hits = try upstream.hits(key: key)
+        let answered = DispatchSemaphore(value: 0)
+        let answer = Locked<CacheStatus?>(nil)
+        refresher.refreshNow { status in answer.withLock { $0 = status }; answered.signal() }
+        #expect(answered.wait(timeout: .now() + 60) == .success)
+        #expect(answer.withLock { $0?.nextRefreshAt } == next && answer.withLock { $0?.refreshesFailed } == 1)
+        #expect(try upstream.hits(key: key) == hits, "the refresh reached the upstream inside its Retry-After")
+    }
+
+    @Test func a401Or403IsARefusedKey() throws {
+        let upstream = try Upstream.shared()
+        for status in [401, 403] {
+            let key = key()
+            try upstream.set(key: key, status: status, body: "{}")
+            let fetched = HTTPSource(url: upstream.url("/dyn/\(key)"), options: HTTPOptions(version: "test")).fetch(validators: nil)
+            guard case .failure(let failure) = fetched else { Issue.record("\(fetched)"); continue }
+            #expect(failure.message == "the upstream refused the credentials (HTTP \(status))" && failure.httpStatus == status)
+        }
+        let key = key()
+        try upstream.set(key: key, status: 503, headers: ["Retry-After": "Sun, 06 Nov 1994 08:51:37 GMT", "Date": "Sun, 06 Nov 1994 08:49:37 GMT"])
+        let fetched = HTTPSource(url: upstream.url("/dyn/\(key)"), options: HTTPOptions(version: "test")).fetch(validators: nil)
+        guard case .failure(let failure) = fetched else { Issue.record("\(fetched)"); return }
+        #expect(failure.retryAfterSeconds == 120 && failure.message == "HTTP 503 Service Unavailable, retry after 120 s", "\(failure)")
+    }
+}

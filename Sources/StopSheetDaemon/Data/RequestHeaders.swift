@@ -103,7 +103,7 @@ public struct RequestHeaders: Sendable, Equatable, CustomStringConvertible, Cust
             while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
             let nameText = String(decoding: name, as: UTF8.self)
             guard !value.isEmpty else { throw Failure(description: "\(where_): header \(nameText) has no value") }
-            guard !value.contains(where: { $0 == 0x0D || $0 == 0x00 || $0 < 0x20 && $0 != 0x09 || $0 == 0x7F }) else {
+            guard !value.contains(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F }) else {
                 throw Failure(description: "\(where_): the value of header \(nameText) holds a control character")
             }
             guard let text = String(validating: value, as: UTF8.self) else {
