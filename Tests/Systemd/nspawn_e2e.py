@@ -327,13 +327,15 @@ def two_instances(results, box):
     return tuple(INSTANCES)
 
 
-def keyed_alerts(results, box, stations_url):
+def keyed_alerts(results, box, alerts_url, stations_url):
     """Issue 43: alerts from an upstream that wants its key in a header (401 without it), the
     headers file given as a systemd credential, as the shipped unit's comment shows it
     (LoadCredential=alerts-headers:/etc/stopsheetd/alerts.headers, --alerts-headers-file
     %d/alerts-headers). The daemon's dynamic user reads it and a user of the box cannot; the key
     is in no journal field of the unit, no unit property (STATUS=, ExecStart=), no command line,
-    no stopsheetctl or --check-config output. Returns the service's new main PID."""
+    no stopsheetctl or --check-config output. Then the drop-in, the file and the configuration are
+    put back as they were (the purge must find /etc/stopsheetd as the package left it). Returns the
+    service's new main PID."""
     secret = os.urandom(16).hex()
     box.sh(f"umask 077 && printf '%s\\n' '{secret}' > /run/expected-key && "
            f"printf '# written by nspawn_e2e.py\\nOcp-Apim-Subscription-Key: %s\\n' '{secret}' > /etc/stopsheetd/alerts.headers")
@@ -388,7 +390,13 @@ def keyed_alerts(results, box, stations_url):
     results.check("the key is in no journal field, unit property, command line, stopsheetctl or --check-config output",
                   not leaks and checked.returncode == 0 and "Ocp-Apim-Subscription-Key" not in places["the daemon's command line"],
                   f"found in {leaks}; --check-config rc {checked.returncode} {checked.stderr.strip()[-200:]}")
-    return pid
+
+    box.sh(f"rm -f /run/systemd/system/stopsheetd.service.d/keyed.conf /etc/stopsheetd/alerts.headers /run/expected-key && "
+           f"cat > {CONF} <<'EOF'\n# rewritten by nspawn_e2e.py\nSTOPSHEETD_ALERTS_URL={alerts_url}\n"
+           f"STOPSHEETD_STATIONS_URL={stations_url}\nSTOPSHEETD_LOG_LEVEL=info\nEOF\nsystemctl daemon-reload")
+    box.run("systemctl", "stop", "keyed-upstream.service")
+    box.run("systemctl", "restart", "stopsheetd.service", timeout=60)
+    return (wait_running(box, old_pid=pid) or {}).get("MainPID")
 
 
 def run_checks(results, box, deb_in_box):
@@ -481,7 +489,7 @@ def run_checks(results, box, deb_in_box):
                   bad is not None and field(bad, "PEER_UID") == box.run("id", "-u", "tester").stdout.strip(),
                   f"PEER_UID={field(bad, 'PEER_UID') if bad else None}")
 
-    pid = keyed_alerts(results, box, stations_url) or pid
+    pid = keyed_alerts(results, box, alerts_url, stations_url) or pid
 
     # A restart under socket activation: every client connecting meanwhile is answered.
     host_socket = box.host_path(SOCKET)
