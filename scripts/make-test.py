@@ -101,9 +101,9 @@ STAGES = [
     # are checked as in the sanitized runs, and its memory is judged. It fills the core the
     # systemd stage leaves idle.
     # Issue 43's fleet: Debian's nginx with the shipped docs/examples/nginx-feed-cache.conf, 20
-    # release daemons polling alerts through it for 30 s, then the upstream down. About 45 s wall
-    # (the 30 s window, the daemons' start and the refreshes), mostly waiting: it runs beside the
-    # systemd stage and the release soak.
+    # release daemons polling alerts through it for 30 s, then the upstream down. About 55 s wall
+    # (the 30 s window, the daemons' start and their refreshes) and 2 s of CPU: it waits, so it
+    # runs beside the systemd stage and the release soak.
     Stage("fleet behind nginx", "python3 Tests/Fleet/nginx_fleet.py --bin .build/dist/release", ["release build"]),
     Stage("release soak", f"python3 scripts/soak.py --requests {SOAK_REQUESTS} --binary .build/dist/release/stopsheetd",
           ["release build"]),
