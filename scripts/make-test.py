@@ -57,7 +57,7 @@ TSAN = {"ASAN_OPTIONS": "detect_leaks=0", "STOPSHEET_SANITIZER": "thread"}
 # checked against.
 THREADED_SUITES = [
     "DaemonIntegrationTests", "FreshnessIntegrationTests", "GTFSRealtimeAbuseIntegrationTests",
-    "HardeningIntegrationTests", "HTTPRefreshIntegrationTests", "LifecycleIntegrationTests",
+    "HardeningIntegrationTests", "HTTPRefreshIntegrationTests", "KeyedUpstreamIntegrationTests", "LifecycleIntegrationTests",
     "LimitsIntegrationTests", "NotifyReadyIntegrationTests", "OpenRPCIntegrationTests", "PushIntegrationTests",
     "SingleSourceIntegrationTests", "StatsIntegrationTests", "UpstreamAbuseIntegrationTests",
     "WaitIntegrationTests", "WatchIntegrationTests",
