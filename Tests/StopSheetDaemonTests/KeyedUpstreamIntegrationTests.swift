@@ -134,8 +134,9 @@ import Testing
         try upstream.set(key: key, body: Self.goodAlerts)
         let daemon = try DaemonProcess(["--alerts-url", upstream.url("/dyn/\(key)"), "--stations-url", stopsFile, "--alerts-interval", "1",
                                         "--refresh-spacing", "0"])
-        try upstream.set(key: key, status: 429, body: "slow down", headers: ["Retry-After": "3600"])
+        // Counted first: the 1 s interval's own round may be the one that meets the 429.
         let hitsBefore = try upstream.hits(key: key)
+        try upstream.set(key: key, status: 429, body: "slow down", headers: ["Retry-After": "3600"])
         let limited = try refresh(daemon, "alerts")
         #expect(limited["lastError"] == "HTTP 429 Too Many Requests, retry after 3600 s", "\(limited.encodedString)")
         #expect(limited["lastHTTPStatus"] == 429 && limited["loaded"] == true)
