@@ -88,6 +88,26 @@ import Testing
         #expect(feed.notices.count == 2 && feed.notices.first.map(\.line) == [3, 4])
     }
 
+    /// A condition's status text says what is wrong now; the facility's own text only says what
+    /// the unit is, so it stands in only when the status has none.
+    @Test func siriStatusDescriptionWinsOverTheFacilitysOwn() throws {
+        func condition(_ status: MarkupElement...) -> MarkupElement {
+            MarkupElement(name: "FacilityCondition", children: [
+                MarkupElement(name: "Facility", children: [MarkupElement(name: "FacilityCode", text: "ELEV-7"),
+                                                           MarkupElement(name: "Description", text: "Lift street to concourse")]),
+                MarkupElement(name: "FacilityStatus", children: [MarkupElement(name: "Status", text: "notAvailable")] + status),
+            ])
+        }
+        let root = MarkupElement(name: "Siri", children: [MarkupElement(name: "ServiceDelivery", children: [
+            MarkupElement(name: "FacilityMonitoringDelivery", children: [
+                condition(MarkupElement(name: "Description", text: "Out of order until Friday")),
+                condition(),
+            ]),
+        ])])
+        let feed = try FacilitiesDecoder.decode(siri: root, local: Self.berlin)
+        #expect(feed.statuses.map(\.description) == ["Out of order until Friday", "Lift street to concourse"])
+    }
+
     @Test func otherBodiesAreNamedFailures() {
         #expect(failure { try FacilitiesDecoder.decode(json: bytes(#"{"alerts":[]}"#), local: Self.newYork) }
                 == .unrecognisedFormat("JSON root object has keys 'alerts' (expected 'ElevatorIncidents' or NYCT's ENE array)"))
