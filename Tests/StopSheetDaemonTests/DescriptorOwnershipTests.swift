@@ -52,6 +52,17 @@ import Testing
         #expect(broken.withLock { $0 }.isEmpty, "a stranger's socket was closed: \(broken.withLock { $0 }.prefix(5))")
     }
 
+    /// A second `close()` closes nothing, though the number may already be another descriptor's
+    /// (the lowest free number is the next one given out).
+    @Test func aSecondCloseClosesNothing() throws {
+        let first = Descriptor(adopting: try EventFD.open())
+        first.close()
+        let second = Descriptor(adopting: try EventFD.open())
+        first.close()
+        #expect(fcntl(second.raw, F_GETFD) != -1, "descriptor \(second.raw) was closed by the first's second close")
+        #expect(!first.isOpen && second.isOpen)
+    }
+
     /// One owner per descriptor, by construction: outside `Descriptor` (Sources/Posix), no code of
     /// the daemon, the client, Posix or the test support calls close(2) but a `defer` in the scope
     /// that opened the descriptor. A descriptor kept longer is held by a `Descriptor`.
