@@ -46,10 +46,15 @@ func placeAndRender(_ statuses: [FacilityStatus], inventory: FacilityInventory, 
             precondition(directory.station(for: stationID)?.id == stationID, "a unit placed at '\(stationID)', no station")
             precondition(units.allSatisfy { unit in statuses.contains { $0.unitID == unit.status.unitID } }, "a unit the feed did not give")
         }
-        // Encoding every station's sheet is most of a run: done where a unit was placed.
-        guard !placed.isEmpty else { continue }
-        let snapshot = Snapshot.build(stations: directory, alerts: [], facilities: data, now: facilitiesNow)
-        renderSamples(snapshot, extraStopIDs: Array(placed.keys.sorted().prefix(4)))
+        // Encoding every station's sheet is most of a run: the stations units were placed at
+        // (at most four) are built and rendered on their own.
+        let stations = placed.keys.sorted().prefix(4).compactMap { directory.station(for: $0) }
+        guard !stations.isEmpty else { continue }
+        let topologies = Dictionary(uniqueKeysWithValues: stations.compactMap { station in directory.topologies[station.id].map { (station.id, $0) } })
+        let placedOnly = StationDirectory(platforms: stations.flatMap(\.platforms), entrances: stations.flatMap(\.entrances),
+                                          agencies: directory.agencies, topologies: topologies)
+        let snapshot = Snapshot.build(stations: placedOnly, alerts: [], facilities: data, now: facilitiesNow)
+        renderSamples(snapshot, extraStopIDs: stations.map(\.id))
     }
 }
 
