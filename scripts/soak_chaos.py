@@ -30,12 +30,16 @@ import selectors
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 import zipfile
 
 import soak
 import unread_clients
+
+sys.path.insert(0, os.path.join(soak.REPO, "Tests", "GTFS"))
+import make_feed  # noqa: E402  (its zip writer for streams that cannot seek)
 
 LIFTS = os.path.join(soak.FIXTURES, "facilities")
 # The chaos daemon's RSS bound. Its peak was 37 to 40 MB in the debug build over 10, 30 and 60 s
@@ -51,7 +55,7 @@ def feed_zip(stops_edit=None, descriptors=False):
     """The lift fixtures' GTFS feed (agency, stops, pathways) as a zip; `stops_edit` changes its
     stops.txt, `descriptors` writes it to a stream that cannot seek (data descriptors)."""
     out = io.BytesIO()
-    stream = soak_unseekable(out) if descriptors else out
+    stream = make_feed.Unseekable(out) if descriptors else out
     with zipfile.ZipFile(stream, "w", zipfile.ZIP_DEFLATED) as archive:
         for name in sorted(os.listdir(os.path.join(LIFTS, "gtfs"))):
             data = open(os.path.join(LIFTS, "gtfs", name), "rb").read()
@@ -59,16 +63,6 @@ def feed_zip(stops_edit=None, descriptors=False):
                 data = stops_edit(data)
             archive.writestr(name, data)
     return out.getvalue()
-
-
-def soak_unseekable(out):
-    class Unseekable(io.RawIOBase):
-        def writable(self):
-            return True
-
-        def write(self, data):
-            return out.write(data)
-    return Unseekable()
 
 
 def write_bodies(root):
