@@ -195,13 +195,8 @@ for feed in ("prague-pid-2020-07-02", "euskotren-2025-11-27"):
 # structures of Tests/GTFS/make_feed.py (data descriptors, ZIP64 records, a folder, a Mac's
 # __MACOSX entries), kept small: a whole CTA feed takes a second an input in the sanitized build.
 import zipfile
-class Unseekable(io.RawIOBase):
-    def __init__(self, out):
-        self.out = out
-    def writable(self):
-        return True
-    def write(self, data):
-        return self.out.write(data)
+sys.path.insert(0, "Tests/GTFS")
+from make_feed import Unseekable
 def feed_zip(folder, method, descriptors=False, prefix="", mac=False):
     data = io.BytesIO()
     with zipfile.ZipFile(Unseekable(data) if descriptors else data, "w", method) as archive:
