@@ -140,6 +140,20 @@ import Testing
         #expect(FacilityText.safe("  Out\u{1B}]0;pwned\u{07} of\u{202E} service \r\n") == "Out ]0;pwned of service")
         #expect(FacilityText.safe(String(repeating: "x", count: 400)).count == 300)
     }
+
+    /// A fuzz finding (issue 45, the facilities target): a space falling at the 300th character
+    /// was kept as the text's last, so the cut text was not trimmed (and made safe again, it
+    /// changed). Where the cut meets a space, the text ends before it.
+    @Test func theCutAtThreeHundredCharactersLeavesNoTrailingSpace() throws {
+        for length in 297...301 {
+            let text = String(repeating: "x", count: length) + " \u{1B} yz" + String(repeating: "y", count: 10)
+            let safe = FacilityText.safe(text)
+            #expect(safe.count <= FacilityText.maxCharacters && safe.last != " " && FacilityText.safe(safe) == safe, "\(length): '\(safe.suffix(5))'")
+        }
+        // The fuzzer's WMATA body, whose location and symptom texts joined met the cut at a space.
+        let feed = try FacilitiesDecoder.decode(json: Fixtures.bytes("fuzz-findings/facilities-wmata-space-at-the-cut.json"), local: Self.newYork)
+        #expect(!feed.statuses.isEmpty && feed.statuses.allSatisfy { $0.description.last != " " && FacilityText.safe($0.description) == $0.description })
+    }
 }
 
 /// NYCT's time form, through the decoder (its reader is internal to the core).
