@@ -85,6 +85,8 @@ public enum FacilityText {
                 continue
             }
             if pendingSpace {
+                // A space only with the character after it: the text never ends in one.
+                guard count + 1 < maxCharacters else { break }
                 out.append(" ")
                 count += 1
                 pendingSpace = false
