@@ -66,6 +66,7 @@ bench:
 # Reliability: short runs of each are part of `make test`; these are the long ones.
 FUZZ_SECONDS ?= 300
 SOAK_REQUESTS ?= 1000000
+SOAK_CHAOS_SECONDS ?= 300
 CI_FUZZ_SECONDS ?= 20
 CI_SOAK_REQUESTS ?= 20000
 
@@ -73,9 +74,10 @@ CI_SOAK_REQUESTS ?= 20000
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 
-# SOAK_REQUESTS mixed requests on 64 connections while the upstream flaps (scripts/soak.py).
+# SOAK_REQUESTS mixed requests on 64 connections while the upstream flaps, then SOAK_CHAOS_SECONDS
+# of chaos: every source failing at once, reloads, refresh floods, 200 subscribers (scripts/soak.py).
 soak: build
-	python3 scripts/soak.py --requests $(SOAK_REQUESTS) --binary .build/debug/stopsheetd
+	python3 scripts/soak.py --requests $(SOAK_REQUESTS) --chaos-seconds $(SOAK_CHAOS_SECONDS) --binary .build/debug/stopsheetd
 
 # The integration tests and the soak against an AddressSanitizer build, then the threaded suites
 # against a ThreadSanitizer build of stopsheetd and stopsheetctl (separate scratch paths keep the

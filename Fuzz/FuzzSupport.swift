@@ -61,3 +61,49 @@ func renderSamples(_ snapshot: Snapshot, extraStopIDs: [String] = []) {
     }
     for (index, alert) in snapshot.liveAlerts.enumerated() { requireJSON(alert.encoded(in: FuzzFixtures.zones.chicago).bytes, "alert \(index)") }
 }
+
+/// The two real station topologies of `Tests/Fixtures/gtfs-pathways` (Prague's metro, Euskotren):
+/// the facilities targets place lift-status units on them, the pathways target reads its input
+/// beside their real stops. Decoded once per process.
+struct RealTopology: Sendable {
+    let feed: String
+    let stops: [UInt8]
+    let directory: StationDirectory
+    /// Each station with pathways: its own rows of the real `stops.txt` under the real header
+    /// (the station, its platforms, entrances, nodes and boarding areas), so a fuzzed
+    /// `pathways.txt` is read beside one station's stops, not the whole feed's, at each run.
+    let stationStops: [String: [UInt8]]
+
+    static let all: [RealTopology] = ["prague-pid-2020-07-02", "euskotren-2025-11-27"].map(RealTopology.init)
+
+    init(_ feed: String) {
+        self.feed = feed
+        stops = FuzzFixtures.read("gtfs-pathways/\(feed)/stops.txt")
+        var decoded = try! GTFSStopsDecoder.decode(stops)
+        let topology = try! GTFSPathwaysDecoder.decode(stops: stops, pathways: FuzzFixtures.read("gtfs-pathways/\(feed)/pathways.txt"),
+                                                       levels: FuzzFixtures.read("gtfs-pathways/\(feed)/levels.txt"))
+        decoded.topologies = topology.stations
+        directory = StationDirectory(decoded)
+        let rows = try! CSVReader.rows(stops)
+        let header = rows[0].map { UpstreamText.trimmed($0).lowercased() }
+        let id = header.firstIndex(of: "stop_id")!, parent = header.firstIndex(of: "parent_station")!
+        var parentOf: [String: String] = [:]
+        for row in rows.dropFirst() where row.count == header.count { parentOf[row[id]] = row[parent] }
+        func station(_ stop: String) -> String {
+            var at = stop
+            for _ in 0..<4 { guard let up = parentOf[at], !up.isEmpty else { break }; at = up }
+            return at
+        }
+        func line(_ row: [String]) -> [UInt8] {
+            Array((row.map { "\"" + $0.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"" }
+                .joined(separator: ",") + "\n").utf8)
+        }
+        var byStation: [String: [UInt8]] = [:]
+        for row in rows.dropFirst() where row.count == header.count {
+            let owner = station(row[id])
+            guard topology.stations[owner]?.pathways.isEmpty == false else { continue }
+            byStation[owner, default: line(rows[0])] += line(row)
+        }
+        stationStops = byStation
+    }
+}

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Builds the libFuzzer targets in Fuzz/ and runs each for FUZZ_SECONDS (default 300).
 #
-#   scripts/fuzz.sh [TARGET...]        targets: request-line alerts stations gtfs-realtime gtfs-csv (default: all)
+#   scripts/fuzz.sh [TARGET[:SECONDS]...]   targets: request-line alerts stations gtfs-realtime gtfs-csv
+#                                   facilities facilities-inventory gtfs-zip gtfs-pathways (default: all)
+#
+# A target's own SECONDS replace FUZZ_SECONDS for it: `make test` gives the later four a shorter share.
 #
 # Environment: FUZZ_SECONDS (per target), FUZZ_OUT (default .build/fuzz), FUZZ_CONFIG (the build
 # the targets link against: release, the default, for fast inputs in long runs; `make test`'s
@@ -27,13 +30,13 @@ seconds=${FUZZ_SECONDS:-300}
 config=${FUZZ_CONFIG:-release}
 jobs=${FUZZ_JOBS:-1}
 out=${FUZZ_OUT:-.build/fuzz}
-targets=${*:-request-line alerts stations gtfs-realtime gtfs-csv}
+targets=${*:-request-line alerts stations gtfs-realtime gtfs-csv facilities facilities-inventory gtfs-zip gtfs-pathways}
 repo=$(pwd)
 mkdir -p "$out/artifacts" "$out/corpus"
 
-all_targets="request-line alerts stations gtfs-realtime gtfs-csv"
-for name in $targets; do
-    case " $all_targets " in *" $name "*) ;; *) echo "unknown fuzz target '$name' ($all_targets)" >&2; exit 2 ;; esac
+all_targets="request-line alerts stations gtfs-realtime gtfs-csv facilities facilities-inventory gtfs-zip gtfs-pathways"
+for target in $targets; do
+    case " $all_targets " in *" ${target%%:*} "*) ;; *) echo "unknown fuzz target '${target%%:*}' ($all_targets)" >&2; exit 2 ;; esac
 done
 
 # Every target, in one binary (Fuzz/Entry.swift picks one by STOPSHEET_FUZZ_TARGET).
@@ -76,7 +79,7 @@ seed() {
 import csv, io, json, os, shutil, sys
 out = sys.argv[1]
 shutil.rmtree(out, ignore_errors=True)
-for target in ("request-line", "alerts", "stations", "gtfs-csv"):
+for target in ("request-line", "alerts", "stations", "gtfs-csv", "facilities", "facilities-inventory", "gtfs-zip", "gtfs-pathways"):
     os.makedirs(os.path.join(out, target))
 def put(target, name, data):
     with open(os.path.join(out, target, name), "wb") as f:
@@ -136,6 +139,80 @@ for index, line in enumerate(requests):
     # Byte 0 is the target's control byte: peer and read size.
     put("request-line", "line-%02d" % index, bytes([index * 37 % 256]) + line.encode() + b"\n")
 put("request-line", "pipelined", b"\x10" + "\r\n".join(requests).encode() + b"\n")
+
+# Lift status: the hand-made feeds in each format, and SIRI-FM conditions naming the real
+# elevators (pathway_mode 5) and stations of Prague's and Euskotren's topology, so that the
+# fuzzer starts from units the target places.
+lifts = fx + "/facilities/"
+for name in ["siri_fm.HANDMADE.xml", "wmata_elevator_incidents.HANDMADE.json", "nyct_ene.HANDMADE.json"]:
+    put("facilities", name, open(lifts + name, "rb").read())
+for name in ["inventory.HANDMADE.csv", "nyct_ene_equipments.HANDMADE.json"]:
+    put("facilities-inventory", name, open(lifts + name, "rb").read())
+def table(path):
+    return list(csv.DictReader(io.open(path, encoding="utf-8-sig", newline="")))
+statuses = ["notAvailable", "available", "partiallyAvailable", "unknown"]
+for feed in ("prague-pid-2020-07-02", "euskotren-2025-11-27"):
+    folder = fx + "/gtfs-pathways/" + feed
+    stops = {row["stop_id"].strip(): row for row in table(folder + "/stops.txt")}
+    def station(stop):
+        for _ in range(4):
+            parent = stops.get(stop, {}).get("parent_station", "").strip()
+            if not parent:
+                break
+            stop = parent
+        return stop
+    pathways = table(folder + "/pathways.txt")
+    elevators = [row for row in pathways if row["pathway_mode"] == "5"][:6]
+    conditions = "".join(
+        "<FacilityCondition><FacilityRef>%s</FacilityRef><FacilityStatus><Status>%s</Status><Description>Lift %d</Description>"
+        "</FacilityStatus><ValidityPeriod><StartTime>2026-09-16T22:15:00+02:00</StartTime></ValidityPeriod></FacilityCondition>"
+        % (row["pathway_id"], statuses[i % 4], i) for i, row in enumerate(elevators))
+    conditions += ("<FacilityCondition><Facility><FacilityCode>L1</FacilityCode><FacilityClass>lift</FacilityClass><FacilityLocation>"
+                   "<StopPlaceRef>%s</StopPlaceRef></FacilityLocation></Facility><FacilityStatus><Status>notAvailable</Status>"
+                   "</FacilityStatus></FacilityCondition>" % station(elevators[0]["from_stop_id"].strip()))
+    put("facilities", feed + ".xml", '<?xml version="1.0"?><Siri xmlns="http://www.siri.org.uk/siri"><ServiceDelivery>'
+        "<ResponseTimestamp>2026-09-17T08:00:00+02:00</ResponseTimestamp><FacilityMonitoringDelivery>%s"
+        "</FacilityMonitoringDelivery></ServiceDelivery></Siri>" % conditions)
+    # The inventory naming the same elevators by pathway and by station for the hand-made units.
+    units = ["diid:0a1b2c3d-0000-4000-8000-000000000001", "ELEV-7", "EL318", "EL319", "ES258X"]
+    put("facilities-inventory", feed + ".csv", "facility_id,stop_id,pathway_id\n" + "".join(
+        "%s,%s,%s\n" % (unit, station(row["from_stop_id"].strip()) if i % 2 else "", row["pathway_id"] if i % 2 == 0 else "")
+        for i, (unit, row) in enumerate(zip(units, elevators))))
+    # pathways.txt and levels.txt beside one station's real stops: each station's own rows.
+    levels = open(folder + "/levels.txt", encoding="utf-8-sig").read().splitlines()
+    header = open(folder + "/pathways.txt", "rb").read().decode("utf-8-sig").splitlines()[0]
+    lines = open(folder + "/pathways.txt", "rb").read().decode("utf-8-sig").splitlines()[1:]
+    by_station = {}
+    for row, line in zip(pathways, lines):
+        by_station.setdefault(station(row["from_stop_id"].strip()), []).append(line)
+    for name in sorted(by_station)[:8]:
+        used = {stops[s]["level_id"].strip() for s in stops if station(s) == name and stops[s].get("level_id", "").strip()}
+        kept = [levels[0]] + [line for line in levels[1:] if line.split(",")[0] in used]
+        put("gtfs-pathways", "%s-%s" % (feed, name.replace(":", "_")),
+            (name + "\n" + header + "\n" + "\n".join(by_station[name]) + "\n\0" + "\n".join(kept) + "\n").encode())
+
+# GTFS zips: the small hand-made feeds zipped by Python's zipfile with each method, and in the
+# structures of Tests/GTFS/make_feed.py (data descriptors, ZIP64 records, a folder, a Mac's
+# __MACOSX entries), kept small: a whole CTA feed takes a second an input in the sanitized build.
+import zipfile
+sys.path.insert(0, "Tests/GTFS")
+from make_feed import Unseekable
+def feed_zip(folder, method, descriptors=False, prefix="", mac=False):
+    data = io.BytesIO()
+    with zipfile.ZipFile(Unseekable(data) if descriptors else data, "w", method) as archive:
+        for name in sorted(os.listdir(os.path.join(fx, folder))):
+            if name.endswith(".txt"):
+                archive.write(os.path.join(fx, folder, name), prefix + name)
+                if mac:
+                    archive.writestr("__MACOSX/" + prefix + "._" + name, b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        ")
+    return data.getvalue()
+for folder in ["facilities/gtfs", "gtfs-any-agency", "gtfs-quirks/two-platforms-one-name"]:
+    for method in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):
+        put("gtfs-zip", "%s-%d.zip" % (folder.replace("/", "_"), method), feed_zip(folder, method))
+put("gtfs-zip", "descriptors.zip", feed_zip("gtfs-any-agency", zipfile.ZIP_DEFLATED, descriptors=True))
+put("gtfs-zip", "folder-mac.zip", feed_zip("gtfs-any-agency", zipfile.ZIP_DEFLATED, descriptors=True, prefix="feed/", mac=True))
+zipfile.ZIP64_LIMIT = zipfile.ZIP_FILECOUNT_LIMIT = 0  # every record in ZIP64 form, as make_feed.py --zip64
+put("gtfs-zip", "zip64.zip", feed_zip("gtfs-any-agency", zipfile.ZIP_LZMA))
 PY
 }
 
@@ -159,9 +236,17 @@ elif [ ! -x "$binary" ]; then
 fi
 # One target's run; its result line goes to the summary, a failure leaves a marker.
 fuzz_one() {
-    name=$1
+    name=${1%%:*}
+    # Each run is a job of its own (a subshell): its seconds change no other's.
+    case $1 in *:*) seconds=${1#*:} ;; esac
     mkdir -p "$out/corpus/$name"
-    case $name in request-line) dict=Fuzz/rpc.dict ;; *) dict=Fuzz/upstream.dict ;; esac
+    case $name in
+        request-line) dict=Fuzz/rpc.dict ;;
+        facilities|facilities-inventory) dict=Fuzz/facilities.dict ;;
+        gtfs-zip) dict=Fuzz/zip.dict ;;
+        gtfs-pathways) dict=Fuzz/pathways.dict ;;
+        *) dict=Fuzz/upstream.dict ;;
+    esac
     echo "fuzz: $name for ${seconds}s"
     log="$out/$name.log"
     # -timeout: one input that takes seconds is a hang worth reporting; -rss_limit_mb: so is one
@@ -177,14 +262,16 @@ fuzz_one() {
     fi
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     corpus=$(find "$out/corpus/$name" -type f | wc -l)
-    line="$name: $result, ${seconds}s, ${executions:-?} executions, corpus $corpus inputs"
+    # libFuzzer's last status line: `cov:` edges and `ft:` features reached.
+    coverage=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
+    line="$name: $result, ${seconds}s, ${executions:-?} executions, ${coverage:-cov: ?}, corpus $corpus inputs"
     echo "fuzz: $line"
     echo "$line" >>"$summary"
 }
 running=0
-for name in $targets; do
-    rm -f "$out/$name.failed"
-    fuzz_one "$name" &
+for target in $targets; do
+    rm -f "$out/${target%%:*}.failed"
+    fuzz_one "$target" &
     running=$((running + 1))
     if [ "$running" -ge "$jobs" ]; then
         wait
@@ -192,8 +279,8 @@ for name in $targets; do
     fi
 done
 wait
-for name in $targets; do
-    [ -e "$out/$name.failed" ] && status=1
+for target in $targets; do
+    [ -e "$out/${target%%:*}.failed" ] && status=1
 done
 [ $status -eq 0 ] || echo "fuzz: a target failed; its input is in $out/artifacts/" >&2
 exit $status

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Soak test: the real stopsheetd under mixed, hostile load while its upstream misbehaves.
 
-    scripts/soak.py [--requests N] [--connections C] [--binary PATH]
+    scripts/soak.py [--requests N] [--connections C] [--binary PATH] [--chaos-seconds S]
 
 Starts Tests/Upstream/upstream.py as a flaky upstream (every half second the alerts and stations
 answers change: good data of two different sets, 5xx, garbage, HTML, invalid UTF-8, a million
@@ -15,7 +15,9 @@ daemon held: both are learnt before the load), in order; every never-reading cli
 the daemon's RSS stays flat (end vs. warm) and it holds the same descriptors after as before
 (/proc/PID/fd); it still answers and exits 0 on SIGTERM. Then the memory worst case on a fresh
 daemon (scripts/unread_clients.py): 1,000 clients pipelining and never reading keep its peak RSS
-under 128 MiB while a reading client is served. Exit status 0 when all held.
+under 128 MiB while a reading client is served. With --chaos-seconds, then the chaos phase
+(scripts/soak_chaos.py): alerts, stations and lift status all failing at once, reloads, refresh
+floods, 200 subscribers; its sheets at the end equal a fresh daemon's. Exit status 0 when all held.
 Standard library only.
 """
 
@@ -437,6 +439,8 @@ def main():
     parser.add_argument("--processes", type=int, default=max(1, min(4, os.cpu_count() or 1)))
     parser.add_argument("--binary", default=os.path.join(REPO, ".build", "debug", "stopsheetd"))
     parser.add_argument("--rss-growth-kb", type=int, default=16 * 1024, help="allowed RSS growth from warm to end")
+    parser.add_argument("--chaos-seconds", type=int, default=0,
+                        help="then this long the chaos phase (scripts/soak_chaos.py): every source live and failing, reloads, floods")
     parser.add_argument("--sanitized", action="store_true",
                         help="a sanitizer build: RSS is reported but not judged (freed memory sits in quarantine)")
     args = parser.parse_args()
@@ -579,6 +583,10 @@ def main():
     if worst["rss_peak_kb"] > UNREAD_RSS_LIMIT_KB and not args.sanitized:
         problems.append("%d never-reading clients took the daemon to %d kB RSS (bound %d kB)"
                         % (UNREAD_CLIENTS, worst["rss_peak_kb"], UNREAD_RSS_LIMIT_KB))
+
+    if args.chaos_seconds > 0:
+        import soak_chaos
+        problems += soak_chaos.run(args.binary, work, args.chaos_seconds, args.sanitized)
 
     with open(os.path.join(work, "stderr.log"), "rb") as f:
         journal = f.read().split(b"\n")

@@ -8,17 +8,17 @@ import Glibc
 /// directory is yet to be made in), and `wait` returns on any entry created, moved in or changed
 /// there; the caller then looks again. Owned by one thread; closes its descriptor on deinit.
 public final class DirectoryWatch {
-    private let fd: Int32
+    private let inotify: Descriptor
+    private var fd: Int32 { inotify.raw }
     private let path: String
 
     /// `path`: the file whose appearance is awaited.
     public init(for path: String) throws(Errno) {
-        fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { throw Errno.current }
+        inotify = Descriptor(adopting: fd)
         self.path = path
     }
-
-    deinit { close(fd) }
 
     /// Starts watching the nearest existing directory above `path` (again: the one that exists
     /// may have changed since the last call). Call before looking, so nothing made between the

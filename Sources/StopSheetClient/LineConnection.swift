@@ -8,12 +8,14 @@ import Posix
 /// Owned by one thread at a time.
 public final class LineConnection {
     /// The connected socket, for callers that need a call this type does not make (`shutdown`).
-    public let fd: Int32
+    public var fd: Int32 { socket.raw }
+    /// Closed once, by `close()` or when this goes: a failed connect once closed it in `init`
+    /// and again in `deinit`, which runs for an object whose every property was set.
+    private let socket: Descriptor
     public let maxLineBytes: Int
     /// Received bytes not yet returned as a line; at most `maxLineBytes` plus one read.
     private var buffer: [UInt8] = []
     private var closedByPeer = false
-    private var closed = false
 
     /// Connects to `socketPath`. A send that blocks longer than `sendTimeout` fails (this also
     /// bounds the connect to a daemon whose accept backlog is full).
@@ -22,20 +24,19 @@ public final class LineConnection {
         do throws(UnixSocketPathError) { address = try UnixSocketAddress(path: socketPath) } catch {
             throw .invalidSocketPath(error)
         }
-        do throws(Errno) { fd = try UnixSocket.open(.stream) } catch { throw .socket(error) }
+        do throws(Errno) { socket = Descriptor(adopting: try UnixSocket.open(.stream)) } catch { throw .socket(error) }
         self.maxLineBytes = maxLineBytes
         var timeout = timeval(sendTimeout)
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         do throws(Errno) { try UnixSocket.connect(fd, to: address) } catch {
-            Glibc.close(fd)
             throw .cannotConnect(path: socketPath, error)
         }
     }
 
-    deinit { close() }
-
     /// Sends all of `bytes` (no SIGPIPE when the daemon has gone).
     public func send(_ bytes: [UInt8]) throws(ClientError) {
+        // Closed: its number may be another socket's by now.
+        guard socket.isOpen else { throw .send(Errno(EBADF)) }
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -77,15 +78,11 @@ public final class LineConnection {
         return true
     }
 
-    public func close() {
-        guard !closed else { return }
-        closed = true
-        Glibc.close(fd)
-    }
+    public func close() { socket.close() }
 
     /// Appends what arrives before `deadline`; a reset counts as the daemon closing.
     private func receive(until deadline: ContinuousClock.Instant) throws(ClientError) {
-        guard !closedByPeer, !closed else { throw .closedByDaemon }
+        guard !closedByPeer, socket.isOpen else { throw .closedByDaemon }
         while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { throw .timedOut }

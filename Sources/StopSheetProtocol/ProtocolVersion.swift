@@ -15,9 +15,16 @@
 /// 2.1: lift status (`--facilities-url`): `health.facilities`, a sheet's `data.facilities`,
 /// `stats.refreshes.facilities`, `refresh`'s `facilities` entry and `what: "facilities"`, and the
 /// `facilities` method; all added, each member omittable for a 2.0 daemon's answers.
+///
+/// 2.2: where each lift-status unit is: `facilities`' units gain `placedBy`, `unplaced` and
+/// `candidates` (and list units at no station, `stationId` empty), a sheet's `now.outages[]`
+/// `unplaced` and `candidates`, `health.facilities.placement`; all omittable, the words new;
+/// and (issue 46) where a button's status came from (`accessibilityButton.stepFreeFrom`, a station's
+/// `stepFreeFrom`: the station data or its map) and why the pathways cannot say (`now.reason`);
+/// TfL's lift disruptions as a lift-status format. Added, omittable for a 2.1 daemon's answers.
 public enum ProtocolVersion {
     public static let major = 2
-    public static let minor = 1
+    public static let minor = 2
 
     /// "major.minor", such as "2.1".
     public static var text: String { "\(major).\(minor)" }

@@ -82,10 +82,16 @@ extension Command {
 
     static let facilities = Command(
         name: "facilities", operands: "[STOP_ID]", summary: "lifts and escalators of the lift-status feed and their statuses, all or a stop's station's",
+        options: [Option(name: "--unplaced", value: nil,
+                         summary: "print the units no rule places as rows of the inventory CSV (facility_id,stop_id,pathway_id), one per candidate pathway, to edit and give the daemon")],
         operandCount: 0...1
     ) { invocation throws(Failure) in
         let stopID = invocation.operands.first
         let units = try invocation.call(try invocation.connect()) { (client) throws(ClientError) in try client.facilities(stopId: stopID) }
+        if invocation.arguments.has("--unplaced") {
+            for row in InventoryRows.unplaced(units.value) { print(row) }
+            return ExitStatus.success
+        }
         invocation.output(units.json) { Rendering.facilities(units.value, into: &$0) }
         return ExitStatus.success
     }

@@ -55,12 +55,11 @@ enum Rendering {
         for unit in answer.units {
             if unit.stationId != station {
                 station = unit.stationId
-                page.paragraph("\(unit.stationName) (\(unit.stationId))")
+                page.paragraph(unit.stationId.isEmpty ? "At no station" : "\(unit.stationName) (\(unit.stationId))")
             }
             let line = StepFreeNowLines.unit(facility: unit.facility, id: unit.unitId, status: unit.status, description: unit.description,
                                              since: unit.since, expectedBack: unit.expectedBack)
-            let placed: TerminalText = unit.pathways.isEmpty ? "on no pathway" : "pathways " + TerminalText(unit.pathways.joined(separator: ", "))
-            page.paragraph(line + " (" + placed + ")", indent: 2)
+            page.paragraph(line + " (" + StepFreeNowLines.placement(unit) + ")", indent: 2)
             if !unit.serving.isEmpty, unit.serving != unit.description { page.paragraph("serves " + TerminalText(unit.serving), indent: 4) }
         }
     }

@@ -11,11 +11,50 @@ enum StepFreeNowLines {
     static func verdict(_ now: Answer.StepFreeNow) -> TerminalText {
         var line: TerminalText = "Step-free now: \(now.stepFree.rawValue)"
         line = line + (now.basis == .pathways ? " (from the station's pathways)" : " (as reported; no pathways)")
-        let unplaced = now.outages.filter(\.isUnresolved).map { $0.source == .facilities ? "lift \($0.facilityId ?? "?")" : "alert \($0.alertId)" }
-        if !unplaced.isEmpty {
-            line = line + "; an elevator outage names no elevator: " + TerminalText(unplaced.joined(separator: ", "))
+        let unresolved = now.outages.filter(\.isUnresolved)
+        let alerts = unresolved.filter { $0.source == .alerts }.map { "alert \($0.alertId)" }
+        if !alerts.isEmpty {
+            line = line + "; an elevator outage names no elevator: " + TerminalText(alerts.joined(separator: ", "))
         }
+        for outage in unresolved where outage.source == .facilities {
+            line = line + "; lift " + TerminalText(outage.facilityId ?? "?") + " "
+                + unplacedWords(outage.unplaced, facility: outage.facility, candidates: outage.candidates?.count ?? 0)
+        }
+        if let reason = now.reason { line = line + ". " + TerminalText(reason) }
         return line
+    }
+
+    /// Why a unit is on no pathway, in plain words: `is off the station's map (no such level
+    /// there), so it changes no platform`, `could be either of 2 elevators between its two
+    /// levels; a platform that needs one of them is not said`.
+    static func unplacedWords(_ reason: Answer.UnplacedReason?, facility: Answer.Facility, candidates: Int) -> TerminalText {
+        let lifts = facility == .escalator ? "escalators" : "elevators"
+        // Only an elevator can take a platform's step-free access away.
+        let platforms = facility == .escalator ? "" : "; a platform that needs \(candidates == 1 ? "it" : "one of them") is not said"
+        let reason = switch reason {
+        case .offTheMap?: "is off the station's map (no such level there), so it changes no platform"
+        case .ambiguous?: "could be \(candidates == 2 ? "either" : "any") of \(candidates) \(lifts) between its two levels" + platforms
+        case .noSuchStation?: "is at no station"
+        case .noRuleMatched?, nil:
+            candidates == 0 ? "matches no pathway"
+                : "matches no pathway, so it could be " + (candidates == 1 ? "the station's one \(lifts.dropLast())" : "any of the station's \(candidates) \(lifts)") + platforms
+        }
+        return TerminalText(reason)
+    }
+
+    /// A `facilities` unit's place: `pathways A07_110126, by levels`, or why it has none.
+    static func placement(_ unit: Answer.FacilityUnit) -> TerminalText {
+        if let rule = unit.placedBy {
+            let words = switch rule {
+            case .inventory: "by the inventory's pathway"
+            case .stopReference: "by the inventory's stop"
+            case .id: "by its id"
+            case .node: "by its node"
+            case .levels: "by its levels"
+            }
+            return "pathways " + TerminalText(unit.pathways.joined(separator: ", ")) + ", " + TerminalText(words)
+        }
+        return "on no pathway: it " + unplacedWords(unit.unplaced, facility: unit.facility, candidates: unit.candidates?.count ?? 0)
     }
 
     /// `Park Street & North platform: no step-free entry or exit (Elevator 963 out)`, for each
@@ -125,15 +164,20 @@ enum StepFreeNowLines {
         return shared || name.isEmpty ? "\(name.isEmpty ? "Platform" : name + " platform") \(id)" : "\(name) platform"
     }
 
-    /// The outages that took out pathways (`Elevator 963 out`, `elevator out: alert 17`), or that
-    /// the pathways alone give none.
+    /// The outages that took out pathways (`Elevator 963 out`, `elevator out: alert 17`) or may
+    /// have (`Elevator A03X02 out, not placed`), or that the pathways alone give none.
     private static func reason(_ now: Answer.StepFreeNow) -> TerminalText {
-        let placed = now.outages.filter { !$0.pathways.isEmpty && $0.status != .partiallyAvailable }
+        if now.reason != nil { return "the station's map shows no street" }
+        // An unplaced escalator's candidates are escalators: never a platform's step-free way.
+        let placed = now.outages.filter { outage in
+            (outage.pathways.isEmpty ? outage.candidates?.isEmpty == false && outage.facility != .escalator : true) && outage.status != .partiallyAvailable
+        }
         guard !placed.isEmpty else { return "no step-free way in the station's pathways" }
         return TerminalText(placed.map { outage -> String in
-            if outage.source == .facilities { return "\(unitName(outage.facility, outage.facilityId ?? "?")) \(statusWords(outage.status))" }
-            if let number = outage.facilityId { return (outage.facility == .escalator ? "Escalator " : "Elevator ") + number + " out" }
-            return (outage.facility == .other ? "facility" : outage.facility.rawValue) + " out: alert " + outage.alertId
+            let unplaced = outage.pathways.isEmpty ? ", not placed" : ""
+            if outage.source == .facilities { return "\(unitName(outage.facility, outage.facilityId ?? "?")) \(statusWords(outage.status))" + unplaced }
+            if let number = outage.facilityId { return (outage.facility == .escalator ? "Escalator " : "Elevator ") + number + " out" + unplaced }
+            return (outage.facility == .other ? "facility" : outage.facility.rawValue) + " out: alert " + outage.alertId + unplaced
         }.joined(separator: ", "))
     }
 }

@@ -10,6 +10,9 @@ daemon.
                                         #            "effectDetail", "stops": [stop ids]}]
     feed.verdict(station_id, outages, units)  # and lift-status units: [{"unitId", "status"}]
 
+An elevator alert that takes out no pathway may be any one of the station's elevators: a
+platform whose entry or exit changes with any one of them out has it None.
+
 Fields are read with Python's csv module and stripped of surrounding whitespace, as the daemon's
 GTFS tables are (Prague's pathways.txt names `U921N2 ` with a trailing space).
 """
@@ -45,6 +48,13 @@ class Feed:
             station = self._station(stop_id)
             if station is not None:
                 self.station_of[stop_id] = station
+        # Each station's locations, and each platform's boarding areas, in stops.txt order.
+        self.members, self.boarding = {}, {}
+        for stop_id in self.order:
+            if stop_id in self.station_of:
+                self.members.setdefault(self.station_of[stop_id], []).append(stop_id)
+                if self._type(stop_id) == 4:
+                    self.boarding.setdefault(self.stops[stop_id].get("parent_station"), []).append(stop_id)
         self.pathways = {}   # station -> [pathway row]
         seen = set()
         for row in read_table(os.path.join(directory, "pathways.txt")):
@@ -75,7 +85,7 @@ class Feed:
         return sorted(self.pathways)
 
     def platforms(self, station):
-        return [stop for stop in self.order if self._type(stop) == 0 and self.station_of.get(stop) == station]
+        return [stop for stop in self.members.get(station, []) if self._type(stop) == 0]
 
     def elevator_pathways(self, station):
         return [row for row in self.pathways.get(station, []) if int(row["pathway_mode"]) == ELEVATOR]
@@ -129,8 +139,7 @@ class Feed:
                 if backwards:
                     start, end = end, start
                 edges.setdefault(start, []).append(end)
-        starts = [stop for stop in self.order if self.station_of.get(stop) == station and self._type(stop) == 2
-                  and self.stops[stop].get("wheelchair_boarding", "") != "2"]
+        starts = self.streets(station, step_free=True)
         reached = set(starts)
         queue = list(starts)
         while queue:
@@ -140,6 +149,27 @@ class Feed:
                     queue.append(nxt)
         return reached
 
+    def streets(self, station, step_free):
+        """Where the street is: the station's entrances (those not marked stepped, when
+        `step_free`), and TfL's street, the generic node named `<station>-Outside` (TfL's map has
+        no entrances; Stations.csv's OutsideStationUniqueId)."""
+        entrances = [stop for stop in self.members.get(station, []) if self._type(stop) == 2
+                     and not (step_free and self.stops[stop].get("wheelchair_boarding", "") == "2")]
+        outside = station + "-Outside"
+        tfl = [outside] if outside in self.stops and self._type(outside) == 3 and self.station_of.get(outside) == station else []
+        return entrances + tfl
+
+    def map_status(self, station):
+        """The button's status from the map, for a station whose data gives none: 'available'
+        when every platform can be entered and left from the street, 'partial' when some can,
+        'none' when none can; None when the station has no pathways or its map no street."""
+        if not self.pathways.get(station) or not self.streets(station, step_free=False):
+            return None
+        entered, left = self.reach(station, set(), False), self.reach(station, set(), True)
+        platforms = self.platforms(station)
+        both = sum(1 for platform in platforms if platform in entered and platform in left)
+        return "none" if both == 0 else "available" if both == len(platforms) else "partial"
+
     def unit_pathways(self, station, unit_id):
         """A lift-status unit's pathways: those whose facility_id, pathway_code, signposted_as or
         pathway_id is its id, else the elevators ending at the stop whose id it is."""
@@ -148,6 +178,10 @@ class Feed:
                  if unit_id in (row.get("facility_id", ""), row.get("pathway_code", ""), row.get("signposted_as", ""), row["pathway_id"])]
         if named:
             return named
+        # TfL names each lift's pathways `<from>-<to>-lift-<LiftUniqueId>`.
+        tfl = [row["pathway_id"] for row in self.elevator_pathways(station) if row["pathway_id"].endswith("-lift-" + unit_id)]
+        if tfl:
+            return tfl
         return [row["pathway_id"] for row in self.elevator_pathways(station) if unit_id in (row["from_stop_id"], row["to_stop_id"])]
 
     def verdict(self, station, outages, units=()):
@@ -171,14 +205,31 @@ class Feed:
                 if facility == wanted:
                     placed.append({"alertId": "", "facility": facility, "facilityId": unit["unitId"], "pathways": unit["pathways"],
                                    "source": "facilities", "status": unit["status"]})
+        if not self.streets(station, step_free=False):
+            # No street on the map: nothing said of any platform, never "none".
+            return {"stepFree": "unknown", "basis": "pathways", "complete": False,
+                    "platforms": [{"stopId": platform, "entry": None, "exit": None} for platform in self.platforms(station)],
+                    "outages": placed}
         closed = {pathway for outage in placed if outage["status"] == "notAvailable" for pathway in outage["pathways"]}
         unsure = {pathway for outage in placed if outage["status"] == "unknown" for pathway in outage["pathways"]}
+        # An elevator alert on no pathway may be any one of the station's elevators (issue 42).
+        anyone = {row["pathway_id"] for row in self.elevator_pathways(station)} if any(
+            o["source"] == "alerts" and o["facility"] == "elevator" and not o["pathways"] for o in placed) else set()
         best = (self.reach(station, closed, backwards=False), self.reach(station, closed, backwards=True))
-        worst = (self.reach(station, closed | unsure, backwards=False), self.reach(station, closed | unsure, backwards=True))
+        # What may be out as well: the units of unknown status, and any one elevator of the
+        # station for an elevator alert or unit placed on none (issue 42: never taken as up).
+        doubts = []
+        if unsure - closed:
+            doubts.append(closed | unsure)
+        if anyone or any(o["source"] == "facilities" and o["facility"] == "elevator" and not o["pathways"]
+                         and o["status"] != "partiallyAvailable" for o in placed):
+            doubts += [closed | {row["pathway_id"]} for row in self.elevator_pathways(station) if row["pathway_id"] not in closed]
+        doubts = [(self.reach(station, out, backwards=False), self.reach(station, out, backwards=True)) for out in doubts]
         platforms = []
         for platform in self.platforms(station):
-            area = {platform} | {stop for stop in self.order if self._type(stop) == 4 and self.stops[stop].get("parent_station") == platform}
-            said = [bool(area & best[i]) if bool(area & best[i]) == bool(area & worst[i]) else None for i in (0, 1)]
+            area = {platform} | set(self.boarding.get(platform, []))
+            said = [bool(area & best[i]) if all(bool(area & best[i]) == bool(area & doubt[i]) for doubt in doubts) else None
+                    for i in (0, 1)]
             platforms.append({"stopId": platform, "entry": said[0], "exit": said[1]})
         both = sum(1 for p in platforms if p["entry"] and p["exit"])
         undecided = sum(1 for p in platforms if None in (p["entry"], p["exit"]) and False not in (p["entry"], p["exit"]))

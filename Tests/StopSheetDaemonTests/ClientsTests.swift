@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 import Testing
 @testable import StopSheetDaemon
 
@@ -11,31 +12,34 @@ import Testing
 
     private func peer(_ uid: UInt32) -> PeerCredentials { PeerCredentials(pid: 1, uid: uid, gid: uid) }
 
-    private func connection(fd: Int32, uid: UInt32, now: Int64 = 0) -> Connection<Echo> {
-        Connection(fd: fd, generation: 1, peer: peer(uid), handler: Echo(peer: peer(uid), host: Echo.Host(), resume: { _ in }, wake: {}),
+    /// A connection on `socket`, or on an eventfd of its own: a real descriptor the connection
+    /// owns and closes, never a made-up number (closing that would close a stranger's).
+    private func connection(socket: Descriptor? = nil, uid: UInt32, now: Int64 = 0) throws -> Connection<Echo> {
+        Connection(socket: try socket ?? Descriptor(adopting: EventFD.open()), generation: 1, peer: peer(uid), handler: Echo(peer: peer(uid), host: Echo.Host(), resume: { _ in }, wake: {}),
                    maxLineBytes: 64, registeredEvents: 0, now: now)
     }
 
-    @Test func theReservedSlotsAreRootsAndTheShareOfAUIDIsCapped() {
+    @Test func theReservedSlotsAreRootsAndTheShareOfAUIDIsCapped() throws {
         var limits = ServerLimits()
         (limits.maxConnections, limits.reservedConnections, limits.maxConnectionsPerUID) = (4, 1, 2)
         var clients = Clients<Echo>(limits: limits)
         let (user, other): (UInt32, UInt32) = (1000, 1001)
-        let first = connection(fd: 10, uid: user)
+        let first = try connection(uid: user)
+        let second = try connection(uid: user)
         clients.add(first)
-        clients.add(connection(fd: 11, uid: user))
+        clients.add(second)
         #expect(clients.refusal(of: peer(user)) == .perUID(user, limit: 2))
         #expect(clients.refusal(of: peer(other)) == nil)
-        clients.add(connection(fd: 12, uid: other))
+        clients.add(try connection(uid: other))
         #expect(clients.refusal(of: peer(other)) == .reserved(1), "the last slot is root's")
         #expect(clients.refusal(of: peer(0)) == nil)
-        let admin = connection(fd: 13, uid: 0)
+        let admin = try connection(uid: 0)
         clients.add(admin)
         #expect(clients.refusal(of: peer(0)) == .full)
         let (removed, removedAgain, removedFirst) = (clients.remove(admin), clients.remove(admin), clients.remove(first))
         #expect(removed && !removedAgain && removedFirst, "each counted out once")
         #expect(clients.count == 2 && clients.refusal(of: peer(user)) == nil, "one of its two slots is free again")
-        #expect(clients[13] == nil && clients[11] != nil && clients[99] == nil && clients[-1] == nil)
+        #expect(clients[admin.fd] == nil && clients[second.fd] === second && clients[admin.fd + 1000] == nil && clients[-1] == nil)
     }
 
     @Test func aWholeLineTakenIsActivityAndAWaitingHandlerIsNeverIdle() throws {
@@ -44,8 +48,8 @@ import Testing
         let clients = Clients<Echo>(limits: limits)
         var fds: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
-        defer { fds.forEach { close($0) } }
-        let connection = connection(fd: fds[0], uid: 1000)
+        defer { close(fds[1]) }
+        let connection = try connection(socket: Descriptor(adopting: fds[0]), uid: 1000)
         let second: Int64 = 1_000_000_000
 
         connection.input.append("part".utf8)
@@ -67,9 +71,9 @@ import Testing
 
     /// The default idle timeout, 0, closes nobody for being quiet, however long: the loop's own
     /// clock set by hand to a year on (LimitsIntegrationTests shows the same on the binary).
-    @Test func withoutAnIdleTimeoutAQuietConnectionStays() {
+    @Test func withoutAnIdleTimeoutAQuietConnectionStays() throws {
         let clients = Clients<Echo>(limits: ServerLimits())
-        let connection = connection(fd: 10, uid: 1000, now: 0)
+        let connection = try connection(uid: 1000, now: 0)
         let year: Int64 = 365 * 86_400 * 1_000_000_000
         #expect(clients.timedOut(connection, now: year) == nil)
     }

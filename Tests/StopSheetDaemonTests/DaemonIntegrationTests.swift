@@ -54,7 +54,7 @@ import Testing
         #expect(station["stepFree"] == "available")
         #expect(station["routes"] == ["Blue", "Brn", "G", "Org", "Pexp", "Pink"])
         #expect(station["platforms"]?.arrayValue?.map { $0["stopId"] } == ["30374", "30375", "30074", "30075"])
-        #expect(try daemon.result("version") == ["name": "stopsheetd", "version": .string(StopSheetVersion.current), "protocol": "2.1"])
+        #expect(try daemon.result("version") == ["name": "stopsheetd", "version": .string(StopSheetVersion.current), "protocol": "2.2"])
         let health = try daemon.result("health")
         #expect(health["status"] == "ready")
         #expect(health["stations"]?["count"] == 143)
@@ -82,7 +82,7 @@ import Testing
         guard case .object(let detail) = try daemon.result("station", ["stopId": "40380"]) else { throw TestFailure("station is no object") }
         // The same members, in the same order, as the station's own detail begins with, the last
         // the word of its step-free verdict now.
-        let summaryKeys = ["stationId", "stationName", "routes", "stepFree", "partial", "stepFreeNow"]
+        let summaryKeys = ["stationId", "stationName", "routes", "stepFree", "partial", "stepFreeFrom", "stepFreeNow"]
         #expect(clarkLake == .object(JSONObject(summaryKeys.map { (key: $0, value: detail[$0]!) })))
         #expect(Array(detail.keys.prefix(summaryKeys.count)) == summaryKeys)
         #expect(detail["stepFreeNow"] == detail["now"]?["stepFree"])

@@ -13,7 +13,8 @@ import StopSheetTestSupport
 ///
 /// How it runs: each command by `/bin/sh -c` against its own daemon, started for it (so no
 /// example's counts or bytes depend on another's), with `run/stopsheetd.sock` replaced by that
-/// daemon's socket, `.build/debug/stopsheetctl` by the stopsheetctl built beside the daemon, and
+/// daemon's socket, `.build/debug/stopsheetctl` by the stopsheetctl built beside the daemon, an
+/// argument ` Tests/Fixtures/…` by that fixture's path (the command runs elsewhere), and
 /// `socat -` given `-t 30` (socat's default waits only 0.5 s for the answer after the end of its
 /// input, too short on a loaded machine; the daemon closes as soon as it has answered). The
 /// daemon refreshes alerts hourly instead of every minute, so a periodic refresh cannot land in an
@@ -31,7 +32,8 @@ import StopSheetTestSupport
 /// A page may also hold files its examples run: a fenced block opened as ```` ```sh file=NAME ````
 /// is no example but the text of NAME, written (with the page's other files) into a fresh
 /// directory where that page's commands then run, with the built `stopsheetd` and
-/// `stopsheetctl` first on `PATH` (docs/testing.md's test script is one).
+/// `stopsheetctl` first on `PATH` (docs/testing.md's test script is one), and `STOPSHEET_SOURCE`
+/// naming the clone (protocol.md's London example reads TfL's map from its fixtures).
 ///
 /// After a deliberate change of output: `STOPSHEET_UPDATE_DOC_EXAMPLES=1 swift test --filter
 /// DocExampleIntegrationTests` writes the real outputs into the pages (check the diff before committing).
@@ -189,11 +191,13 @@ struct DocExample {
         if let directory {
             for file in files { try file.text.write(toFile: directory + "/" + file.name, atomically: true, encoding: .utf8) }
             let binaries = URL(fileURLWithPath: DaemonProcess.binary).deletingLastPathComponent().path
-            setup = "cd '\(directory)' && PATH='\(binaries)':\"$PATH\" && export PATH && "
+            // STOPSHEET_SOURCE: the clone, whose fixtures an example may read (TfL's real map).
+            setup = "cd '\(directory)' && PATH='\(binaries)':\"$PATH\" && STOPSHEET_SOURCE='\(Fixtures.packageRoot)' && export PATH STOPSHEET_SOURCE && "
         }
         let script = setup + command
             .replacingOccurrences(of: Self.demoSocket, with: daemon.socketPath)
             .replacingOccurrences(of: ".build/debug/stopsheetctl", with: DaemonProcess.ctlBinary)
+            .replacingOccurrences(of: " Tests/Fixtures/", with: " " + Fixtures.directory + "/")
             .replacingOccurrences(of: "socat -", with: "socat -t 30 -")
         let result = try runProcess("/bin/sh", ["-c", script + " 2>&1"])
         var lines = result.stdout.components(separatedBy: "\n")

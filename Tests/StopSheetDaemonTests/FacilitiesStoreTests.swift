@@ -27,6 +27,27 @@ import Testing
         #expect(sheet() == unknown)
     }
 
+    /// TfL's lift feed gives no times: a lift is out since the load that first listed it, through
+    /// later loads and a stations load that names the zone, and afresh once it has been back.
+    @Test func aTfLLiftIsOutSinceTheLoadThatFirstListedIt() throws {
+        let store = Store(alertsSource: nil, stationsSource: "test:stations", facilitiesSource: "test:facilities", clock: .fixed(Self.t0), zones: .cta)
+        func load(_ lifts: String, at moment: Instant) throws {
+            let body = Array(#"[{"stationUniqueId":"STN_A03","disruptedLiftUniqueIds":[\#(lifts)],"message":"out"}]"#.utf8)
+            store.install(facilities: FacilitiesLoad(feed: try FacilitiesBody.decode(body, local: store.zone), body: body, local: store.zone), at: moment)
+        }
+        func since() -> [String: Instant?] {
+            Dictionary(uniqueKeysWithValues: (store.snapshot.facilities?.statuses ?? []).map { ($0.unitID, $0.since) })
+        }
+        try load(#""EL1""#, at: Self.t0)
+        try load(#""EL1","EL2""#, at: Self.t0.adding(seconds: 60))
+        #expect(since() == ["EL1": Self.t0, "EL2": Self.t0.adding(seconds: 60)])
+        store.install(stations: try Self.directory(), at: Self.t0.adding(seconds: 90))
+        #expect(store.zone.identifier == "America/New_York" && since() == ["EL1": Self.t0, "EL2": Self.t0.adding(seconds: 60)])
+        try load(#""EL2""#, at: Self.t0.adding(seconds: 120))
+        try load(#""EL1","EL2""#, at: Self.t0.adding(seconds: 180))
+        #expect(since() == ["EL1": Self.t0.adding(seconds: 180), "EL2": Self.t0.adding(seconds: 60)])
+    }
+
     static func directory() throws -> StationDirectory {
         let stops = Array("""
             stop_id,stop_name,location_type,parent_station,wheelchair_boarding

@@ -116,6 +116,16 @@ import Testing
         #expect(try Self.failure(renamed) == "GTFS feed has no stops.txt")
     }
 
+    /// A fuzz finding (issue 45, the gtfs-zip target): an LZMA entry whose header asks for a
+    /// 2 GiB dictionary, which liblzma allocated before decoding a byte, is a failure naming it.
+    @Test func anLZMAEntryAskingForAHugeDictionaryIsAFailureNotAnAllocation() throws {
+        let zip = Fixtures.bytes("fuzz-findings/gtfs-zip-lzma-2gib-dictionary.zip")
+        let failure = try Self.failure(zip)
+        #expect(failure == "zip archive: 'trips.txt' asks for a 2048 MiB LZMA dictionary, over the 128 MiB this reads", "\(failure)")
+        let dictionaries = zip.withUnsafeBytes { ZipFeed.lzmaDictionaries($0) }
+        #expect(dictionaries == ["agency.txt": 8 << 20, "routes.txt": 8 << 20, "stop_times.txt": 8 << 20, "stops.txt": 8 << 20, "trips.txt": 2_147_483_741])
+    }
+
     /// A directory of `stops.txt` and `agency.txt` alone reads the agency: its name and zone.
     @Test func aDirectoryOfStopsAndAgencyReadsTheAgency() throws {
         let directory = try makeTemporaryDirectory()

@@ -13,10 +13,11 @@ import Testing
     }
 
     @Test func aBurstOfHandOversWakesTheLoopOnceAndTheNextAfterATakeAgain() throws {
-        let fd = try EventFD.open()
-        defer { close(fd) }
+        let wake = Descriptor(adopting: try EventFD.open())
+        let fd = wake.raw
         let inbox = LoopInbox()
-        inbox.open(wakeFD: fd)
+        inbox.open(wake: wake)
+        defer { inbox.close() }
         for _ in 0..<100 { inbox.post {} }
         inbox.requestStop()
         #expect(Self.written(fd) == 1, "one write for 101 hand-overs")

@@ -12,6 +12,8 @@ import Testing
             (1, "the slow feed under test: the round must last 300 ms, and its log must say so"),
         "Tests/Upstream/upstream.py":
             (2, "the hanging and the slow upstream a test asks for (/hang, delayMs)"),
+        "Tests/Fleet/nginx_fleet.py":
+            (1, "the window in which 20 daemons poll the cache: its length is what is measured"),
         "Tests/Systemd/protocol_test.py":
             (1, "the window in which a SIGSTOPped daemon must send no WATCHDOG=1: nothing to wait for"),
         "Tests/Systemd/sdtest.py":

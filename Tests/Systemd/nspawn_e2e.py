@@ -10,7 +10,8 @@ _SYSTEMD_UNIT and the custom fields, `systemctl reload` re-reading the configura
 during which no client fails, a hung daemon killed by the watchdog and restarted, a clean stop
 (exit 0), and `dpkg --purge` leaving no unit, binary or /etc/stopsheetd behind. Then `make install`
 (scripts/install.sh, PREFIX=/opt/stopsheet, the release build) found by systemd and answering,
-and `make uninstall PURGE=1` leaving nothing.
+and `make uninstall PURGE=1` leaving nothing. A keyed upstream read through a headers file given as
+a systemd credential, its key found nowhere else (issue 43).
 
 Not root, or no nspawn/debootstrap even after trying apt-get: skipped LOUDLY, never faked."""
 
@@ -326,6 +327,78 @@ def two_instances(results, box):
     return tuple(INSTANCES)
 
 
+def keyed_alerts(results, box, alerts_url, stations_url):
+    """Issue 43: alerts from an upstream that wants its key in a header (401 without it), the
+    headers file given as a systemd credential, as the shipped unit's comment shows it
+    (LoadCredential=alerts-headers:/etc/stopsheetd/alerts.headers, --alerts-headers-file
+    %d/alerts-headers). The daemon's dynamic user reads it and a user of the box cannot; the key
+    is in no journal field of the unit, no unit property (STATUS=, ExecStart=), no command line,
+    no stopsheetctl or --check-config output. Then the drop-in, the file and the configuration are
+    put back as they were (the purge must find /etc/stopsheetd as the package left it). Returns the
+    service's new main PID."""
+    secret = os.urandom(16).hex()
+    box.sh(f"umask 077 && printf '%s\\n' '{secret}' > /run/expected-key && "
+           f"printf '# written by nspawn_e2e.py\\nOcp-Apim-Subscription-Key: %s\\n' '{secret}' > /etc/stopsheetd/alerts.headers")
+    # The keyed upstream reads the key it expects from a root-only file, so it is on no command line.
+    box.sh("cat > /run/keyed-upstream.sh <<'EOF'\n"
+           "expected=\"Ocp-Apim-Subscription-Key: $(cat /run/expected-key)\"; granted=no\n"
+           "while IFS= read -r line; do line=$(printf %s \"$line\" | tr -d '\\r'); [ \"$line\" ] || break\n"
+           "  [ \"$line\" = \"$expected\" ] && granted=yes; done\n"
+           "if [ $granted = yes ]; then printf 'HTTP/1.0 200 OK\\r\\nContent-Length: %s\\r\\n\\r\\n' \"$(wc -c < \"$1\")\"; cat \"$1\"\n"
+           "else printf 'HTTP/1.0 401 Unauthorized\\r\\nContent-Length: 0\\r\\n\\r\\n'; fi\nEOF")
+    box.run("systemd-run", "--unit=keyed-upstream", "socat", "TCP-LISTEN:8083,bind=127.0.0.1,fork,reuseaddr",
+            "EXEC:sh /run/keyed-upstream.sh /src/Sources/StopSheetDaemon/Demo/alerts.json")
+    keyed_url = "http://127.0.0.1:8083/keyed-alerts"
+    box.sh(f"cat > {CONF} <<'EOF'\n# rewritten by nspawn_e2e.py\nSTOPSHEETD_ALERTS_URL={keyed_url}\n"
+           f"STOPSHEETD_STATIONS_URL={stations_url}\nSTOPSHEETD_LOG_LEVEL=info\nEOF")
+    exec_start = box.sh("sed -n 's/^ExecStart=//p' \"$(systemctl show -P FragmentPath stopsheetd.service)\"").stdout.strip()
+    box.sh("cat > /run/systemd/system/stopsheetd.service.d/keyed.conf <<'EOF'\n[Service]\n"
+           "LoadCredential=alerts-headers:/etc/stopsheetd/alerts.headers\nExecStart=\n"
+           f"ExecStart={exec_start} --alerts-headers-file %d/alerts-headers\nEOF\nsystemctl daemon-reload")
+    old_pid = systemctl_show(box, "stopsheetd.service", "MainPID").get("MainPID")
+    restart = box.run("systemctl", "restart", "stopsheetd.service", timeout=60)
+    state = wait_running(box, old_pid=old_pid) or {}
+    loaded = wait_event(box, "refresh", lambda e: field(e, "UPSTREAM_URL") == keyed_url, timeout=20)
+    results.check("a keyed upstream loads through the headers file given as a systemd credential",
+                  restart.returncode == 0 and loaded is not None and field(loaded, "HTTP_STATUS") == "200",
+                  f"restart rc {restart.returncode} {restart.stderr.strip()}; refresh_failed: "
+                  f"{[field(e, 'MESSAGE') for e in unit_journal(box, 'STOPSHEET_EVENT=refresh_failed')][-2:]}")
+    named = box.journal_wait("-u", "stopsheetd.service", "HEADERS_FILE=alerts-headers", timeout=10)
+    results.check("the journal names the header, not its value",
+                  bool(named) and field(named[-1], "MESSAGE") == "alerts: 1 header from alerts-headers (Ocp-Apim-Subscription-Key)",
+                  f"{[field(e, 'MESSAGE') for e in named or []]}")
+    pid = state.get("MainPID", "0")
+    credential = "/run/credentials/stopsheetd.service/alerts-headers"
+    uid = box.sh(f"awk '/^Uid:/ {{print $2}}' /proc/{pid}/status").stdout.strip()
+    owner = box.sh(f"stat -c '%u %a' {credential}").stdout.split()
+    as_daemon = box.run("setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "cat", credential)
+    as_tester = box.run("runuser", "-u", "tester", "--", "cat", credential)
+    results.check("the credential is the daemon's dynamic user's to read, and no one else's",
+                  owner[:1] == [uid] and owner[1:] in (["400"], ["440"]) and secret in as_daemon.stdout
+                  and as_tester.returncode != 0 and secret not in as_tester.stdout,
+                  f"owner/mode {owner} (daemon uid {uid}); as the daemon rc {as_daemon.returncode}; as tester rc {as_tester.returncode}")
+
+    places = {"the unit's journal, every field": box.run("journalctl", "--no-pager", "-o", "export", "-u", "stopsheetd.service").stdout,
+              "systemctl show (STATUS=, ExecStart=, Environment=)": box.run("systemctl", "show", "stopsheetd.service").stdout,
+              "the daemon's command line": box.sh(f"tr '\\0' ' ' < /proc/{pid}/cmdline").stdout}
+    for command in (["health"], ["stats"], ["--json", "health"], ["refresh", "all"]):
+        shown = box.run("stopsheetctl", *command)
+        places["stopsheetctl " + " ".join(command)] = shown.stdout + shown.stderr
+    checked = box.run("stopsheetd", "--check-config", "--config", CONF, "--alerts-headers-file", "/etc/stopsheetd/alerts.headers")
+    places["stopsheetd --check-config"] = checked.stdout + checked.stderr
+    leaks = [place for place, text in places.items() if secret in text]
+    results.check("the key is in no journal field, unit property, command line, stopsheetctl or --check-config output",
+                  not leaks and checked.returncode == 0 and "Ocp-Apim-Subscription-Key" not in places["the daemon's command line"],
+                  f"found in {leaks}; --check-config rc {checked.returncode} {checked.stderr.strip()[-200:]}")
+
+    box.sh(f"rm -f /run/systemd/system/stopsheetd.service.d/keyed.conf /etc/stopsheetd/alerts.headers /run/expected-key && "
+           f"cat > {CONF} <<'EOF'\n# rewritten by nspawn_e2e.py\nSTOPSHEETD_ALERTS_URL={alerts_url}\n"
+           f"STOPSHEETD_STATIONS_URL={stations_url}\nSTOPSHEETD_LOG_LEVEL=info\nEOF\nsystemctl daemon-reload")
+    box.run("systemctl", "stop", "keyed-upstream.service")
+    box.run("systemctl", "restart", "stopsheetd.service", timeout=60)
+    return (wait_running(box, old_pid=pid) or {}).get("MainPID")
+
+
 def run_checks(results, box, deb_in_box):
     install_package(results, box, deb_in_box)
     box.sh(f"cat > {CONF} <<'EOF'\n# written by nspawn_e2e.py\nSTOPSHEETD_DEMO=true\nSTOPSHEETD_LOG_LEVEL=notice\nEOF")
@@ -415,6 +488,8 @@ def run_checks(results, box, deb_in_box):
     results.check("journal: refused refresh is a client_error with the client's PEER_UID",
                   bad is not None and field(bad, "PEER_UID") == box.run("id", "-u", "tester").stdout.strip(),
                   f"PEER_UID={field(bad, 'PEER_UID') if bad else None}")
+
+    pid = keyed_alerts(results, box, alerts_url, stations_url) or pid
 
     # A restart under socket activation: every client connecting meanwhile is answered.
     host_socket = box.host_path(SOCKET)

@@ -32,6 +32,9 @@ Scripted answers, for the daemon's integration tests:
                              "contentType": "application/json", "etag": true}
                              (every field optional; "fixture": "<name>" instead of "body" serves
                              that file from --root). Answers 204. Does not reset the hit count.
+                             "headers": {"Retry-After": "3600"} adds response headers (to any
+                             status); "requireHeaders": {"DB-Api-Key": "..."} answers 401 to a
+                             request that lacks any of them with exactly that value.
   GET /dyn/<key>             the answer last stored for <key> (404 if none): waits delayMs, then
                              status + body. With "etag" (the default) a 2xx carries an ETag of the
                              body and If-None-Match on it gets 304, like a real CDN.
@@ -163,6 +166,8 @@ class Handler(BaseHTTPRequestHandler):
                 "delayMs": int(spec.get("delayMs", 0)),
                 "contentType": spec.get("contentType", self.guess_type(spec.get("fixture", ".json"))),
                 "etag": bool(spec.get("etag", True)),
+                "headers": {str(k): str(v) for k, v in dict(spec.get("headers", {})).items()},
+                "requireHeaders": {str(k): str(v) for k, v in dict(spec.get("requireHeaders", {})).items()},
             }
         except (ValueError, TypeError, AttributeError) as error:
             return self.send(400, f"bad /set body: {error}\n".encode(), "text/plain")
@@ -299,8 +304,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(404, f"no answer set for {key}\n".encode(), "text/plain")
         if answer["delayMs"]:
             time.sleep(answer["delayMs"] / 1000)  # the slow upstream a test asked for, not a wait
-        headers = {}
+        headers = dict(answer["headers"])
         status, body = answer["status"], answer["body"]
+        if any(self.headers.get(name) != value for name, value in answer["requireHeaders"].items()):
+            status, body = 401, b'{"error":"missing or wrong key"}'
         if answer["etag"] and 200 <= status < 300:
             headers["ETag"] = etag_of(body)
             if etag_matches(self.headers.get("If-None-Match"), headers["ETag"]):

@@ -12,10 +12,11 @@ public struct FacilityStatus: Hashable, Sendable {
     public struct Location: Hashable, Sendable {
         /// GTFS stop ids (NYCT's station ids, SIRI-FM's `StopPlaceRef`/`StopPointRef`).
         public var stopIDs: [String]
-        /// WMATA's `StationCode` (`A01`): the GTFS station `STN_A01`.
+        /// WMATA's `StationCode` (`A01`): the GTFS station whose id holds it, `STN_A01` or `STN_A01_C01`.
         public var stationCode: String?
         /// The two levels a WMATA "Elevator between Street and Mezzanine" joins, lowercased, as
-        /// written: `["street", "mezzanine"]`. Empty when the words name none.
+        /// written: `["street", "mezzanine"]`; the one place of a "Garage elevator", `["garage"]`
+        /// (`FacilityLevels`). Empty when the words name none.
         public var levels: [String]
 
         public init(stopIDs: [String] = [], stationCode: String? = nil, levels: [String] = []) {
@@ -84,6 +85,8 @@ public enum FacilityText {
                 continue
             }
             if pendingSpace {
+                // A space only with the character after it: the text never ends in one.
+                guard count + 1 < maxCharacters else { break }
                 out.append(" ")
                 count += 1
                 pendingSpace = false

@@ -25,6 +25,13 @@ public struct Pathway: Hashable, Sendable {
     /// Extension: the agency's code for the unit.
     public var pathwayCode: String?
 
+    /// What an alert's "Elevator N" or a lift-status unit's id may call the pathway by, the
+    /// one matcher of names: `facility_id`, `pathway_code`, `signposted_as`, those given (and a
+    /// unit's id may be the `pathway_id` itself: `names(withID: true)`).
+    public func names(withID: Bool = false) -> [String] {
+        [facilityID, pathwayCode, signpostedAs].compactMap { $0 } + (withID ? [id] : [])
+    }
+
     public init(id: String, fromStopID: String, toStopID: String, mode: PathwayMode, isBidirectional: Bool,
                 length: Double? = nil, traversalTime: Int? = nil, stairCount: Int? = nil, maxSlope: Double? = nil, minWidth: Double? = nil,
                 signpostedAs: String? = nil, reversedSignpostedAs: String? = nil, facilityID: String? = nil, pathwayCode: String? = nil) {

@@ -8,6 +8,9 @@ public struct Station: Hashable, Sendable {
     public var stepFree: StepFreeStatus
     /// True when the platforms do not all report the same step-free value.
     public var partial: Bool
+    /// Where `stepFree` came from: the station data (`stations`), or the station's map
+    /// (`pathways`) where the data gives none (`StationDirectory.stepFreeFromMap`).
+    public var stepFreeFrom: StepFreeNow.Basis = .stations
     /// The station's entrances, when the source lists them (GTFS); empty otherwise.
     public var entrances: [Entrance]
     /// What a GTFS feed's `routes.txt` says of each of `routes`, in that order; empty for CTA's

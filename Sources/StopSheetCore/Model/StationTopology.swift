@@ -5,7 +5,11 @@
 ///   boarding areas (4). Edges are pathways: `from → to`, and `to → from` too when the pathway is
 ///   bidirectional. Only step-free pathways (`PathwayMode.isStepFree`) are edges at all.
 /// - Street ends are the entrances whose own `wheelchair_boarding` is not 2 (not inherited: an
-///   entrance the feed marks as stepped is no step-free start or end, whatever its station says).
+///   entrance the feed marks as stepped is no step-free start or end, whatever its station says),
+///   and the station's generic node `<station id>-Outside` (`streetNodeSuffix`): TfL's map has no
+///   entrances, and that node is each station's street. A station with neither, not even a
+///   stepped entrance, has no street on its map (`hasStreet`): its pathways cannot say what is
+///   step-free from it.
 /// - A platform has step-free **entry** when a street end reaches it or one of its boarding areas,
 ///   and **exit** when it or one of its boarding areas reaches a street end.
 ///
@@ -26,12 +30,16 @@ public struct StationTopology: Sendable, Equatable {
         public var role: Role
         /// `stop_name`, trimmed; may be empty (generic nodes rarely have one).
         public var name: String
+        /// `stop_desc`, trimmed: where WMATA's lift end nodes say their levels ("Top of Elevator
+        /// Between Street and  Platform"), their `stop_name` being the station's.
+        public var description: String
         public var levelID: String?
 
-        public init(id: String, role: Role, name: String = "", levelID: String? = nil) {
+        public init(id: String, role: Role, name: String = "", description: String = "", levelID: String? = nil) {
             self.id = id
             self.role = role
             self.name = name
+            self.description = description
             self.levelID = levelID
         }
     }
@@ -47,7 +55,12 @@ public struct StationTopology: Sendable, Equatable {
         }
     }
 
+    /// The id of a station's street node, after the station's id: TfL's `HUBABW-Outside`.
+    public static let streetNodeSuffix = "-Outside"
+
     public let stationID: String
+    /// The `level_name`s of the levels its locations are on (`levels.txt`), each once.
+    public let levelNames: [String]
     /// In the order given (the feed's `stops.txt` order).
     public let locations: [Location]
     /// The pathways between `locations`, in the order given; one naming a stop that is not one
@@ -69,8 +82,9 @@ public struct StationTopology: Sendable, Equatable {
     /// For each platform (by position in `platformIDs`), its node and its boarding areas' nodes.
     private let platformNodes: [[Int]]
 
-    public init(stationID: String, locations: [Location], pathways: [Pathway]) {
+    public init(stationID: String, locations: [Location], pathways: [Pathway], levelNames: [String] = []) {
         self.stationID = stationID
+        self.levelNames = levelNames
         var byID: [String: Int] = [:]
         var unique: [Location] = []
         for location in locations where byID[location.id] == nil {
@@ -96,7 +110,11 @@ public struct StationTopology: Sendable, Equatable {
         self.backward = backward
         elevatorPathways = kept.indices.filter { kept[$0].mode == .elevator }
         pathwayEnds = kept.map { (byID[$0.fromStopID]!, byID[$0.toStopID]!) }
-        streetEnds = unique.indices.filter { unique[$0].role == .entrance(streetEnd: true) }
+        let streetNode = stationID + Self.streetNodeSuffix
+        streetEnds = unique.indices.filter {
+            unique[$0].role == .entrance(streetEnd: true) || (unique[$0].role == .genericNode && unique[$0].id == streetNode)
+        }
+        hasStreet = !streetEnds.isEmpty || unique.contains { $0.role == .entrance(streetEnd: false) }
         var platformIDs: [String] = []
         var platformPosition: [String: Int] = [:]
         var platformNodes: [[Int]] = []
@@ -117,8 +135,11 @@ public struct StationTopology: Sendable, Equatable {
     }
 
     public static func == (lhs: StationTopology, rhs: StationTopology) -> Bool {
-        lhs.stationID == rhs.stationID && lhs.locations == rhs.locations && lhs.pathways == rhs.pathways
+        lhs.stationID == rhs.stationID && lhs.locations == rhs.locations && lhs.pathways == rhs.pathways && lhs.levelNames == rhs.levelNames
     }
+
+    /// Whether the map knows the station's street: an entrance (stepped or not) or its street node.
+    public let hasStreet: Bool
 
     public func location(_ id: String) -> Location? { indexByID[id].map { locations[$0] } }
 

@@ -40,6 +40,21 @@ public struct FacilityData: Sendable, Equatable {
         return moments.filter { $0 > now }.min()
     }
 
+    /// The statuses of a feed that says no `since` (TfL's), each out since the daemon first saw
+    /// it out: the `since` of the same unit in the `previous` load when it was out there too,
+    /// else `seenAt` (this load). A unit that came back and went out again starts afresh.
+    public static func sinceFirstSeen(_ statuses: [FacilityStatus], previous: [FacilityStatus], seenAt: Instant) -> [FacilityStatus] {
+        var before: [String: Instant] = [:]
+        for status in previous where status.status == .notAvailable {
+            if let since = status.since, before[status.unitID] == nil { before[status.unitID] = since }
+        }
+        return statuses.map { status in
+            var status = status
+            if status.since == nil, status.status == .notAvailable { status.since = before[status.unitID] ?? seenAt }
+            return status
+        }
+    }
+
     /// The units at each station, their statuses as they count at `now` (`FacilityJoin`).
     public func byStation(_ stations: StationDirectory, at now: Instant, keepAvailable: Bool = false) -> [String: [FacilityJoin.Unit]] {
         FacilityJoin.byStation(statuses, inventory: inventory, stations: stations, at: now, stale: isStale(at: now), keepAvailable: keepAvailable)

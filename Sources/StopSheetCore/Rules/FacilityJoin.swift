@@ -5,11 +5,12 @@
 /// 1. its inventory rows' stops (`--facilities-inventory-url`), or a pathway an inventory row
 ///    names (the station whose topology has it);
 /// 2. the feed's own stop ids (SIRI-FM's `StopPlaceRef`/`StopPointRef`);
-/// 3. WMATA's station code, as the station `STN_<code>` (WMATA's GTFS names its stations so);
+/// 3. WMATA's `StationCode`, as the station whose id holds it: `STN_A01`, or the transfer
+///    complex `STN_A01_C01` (WMATA's GTFS gives a station of two lines one id with both codes);
 /// 4. the station whose pathway has the unit's id as its `facility_id`, `pathway_code`,
 ///    `signposted_as` or `pathway_id` (a SIRI-FM `FacilityRef` alone), when one station's does.
-/// A unit at none is left out: nothing says where it is. One at several stations (an NYCT unit
-/// between two complexes) counts at each.
+/// A unit at none is at no station (`Joined.nowhere`: listed, counted, never in a verdict). One
+/// at several stations (an NYCT unit between two complexes) counts at each.
 public enum FacilityJoin {
     /// A unit at a station: its status at the moment of the join, and its inventory rows.
     public struct Unit: Hashable, Sendable {
@@ -22,11 +23,24 @@ public enum FacilityJoin {
         }
     }
 
+    public struct Joined: Sendable {
+        /// The units at each station, by station id.
+        public var byStation: [String: [Unit]]
+        /// The units at no station, in feed order.
+        public var nowhere: [Unit]
+    }
+
     /// The units at each station (by station id), in feed order, `available` ones left out
     /// unless `keepAvailable` (a `facilities` listing wants them; a verdict does not). With
     /// `stale` (the data is older than its stale-after), every unit's status is `unknown`.
     public static func byStation(_ statuses: [FacilityStatus], inventory: FacilityInventory = .empty, stations: StationDirectory,
                                  at now: Instant, stale: Bool = false, keepAvailable: Bool = false) -> [String: [Unit]] {
+        join(statuses, inventory: inventory, stations: stations, at: now, stale: stale, keepAvailable: keepAvailable).byStation
+    }
+
+    /// `byStation`, and the units at no station.
+    public static func join(_ statuses: [FacilityStatus], inventory: FacilityInventory = .empty, stations: StationDirectory,
+                            at now: Instant, stale: Bool = false, keepAvailable: Bool = false) -> Joined {
         var pathwayStation: [String: String] = [:]
         // Each pathway id, facility_id, pathway_code and signposted_as, with its station; nil
         // for a name two stations share (it places the unit at neither).
@@ -35,13 +49,23 @@ public enum FacilityJoin {
             for (stationID, topology) in stations.topologies {
                 for pathway in topology.pathways {
                     pathwayStation[pathway.id] = stationID
-                    for name in Set([pathway.id, pathway.facilityID, pathway.pathwayCode, pathway.signpostedAs].compactMap { $0 }) {
+                    for name in Set(pathway.names(withID: true)) {
                         named[name] = named[name] == nil ? stationID : named[name]! == stationID ? stationID : .some(nil)
                     }
                 }
             }
         }
+        // Each code of a station `STN_<code>[_<code>…]`, with its station; nil for a code two share.
+        var coded: [String: String?] = [:]
+        if statuses.contains(where: { $0.location.stationCode != nil }) {
+            for station in stations.stations where station.id.hasPrefix(codePrefix) {
+                for code in station.id.dropFirst(codePrefix.count).split(separator: "_").map(String.init) {
+                    coded[code] = coded[code] == nil ? station.id : .some(nil)
+                }
+            }
+        }
         var result: [String: [Unit]] = [:]
+        var nowhere: [Unit] = []
         for var status in statuses {
             status.status = stale ? .unknown : status.status(at: now)
             guard keepAvailable || status.status != .available else { continue }
@@ -55,10 +79,14 @@ public enum FacilityJoin {
                 add(row.pathwayID.flatMap { pathwayStation[$0] })
             }
             if placed.isEmpty { status.location.stopIDs.forEach { add(stations.station(for: $0)?.id) } }
-            if placed.isEmpty, let code = status.location.stationCode { add(stations.station(for: "STN_" + code)?.id) }
+            if placed.isEmpty, let code = status.location.stationCode { add(stations.station(for: codePrefix + code)?.id ?? coded[code] ?? nil) }
             if placed.isEmpty, let stationID = named[status.unitID] { add(stationID) }
             for stationID in placed { result[stationID, default: []].append(Unit(status: status, inventory: rows)) }
+            if placed.isEmpty { nowhere.append(Unit(status: status, inventory: rows)) }
         }
-        return result
+        return Joined(byStation: result, nowhere: nowhere)
     }
+
+    /// WMATA's station ids: `STN_` and the station's codes.
+    private static let codePrefix = "STN_"
 }

@@ -1,15 +1,22 @@
-/// The two levels a unit joins, in WMATA's words: its incidents' `LocationDescription`
-/// ("Elevator between Street and Mezzanine") and its GTFS elevator end nodes' names ("Top of
-/// Elevator Between Street and Mezzanine") say them alike, which is how an incident finds its
-/// pathway (`StepFreeNow.place`).
+/// The levels a unit joins, in WMATA's words: its incidents' `LocationDescription` ("Elevator
+/// between street and mezzanine, east side") and its GTFS lift end nodes' `stop_desc` ("Top of
+/// Elevator Between Street and  Mezzanine", two spaces as published) say them alike, which is how
+/// an incident finds its pathway (`FacilityPlacement`).
 public enum FacilityLevels {
-    /// `["street", "mezzanine"]`, lowercased, in the order written; none without
-    /// "between … and …". A remark after it ("(Shady Grove side)", ", east") is not a level.
+    /// `["street", "mezzanine"]`: the two levels of "between … and …", lowercased, whitespace
+    /// and punctuation made single spaces, in the order written. Without "between … and …", the
+    /// one place the words name besides the kind of unit ("Garage elevator" → `["garage"]`), or
+    /// none. A remark after a comma, semicolon, full stop or parenthesis ("(Shady Grove side)",
+    /// ", east") is not a level.
     public static func levels(_ text: String) -> [String] {
         let words = AlertWords.words(String(text.prefix { !"(,;.".contains($0) }))
-        guard let between = words.firstIndex(of: "between"),
-              let and = words[(between + 1)...].firstIndex(of: "and"), and > between + 1, and + 1 < words.count
-        else { return [] }
-        return [words[(between + 1)..<and].joined(separator: " "), words[(and + 1)...].joined(separator: " ")]
+        if let between = words.firstIndex(of: "between"),
+           let and = words[(between + 1)...].firstIndex(of: "and"), and > between + 1, and + 1 < words.count {
+            return [words[(between + 1)..<and].joined(separator: " "), words[(and + 1)...].joined(separator: " ")]
+        }
+        let place = words.filter { !kindWords.contains($0) }
+        return place.isEmpty || words.contains("between") ? [] : [place.joined(separator: " ")]
     }
+
+    private static let kindWords: Set<String> = ["elevator", "elevators", "escalator", "escalators", "lift", "lifts", "unit"]
 }

@@ -53,12 +53,37 @@ public struct Snapshot: Sendable {
     }
 
     /// Every lift-status unit at each station, `available` ones included, statuses as they count
-    /// at `builtAt`, in the stations' order (`station`: that one alone); empty before both load.
-    public func facilityListing(at station: Station? = nil) -> [(station: Station, units: [FacilityJoin.Unit])] {
+    /// at `builtAt`, in the stations' order, each with its placement; then those at no station
+    /// (`station` nil). `station`: that one alone. Empty before both load.
+    public func facilityListing(at station: Station? = nil) -> [FacilityEntry] {
         guard let stations, let facilities else { return [] }
-        let units = facilities.byStation(stations, at: builtAt, keepAvailable: true)
-        if let station { return [(station, units[station.id] ?? [])] }
-        return stations.stations.compactMap { station in units[station.id].map { (station, $0) } }
+        let joined = FacilityJoin.join(facilities.statuses, inventory: facilities.inventory, stations: stations, at: builtAt,
+                                       stale: facilities.isStale(at: builtAt), keepAvailable: true)
+        let entry = { (station: Station, units: [FacilityJoin.Unit]) in
+            let topology = stations.topologies[station.id]
+            return FacilityEntry(station: station, units: units.map { ($0, FacilityPlacement.place($0, on: topology)) })
+        }
+        if let station { return [entry(station, joined.byStation[station.id] ?? [])] }
+        let nowhere = joined.nowhere.isEmpty ? []
+            : [FacilityEntry(station: nil, units: joined.nowhere.map { ($0, .unplaced(.noSuchStation, candidates: [])) })]
+        return stations.stations.compactMap { station in joined.byStation[station.id].map { entry(station, $0) } } + nowhere
+    }
+
+    /// The units of one station (or of none) and where each is.
+    public struct FacilityEntry: Sendable {
+        public var station: Station?
+        public var units: [(unit: FacilityJoin.Unit, placement: FacilityPlacement)]
+    }
+
+    /// How many lift-status units are placed, off the map, ambiguous and otherwise unplaced (at
+    /// no station, or no rule matched), every status counted; nil before both load.
+    public func facilityCounts() -> [FacilityPlacement.Count: Int]? {
+        guard stations != nil, facilities != nil else { return nil }
+        var counts = Dictionary(uniqueKeysWithValues: FacilityPlacement.Count.allCases.map { ($0, 0) })
+        for entry in facilityListing() {
+            for (_, placement) in entry.units { counts[placement.count, default: 0] += 1 }
+        }
+        return counts
     }
 
     /// Positions in `liveAlerts` of the alerts that apply to a station, in dialog order: the

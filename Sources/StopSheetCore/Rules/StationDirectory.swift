@@ -66,9 +66,12 @@ public struct StationDirectory: Sendable {
             grouped[platform.stationID, default: []].append(platform)
         }
         stations = order.sorted().map { id in
-            let members = grouped[id]!
+            let reported = grouped[id]!
+            let mapped = StationDirectory.stepFreeFromMap(reported, topologies[id])
+            let members = mapped ?? reported
             var station = Station(id: id, name: StationDirectory.normalisedName(members[0].stationName), platforms: members,
                                   entrances: entrancesByStation[id] ?? [])
+            if mapped != nil { station.stepFreeFrom = .pathways }
             station.lines = station.routes.compactMap { linesByID[$0] }
             let known = agency(of: station.lines)
             station.agencyName = agencyName ?? known?.spokenName ?? StationDirectory.unnamedAgency
@@ -96,6 +99,22 @@ public struct StationDirectory: Sendable {
         indexByPlatformID = byPlatform
         self.stopsWithin = stopsWithin.filter { byStation[$0.value] != nil }
         self.topologies = topologies.filter { byStation[$0.key] != nil && !$0.value.pathways.isEmpty }
+    }
+
+    /// The platforms with their step-free values from the station's map, when the station data
+    /// gives none of them one (TfL's GTFS has no `wheelchair_boarding`) and the map has pathways
+    /// and knows the street: a platform is step-free when the street reaches it and it reaches the
+    /// street with every pathway open. The station's status then aggregates them as any: step-free
+    /// to every platform is `available`, to some `available` and `partial`, to none `none`. Nil
+    /// (the data's own values stand) otherwise.
+    static func stepFreeFromMap(_ platforms: [Platform], _ topology: StationTopology?) -> [Platform]? {
+        guard platforms.allSatisfy({ $0.stepFree == nil }), let topology, !topology.pathways.isEmpty, topology.hasStreet else { return nil }
+        return platforms.map { platform in
+            var platform = platform
+            let access = topology.platformIDs.firstIndex(of: platform.stopID).map { topology.openAccess[$0] }
+            platform.stepFree = access.map { $0.entry && $0.exit } ?? false
+            return platform
+        }
     }
 
     public var count: Int { stations.count }

@@ -11,12 +11,21 @@
 /// - An outage takes out the elevator pathways whose `facility_id`, `pathway_code` or
 ///   `signposted_as` is a number its headline gives as "Elevator N", and those ending at a
 ///   generic node or boarding area it names (an escalator outage takes out no elevator).
-/// - A lift-status unit (`--facilities-url`, `FacilityJoin`) is placed by `place(_:on:)`.
+/// - A lift-status unit (`--facilities-url`, `FacilityJoin`) is placed by `FacilityPlacement`.
 ///   `notAvailable` takes its pathways out as an alert does; `partiallyAvailable` leaves them up
 ///   and is listed; `unknown` (and every unit of stale data) leaves them neither up nor out: a
 ///   platform whose entry or exit differs with them out has it `nil`.
+/// - An elevator unit that is not placed is never taken as up: a platform that loses entry or
+///   exit with **any one** of its candidates out (`ambiguous`: the lifts between its two levels;
+///   `noRuleMatched`: every elevator of the station) has it `nil`. So does an elevator alert that
+///   places no pathway, every elevator of the station its candidate. One off the map takes
+///   nothing out; like every unplaced elevator outage, it makes `complete` false.
 /// - Without pathways, an outage of a unit the inventory marks ADA and not redundant makes an
 ///   `available` station `partial`; others are listed and change nothing.
+/// - A station whose map knows no street (`StationTopology.hasStreet`: no step-free entrance, no
+///   `<station>-Outside` node) is `unknown`, every platform's entry and exit `nil`, `complete`
+///   false, and `reason` says why: never `none`, which says the map shows no step-free way from
+///   a street it knows.
 /// - `complete` is false when an elevator outage at the station places no pathway, when a
 ///   platform's entry or exit is `nil`, or when a step-free unit of a station without pathways is out.
 public struct StepFreeNow: Hashable, Sendable {
@@ -26,6 +35,11 @@ public struct StepFreeNow: Hashable, Sendable {
 
     public enum Basis: String, Hashable, Sendable, CaseIterable {
         case pathways, stations
+    }
+
+    /// Why the pathways say nothing, in a sentence for the rider; the verdict is then `unknown`.
+    public enum Reason: String, Hashable, Sendable, CaseIterable {
+        case noStreet = "The station's map shows no street (no step-free entrance, no street node), so its pathways cannot say which platforms are step-free."
     }
 
     public struct PlatformAccess: Hashable, Sendable {
@@ -65,9 +79,17 @@ public struct StepFreeNow: Hashable, Sendable {
         /// The feed's own text, made safe for terminals (`FacilityText`); empty for an alert
         /// (its headline is in the sheet already).
         public var description: String
+        /// Why the outage places no pathway (`FacilityPlacement`; an elevator alert's is
+        /// `noRuleMatched`); nil for a placed one, and for an escalator or other alert.
+        public var unplaced: FacilityPlacement.Unplaced?
+        /// The pathway ids of the lifts any one of which may be the outage placed on none.
+        public var candidates: [String]
 
         public init(alertID: String, facility: FacilityOutage.Facility, facilityID: String?, pathways: [String], source: Source = .alerts,
-                    status: FacilityStatus.Status = .notAvailable, since: Instant? = nil, expectedBack: Instant? = nil, description: String = "") {
+                    status: FacilityStatus.Status = .notAvailable, since: Instant? = nil, expectedBack: Instant? = nil, description: String = "",
+                    unplaced: FacilityPlacement.Unplaced? = nil, candidates: [String] = []) {
+            self.unplaced = unplaced
+            self.candidates = candidates
             self.alertID = alertID
             self.facility = facility
             self.facilityID = facilityID
@@ -96,6 +118,8 @@ public struct StepFreeNow: Hashable, Sendable {
     public var platforms: [PlatformAccess]
     /// Elevators first, then escalators, then others; the order given within each.
     public var outages: [Outage]
+    /// Why the verdict is `unknown` when the pathways cannot say; nil otherwise.
+    public var reason: Reason?
 
     /// The verdict at `now` from the alerts that apply to the station (live or not: only those
     /// active at `now` that are facility outages count; planned ones do not until they start).
@@ -111,6 +135,7 @@ public struct StepFreeNow: Hashable, Sendable {
         var outages: [Outage] = []
         var closed: Set<Int> = []
         var unsure: Set<Int> = []
+        var anyOneOf: [Int] = []
         let topology = topology.flatMap { $0.pathways.isEmpty ? nil : $0 }
         let units = facilities.filter { $0.status.status != .available }
         for facility in FacilityOutage.Facility.allCases {
@@ -124,16 +149,20 @@ public struct StepFreeNow: Hashable, Sendable {
                         let ends = topology.pathwayEnds[position]
                         if named.contains(ends.from) || named.contains(ends.to) { return true }
                         guard !numbers.isEmpty else { return false }
-                        let pathway = topology.pathways[position]
-                        return [pathway.facilityID, pathway.pathwayCode, pathway.signpostedAs].contains { $0.map(numbers.contains) ?? false }
+                        return topology.pathways[position].names().contains(where: numbers.contains)
                     }
                     closed.formUnion(placed)
                 }
+                // An elevator alert that names none of the station's elevators may be any of them.
+                let candidates = outage.facility == .elevator && placed.isEmpty ? topology?.elevatorPathways ?? [] : []
+                anyOneOf.append(contentsOf: candidates)
                 outages.append(Outage(alertID: outage.alertID, facility: outage.facility, facilityID: outage.elevatorNumbers.first,
-                                      pathways: placed.map { topology!.pathways[$0].id }))
+                                      pathways: placed.map { topology!.pathways[$0].id }, unplaced: candidates.isEmpty ? nil : .noRuleMatched,
+                                      candidates: candidates.map { topology!.pathways[$0].id }))
             }
             for unit in units {
-                let placed = topology.map { Self.place(unit, on: $0) } ?? []
+                let placement = FacilityPlacement.place(unit, on: topology)
+                let placed = placement.pathways
                 // A unit of no stated kind is what the pathways it is placed on are.
                 var kind = unit.status.facility
                 if kind == .other, let topology, let first = placed.first {
@@ -145,9 +174,13 @@ public struct StepFreeNow: Hashable, Sendable {
                 case .unknown: unsure.formUnion(placed)
                 case .partiallyAvailable, .available: break
                 }
-                outages.append(Outage(alertID: "", facility: kind, facilityID: unit.status.unitID, pathways: placed.map { topology!.pathways[$0].id },
+                // Any one of an unplaced elevator's candidates may be out.
+                if kind != .escalator, unit.status.status != .partiallyAvailable { anyOneOf.append(contentsOf: placement.candidates) }
+                let ids = { (positions: [Int]) in positions.map { topology!.pathways[$0].id } }
+                outages.append(Outage(alertID: "", facility: kind, facilityID: unit.status.unitID, pathways: ids(placed),
                                       source: .facilities, status: unit.status.status, since: unit.status.since,
-                                      expectedBack: unit.status.expectedBack, description: unit.status.description))
+                                      expectedBack: unit.status.expectedBack, description: unit.status.description,
+                                      unplaced: placement.unplaced, candidates: ids(placement.candidates)))
             }
         }
         self.outages = outages
@@ -168,10 +201,23 @@ public struct StepFreeNow: Hashable, Sendable {
             return
         }
         basis = .pathways
+        guard topology.hasStreet else {
+            (stepFree, complete, reason) = (.unknown, false, .noStreet)
+            platforms = station.platforms.map { platform in
+                let name = topology.platformIDs.firstIndex(of: platform.stopID).map { topology.platformNames[$0] } ?? ""
+                return PlatformAccess(stopID: platform.stopID, name: name.isEmpty ? station.name : name, entry: nil, exit: nil)
+            }
+            return
+        }
         let access = topology.access(closedPathways: closed)
         // An `unknown` unit may be out or not: a platform whose access differs between the two
         // has none said.
-        let worst = unsure.subtracting(closed).isEmpty ? access : topology.access(closedPathways: closed.union(unsure))
+        // So may any one candidate of an unplaced elevator: a platform that loses entry or exit
+        // with one of them out has it none said either.
+        var doubts = unsure.subtracting(closed).isEmpty ? [] : [topology.access(closedPathways: closed.union(unsure))]
+        for candidate in Set(anyOneOf) where !closed.contains(candidate) {
+            doubts.append(topology.access(closedPathways: closed.union([candidate])))
+        }
         // A platform the pathways do not reach at all has neither: the reference asks a feed with
         // pathways to give them for the whole station. Both lists are usually in the same order;
         // a station has few platforms, so a search beats a dictionary otherwise.
@@ -181,9 +227,10 @@ public struct StepFreeNow: Hashable, Sendable {
                 return PlatformAccess(stopID: platform.stopID, name: station.name, entry: false, exit: false)
             }
             let name = topology.platformNames[position]
-            let best = access[position], least = worst[position]
+            let best = access[position]
             return PlatformAccess(stopID: platform.stopID, name: name.isEmpty ? station.name : name,
-                                  entry: best.entry == least.entry ? best.entry : nil, exit: best.exit == least.exit ? best.exit : nil)
+                                  entry: doubts.allSatisfy { $0[position].entry == best.entry } ? best.entry : nil,
+                                  exit: doubts.allSatisfy { $0[position].exit == best.exit } ? best.exit : nil)
         }
         if platforms.contains(where: { $0.entry == nil || $0.exit == nil }) { complete = false }
         let both = platforms.filter { $0.entry == true && $0.exit == true }.count
@@ -204,55 +251,14 @@ public struct StepFreeNow: Hashable, Sendable {
         }
     }
 
-    /// The ids of the pathways a lift-status unit is placed on (`place(_:on:)`); none without pathways.
-    public static func pathwayIDs(of unit: FacilityJoin.Unit, on topology: StationTopology?) -> [String] {
-        guard let topology, !topology.pathways.isEmpty else { return [] }
-        return place(unit, on: topology).map { topology.pathways[$0].id }
-    }
-
-    /// A lift-status unit's pathways (positions), by the first rule that places it:
-    /// 1. an inventory row's pathway, or an elevator ending at an inventory row's stop;
-    /// 2. a pathway whose `facility_id`, `pathway_code`, `signposted_as` or `pathway_id` is the unit's id;
-    /// 3. an elevator ending at the stop whose id is the unit's;
-    /// 4. WMATA's levels: the one elevator whose end nodes' names say the same two levels
-    ///    ("… Between Street and Mezzanine"), in either order; two or more are no placement.
-    /// Rules that find elevators by their ends or levels (1's stop, 3, 4) never place an
-    /// escalator unit: an escalator outage takes out no elevator (WMATA names both kinds by the
-    /// same levels, and sometimes by the same id).
-    static func place(_ unit: FacilityJoin.Unit, on topology: StationTopology) -> [Int] {
-        let id = unit.status.unitID
-        let lifts = unit.status.facility == .escalator ? [] : topology.elevatorPathways
-        let ends = { (nodes: [Int]) -> [Int] in
-            lifts.filter { nodes.contains(topology.pathwayEnds[$0].from) || nodes.contains(topology.pathwayEnds[$0].to) }
-        }
-        let byInventory = topology.pathways.indices.filter { position in unit.inventory.contains { $0.pathwayID == topology.pathways[position].id } }
-        if !byInventory.isEmpty { return byInventory }
-        // An inventory's stop places the unit when it is a node or boarding area an elevator ends at.
-        let byInventoryStop = ends(liftEnds(unit.inventory.flatMap(\.stopIDs), in: topology))
-        if !byInventoryStop.isEmpty { return byInventoryStop }
-        let byID = topology.pathways.indices.filter { position in
-            let pathway = topology.pathways[position]
-            return [pathway.facilityID, pathway.pathwayCode, pathway.signpostedAs, pathway.id].contains(id)
-        }
-        if !byID.isEmpty { return byID }
-        let byNode = ends(topology.index(of: id).map { [$0] } ?? [])
-        if !byNode.isEmpty { return byNode }
-        let levels = Set(unit.status.location.levels)
-        guard levels.count == 2 else { return [] }
-        let byLevels = lifts.filter { position in
-            let ends = topology.pathwayEnds[position]
-            return [ends.from, ends.to].contains { Set(FacilityLevels.levels(topology.locations[$0].name)) == levels }
-        }
-        return byLevels.count == 1 ? byLevels : []
-    }
-
     /// The verdict of a station nothing more is known of (before stations load): its reported
     /// value, no platforms, no outages.
     public static func reported(_ status: StepFreeStatus) -> StepFreeNow {
         StepFreeNow(stepFree: reported(status), basis: .stations, complete: true, platforms: [], outages: [])
     }
 
-    public init(stepFree: Verdict, basis: Basis, complete: Bool, platforms: [PlatformAccess], outages: [Outage]) {
+    public init(stepFree: Verdict, basis: Basis, complete: Bool, platforms: [PlatformAccess], outages: [Outage], reason: Reason? = nil) {
+        self.reason = reason
         self.stepFree = stepFree
         self.basis = basis
         self.complete = complete

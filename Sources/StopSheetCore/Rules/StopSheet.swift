@@ -20,6 +20,8 @@ public struct StopSheet: Sendable, Equatable {
     public struct AccessibilityButton: Sendable, Equatable {
         public var tone: Tone
         public var stepFree: StepFreeStatus
+        /// Where `stepFree` came from: the station data, or the station's map where it gives none.
+        public var stepFreeFrom: StepFreeNow.Basis
         public var accessibilityLabel: String
         public var symbol: String
         public var alert: AlertDialog
@@ -45,7 +47,7 @@ public struct StopSheet: Sendable, Equatable {
         let verdict = now ?? StepFreeNow(station: station, topology: nil,
                                          outages: (alerts ?? []).filter { $0.kind == .active }.compactMap { FacilityOutage($0.alert) })
         self.init(stationID: station.id, stationName: station.name, stepFree: station.stepFree, alerts: alerts, agency: station.agencyName,
-                  now: verdict)
+                  now: verdict, stepFreeFrom: station.stepFreeFrom)
     }
 
     /// The sheet before station data has loaded: the caller's name for the station (or its id),
@@ -57,14 +59,15 @@ public struct StopSheet: Sendable, Equatable {
 
     /// `agency` is the name the "none" sentence gives (`Station.agencyName`).
     public init(stationID: String, stationName: String, stepFree: StepFreeStatus, alerts: [LiveAlert]?, agency: String = Agency.cta.name,
-                now: StepFreeNow? = nil) {
+                now: StepFreeNow? = nil, stepFreeFrom: StepFreeNow.Basis = .stations) {
         self.stationID = stationID
         self.stationName = stationName
         let ordered = StopSheet.dialogOrder(alerts ?? [], kind: \.kind)
         self.alerts = ordered
         self.alertGlyph = StopSheet.alertGlyph(ordered)
         self.accessibilityButton = StopSheet.accessibilityButton(stepFree, station: stationName, agency: agency,
-                                                                 advisories: AccessibilityAdvisory.advisories(among: ordered), now: now)
+                                                                 advisories: AccessibilityAdvisory.advisories(among: ordered), now: now,
+                                                                 from: stepFreeFrom)
     }
 
     /// The glyph of a sheet whose applying alerts are `ordered` (dialog order): none without alerts.
@@ -78,9 +81,10 @@ public struct StopSheet: Sendable, Equatable {
     /// The tone and the sentence depend on the station's step-free status alone; alerts add
     /// advisories beside them.
     public static func accessibilityButton(_ stepFree: StepFreeStatus, station stationName: String, agency: String = Agency.cta.name,
-                                           advisories: [AccessibilityAdvisory] = [], now: StepFreeNow? = nil) -> AccessibilityButton {
+                                           advisories: [AccessibilityAdvisory] = [], now: StepFreeNow? = nil,
+                                           from: StepFreeNow.Basis = .stations) -> AccessibilityButton {
         AccessibilityButton(
-            tone: StopSheet.tone(stepFree), stepFree: stepFree, accessibilityLabel: "Accessibility information", symbol: "figure.roll",
+            tone: StopSheet.tone(stepFree), stepFree: stepFree, stepFreeFrom: from, accessibilityLabel: "Accessibility information", symbol: "figure.roll",
             alert: AlertDialog(title: "Accessibility", message: StopSheet.accessibilityMessage(stepFree, station: stationName, agency: agency), buttons: ["Close"]),
             advisories: advisories, now: now ?? .reported(stepFree))
     }

@@ -31,6 +31,12 @@ public struct Config: Sendable, Equatable {
     /// Where each lift-status unit is, when the feed does not say: NYCT's equipments JSON or a
     /// deployer's CSV `facility_id,stop_id,pathway_id`. Read with each lift-status refresh.
     public var facilitiesInventoryURL: String?
+    /// Request headers for each URL, from a file of `Name: value` lines (RequestHeaders.swift):
+    /// the path only; the file is read where its source is made, so its values never sit here.
+    public var alertsHeadersFile: String?
+    public var stationsHeadersFile: String?
+    public var facilitiesHeadersFile: String?
+    public var facilitiesInventoryHeadersFile: String?
     public var facilitiesInterval: Double = 60
     public var facilitiesStaleAfter: Double = 300
     public var alertsInterval: Double = 60

@@ -17,7 +17,7 @@ public enum ConfigCheckCommand {
             }
         }
         if case .run(let config)? = checked.action {
-            let problems = localSourceProblems(config)
+            let problems = headersFileProblems(config) + localSourceProblems(config)
             checked.problems += problems
             if problems.contains(where: { $0.severity == .error }) { checked.action = nil }
         }
@@ -27,6 +27,18 @@ public enum ConfigCheckCommand {
         let verdict = checked.action == nil ? "configuration has errors" : "configuration OK"
         printError("stopsheetd: \(verdict)\(counts.isEmpty ? "" : " (\(counts))")")
         return checked.action == nil ? 1 : 0
+    }
+
+    /// Each headers file is read as the start reads it: refused the same, in the same words, and
+    /// when it loads, named with its header names alone.
+    static func headersFileProblems(_ config: Config) -> [ConfigProblem] {
+        [("--alerts-headers-file", config.alertsHeadersFile), ("--stations-headers-file", config.stationsHeadersFile),
+         ("--facilities-headers-file", config.facilitiesHeadersFile), ("--facilities-inventory-headers-file", config.facilitiesInventoryHeadersFile)]
+            .compactMap { flag, path in
+                guard let path else { return nil }
+                do { _ = try RequestHeaders.load(path) } catch { return .error("\(flag): \(error)") }
+                return nil
+            }
     }
 
     /// A `file://` source is cheap to read, so it is read and decoded as the daemon would: a body

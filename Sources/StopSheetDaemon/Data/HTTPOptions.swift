@@ -22,6 +22,9 @@ public struct HTTPOptions: Sendable, Equatable {
     /// Redirects followed per fetch (http and https only); 0 makes any 3xx a failure.
     public var maxRedirects: Int
     public var userAgent: String
+    /// Sent with every request (a keyed upstream's key); redirects then stay on the upstream's
+    /// own address and port, so the key goes nowhere else.
+    public var headers: RequestHeaders
 
     /// `userAgent` defaults to `stopsheetd/<version>`; `connectTimeoutMilliseconds` to
     /// `min(timeoutMilliseconds, 5000)`.
@@ -31,7 +34,8 @@ public struct HTTPOptions: Sendable, Equatable {
         connectTimeoutMilliseconds: Int? = nil,
         maxBodyBytes: Int = HTTPOptions.defaultMaxBodyBytes,
         maxRedirects: Int = HTTPOptions.defaultMaxRedirects,
-        userAgent: String? = nil
+        userAgent: String? = nil,
+        headers: RequestHeaders = .none
     ) {
         self.timeoutMilliseconds = timeoutMilliseconds
         self.connectTimeoutMilliseconds =
@@ -39,5 +43,6 @@ public struct HTTPOptions: Sendable, Equatable {
         self.maxBodyBytes = maxBodyBytes
         self.maxRedirects = maxRedirects
         self.userAgent = userAgent ?? "stopsheetd/\(version)"
+        self.headers = headers
     }
 }

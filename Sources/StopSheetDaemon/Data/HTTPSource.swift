@@ -42,7 +42,7 @@ public final class HTTPSource: Source {
         // Reset rather than patch: no option from an earlier fetch (a stale If-None-Match) can
         // leak into this one, and reset keeps the connection, TLS session and DNS caches.
         curl_easy_reset(handle)
-        transfer.begin(maxBodyBytes: options.maxBodyBytes, stop: stop)
+        transfer.begin(maxBodyBytes: options.maxBodyBytes, keyed: !options.headers.isEmpty, stop: stop)
 
         var requestHeaders: UnsafeMutablePointer<curl_slist>? = nil
         defer { curl_slist_free_all(requestHeaders) }
@@ -51,6 +51,12 @@ public final class HTTPSource: Source {
             // (Bytes, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".)
             guard let value, !value.isEmpty, !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else { continue }
             guard let list = curl_slist_append(requestHeaders, "\(name): \(value)") else {
+                return .failure(FetchFailure("out of memory building request headers"))
+            }
+            requestHeaders = list
+        }
+        for line in options.headers.requestLines {
+            guard let list = curl_slist_append(requestHeaders, line) else {
                 return .failure(FetchFailure("out of memory building request headers"))
             }
             requestHeaders = list
@@ -121,7 +127,7 @@ public final class HTTPSource: Source {
                                       validators: CacheValidators(etag: transfer.etag, lastModified: transfer.lastModified),
                                       httpStatus: status))
             }
-            return .failure(httpFailure(status, reason: transfer.reason))
+            return .failure(httpFailure(status, transfer))
         }
         if code == CURLE_TOO_MANY_REDIRECTS {
             return .failure(FetchFailure("too many redirects (more than \(options.maxRedirects))", httpStatus: status))
@@ -129,7 +135,7 @@ public final class HTTPSource: Source {
         // The write callback refuses non-2xx bodies (nothing reads them), which surfaces as a
         // write error; an error status that then broke mid-body is still, first, that status.
         if status >= 400 || (status >= 300 && code == CURLE_WRITE_ERROR) {
-            return .failure(httpFailure(status, reason: transfer.reason))
+            return .failure(httpFailure(status, transfer))
         }
         if code == CURLE_OPERATION_TIMEDOUT {
             return .failure(timeoutFailure(handle))
@@ -139,9 +145,17 @@ public final class HTTPSource: Source {
         return .failure(FetchFailure(requestURL == url ? text : text.split(separator: requestURL, omittingEmptySubsequences: false).joined(separator: url)))
     }
 
-    private func httpFailure(_ status: Int, reason: String) -> FetchFailure {
-        let phrase = reason.isEmpty ? standardReason(status) : reason
-        return FetchFailure(phrase.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(phrase)", httpStatus: status)
+    private func httpFailure(_ status: Int, _ transfer: Transfer) -> FetchFailure {
+        if status == 401 || status == 403 {
+            return FetchFailure("the upstream refused the credentials (HTTP \(status))", httpStatus: status)
+        }
+        let phrase = transfer.reason.isEmpty ? standardReason(status) : transfer.reason
+        let text = phrase.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(phrase)"
+        // The peer's Date is real time, so a date without one is counted from the real clock, not `--now`'s.
+        guard RetryAfter.applies(to: status), let value = transfer.retryAfter,
+              let seconds = RetryAfter.seconds(value, responseDate: transfer.date, now: { DaemonClock.system.now().secondsSince1970 })
+        else { return FetchFailure(text, httpStatus: status) }
+        return FetchFailure("\(text), retry after \(seconds) s", httpStatus: status, retryAfterSeconds: seconds)
     }
 
     private func timeoutFailure(_ handle: UnsafeMutableRawPointer) -> FetchFailure {
@@ -218,8 +232,13 @@ private final class Transfer: @unchecked Sendable {
     private(set) var reason = ""
     private(set) var etag: String?
     private(set) var lastModified: String?
+    private(set) var retryAfter: String?
+    /// The response's `Date`, which an HTTP-date `Retry-After` is counted from.
+    private(set) var date: String?
     private var body: [UInt8] = []
     private var maxBodyBytes = 0
+    /// The request carries configured headers (a key): no redirect may take them elsewhere.
+    private var keyed = false
     /// The fetch's own: raised, the progress callback aborts the transfer.
     private(set) var stop = StopFlag()
 
@@ -233,8 +252,9 @@ private final class Transfer: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
-    func begin(maxBodyBytes: Int, stop: StopFlag) {
+    func begin(maxBodyBytes: Int, keyed: Bool, stop: StopFlag) {
         self.maxBodyBytes = maxBodyBytes
+        self.keyed = keyed
         self.stop = stop
         origin = nil
         redirectRefusal = nil
@@ -253,7 +273,11 @@ private final class Transfer: @unchecked Sendable {
             return true
         }
         if address == origin.address, port == origin.port { return true }
-        if address == origin.address {
+        // libcurl drops a custom Authorization on another host, but not DB-Api-Key or
+        // Ocp-Apim-Subscription-Key: a keyed request stays where the key was meant to go.
+        if keyed {
+            redirectRefusal = "it leads to another server, and the request carries the headers file's keys"
+        } else if address == origin.address {
             redirectRefusal = "it leads to another port (\(port)) of the upstream's address"
         } else if Self.isLoopback(address) {
             redirectRefusal = "it leads to a loopback address"
@@ -272,6 +296,8 @@ private final class Transfer: @unchecked Sendable {
         body = []
         etag = nil
         lastModified = nil
+        retryAfter = nil
+        date = nil
         reason = ""
     }
 
@@ -291,6 +317,8 @@ private final class Transfer: @unchecked Sendable {
         reason = ""
         etag = nil
         lastModified = nil
+        retryAfter = nil
+        date = nil
         body.removeAll()
     }
 
@@ -326,6 +354,10 @@ private final class Transfer: @unchecked Sendable {
             etag = String(decoding: value, as: UTF8.self)
         } else if asciiCaseInsensitiveEqual(name, "last-modified") {
             lastModified = String(decoding: value, as: UTF8.self)
+        } else if asciiCaseInsensitiveEqual(name, "retry-after") {
+            retryAfter = String(decoding: value.prefix(64), as: UTF8.self)
+        } else if asciiCaseInsensitiveEqual(name, "date") {
+            date = String(decoding: value.prefix(64), as: UTF8.self)
         } else if asciiCaseInsensitiveEqual(name, "content-length"), (200..<300).contains(status),
                   let length = Int(String(decoding: value, as: UTF8.self))
         {

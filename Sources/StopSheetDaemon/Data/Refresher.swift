@@ -74,7 +74,12 @@ public final class Refresher: Sendable {
     /// source are dropped. The store's status is the caller's to publish (`Store.reconfigure`),
     /// with everything else a reload changes, as one generation.
     public func reconfigure(source: any Source, interval: Double, reading: FeedReading = .init(), spacingMilliseconds: Int64) {
-        settings.withLock { $0 = Settings(source: source, interval: interval, validators: nil, reading: reading) }
+        let sameURL = settings.withLock { settings in
+            defer { settings = Settings(source: source, interval: interval, validators: nil, reading: reading) }
+            return settings.source.url == source.url
+        }
+        // The upstream's Retry-After binds its URL: a reload that keeps the URL keeps the wait.
+        if !sameURL { heldUntil.store(0, ordering: .relaxed) }
         spacing.store(spacingMilliseconds, ordering: .relaxed)
         // A caller waiting out the old spacing is served by the new one.
         wake.signal()
@@ -98,15 +103,26 @@ public final class Refresher: Sendable {
 
     /// The least time between the starts of two fetches that callers asked for.
     private let spacing: Atomic<Int64>
+    /// Until when (monotonic milliseconds) the upstream's `Retry-After` holds fetches back: a
+    /// `refresh` asked for before then is answered at once with the status, whose
+    /// `nextRefreshAt` says when the next attempt is. 0: no hold.
+    private let heldUntil = Atomic<Int64>(0)
 
     private func run() {
         var due = SystemClock.monotonicMilliseconds()
         var lastStarted = Int64.min / 2
         while true {
             // nil: stopped; 0: fetch now; otherwise how long to sleep first.
+            var held: [Completion] = []
             let sleep: Int64? = callers.withLock { callers in
                 guard !callers.stopped else { return nil }
                 let now = SystemClock.monotonicMilliseconds()
+                // Inside the upstream's Retry-After, a caller learns when the next attempt is
+                // rather than waiting for it (up to an hour) or hammering through.
+                if now < heldUntil.load(ordering: .relaxed) {
+                    swap(&held, &callers.waiting)
+                    return max(1, due - now)
+                }
                 let askedAt = callers.waiting.isEmpty ? Int64.max : lastStarted + spacing.load(ordering: .relaxed)
                 guard min(due, askedAt) <= now else { return min(due, askedAt) - now }
                 callers.inRound = callers.waiting
@@ -114,6 +130,10 @@ public final class Refresher: Sendable {
                 return 0
             }
             guard let sleep else { return }
+            if !held.isEmpty {
+                let status = store.status(cache)
+                for completion in held { completion(status) }
+            }
             guard sleep == 0 else {
                 wake.wait(milliseconds: sleep)
                 continue
@@ -157,7 +177,7 @@ public final class Refresher: Sendable {
     /// How a round ended, for the status it commits.
     private enum RoundResult {
         case succeeded(httpStatus: Int?)
-        case failed(String, httpStatus: Int?)
+        case failed(String, httpStatus: Int?, retryAfterSeconds: Int? = nil)
     }
 
     /// One fetch-decode-install round, published as one change of the store: what the round
@@ -197,9 +217,11 @@ public final class Refresher: Sendable {
             }
         case .failure(let failure):
             if let status = failure.httpStatus { fields.append(("HTTP_STATUS", String(status))) }
-            result = .failed(failure.message, httpStatus: failure.httpStatus)
+            if let seconds = failure.retryAfterSeconds { fields.append(("RETRY_AFTER", String(seconds))) }
+            result = .failed(failure.message, httpStatus: failure.httpStatus, retryAfterSeconds: failure.retryAfterSeconds)
         }
         var delay: Int64 = 0
+        var retryAfterSeconds: Int?
         store.commit(cache, installing: content, at: now) { status in
             status.lastAttemptAt = startedAt
             switch result {
@@ -210,7 +232,8 @@ public final class Refresher: Sendable {
                 status.consecutiveFailures = 0
                 status.lastHTTPStatus = httpStatus
                 status.refreshesSucceeded += 1
-            case .failed(let message, let httpStatus):
+            case .failed(let message, let httpStatus, let retryAfter):
+                retryAfterSeconds = retryAfter
                 // Failure texts quote the upstream (a root key, a date, a reason phrase): keep what
                 // `health` serves and the journal stores to one short line, whatever it sent.
                 status.lastError = Log.oneLine(message, maxBytes: 400)
@@ -218,12 +241,14 @@ public final class Refresher: Sendable {
                 status.lastHTTPStatus = httpStatus
                 status.refreshesFailed += 1
             }
-            delay = delayAfter(status)
+            // The upstream's Retry-After is a floor under the backoff, never a ceiling.
+            delay = max(delayAfter(status), Int64(retryAfterSeconds ?? 0) * 1000)
             status.nextRefreshAt = now.adding(seconds: (delay + 999) / 1000)
         }
         // The whole round, as the log reports it: the fetch, and the decode, which for a feed
         // directory is most of it (its fetch reads stops.txt alone), and the install.
         let duration = SystemClock.monotonicMilliseconds() - started
+        heldUntil.store(retryAfterSeconds.map { _ in SystemClock.monotonicMilliseconds() + delay } ?? 0, ordering: .relaxed)
         fields.append(("DURATION_MS", String(duration)))
         let status = store.status(cache)
         switch result {
@@ -233,6 +258,8 @@ public final class Refresher: Sendable {
             if let notices = status.notices, let sentence = notices.sentence {
                 Log.notice("\(cache.rawValue): \(sentence)", [JournalEvent.feedNotices.field, ("NOTICE_COUNT", String(notices.count))] + fields)
             }
+            // Either load can move a unit: the stations' maps, or the units.
+            if cache != .alerts, let counts = store.snapshot.facilityCounts() { Self.logPlacement(counts, fields) }
         case .succeeded:
             Log.info("\(cache.rawValue) not modified", [JournalEvent.refresh.field] + fields)
         case .failed:
@@ -240,5 +267,16 @@ public final class Refresher: Sendable {
             Log.warning("\(cache.rawValue) refresh failed, \(kept): \(status.lastError ?? "")", [JournalEvent.refreshFailed.field] + fields)
         }
         return delay
+    }
+
+    /// Once per lift-status or stations load, once both are in: where the units are
+    /// (`health.facilities.placement`'s counts), a notice when any is not placed, for the
+    /// deployer to map (`stopsheetctl facilities --unplaced`).
+    private static func logPlacement(_ counts: [FacilityPlacement.Count: Int], _ fields: [(String, String)]) {
+        let words: [(FacilityPlacement.Count, String, String)] = [(.placed, "placed", "PLACED"), (.offTheMap, "off the map", "OFF_THE_MAP"),
+                                                                   (.ambiguous, "ambiguous", "AMBIGUOUS"), (.unplaced, "unplaced", "UNPLACED")]
+        let message = "facilities: lift units " + words.map { "\(counts[$0.0] ?? 0) \($0.1)" }.joined(separator: ", ")
+        let all = [JournalEvent.facilityPlacement.field] + words.map { ($0.2, String(counts[$0.0] ?? 0)) } + fields
+        if counts.contains(where: { $0.key != .placed && $0.value > 0 }) { Log.notice(message, all) } else { Log.info(message, all) }
     }
 }

@@ -19,10 +19,14 @@ public enum Fetched: Sendable {
 public struct FetchFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     public var httpStatus: Int?
+    /// A `429` or `503`'s `Retry-After`, in seconds (at most `RetryAfter.maxSeconds`): the next
+    /// attempt waits at least this long.
+    public var retryAfterSeconds: Int?
 
-    public init(_ message: String, httpStatus: Int? = nil) {
+    public init(_ message: String, httpStatus: Int? = nil, retryAfterSeconds: Int? = nil) {
         self.message = message
         self.httpStatus = httpStatus
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     public var description: String { message }

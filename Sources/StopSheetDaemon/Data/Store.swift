@@ -92,7 +92,10 @@ public final class Store: Sendable {
                 snapshot = .build(stations: old.snapshot.stations, alerts: feed.alerts, facilities: facilities, now: now)
                 (statuses.alerts.producedAt, statuses.alerts.timeZone) = (feed.producedAt, feed.timeZone)
             case .stations(let directory)?: snapshot = .build(stations: directory, alerts: old.snapshot.alerts, facilities: facilities, now: now)
-            case .facilities(let new)?:
+            case .facilities(var new)?:
+                if !new.feed.format.saysSince {
+                    new.feed.statuses = FacilityData.sinceFirstSeen(new.feed.statuses, previous: facilities?.statuses ?? [], seenAt: now)
+                }
                 load = new
                 statuses.facilities.producedAt = new.feed.producedAt
                 statuses.facilities.notices = new.notices
@@ -202,8 +205,9 @@ public final class Store: Sendable {
             let zone = zones.shown(data: dataZone, current: old.encoded.zone)
             var next = next
             // Lift status read before the zone was known (the stations load after it, or a reload
-            // names another) is read again in it: its wall-clock times are the agency's.
-            if let load = facilitiesLoad, load.local != zone, !load.body.isEmpty, var data = next.facilities,
+            // names another) is read again in it: its wall-clock times are the agency's. A feed
+            // that gives no times (TfL's) has none to read again, and its `since` is the daemon's.
+            if let load = facilitiesLoad, load.feed.format.saysSince, load.local != zone, !load.body.isEmpty, var data = next.facilities,
                let feed = try? FacilitiesBody.decode(load.body, local: zone) {
                 data.statuses = feed.statuses
                 next = next.rebuilt(facilities: .some(data), now: next.builtAt)

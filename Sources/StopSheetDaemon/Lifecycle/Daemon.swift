@@ -302,17 +302,30 @@ public final class Daemon: Sendable {
     /// snapshot, with `--demo` and no URL) and the interval; nil when the cache has no source
     /// (not configured). The one place that maps a cache to its settings.
     static func settings(_ cache: CacheName, _ config: Config, startedAt: Instant, clock: DaemonClock, chicago: TimeZoneRules) throws -> (source: any Source, interval: Double)? {
-        let (url, interval) = switch cache {
-        case .alerts: (config.alertsURL, config.alertsInterval)
-        case .stations: (config.stationsURL, config.stationsInterval)
-        case .facilities: (config.facilitiesURL, config.facilitiesInterval)
+        let (url, headersFile, interval) = switch cache {
+        case .alerts: (config.alertsURL, config.alertsHeadersFile, config.alertsInterval)
+        case .stations: (config.stationsURL, config.stationsHeadersFile, config.stationsInterval)
+        case .facilities: (config.facilitiesURL, config.facilitiesHeadersFile, config.facilitiesInterval)
         }
-        let options = HTTPOptions(version: StopSheetVersion.current, timeoutMilliseconds: Int(config.httpTimeout * 1000))
         // The demo has no lift status: it stays not configured.
         guard let url else { return config.demo && cache != .facilities ? (DemoSource(cache, rebasedTo: startedAt, chicago: chicago, clock: clock), interval) : nil }
-        let source = try makeSource(url: url, options: options)
+        let source = try makeSource(url: url, options: try httpOptions(config, headersFile, "--\(cache.rawValue)-headers-file", for: cache.rawValue))
         guard cache == .facilities else { return (source, interval) }
-        return (FacilitiesSource(status: source, inventory: try config.facilitiesInventoryURL.map { try makeSource(url: $0, options: options) }), interval)
+        let inventory = try config.facilitiesInventoryURL.map {
+            try makeSource(url: $0, options: try httpOptions(config, config.facilitiesInventoryHeadersFile, "--facilities-inventory-headers-file", for: "facilities inventory"))
+        }
+        return (FacilitiesSource(status: source, inventory: inventory), interval)
+    }
+
+    /// One source's fetch options, with its headers file read (at start and on each reload, so a
+    /// rotated key is a SIGHUP away). The journal names the headers, never their values.
+    private static func httpOptions(_ config: Config, _ headersFile: String?, _ flag: String, for name: String) throws -> HTTPOptions {
+        var options = HTTPOptions(version: StopSheetVersion.current, timeoutMilliseconds: Int(config.httpTimeout * 1000))
+        if let headersFile {
+            do { options.headers = try RequestHeaders.load(headersFile) } catch { throw Config.Failure(description: "\(flag): \(error)") }
+            Log.info("\(name): \(options.headers)", [("HEADERS_FILE", options.headers.fileName)])
+        }
+        return options
     }
 
     /// How old one cache's data may be before sheets and `health` call it stale.

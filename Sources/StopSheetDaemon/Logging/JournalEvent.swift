@@ -15,6 +15,7 @@ enum JournalEvent: String, CaseIterable, Sendable {
     case refresh
     case refreshFailed = "refresh_failed"
     case feedNotices = "feed_notices"
+    case facilityPlacement = "facility_placement"
     case alertsBoundary = "alerts_boundary"
     case timeZone = "time_zone"
     case timeZoneUnknown = "time_zone_unknown"

@@ -19,12 +19,15 @@ extension StopSheetService {
         let listing = snapshot.facilityListing(at: station)
         let count = listing.reduce(0) { $0 + $1.units.count }
         let units = listing.flatMap { entry in
-            entry.units.map { unit in
-                Answer.FacilityUnit(stationId: entry.station.id, stationName: entry.station.name, unitId: unit.status.unitID, facility: unit.status.facility,
-                                    status: unit.status.status, serving: unit.inventory.lazy.map(\.serving).first { !$0.isEmpty } ?? "",
-                                    pathways: StepFreeNow.pathwayIDs(of: unit, on: stations.topologies[entry.station.id]),
-                                    since: unit.status.since.map(current.zone.iso8601), expectedBack: unit.status.expectedBack.map(current.zone.iso8601),
-                                    description: unit.status.description)
+            entry.units.map { unit, placement in
+                let topology = entry.station.flatMap { stations.topologies[$0.id] }
+                let ids = { (positions: [Int]) in positions.map { topology!.pathways[$0].id } }
+                return Answer.FacilityUnit(stationId: entry.station?.id ?? "", stationName: entry.station?.name ?? "", unitId: unit.status.unitID, facility: unit.status.facility,
+                                           status: unit.status.status, serving: unit.inventory.lazy.map(\.serving).first { !$0.isEmpty } ?? "",
+                                           pathways: ids(placement.pathways), placedBy: placement.rule, unplaced: placement.unplaced,
+                                           candidates: placement.candidates.isEmpty ? nil : ids(placement.candidates),
+                                           since: unit.status.since.map(current.zone.iso8601), expectedBack: unit.status.expectedBack.map(current.zone.iso8601),
+                                           description: unit.status.description)
             }
         }
         return PreEncoded(Answer.Facilities(stationId: station?.id, count: count, stale: data.isStale(at: snapshot.builtAt), units: units))

@@ -54,13 +54,12 @@ public struct PosixThread: @unchecked Sendable {
 ///
 /// Threads: one waiting thread at a time (a wait takes every signal made so far); any thread signals.
 public final class WakeSignal: Sendable {
-    private let fd: Int32
+    private let eventFD: Descriptor
+    private var fd: Int32 { eventFD.raw }
 
     public init() {
-        do throws(Errno) { fd = try EventFD.open() } catch { preconditionFailure("eventfd failed: \(error)") }
+        do throws(Errno) { eventFD = Descriptor(adopting: try EventFD.open()) } catch { preconditionFailure("eventfd failed: \(error)") }
     }
-
-    deinit { close(fd) }
 
     public func signal() { EventFD.signal(fd) }
 

@@ -26,6 +26,9 @@ final class Connection<Handler: ConnectionHandler> {
         case failed(Int32)
     }
 
+    /// The socket, closed once, by the loop when it closes the connection (`EventLoop.close`).
+    let socket: Descriptor
+    /// Its number: the loop's index of its connections and its epoll key.
     let fd: Int32
     let generation: UInt32
     let peer: PeerCredentials
@@ -56,8 +59,9 @@ final class Connection<Handler: ConnectionHandler> {
     /// Not read from nor answered because the loop's buffered total is over its budget.
     var pausedForBudget = false
 
-    init(fd: Int32, generation: UInt32, peer: PeerCredentials, handler: Handler, maxLineBytes: Int, registeredEvents: UInt32, now: Int64) {
-        self.fd = fd
+    init(socket: Descriptor, generation: UInt32, peer: PeerCredentials, handler: Handler, maxLineBytes: Int, registeredEvents: UInt32, now: Int64) {
+        self.socket = socket
+        self.fd = socket.raw
         self.generation = generation
         self.peer = peer
         self.handler = handler

@@ -22,9 +22,12 @@ import CLinux
 final class EventLoop<Handler: ConnectionHandler> {
     private let server: Server
     private let limits: ServerLimits
-    private let epollFD: Int32
+    // Each descriptor is held by its one owner (`Descriptor`), closed once: the loop's own here,
+    // each connection's by its `Connection`, the wake-up eventfd's by the inbox.
+    private let epoll: Descriptor
     private let wakeFD: Int32
-    private var listeners: [Int32]
+    /// Adopted once the loop has started: until then they are the caller's (`Server.run`).
+    private var listeners: [Descriptor] = []
     @exclusivity(unchecked) private var clients: Clients<Handler>
     /// Tags each connection's epoll events: an event read in the same round in which its
     /// connection closed and a new one got the same fd must not reach the new one.
@@ -55,7 +58,6 @@ final class EventLoop<Handler: ConnectionHandler> {
     init(server: Server, listeners: [Int32], host: Handler.Host) throws(ServerError) {
         self.server = server
         self.limits = server.limits
-        self.listeners = listeners
         self.clients = Clients(limits: limits)
         self.tickNanos = max(limits.tickInterval.clampedNanoseconds, 1_000_000)
         self.drainNanos = limits.drainTimeout.clampedNanoseconds
@@ -70,21 +72,18 @@ final class EventLoop<Handler: ConnectionHandler> {
                 throw .listener(error)
             }
         }
-        epollFD = clinux_epoll_create()
+        let epollFD = clinux_epoll_create()
         guard epollFD >= 0 else { throw .system(call: "epoll_create1", errno: errno) }
-        wakeFD = clinux_eventfd()
-        guard wakeFD >= 0 else {
-            let code = errno
-            Glibc.close(epollFD)
-            throw .system(call: "eventfd", errno: code)
-        }
+        epoll = Descriptor(adopting: epollFD)
+        let eventFD = clinux_eventfd()
+        guard eventFD >= 0 else { throw .system(call: "eventfd", errno: errno) }
+        let wake = Descriptor(adopting: eventFD)
+        wakeFD = eventFD
         for fd in [wakeFD] + listeners where !register(fd, generation: 0, events: Epoll.readable) {
-            let code = errno
-            Glibc.close(wakeFD)
-            Glibc.close(epollFD)
-            throw .system(call: "epoll_ctl", errno: code)
+            throw .system(call: "epoll_ctl", errno: errno)
         }
-        server.inbox.open(wakeFD: wakeFD)
+        self.listeners = listeners.map(Descriptor.init(adopting:))
+        server.inbox.open(wake: wake)
     }
 
     /// Returns once `stop()` has drained every connection or the drain timeout passed; throws
@@ -104,7 +103,7 @@ final class EventLoop<Handler: ConnectionHandler> {
             // Round up: waking a hair early would only spin once more.
             let timeout = Int32(clamping: max(0, (wakeAt - now + 999_999) / 1_000_000))
 
-            let count = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeout) }
+            let count = events.withUnsafeMutableBufferPointer { epoll_wait(epoll.raw, $0.baseAddress, Int32($0.count), timeout) }
             now = SystemClock.monotonicNanoseconds()
             if count < 0 {
                 let code = errno
@@ -129,7 +128,7 @@ final class EventLoop<Handler: ConnectionHandler> {
         if generation == 0 {
             if fd == wakeFD {
                 takeInbox()
-            } else if listeners.contains(fd) {
+            } else if listeners.contains(where: { $0.raw == fd }) {
                 acceptConnections(from: fd)
             }
         } else if let connection = clients[fd], connection.generation == generation {
@@ -276,25 +275,27 @@ final class EventLoop<Handler: ConnectionHandler> {
                 (pid, uid, gid) = (0, UInt32.max, UInt32.max)
             }
             let peer = PeerCredentials(pid: pid, uid: uid, gid: gid)
+            let socket = Descriptor(adopting: fd)
             if let refusal = clients.refusal(of: peer) {
-                reject(fd, peer, refusal)
+                reject(socket, peer, refusal)
                 continue
             }
-            open(fd, peer)
+            open(socket, peer)
         }
     }
 
-    private func open(_ fd: Int32, _ peer: PeerCredentials) {
+    private func open(_ socket: Descriptor, _ peer: PeerCredentials) {
+        let fd = socket.raw
         nextGeneration = nextGeneration == UInt32.max ? 1 : nextGeneration + 1
         guard register(fd, generation: nextGeneration, events: Epoll.readable) else {
-            Glibc.close(fd)
+            socket.close()
             return
         }
         let inbox = server.inbox
         let generation = nextGeneration
         let handler = Handler(peer: peer, host: host, resume: { inbox.complete(LoopInbox.Completion(fd: fd, resumption: $0)) },
                               wake: { [weak self] in self?.wake(fd, generation) })
-        clients.add(Connection(fd: fd, generation: generation, peer: peer, handler: handler, maxLineBytes: limits.maxLineBytes,
+        clients.add(Connection(socket: socket, generation: generation, peer: peer, handler: handler, maxLineBytes: limits.maxLineBytes,
                                registeredEvents: Epoll.readable, now: now))
         server.openConnections.store(clients.count, ordering: .relaxed)
         server.liveCounters[.accepted].add()
@@ -302,11 +303,11 @@ final class EventLoop<Handler: ConnectionHandler> {
 
     /// One busy line saying why, then close. The socket is fresh, so its send buffer takes the
     /// line whole.
-    private func reject(_ fd: Int32, _ peer: PeerCredentials, _ refusal: ConnectionRefusal) {
+    private func reject(_ socket: Descriptor, _ peer: PeerCredentials, _ refusal: ConnectionRefusal) {
         server.liveCounters[.refusedBusy].add()  // before the close, as in close(_:_:)
         let line = Handler.refusalLine(refusal, host: host)
-        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
-        Glibc.close(fd)
+        _ = line.withUnsafeBytes { send(socket.raw, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        socket.close()
         if let skipped = busyThrottle.admit(now: now) {
             Log.notice("turning clients away: \(refusal.reason) (uid \(peer.uid), \(clients.count) of \(limits.maxConnections) open)",
                        [JournalEvent.serverBusy.field, ("PEER_UID", String(peer.uid)), ("SUPPRESSED", String(skipped))])
@@ -319,13 +320,13 @@ final class EventLoop<Handler: ConnectionHandler> {
                         [JournalEvent.acceptError.field, ("SUPPRESSED", String(skipped))])
         }
         guard acceptPausedUntil == nil else { return }
-        for fd in listeners { _ = modify(fd, generation: 0, events: 0) }
+        for listener in listeners { _ = modify(listener.raw, generation: 0, events: 0) }
         acceptPausedUntil = now + Epoll.acceptBackoffNanos
     }
 
     private func resumeAccepting() {
         acceptPausedUntil = nil
-        for fd in listeners { _ = modify(fd, generation: 0, events: Epoll.readable) }
+        for listener in listeners { _ = modify(listener.raw, generation: 0, events: Epoll.readable) }
     }
 
     // MARK: - Inbox, ticks, shutdown
@@ -370,7 +371,7 @@ final class EventLoop<Handler: ConnectionHandler> {
     private var closingQuiet: Bool { drainDeadline != nil && graceEnd == nil }
 
     private func closeListeners() {
-        for fd in listeners { Glibc.close(fd) }
+        for listener in listeners { listener.close() }
         listeners = []
     }
 
@@ -378,18 +379,17 @@ final class EventLoop<Handler: ConnectionHandler> {
         closeListeners()
         for case let connection? in clients.byFD { close(connection, .drained) }
         server.inbox.close()
-        Glibc.close(epollFD)
+        epoll.close()
     }
 
     private func close(_ connection: Connection<Handler>, _ reason: CloseReason) {
-        let fd = connection.fd
         guard clients.remove(connection) else { return }
         connection.handler.end()
         server.openConnections.store(clients.count, ordering: .relaxed)
         // Counted before the close, so a client that sees its end of stream sees the count too.
         server.liveCounters[reason.counter].add()
         if let message = reason.clientError { Log.clientError(connection.peer, message) }
-        Glibc.close(fd)
+        connection.socket.close()
     }
 
     // MARK: - epoll
@@ -407,7 +407,7 @@ final class EventLoop<Handler: ConnectionHandler> {
         var event = epoll_event()
         event.events = events
         event.data.u64 = UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
-        return epoll_ctl(epollFD, operation, fd, &event) == 0
+        return epoll_ctl(epoll.raw, operation, fd, &event) == 0
     }
 }
 

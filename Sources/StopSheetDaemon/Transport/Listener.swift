@@ -54,9 +54,11 @@ public func bindUnixListener(path: String, backlog: Int32 = 512) throws(Listener
     do throws(Errno) { fd = try UnixSocket.open(.stream, nonBlocking: true) } catch {
         throw .system(call: "socket", path: path, errno: error.code)
     }
+    // Closed here unless it is returned: by this defer alone, so once.
+    var listening = false
+    defer { if !listening { close(fd) } }
     func fail(_ call: String, _ error: Errno) -> ListenerError {
-        close(fd)
-        return .system(call: call, path: path, errno: error.code)
+        .system(call: call, path: path, errno: error.code)
     }
     // Linux creates the socket file with the unbound socket's mode less the umask; the umask is
     // narrowed for the bind only, and only by the bits 0660 needs (other threads that create
@@ -73,7 +75,6 @@ public func bindUnixListener(path: String, backlog: Int32 = 512) throws(Listener
     }
     if let error = bound {
         if error.code == EADDRINUSE {
-            close(fd)
             throw .inUse(path: path)  // another server bound it since the check above
         }
         throw fail("bind", error)
@@ -83,6 +84,7 @@ public func bindUnixListener(path: String, backlog: Int32 = 512) throws(Listener
         unlink(path)
         throw error
     }
+    listening = true
     return fd
 }
 
@@ -213,8 +215,10 @@ private func removeStaleSocket(at address: UnixSocketAddress, path: String) thro
         throw .system(call: "socket", path: path, errno: error.code)
     }
     let refusal: Errno?
-    do throws(Errno) { try UnixSocket.connect(probe, to: address); refusal = nil } catch { refusal = error }
-    close(probe)
+    do {
+        defer { close(probe) }
+        do throws(Errno) { try UnixSocket.connect(probe, to: address); refusal = nil } catch { refusal = error }
+    }
     guard let code = refusal?.code else { throw .inUse(path: path) }
     switch code {
     case ECONNREFUSED:

@@ -21,62 +21,63 @@ final class LoopInbox: Sendable {
     }
 
     private struct State {
-        var wakeFD: Int32 = -1
+        /// The loop's eventfd while it runs; the inbox is its owner and closes it.
+        var wake: Descriptor?
         var pending = Batch()
         /// The eventfd was written and the loop has not taken the inbox since.
         var woken = false
 
-        mutating func wake() {
-            guard wakeFD >= 0, !woken else { return }
+        mutating func wakeLoop() {
+            guard let wake, !woken else { return }
             woken = true
-            EventFD.signal(wakeFD)
+            EventFD.signal(wake.raw)
         }
     }
 
     private let state = Locked(State())
 
     /// While the loop runs; before and after, hand-overs are only queued (or dropped with the inbox).
-    func open(wakeFD: Int32) {
+    func open(wake: Descriptor) {
         state.withLock {
-            $0.wakeFD = wakeFD
+            $0.wake = wake
             $0.woken = false
-            if !$0.pending.work.isEmpty || !$0.pending.completions.isEmpty || $0.pending.stopRequested { $0.wake() }
+            if !$0.pending.work.isEmpty || !$0.pending.completions.isEmpty || $0.pending.stopRequested { $0.wakeLoop() }
         }
     }
 
     /// Closes the eventfd under the lock, so a late completion can never write to a reused fd.
     func close() {
         state.withLock {
-            if $0.wakeFD >= 0 { Glibc.close($0.wakeFD) }
-            $0.wakeFD = -1
+            $0.wake?.close()
+            $0.wake = nil
         }
     }
 
     func post(_ work: @escaping @Sendable () -> Void) {
         state.withLock {
             $0.pending.work.append(work)
-            $0.wake()
+            $0.wakeLoop()
         }
     }
 
     func complete(_ completion: Completion) {
         state.withLock {
             $0.pending.completions.append(completion)
-            $0.wake()
+            $0.wakeLoop()
         }
     }
 
     func requestStop() {
         state.withLock {
             $0.pending.stopRequested = true
-            $0.wake()
+            $0.wakeLoop()
         }
     }
 
     /// Everything handed over so far; the stop request stays set.
     func take() -> Batch {
         state.withLock {
-            if $0.wakeFD >= 0, $0.woken { EventFD.drain($0.wakeFD) }
+            if let wake = $0.wake, $0.woken { EventFD.drain(wake.raw) }
             $0.woken = false
             let batch = $0.pending
             $0.pending.work.removeAll()

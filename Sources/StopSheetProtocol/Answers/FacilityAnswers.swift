@@ -1,4 +1,12 @@
+import StopSheetCore
+
+extension StopSheetCore.FacilityPlacement.Rule: AnswerWord {}
+extension StopSheetCore.FacilityPlacement.Unplaced: AnswerWord {}
+
 extension Answer {
+    public typealias PlacementRule = StopSheetCore.FacilityPlacement.Rule
+    public typealias UnplacedReason = StopSheetCore.FacilityPlacement.Unplaced
+
     /// `facilities`' result: the lift-status units at the stations, every status, `available`
     /// ones included (a sheet's `now` lists only those out). Since protocol 2.1.
     public struct Facilities: AnswerObject {
@@ -24,6 +32,7 @@ extension Answer {
 
     /// One unit of a lift-status feed at a station.
     public struct FacilityUnit: AnswerObject {
+        /// Empty for a unit at no station (`unplaced` `noSuchStation`).
         public var stationId: String
         public var stationName: String
         /// The feed's id for the unit.
@@ -35,19 +44,47 @@ extension Answer {
         public var serving: String
         /// The pathways the unit is placed on; empty when none (an unplaced lift).
         public var pathways: [String]
+        /// The rule that placed it; left out when unplaced.
+        public var placedBy: PlacementRule?
+        /// Why no rule placed it; left out when placed.
+        public var unplaced: UnplacedReason?
+        /// The pathways (lifts) any one of which may be the unplaced unit; left out when none.
+        public var candidates: [String]?
         public var since: String?
         public var expectedBack: String?
         /// The feed's own text, made safe for terminals.
         public var description: String
 
         public enum CodingKeys: String, AnswerKey {
-            case stationId, stationName, unitId, facility, status, serving, pathways, since, expectedBack, description
+            case stationId, stationName, unitId, facility, status, serving, pathways, placedBy, unplaced, candidates, since, expectedBack, description
+            public static let omittable: Set<Self> = [.placedBy, .unplaced, .candidates]
         }
 
-        public static let summary = "A lift-status unit at a station: its id, kind, status, what it serves, its pathways, times and text."
+        public static let summary = "A lift-status unit at a station: its id, kind, status, what it serves, its placement on the pathways, times and text."
 
-        public init(stationId: String, stationName: String, unitId: String, facility: Facility, status: UnitStatus, serving: String, pathways: [String], since: String?, expectedBack: String?, description: String) {
-            (self.stationId, self.stationName, self.unitId, self.facility, self.status, self.serving, self.pathways, self.since, self.expectedBack, self.description) = (stationId, stationName, unitId, facility, status, serving, pathways, since, expectedBack, description)
+        public init(stationId: String, stationName: String, unitId: String, facility: Facility, status: UnitStatus, serving: String, pathways: [String],
+                    placedBy: PlacementRule?, unplaced: UnplacedReason?, candidates: [String]?, since: String?, expectedBack: String?, description: String) {
+            (self.stationId, self.stationName, self.unitId, self.facility, self.status, self.serving, self.pathways) = (stationId, stationName, unitId, facility, status, serving, pathways)
+            (self.placedBy, self.unplaced, self.candidates, self.since, self.expectedBack, self.description) = (placedBy, unplaced, candidates, since, expectedBack, description)
+        }
+    }
+
+    /// `health.facilities.placement`: the lift-status units of the last load by where they are.
+    public struct PlacementCounts: AnswerObject {
+        public var placed: Int
+        /// A place it names is no level of its station's map (a garage elevator).
+        public var offTheMap: Int
+        /// Two or more lifts join its two levels.
+        public var ambiguous: Int
+        /// At no station, or no rule matched.
+        public var unplaced: Int
+
+        public enum CodingKeys: String, AnswerKey { case placed, offTheMap, ambiguous, unplaced }
+
+        public static let summary = "How many lift-status units are placed on pathways, off the map, ambiguous and otherwise unplaced."
+
+        public init(placed: Int, offTheMap: Int, ambiguous: Int, unplaced: Int) {
+            (self.placed, self.offTheMap, self.ambiguous, self.unplaced) = (placed, offTheMap, ambiguous, unplaced)
         }
     }
 }

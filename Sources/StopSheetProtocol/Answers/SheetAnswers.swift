@@ -72,18 +72,25 @@ extension Answer {
     public struct AccessibilityButton: AnswerObject {
         public var tone: Tone
         public var stepFree: StepFree
+        /// Where `stepFree` came from, since protocol 2.2: `stations` (the station data), or
+        /// `pathways` (the station's map, where the station data gives none).
+        public var stepFreeFrom: StepFreeBasis?
         public var accessibilityLabel: String
         public var symbol: String
         public var alert: Dialog
         public var advisories: [Advisory]
         public var now: StepFreeNow
 
-        public enum CodingKeys: String, AnswerKey { case tone, stepFree, accessibilityLabel, symbol, alert, advisories, now }
+        public enum CodingKeys: String, AnswerKey {
+            case tone, stepFree, stepFreeFrom, accessibilityLabel, symbol, alert, advisories, now
+            public static let omittable: Set<Self> = [.stepFreeFrom]
+        }
 
         public static let summary = "The accessibility button: tone, step-free status, dialog, advisories and step-free access now."
 
-        public init(tone: Tone, stepFree: StepFree, accessibilityLabel: String, symbol: String, alert: Dialog, advisories: [Advisory], now: StepFreeNow) {
-            (self.tone, self.stepFree, self.accessibilityLabel, self.symbol) = (tone, stepFree, accessibilityLabel, symbol)
+        public init(tone: Tone, stepFree: StepFree, stepFreeFrom: StepFreeBasis?, accessibilityLabel: String, symbol: String, alert: Dialog,
+                    advisories: [Advisory], now: StepFreeNow) {
+            (self.tone, self.stepFree, self.stepFreeFrom, self.accessibilityLabel, self.symbol) = (tone, stepFree, stepFreeFrom, accessibilityLabel, symbol)
             (self.alert, self.advisories, self.now) = (alert, advisories, now)
         }
     }

@@ -8,19 +8,22 @@ extension Answer {
         public var lines: [Line]?
         public var stepFree: StepFree
         public var partial: Bool
+        /// Where `stepFree` came from, since protocol 2.2: `stations` or `pathways` (the map).
+        public var stepFreeFrom: StepFreeBasis?
         /// The word of its sheet's `accessibilityButton.now.stepFree`.
         public var stepFreeNow: StepFreeVerdict
 
         public enum CodingKeys: String, AnswerKey {
-            case stationId, stationName, routes, lines, stepFree, partial, stepFreeNow
-            public static let omittable: Set<Self> = [.lines]
+            case stationId, stationName, routes, lines, stepFree, partial, stepFreeFrom, stepFreeNow
+            public static let omittable: Set<Self> = [.lines, .stepFreeFrom]
         }
 
         public static let summary = "A station: id, name, routes, step-free status, and step-free access now in one word."
 
-        public init(stationId: String, stationName: String, routes: [String], lines: [Line]?, stepFree: StepFree, partial: Bool, stepFreeNow: StepFreeVerdict) {
+        public init(stationId: String, stationName: String, routes: [String], lines: [Line]?, stepFree: StepFree, partial: Bool,
+                    stepFreeFrom: StepFreeBasis?, stepFreeNow: StepFreeVerdict) {
             (self.stationId, self.stationName, self.routes, self.lines) = (stationId, stationName, routes, lines)
-            (self.stepFree, self.partial, self.stepFreeNow) = (stepFree, partial, stepFreeNow)
+            (self.stepFree, self.partial, self.stepFreeFrom, self.stepFreeNow) = (stepFree, partial, stepFreeFrom, stepFreeNow)
         }
     }
 

@@ -24,13 +24,20 @@ extension Answer {
         public var platforms: [PlatformAccess]
         /// Elevators first, then escalators, then others.
         public var outages: [FacilityOutage]
+        /// Why the pathways cannot say (the verdict is then `unknown`), in a sentence; left out
+        /// otherwise. Since protocol 2.2.
+        public var reason: String?
 
-        public enum CodingKeys: String, AnswerKey { case stepFree, basis, complete, platforms, outages }
+        public enum CodingKeys: String, AnswerKey {
+            case stepFree, basis, complete, platforms, outages, reason
+            public static let omittable: Set<Self> = [.reason]
+        }
 
         public static let summary = "Step-free access now: the verdict, its basis, and each platform's step-free entry and exit."
 
-        public init(stepFree: StepFreeVerdict, basis: StepFreeBasis, complete: Bool, platforms: [PlatformAccess], outages: [FacilityOutage]) {
-            (self.stepFree, self.basis, self.complete, self.platforms, self.outages) = (stepFree, basis, complete, platforms, outages)
+        public init(stepFree: StepFreeVerdict, basis: StepFreeBasis, complete: Bool, platforms: [PlatformAccess], outages: [FacilityOutage],
+                    reason: String? = nil) {
+            (self.stepFree, self.basis, self.complete, self.platforms, self.outages, self.reason) = (stepFree, basis, complete, platforms, outages, reason)
         }
     }
 
@@ -68,13 +75,22 @@ extension Answer {
         public var expectedBack: String?
         /// The lift-status feed's own text, made safe for terminals; empty for an alert.
         public var description: String
+        /// Why it places no pathway (an elevator alert's: `noRuleMatched`); left out when placed, and for an escalator or other alert.
+        public var unplaced: UnplacedReason?
+        /// The pathways (lifts) any one of which may be the outage placed on none; left out when none.
+        public var candidates: [String]?
 
-        public enum CodingKeys: String, AnswerKey { case alertId, facility, facilityId, pathways, source, status, since, expectedBack, description }
+        public enum CodingKeys: String, AnswerKey {
+            case alertId, facility, facilityId, pathways, source, status, since, expectedBack, description, unplaced, candidates
+            public static let omittable: Set<Self> = [.unplaced, .candidates]
+        }
 
-        public static let summary = "A facility outage: its alert or unit, facility, the pathways it takes out, its source, status, times and text."
+        public static let summary = "A facility outage: its alert or unit, facility, the pathways it takes out, its source, status, times, text and why it is unplaced."
 
-        public init(alertId: String, facility: Facility, facilityId: String?, pathways: [String], source: OutageSource, status: UnitStatus, since: String?, expectedBack: String?, description: String) {
-            (self.alertId, self.facility, self.facilityId, self.pathways, self.source, self.status, self.since, self.expectedBack, self.description) = (alertId, facility, facilityId, pathways, source, status, since, expectedBack, description)
+        public init(alertId: String, facility: Facility, facilityId: String?, pathways: [String], source: OutageSource, status: UnitStatus, since: String?,
+                    expectedBack: String?, description: String, unplaced: UnplacedReason? = nil, candidates: [String]? = nil) {
+            (self.alertId, self.facility, self.facilityId, self.pathways, self.source, self.status) = (alertId, facility, facilityId, pathways, source, status)
+            (self.since, self.expectedBack, self.description, self.unplaced, self.candidates) = (since, expectedBack, description, unplaced, candidates)
         }
 
         /// An elevator outage that places no pathway (what makes `complete` false): the core's rule.

@@ -88,11 +88,31 @@ import Testing
         #expect(feed.notices.count == 2 && feed.notices.first.map(\.line) == [3, 4])
     }
 
+    /// A condition's status text says what is wrong now; the facility's own text only says what
+    /// the unit is, so it stands in only when the status has none.
+    @Test func siriStatusDescriptionWinsOverTheFacilitysOwn() throws {
+        func condition(_ status: MarkupElement...) -> MarkupElement {
+            MarkupElement(name: "FacilityCondition", children: [
+                MarkupElement(name: "Facility", children: [MarkupElement(name: "FacilityCode", text: "ELEV-7"),
+                                                           MarkupElement(name: "Description", text: "Lift street to concourse")]),
+                MarkupElement(name: "FacilityStatus", children: [MarkupElement(name: "Status", text: "notAvailable")] + status),
+            ])
+        }
+        let root = MarkupElement(name: "Siri", children: [MarkupElement(name: "ServiceDelivery", children: [
+            MarkupElement(name: "FacilityMonitoringDelivery", children: [
+                condition(MarkupElement(name: "Description", text: "Out of order until Friday")),
+                condition(),
+            ]),
+        ])])
+        let feed = try FacilitiesDecoder.decode(siri: root, local: Self.berlin)
+        #expect(feed.statuses.map(\.description) == ["Out of order until Friday", "Lift street to concourse"])
+    }
+
     @Test func otherBodiesAreNamedFailures() {
         #expect(failure { try FacilitiesDecoder.decode(json: bytes(#"{"alerts":[]}"#), local: Self.newYork) }
-                == .unrecognisedFormat("JSON root object has keys 'alerts' (expected 'ElevatorIncidents' or NYCT's ENE array)"))
+                == .unrecognisedFormat("JSON root object has keys 'alerts' (expected 'ElevatorIncidents', NYCT's ENE array or TfL's lift disruptions)"))
         #expect(failure { try FacilitiesDecoder.decode(json: bytes(#"[{"id":1}]"#), local: Self.newYork) }
-                == .unrecognisedFormat("JSON array whose first element has no 'equipment' (not NYCT's ENE outages)"))
+                == .unrecognisedFormat("JSON array whose first element has neither 'equipment' (NYCT's ENE outages) nor 'disruptedLiftUniqueIds' (TfL's lift disruptions)"))
         #expect(failure { try FacilitiesDecoder.decode(json: bytes(#"{"ElevatorIncidents":{}}"#), local: Self.newYork) }
                 == .malformed(path: "ElevatorIncidents", reason: "expected an array, found an object"))
         #expect(failure { try FacilitiesDecoder.decode(siri: MarkupElement(name: "html"), local: Self.berlin) }
@@ -113,12 +133,26 @@ import Testing
         #expect(csv.inventory.units("EL318").map(\.stopIDs) == [["A41"], ["R29"]])
         #expect(csv.notices.count == 2 && csv.notices.first.map(\.line) == [5, 6])
         #expect(failure { try FacilityInventoryDecoder.decode(bytes("unit,stop\nA,B\n")) }
-                == .unrecognisedFormat("neither JSON nor a CSV whose header has facility_id"))
+                == .unrecognisedFormat("neither JSON nor a CSV whose header has facility_id or LiftUniqueId"))
     }
 
     @Test func feedTextIsMadeSafeForTerminals() {
         #expect(FacilityText.safe("  Out\u{1B}]0;pwned\u{07} of\u{202E} service \r\n") == "Out ]0;pwned of service")
         #expect(FacilityText.safe(String(repeating: "x", count: 400)).count == 300)
+    }
+
+    /// A fuzz finding (issue 45, the facilities target): a space falling at the 300th character
+    /// was kept as the text's last, so the cut text was not trimmed (and made safe again, it
+    /// changed). Where the cut meets a space, the text ends before it.
+    @Test func theCutAtThreeHundredCharactersLeavesNoTrailingSpace() throws {
+        for length in 297...301 {
+            let text = String(repeating: "x", count: length) + " \u{1B} yz" + String(repeating: "y", count: 10)
+            let safe = FacilityText.safe(text)
+            #expect(safe.count <= FacilityText.maxCharacters && safe.last != " " && FacilityText.safe(safe) == safe, "\(length): '\(safe.suffix(5))'")
+        }
+        // The fuzzer's WMATA body, whose location and symptom texts joined met the cut at a space.
+        let feed = try FacilitiesDecoder.decode(json: Fixtures.bytes("fuzz-findings/facilities-wmata-space-at-the-cut.json"), local: Self.newYork)
+        #expect(!feed.statuses.isEmpty && feed.statuses.allSatisfy { $0.description.last != " " && FacilityText.safe($0.description) == $0.description })
     }
 }
 

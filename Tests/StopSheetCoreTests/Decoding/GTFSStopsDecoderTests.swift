@@ -166,6 +166,27 @@ import Testing
         ])
     }
 
+    /// A cycle through three stops is found as a two-stop one is: following parents from any of
+    /// them comes back to it, so each row is skipped with its own notice.
+    @Test func aParentCycleThroughThreeStopsSkipsEachRow() throws {
+        let text = """
+            stop_id,stop_name,parent_station,location_type
+            40001,A,,1
+            30001,A 1,40001,0
+            60001,N,60002,3
+            60002,N,60003,3
+            60003,N,60001,3
+
+            """
+        let decoded = try StationsDecoder.decodeStations(bytes(text))
+        #expect(decoded.platforms.map(\.stopID) == ["30001"])
+        #expect(decoded.notices.first.map { "\($0.file):\($0.line): \($0.problem)" } == [
+            "stops.txt:4: parent_station '60002' leads back to this stop: row skipped",
+            "stops.txt:5: parent_station '60003' leads back to this stop: row skipped",
+            "stops.txt:6: parent_station '60001' leads back to this stop: row skipped",
+        ])
+    }
+
     @Test func aMissingStopIDColumnFailsNamingFileLineAndColumn() {
         #expect(failure { try GTFSStopsDecoder.decode(bytes("stop_code,parent_station\n1,\n")) }?.description
             == "malformed upstream data at stops.txt line 1 column stop_id: no such column in the header")

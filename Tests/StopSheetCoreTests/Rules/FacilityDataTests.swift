@@ -47,6 +47,6 @@ import Testing
         let unknown = stale.stepFreeNow(for: station, alertPositions: [])
         #expect(unknown.outages.map(\.status) == [.unknown])
         #expect(unknown.stepFree == .unknown && unknown.platforms.map(\.entry) == [nil] && !unknown.complete)
-        #expect(stale.facilityListing().first?.units.map(\.status.status) == [.unknown])
+        #expect(stale.facilityListing().first?.units.map(\.unit.status.status) == [.unknown])
     }
 }

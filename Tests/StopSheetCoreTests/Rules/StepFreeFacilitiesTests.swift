@@ -81,9 +81,122 @@ import Testing
     }
 
     @Test func anUnplacedLiftIsUnresolved() throws {
+        // No rule places ELEV-99: any of the station's three elevators may be it. P has two (either
+        // alone leaves it step-free); Q has only L3, so Q's access is not said.
         let now = try Self.now(Self.station, [Self.unit("ELEV-99", .notAvailable), Self.unit("ESC-1", .notAvailable, facility: .escalator)])
-        #expect(now.stepFree == .available && !now.complete)
+        #expect(StepFreeNowTests.access(now) == ["P": [true, true], "Q": [nil, nil]])
+        #expect(now.stepFree == .partial && !now.complete)
         #expect(now.outages.map(\.isUnresolved) == [true, false])
+        #expect(now.outages.map(\.unplaced) == [.noRuleMatched, .noRuleMatched])
+        #expect(now.outages.map(\.candidates) == [["L1", "L2", "L3"], []])
+        // Partly available: nothing is out, whatever it is.
+        let partly = try Self.now(Self.station, [Self.unit("ELEV-99", .partiallyAvailable)])
+        #expect(partly.stepFree == .available && partly.complete)
+    }
+
+    /// WMATA's real shape, hand-made: end nodes named after the station, their levels in
+    /// `stop_desc` (two spaces and capitals as published). Street → mezzanine by elevator S (and
+    /// by escalator ES); mezzanine → platform A by elevator A, → platform B by elevator B (both
+    /// "Between Mezzanine and  Platform"); platform C by a ramp from the mezzanine.
+    static let wmata = (stops: Array("""
+        stop_id,stop_name,stop_desc,location_type,parent_station,wheelchair_boarding
+        STN_X01_Y01,Junction,,1,,1
+        ENT,Junction,Junction Entrance,2,STN_X01_Y01,1
+        S_TP,Junction,Top of Elevator Between Street and  Mezzanine,3,STN_X01_Y01,
+        S_BT,Junction,Bottom of Elevator Between Street and  Mezzanine,3,STN_X01_Y01,
+        ES_TP,Junction,Top of Escalator Between Street and  Mezzanine,3,STN_X01_Y01,
+        A_TP,Junction,Top of Elevator Between Mezzanine and  Platform,3,STN_X01_Y01,
+        A_BT,Junction,BOTTOM OF ELEVATOR BETWEEN MEZZANINE AND  PLATFORM,3,STN_X01_Y01,
+        B_TP,Junction,Top of Elevator Between Mezzanine and  Platform,3,STN_X01_Y01,
+        B_BT,Junction,Bottom of Elevator Between Mezzanine and  Platform,3,STN_X01_Y01,
+        PA,Junction A,,0,STN_X01_Y01,1
+        PB,Junction B,,0,STN_X01_Y01,1
+        PC,Junction C,,0,STN_X01_Y01,1
+        """.utf8), pathways: Array("""
+        pathway_id,from_stop_id,to_stop_id,pathway_mode,is_bidirectional
+        W1,ENT,S_TP,1,1
+        S,S_TP,S_BT,5,1
+        W2,ENT,ES_TP,1,1
+        ES_UP,S_BT,ES_TP,4,0
+        ES_DOWN,ES_TP,S_BT,4,0
+        W3,S_BT,A_TP,1,1
+        W4,S_BT,B_TP,1,1
+        A,A_TP,A_BT,5,1
+        B,B_TP,B_BT,5,1
+        W5,A_BT,PA,1,1
+        W6,B_BT,PB,1,1
+        RAMP,S_BT,PC,1,1
+        """.utf8))
+
+    static func wmataNow(_ units: [FacilityJoin.Unit]) throws -> StepFreeNow {
+        let (station, topology) = try Self.station("STN_X01_Y01", "Junction", stops: Self.wmata.stops, pathways: Self.wmata.pathways)
+        return StepFreeNow(station: station, topology: topology, outages: [], facilities: units)
+    }
+
+    @Test func wmataStopDescPlacesTheElevator() throws {
+        let now = try Self.wmataNow([Self.unit("X01S", .notAvailable, levels: FacilityLevels.levels("Elevator between STREET and mezzanine, east side"))])
+        #expect(now.outages.map(\.pathways) == [["S"]] && now.outages.map(\.unplaced) == [nil])
+        #expect(now.stepFree == .none && now.complete)
+    }
+
+    @Test func anEscalatorIsPlacedOnItsEscalatorAndTakesOutNoElevator() throws {
+        let unit = Self.unit("X01S", .notAvailable, facility: .escalator, levels: ["street", "mezzanine"])
+        let topology = try Self.station("STN_X01_Y01", "Junction", stops: Self.wmata.stops, pathways: Self.wmata.pathways).1
+        // Up and down are two escalators between the same levels; neither is an elevator.
+        #expect(FacilityPlacement.place(unit, on: topology) == .unplaced(.ambiguous, candidates: [3, 4]))
+        let now = try Self.wmataNow([unit])
+        #expect(now.outages.map(\.candidates) == [["ES_UP", "ES_DOWN"]] && now.stepFree == .available && now.complete)
+        let one = try Self.wmataNow([Self.unit("X01S", .notAvailable, facility: .escalator, inventory: [.init(unitID: "X01S", pathwayID: "ES_UP")])])
+        #expect(one.outages.map(\.pathways) == [["ES_UP"]] && one.stepFree == .available && one.complete)
+    }
+
+    /// Two elevators between the mezzanine and the platform: either may be the one out, so each
+    /// platform only one of them serves is not said; the platform the ramp serves is.
+    @Test func anAmbiguousElevatorLeavesEachPlatformItCouldCutUnsaid() throws {
+        let now = try Self.wmataNow([Self.unit("X01A", .notAvailable, levels: ["platform", "mezzanine"])])
+        #expect(StepFreeNowTests.access(now) == ["PA": [nil, nil], "PB": [nil, nil], "PC": [true, true]])
+        #expect(now.stepFree == .partial && !now.complete)
+        #expect(now.outages.map(\.unplaced) == [.ambiguous] && now.outages.map(\.candidates) == [["A", "B"]])
+        // Unknown status: the same.
+        #expect(StepFreeNowTests.access(try Self.wmataNow([Self.unit("X01A", .unknown, levels: ["mezzanine", "platform"])]))
+                == ["PA": [nil, nil], "PB": [nil, nil], "PC": [true, true]])
+    }
+
+    @Test func aGarageElevatorIsOffTheMapAndLeavesTheVerdictAlone() throws {
+        for description in ["Garage elevator", "Elevator between bike trail and mezzanine"] {
+            let now = try Self.wmataNow([Self.unit("X01G", .notAvailable, levels: FacilityLevels.levels(description))])
+            #expect(now.outages.map(\.unplaced) == [.offTheMap] && now.outages.map(\.candidates) == [[]], "\(description)")
+            #expect(now.stepFree == .available && !now.complete, "\(description)")
+        }
+        // A side is no place off the map: "East elevator" could be any of them.
+        let side = try Self.wmataNow([Self.unit("X01E", .notAvailable, levels: FacilityLevels.levels("East elevator"))])
+        #expect(side.outages.map(\.unplaced) == [.noRuleMatched] && side.stepFree == .unknown)
+    }
+
+    @Test func levelsOnTheMapButNoElevatorBetweenThemMatchNoRule() throws {
+        // Street and platform are both on the map; no one elevator joins them: any may be out.
+        let now = try Self.wmataNow([Self.unit("X01Q", .notAvailable, levels: ["street", "platform"])])
+        #expect(now.outages.map(\.unplaced) == [.noRuleMatched] && now.outages.map(\.candidates) == [["S", "A", "B"]])
+        #expect(StepFreeNowTests.access(now) == ["PA": [nil, nil], "PB": [nil, nil], "PC": [nil, nil]] && now.stepFree == .unknown)
+    }
+
+    @Test func eachRuleIsNamed() throws {
+        let topology = try Self.station("STN_X01_Y01", "Junction", stops: Self.wmata.stops, pathways: Self.wmata.pathways).1
+        let rule = { (unit: FacilityJoin.Unit) in FacilityPlacement.place(unit, on: topology).rule }
+        #expect(rule(Self.unit("U", .notAvailable, inventory: [.init(unitID: "U", pathwayID: "B")])) == .inventory)
+        #expect(rule(Self.unit("U", .notAvailable, inventory: [.init(unitID: "U", stopIDs: ["A_BT"])])) == .stopReference)
+        #expect(rule(Self.unit("RAMP", .notAvailable)) == .id)
+        #expect(rule(Self.unit("B_TP", .notAvailable)) == .node)
+        #expect(rule(Self.unit("U", .notAvailable, levels: ["street", "mezzanine"])) == .levels)
+        #expect(FacilityPlacement.place(Self.unit("U", .notAvailable), on: nil) == .unplaced(.noRuleMatched, candidates: []))
+    }
+
+    @Test func levelsAreReadWhateverTheSpacingAndCase() {
+        #expect(FacilityLevels.levels("Top of Elevator Between Street and  Platform") == ["street", "platform"])
+        #expect(FacilityLevels.levels("Elevator between  Mezzanine Level   and PLATFORM (Shady Grove side)") == ["mezzanine level", "platform"])
+        #expect(FacilityLevels.levels("Garage elevator") == ["garage"])
+        #expect(FacilityLevels.levels("Top of Elevator Between Street Platform") == [])
+        #expect(FacilityLevels.levels("Elevator") == [])
     }
 
     @Test func inventoryPlacesFirst() throws {
@@ -200,6 +313,7 @@ import Testing
             FacilityStatus(unitID: "A03N04", facility: .elevator, status: .notAvailable, location: .init(stationCode: "A03")),
             FacilityStatus(unitID: "ELEV-7", facility: .elevator, status: .available, location: .init(stopIDs: ["U1234"])),
             FacilityStatus(unitID: "nowhere", facility: .elevator, status: .notAvailable),
+            FacilityStatus(unitID: "A99X01", facility: .elevator, status: .notAvailable, location: .init(stationCode: "A99")),
         ]
         let early = FacilityJoin.byStation(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 1_000))
         #expect(early.mapValues { $0.map(\.status.unitID) } == ["A41": ["EL318"], "R29": ["EL318"], "STN_A03": ["A03N04"]])
@@ -209,5 +323,23 @@ import Testing
         // Stale: every unit unknown, the available one too.
         let stale = FacilityJoin.byStation(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 1_000), stale: true)
         #expect(stale["U1234"]?.map(\.status.status) == [.unknown] && stale["A41"]?.map(\.status.status) == [.unknown, .unknown])
+        // Units no rule puts at a station are kept, at none.
+        let joined = FacilityJoin.join(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 1_000))
+        #expect(joined.nowhere.map(\.status.unitID) == ["nowhere", "A99X01"])
+    }
+
+    /// WMATA gives a station of two lines one id with both codes: `StationCode` A01 and C01 are
+    /// both Metro Center, `STN_A01_C01`. A plain `STN_<code>` is found first.
+    @Test func aStationCodeFindsItsTransferComplex() {
+        let platforms = [Platform(stopID: "PF_A01_C", stationID: "STN_A01_C01", stationName: "Metro Center", routes: [], stepFree: true),
+                         Platform(stopID: "PF_A02_C", stationID: "STN_A02", stationName: "Farragut North", routes: [], stepFree: true),
+                         Platform(stopID: "PF_C02_C", stationID: "STN_C02_A02X", stationName: "Not Farragut", routes: [], stepFree: true)]
+        let directory = StationDirectory(platforms: platforms)
+        let statuses = ["A01", "C01", "A02", "C02", "01"].map { code in
+            FacilityStatus(unitID: "U" + code, facility: .escalator, status: .notAvailable, location: .init(stationCode: code))
+        }
+        let joined = FacilityJoin.join(statuses, stations: directory, at: Instant(secondsSince1970: 1_000))
+        #expect(joined.byStation.mapValues { $0.map(\.status.unitID) } == ["STN_A01_C01": ["UA01", "UC01"], "STN_A02": ["UA02"], "STN_C02_A02X": ["UC02"]])
+        #expect(joined.nowhere.map(\.status.unitID) == ["U01"])
     }
 }

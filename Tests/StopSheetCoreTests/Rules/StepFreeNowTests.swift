@@ -197,10 +197,19 @@ import Testing
     }
 
     @Test func anUnresolvedElevatorOutageLeavesTheVerdictIncomplete() throws {
+        // Either elevator may be "Elevator 3"; the platform keeps step-free access with any one out.
         let now = try Self.twoElevators.now([Self.alert("a", "Elevator 3 unavailable")])
-        #expect(now.outages == [.init(alertID: "a", facility: .elevator, facilityID: "3", pathways: [])])
+        #expect(now.outages == [.init(alertID: "a", facility: .elevator, facilityID: "3", pathways: [], unplaced: .noRuleMatched,
+                                      candidates: ["L1", "L2"])])
         #expect(!now.complete)
         #expect(now.stepFree == .available)
+        // With one elevator, it is that one, perhaps: the platform's access is not said.
+        let one = Feed(stops: ["E,2,S,1", "N,3,S", "P,0,S"], pathways: ["W,E,N,1,1", "L1,N,P,5,1,1", "ST,N,P,2,1"])
+        let sole = try one.now([Self.alert("a", "Elevator 3 unavailable")])
+        #expect(Self.access(sole) == ["P": [nil, nil]] && sole.stepFree == .unknown && !sole.complete)
+        // An escalator alert is no elevator's.
+        let escalator = try one.now([Self.alert("a", "Escalator 3 unavailable")])
+        #expect(Self.access(escalator) == ["P": [true, true]] && escalator.complete && escalator.outages.map(\.candidates) == [[]])
     }
 
     @Test func onlyActiveOutagesCountAndElevatorsComeFirst() throws {

@@ -41,7 +41,8 @@ final class ChildProcess: Sendable {
         guard result == 0 else { throw TestFailure("posix_spawn \(executable): \(Errno(result))") }
         pid = child
         // Not reaped before this (only `wait` reaps), so the pid is still this child's.
-        exited = clinux_pidfd_open(child)
+        let pidfd = clinux_pidfd_open(child)
+        exited = pidfd >= 0 ? Descriptor(adopting: pidfd) : nil
     }
 
     /// Blocks until the child exits; returns its exit status.
@@ -60,16 +61,14 @@ final class ChildProcess: Sendable {
     /// A pidfd of the child, made at spawn: it polls readable once the child has exited, so a
     /// bounded wait is a wait on that event, not a loop of `waitpid(WNOHANG)` and sleeps. -1 if
     /// the kernel has no pidfd_open (before 5.3); `wait(seconds:)` then says so and fails.
-    private let exited: Int32
-
-    deinit { if exited >= 0 { close(exited) } }
+    private let exited: Descriptor?
 
     /// Waits up to `seconds` for the child to exit; nil if it is still running then.
     func wait(seconds: Double) -> Int32? {
         if !isRunning { return wait() }
-        precondition(exited >= 0, "pidfd_open failed for pid \(pid): the tests need Linux 5.3 or later")
+        guard let exited else { preconditionFailure("pidfd_open failed for pid \(pid): the tests need Linux 5.3 or later") }
         let deadline = SystemClock.monotonicMilliseconds() + Int64(seconds * 1000)
-        var entry = pollfd(fd: exited, events: Int16(POLLIN), revents: 0)
+        var entry = pollfd(fd: exited.raw, events: Int16(POLLIN), revents: 0)
         while true {
             let left = deadline - SystemClock.monotonicMilliseconds()
             let ready = poll(&entry, 1, Int32(clamping: max(0, left)))

@@ -182,7 +182,9 @@ final class DaemonProcess {
 final class DaemonNotifications: @unchecked Sendable {
     let path: String
     private let address: UnixSocketAddress
-    private let fd: Int32
+    /// Closed by the reader thread when it ends.
+    private let socket: Descriptor
+    private var fd: Int32 { socket.raw }
     private struct State {
         var all: [String] = []
         /// Datagrams before this index were passed over by an earlier wait.
@@ -199,9 +201,8 @@ final class DaemonNotifications: @unchecked Sendable {
     init(path: String) throws {
         self.path = path
         address = try UnixSocketAddress(path: path)
-        fd = try UnixSocket.open(.datagram)
+        socket = Descriptor(adopting: try UnixSocket.open(.datagram))
         do { try UnixSocket.bind(fd, to: address) } catch {
-            Glibc.close(fd)
             throw TestFailure("bind \(path): \(error)")
         }
         let thread = Thread { [self] in drain() }
@@ -252,7 +253,7 @@ final class DaemonNotifications: @unchecked Sendable {
             state.withLock { $0.all.append(message) }
             arrived.signal()
         }
-        Glibc.close(fd)
+        socket.close()
     }
 
     /// The next datagram matching `predicate` after the previous match (received already or

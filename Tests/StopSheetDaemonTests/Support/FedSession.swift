@@ -9,7 +9,7 @@ final class FedSession {
     let session: Session
     var input: LineFramer
     private var output = OutputBuffer()
-    private let socket: (writer: Int32, reader: Int32)
+    private let socket: (writer: Descriptor, reader: Descriptor)
 
     init(host: SessionHost, peer: PeerCredentials = PeerCredentials(pid: 1, uid: 0, gid: 0),
          resume: @escaping @Sendable (Session.Resumption) -> Void = { _ in }) {
@@ -17,12 +17,7 @@ final class FedSession {
         input = LineFramer(maxLineBytes: host.limits.maxLineBytes)
         var fds: [Int32] = [-1, -1]
         precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &fds) == 0, "socketpair: errno \(errno)")
-        socket = (fds[0], fds[1])
-    }
-
-    deinit {
-        close(socket.writer)
-        close(socket.reader)
+        socket = (Descriptor(adopting: fds[0]), Descriptor(adopting: fds[1]))
     }
 
     /// Bytes the client sent, as a read would add them.
@@ -52,9 +47,9 @@ final class FedSession {
     private func deliver(into out: inout [UInt8]) {
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            guard case .sent = output.send(to: socket.writer) else { preconditionFailure("send to the socket pair failed") }
+            guard case .sent = output.send(to: socket.writer.raw) else { preconditionFailure("send to the socket pair failed") }
             while true {
-                let count = read(socket.reader, &chunk, chunk.count)
+                let count = read(socket.reader.raw, &chunk, chunk.count)
                 guard count > 0 else { break }
                 out += chunk[..<count]
             }

@@ -59,8 +59,9 @@ func openFIFOForWriting(_ path: String, timeout: Double = patience) -> Int32 {
     }.start()
     guard opened.wait(timeout: .now() + timeout) == .timedOut else { return writer.withLock { $0 } }
     let reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    defer { if reader >= 0 { close(reader) } }
     opened.wait()
-    close(writer.withLock { $0 })
-    if reader >= 0 { close(reader) }
+    let late = writer.withLock { $0 }
+    defer { if late >= 0 { close(late) } }
     return -1
 }

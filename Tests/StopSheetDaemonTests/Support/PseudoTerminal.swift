@@ -5,35 +5,37 @@ import Posix
 /// child gets the slave end as stdout or stderr (a real terminal to `isatty` and `TIOCGWINSZ`),
 /// the test reads the master end.
 final class PseudoTerminal {
-    let master: Int32
-    private(set) var slave: Int32
+    private let masterEnd: Descriptor
+    private var slaveEnd: Descriptor?
+    var master: Int32 { masterEnd.raw }
+    /// -1 once closed.
+    var slave: Int32 { slaveEnd?.raw ?? -1 }
 
     init(columns: UInt16, rows: UInt16 = 24) throws {
         // /dev/ptmx by hand: Swift's Glibc module does not export posix_openpt/grantpt/ptsname
         // (they need _XOPEN_SOURCE), nor the _IOR-built ioctl numbers, which are Linux's ABI.
         let getNumber: UInt = 0x8004_5430  // TIOCGPTN
         let setLock: UInt = 0x4004_5431  // TIOCSPTLCK
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard master >= 0 else { throw TestFailure("/dev/ptmx: \(Errno.current)") }
+        masterEnd = Descriptor(adopting: master)
         var number: UInt32 = 0
         var unlock: Int32 = 0
-        guard master >= 0, ioctl(master, setLock, &unlock) == 0, ioctl(master, getNumber, &number) == 0 else {
+        guard ioctl(master, setLock, &unlock) == 0, ioctl(master, getNumber, &number) == 0 else {
             throw TestFailure("/dev/ptmx: \(Errno.current)")
         }
         let name = "/dev/pts/\(number)"
-        slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        let slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else { throw TestFailure("open \(name): \(Errno.current)") }
+        slaveEnd = Descriptor(adopting: slave)
         var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         guard ioctl(slave, UInt(TIOCSWINSZ), &size) == 0 else { throw TestFailure("TIOCSWINSZ: \(Errno.current)") }
     }
 
-    deinit {
-        closeSlave()
-        close(master)
-    }
-
     /// Once the child has its copy: then the master sees the end when the child's copy closes.
     func closeSlave() {
-        if slave >= 0 { close(slave); slave = -1 }
+        slaveEnd?.close()
+        slaveEnd = nil
     }
 
     /// The next chunk of output, `\r\n` (the terminal's newline) read as `\n`; nil at the end

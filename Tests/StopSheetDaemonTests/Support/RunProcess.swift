@@ -39,27 +39,24 @@ func runProcess(_ executable: String, _ arguments: [String], input: String? = ni
                          stderr: String(decoding: errorText.withLock { $0 }, as: UTF8.self))
 }
 
-/// A pipe whose ends are closed at most once.
-final class PipePair: @unchecked Sendable {
-    private(set) var read: Int32
-    private(set) var write: Int32
+/// A pipe whose ends are closed once each (`Descriptor`), from whichever thread.
+final class PipePair: Sendable {
+    private let readEnd: Descriptor
+    private let writeEnd: Descriptor
+    var read: Int32 { readEnd.raw }
+    var write: Int32 { writeEnd.raw }
 
     init() throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw TestFailure("pipe: \(Errno.current)") }
-        (read, write) = (fds[0], fds[1])
+        (readEnd, writeEnd) = (Descriptor(adopting: fds[0]), Descriptor(adopting: fds[1]))
         // Close-on-exec, so other children never hold these ends open (the spawned command gets
         // its ends by dup2, which clears the flag).
         for fd in fds { try DescriptorFlags.setCloseOnExec(fd) }
     }
 
-    deinit {
-        closeRead()
-        closeWrite()
-    }
-
-    func closeRead() { if read >= 0 { close(read); read = -1 } }
-    func closeWrite() { if write >= 0 { close(write); write = -1 } }
+    func closeRead() { readEnd.close() }
+    func closeWrite() { writeEnd.close() }
 
     func writeAll(_ bytes: [UInt8]) {
         var offset = 0

@@ -23,9 +23,11 @@ func expectSheet(_ bytes: [UInt8]?, matches sheet: StopSheet, in zone: TimeZoneR
         let bytes = try #require(bytes, comment, sourceLocation: sourceLocation)
         let json = try JSONParser.parse(bytes)
         #expect(json.objectValue?.keys == ["stopType", "stationId", "stationName", "alertGlyph", "accessibilityButton", "alerts", "data"], comment, sourceLocation: sourceLocation)
-        #expect(json["accessibilityButton"]?.objectValue?.keys == ["tone", "stepFree", "accessibilityLabel", "symbol", "alert", "advisories", "now"], comment,
-                sourceLocation: sourceLocation)
-        #expect(json["accessibilityButton"]?["now"]?.objectValue?.keys == ["stepFree", "basis", "complete", "platforms", "outages"], comment,
+        #expect(json["accessibilityButton"]?.objectValue?.keys == ["tone", "stepFree", "stepFreeFrom", "accessibilityLabel", "symbol", "alert", "advisories", "now"],
+                comment, sourceLocation: sourceLocation)
+        // `reason` only when the pathways cannot say (it is omittable).
+        #expect(json["accessibilityButton"]?["now"]?.objectValue?.keys
+                    == ["stepFree", "basis", "complete", "platforms", "outages"] + (sheet.accessibilityButton.now.reason == nil ? [] : ["reason"]), comment,
                 sourceLocation: sourceLocation)
         let decoded = try AnswerDecoder.decode(Answer.Sheet.self, from: json)
         #expect(decoded.stopType == .train && decoded.stopId == nil && decoded.data == sampleData.answer, comment, sourceLocation: sourceLocation)
@@ -33,7 +35,8 @@ func expectSheet(_ bytes: [UInt8]?, matches sheet: StopSheet, in zone: TimeZoneR
         #expect(decoded.alertGlyph.map(Glyph.init) == sheet.alertGlyph.map(Glyph.init), comment, sourceLocation: sourceLocation)
         let button = try #require(decoded.accessibilityButton, comment, sourceLocation: sourceLocation)
         let core = sheet.accessibilityButton
-        #expect(button.tone == core.tone && button.stepFree == core.stepFree && button.accessibilityLabel == core.accessibilityLabel
+        #expect(button.tone == core.tone && button.stepFree == core.stepFree && button.stepFreeFrom == core.stepFreeFrom
+                && button.accessibilityLabel == core.accessibilityLabel
                 && button.symbol == core.symbol && Dialog(button.alert) == Dialog(core.alert), comment, sourceLocation: sourceLocation)
         #expect(button.advisories.map { AlertFacts($0) } == core.advisories.map { AlertFacts($0, zone) }, comment, sourceLocation: sourceLocation)
         #expect(NowFacts(button.now) == NowFacts(core.now), comment, sourceLocation: sourceLocation)
@@ -64,12 +67,12 @@ struct NowFacts: Equatable {
     var platforms: [[String?]]
     var outages: [[String?]]
     init(_ now: Answer.StepFreeNow) {
-        verdict = [now.stepFree.rawValue, now.basis.rawValue, String(now.complete)]
+        verdict = [now.stepFree.rawValue, now.basis.rawValue, String(now.complete), now.reason ?? "-"]
         platforms = now.platforms.map { [$0.stopId, $0.name, $0.entry.map(String.init), $0.exit.map(String.init)] }
         outages = now.outages.map { [$0.alertId, $0.facility.rawValue, $0.facilityId, $0.pathways.joined(separator: ",")] }
     }
     init(_ now: StepFreeNow) {
-        verdict = [now.stepFree.rawValue, now.basis.rawValue, String(now.complete)]
+        verdict = [now.stepFree.rawValue, now.basis.rawValue, String(now.complete), now.reason?.rawValue ?? "-"]
         platforms = now.platforms.map { [$0.stopID, $0.name, $0.entry.map(String.init), $0.exit.map(String.init)] }
         outages = now.outages.map { [$0.alertID, $0.facility.rawValue, $0.facilityID, $0.pathways.joined(separator: ",")] }
     }

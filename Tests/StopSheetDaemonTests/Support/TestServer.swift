@@ -116,10 +116,10 @@ extension Dispatcher {
 /// crashed server leaves, or `listen` on it to play a socket handed over by systemd.
 func boundUnixSocket(at path: String) throws -> Int32 {
     let fd = try UnixSocket.open(.stream)
-    do { try UnixSocket.bind(fd, to: UnixSocketAddress(path: path)) } catch {
-        close(fd)
-        throw error
-    }
+    var bound = false
+    defer { if !bound { close(fd) } }
+    try UnixSocket.bind(fd, to: UnixSocketAddress(path: path))
+    bound = true
     return fd
 }
 

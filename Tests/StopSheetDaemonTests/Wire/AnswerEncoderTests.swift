@@ -18,7 +18,7 @@ import StopSheetTestSupport
         let button = sheet.accessibilityButton
         return Answer.Sheet(stopType: .train, stopId: nil, stationId: sheet.stationID, stationName: sheet.stationName, alertGlyph: sheet.alertGlyph?.answer,
                             accessibilityButton: Answer.AccessibilityButton(
-                                tone: button.tone, stepFree: button.stepFree, accessibilityLabel: button.accessibilityLabel, symbol: button.symbol,
+                                tone: button.tone, stepFree: button.stepFree, stepFreeFrom: button.stepFreeFrom, accessibilityLabel: button.accessibilityLabel, symbol: button.symbol,
                                 alert: button.alert.answer, advisories: button.advisories.map { $0.answer(in: zone) }, now: button.now.answer(in: zone)),
                             alerts: sheet.alerts.map { $0.answer(in: zone) }, data: data.answer)
     }

@@ -1,11 +1,17 @@
 /// A lift-status body (`--facilities-url`), its format recognised from its content:
 /// - SIRI-FM XML, read by the daemon into `MarkupElement`s (`decode(siri:)`);
 /// - WMATA's `{"ElevatorIncidents": [...]}` (`WMATAElevatorIncidentsDecoder`);
-/// - NYC Transit's ENE outage array (`NYCTOutagesDecoder`).
+/// - NYC Transit's ENE outage array (`NYCTOutagesDecoder`);
+/// - TfL's `Disruptions/Lifts/v2` array, whose entries list `disruptedLiftUniqueIds`
+///   (`TfLLiftDisruptionsDecoder`).
 /// A row that cannot be used is a notice and is skipped; the rest load.
 public enum FacilitiesDecoder {
     public enum Format: String, Hashable, Sendable, CaseIterable {
-        case siriFM = "siri-fm", wmata, nyct
+        case siriFM = "siri-fm", wmata, nyct, tfl
+
+        /// Whether the feed says since when a unit is out; TfL's does not, and the daemon then
+        /// counts from the load that first listed it (`FacilityData.sinceFirstSeen`).
+        public var saysSince: Bool { self != .tfl }
     }
 
     public struct Feed: Hashable, Sendable {
@@ -32,17 +38,20 @@ public enum FacilitiesDecoder {
         }
     }
 
-    /// A JSON body: WMATA's object or NYCT's array. `local` reads their times, which carry no offset.
+    /// A JSON body: WMATA's object, NYCT's array or TfL's. `local` reads their times, which carry no offset.
     public static func decode(json bytes: [UInt8], local: TimeZoneRules, limits: DecodingLimits = .init()) throws(DecodingFailure) -> Feed {
         let document = try UpstreamBody.json(bytes, limits: limits)
         if document["ElevatorIncidents"] != nil { return try WMATAElevatorIncidentsDecoder.decode(document, local: local, limits: limits) }
         if let rows = document.arrayValue, rows.isEmpty || rows.first?["equipment"] != nil {
             return try NYCTOutagesDecoder.decode(rows, local: local, limits: limits)
         }
-        if document.arrayValue != nil {
-            throw .unrecognisedFormat("JSON array whose first element has no 'equipment' (not NYCT's ENE outages)")
+        if let rows = document.arrayValue, rows.first?[TfLLiftDisruptionsDecoder.idsKey] != nil {
+            return try TfLLiftDisruptionsDecoder.decode(rows, limits: limits)
         }
-        throw .unrecognisedFormat(UpstreamBody.describeRoot(document) + " (expected 'ElevatorIncidents' or NYCT's ENE array)")
+        if document.arrayValue != nil {
+            throw .unrecognisedFormat("JSON array whose first element has neither 'equipment' (NYCT's ENE outages) nor '\(TfLLiftDisruptionsDecoder.idsKey)' (TfL's lift disruptions)")
+        }
+        throw .unrecognisedFormat(UpstreamBody.describeRoot(document) + " (expected 'ElevatorIncidents', NYCT's ENE array or TfL's lift disruptions)")
     }
 
     /// A SIRI-FM document. Times without an offset are read in `local`.

@@ -3,7 +3,9 @@
 ///   `elevatorsgtfsstopid` (GTFS stop ids joined by `/`), `ADA` (`Y`/`N`), `redundant` (0/1)
 ///   and `serving`;
 /// - a CSV with the header `facility_id,stop_id,pathway_id` (any order, any case; other
-///   columns ignored; either id may be empty, not both).
+///   columns ignored; either id may be empty, not both);
+/// - TfL's detailed `Lifts.csv` (a header with `LiftUniqueId`): each lift at its
+///   `StationUniqueId`, serving its `FriendlyName`, `FromAreas` and `ToAreas` (`TfLLifts`).
 /// A row that cannot be used is a notice and is skipped.
 public enum FacilityInventoryDecoder {
     public static func decode(_ bytes: [UInt8], limits: DecodingLimits = .init()) throws(DecodingFailure)
@@ -40,8 +42,9 @@ public enum FacilityInventoryDecoder {
         let rows = try CSVReader.rows(bytes)
         guard let header = rows.first else { throw .unrecognisedFormat("empty body") }
         let names = header.map { UpstreamText.trimmed($0).lowercased() }
+        if names.contains(TfLLifts.idColumn) { return try TfLLifts.decode(rows, names: names, limits: limits) }
         guard let unitColumn = names.firstIndex(of: "facility_id") else {
-            throw .unrecognisedFormat("neither JSON nor a CSV whose header has facility_id")
+            throw .unrecognisedFormat("neither JSON nor a CSV whose header has facility_id or LiftUniqueId")
         }
         let stopColumn = names.firstIndex(of: "stop_id"), pathwayColumn = names.firstIndex(of: "pathway_id")
         let records = rows.enumerated().dropFirst().filter { !$0.element.isEmpty && $0.element != [""] }

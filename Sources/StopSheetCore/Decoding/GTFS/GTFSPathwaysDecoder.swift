@@ -36,6 +36,7 @@ public enum GTFSPathwaysDecoder {
         var locationType: Int
         var parent: String
         var name: String
+        var description: String
         var ownWheelchair: String
         var levelID: String
     }
@@ -63,7 +64,7 @@ public enum GTFSPathwaysDecoder {
             }
             guard stopsByID.rows[station]?.locationType == 1 else { continue }
             stationOf[id] = station
-            locations[station, default: []].append(.init(id: id, role: role, name: stop.name, levelID: stop.levelID.isEmpty ? nil : stop.levelID))
+            locations[station, default: []].append(.init(id: id, role: role, name: stop.name, description: stop.description, levelID: stop.levelID.isEmpty ? nil : stop.levelID))
         }
 
         var pathwaysByStation: [String: [Pathway]] = [:]
@@ -85,10 +86,6 @@ public enum GTFSPathwaysDecoder {
                 for (station, pathway) in read { pathwaysByStation[station, default: []].append(pathway) }
             }
         }
-        for (station, members) in locations {
-            decoded.stations[station] = StationTopology(stationID: station, locations: members, pathways: pathwaysByStation[station] ?? [])
-        }
-
         if let levels {
             var levelIDs: Set<String> = []
             var read: [Level] = []
@@ -103,6 +100,14 @@ public enum GTFSPathwaysDecoder {
                 read.append(Level(id: id, index: index, name: name.isEmpty ? nil : name))
             }
             if complete { decoded.levels = read }
+        }
+        // The names of the levels a station's locations are on: its map's places (`FacilityPlacement`).
+        let levelNames = Dictionary(decoded.levels.compactMap { level in level.name.map { (level.id, $0) } }, uniquingKeysWith: { first, _ in first })
+        for (station, members) in locations {
+            var names: [String] = []
+            for name in members.compactMap({ $0.levelID.flatMap { levelNames[$0] } }) where !names.contains(name) { names.append(name) }
+            decoded.stations[station] = StationTopology(stationID: station, locations: members, pathways: pathwaysByStation[station] ?? [],
+                                                        levelNames: names)
         }
         return decoded
     }
@@ -163,14 +168,15 @@ public enum GTFSPathwaysDecoder {
     private static func readStops(_ bytes: [UInt8], limits: DecodingLimits) throws(DecodingFailure) -> (rows: [String: Stop], order: [String]) {
         try UpstreamBody.validateUTF8(bytes)
         var table = GTFSTableReader(name: "stops.txt", required: ["stop_id"],
-                                    optional: ["stop_name", "location_type", "parent_station", "wheelchair_boarding", "level_id"],
+                                    optional: ["stop_name", "location_type", "parent_station", "wheelchair_boarding", "level_id", "stop_desc"],
                                     maxRows: limits.maxItems)
         var rows: [String: Stop] = [:]
         var order: [String] = []
         let take = { (row: GTFSTableReader.Row) throws(DecodingFailure) in
             let id = row.text(0), typeText = row.text(2)
             guard !id.isEmpty, rows[id] == nil, let type = typeText.isEmpty ? 0 : Int(typeText) else { return }
-            rows[id] = Stop(locationType: type, parent: row.text(3), name: row.text(1), ownWheelchair: row.text(4), levelID: row.text(5))
+            rows[id] = Stop(locationType: type, parent: row.text(3), name: row.text(1), description: row.text(6), ownWheelchair: row.text(4),
+                             levelID: row.text(5))
             order.append(id)
         }
         try table.consume(bytes, take)

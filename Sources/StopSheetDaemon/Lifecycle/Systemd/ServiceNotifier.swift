@@ -113,7 +113,8 @@ public struct ServiceNotifier: Sendable {
 /// A datagram socket connected to the manager's notify socket (a path, or `@name` in the
 /// abstract namespace). Connected, so `poll(POLLOUT)` reports whether the manager's queue has room.
 private final class NotifySocket: Sendable {
-    private let fd: Int32
+    private let socket: Descriptor
+    private var fd: Int32 { socket.raw }
 
     init?(path: String) {
         let address: UnixSocketAddress
@@ -125,14 +126,10 @@ private final class NotifySocket: Sendable {
             address = named
         }
         guard let fd = try? UnixSocket.open(.datagram, nonBlocking: true) else { return nil }
-        guard (try? UnixSocket.connect(fd, to: address)) != nil else {
-            close(fd)
-            return nil
-        }
-        self.fd = fd
+        let socket = Descriptor(adopting: fd)
+        guard (try? UnixSocket.connect(fd, to: address)) != nil else { return nil }
+        self.socket = socket
     }
-
-    deinit { close(fd) }
 
     /// No MSG_NOSIGNAL needed: a datagram socket whose peer is gone fails with ECONNREFUSED, never
     /// SIGPIPE (and the daemon ignores SIGPIPE anyway).

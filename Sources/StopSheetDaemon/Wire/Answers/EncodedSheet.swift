@@ -22,7 +22,8 @@ extension StopSheet {
     /// The sheet before station data has loaded (`beforeStationsLoad`), without `data`.
     static func encodedBeforeStationsLoad(stopID: String, stationName: String?) -> EncodedSheet {
         let sheet = beforeStationsLoad(stopID: stopID, stationName: stationName)
-        return EncodedSheet(stationID: sheet.stationID, stationName: sheet.stationName, stepFree: sheet.accessibilityButton.stepFree, agency: Agency.cta.name,
+        return EncodedSheet(stationID: sheet.stationID, stationName: sheet.stationName, stepFree: sheet.accessibilityButton.stepFree,
+                            from: sheet.accessibilityButton.stepFreeFrom, agency: Agency.cta.name,
                             alerts: .none, now: sheet.accessibilityButton.now.encoded(in: .notKnown))
     }
 }

@@ -6,19 +6,26 @@ import StopSheetProtocol
 extension CacheStatus {
     /// The cache's entry in `health` (and in a `refresh` answer), its age and staleness at `now`,
     /// its times in `zone`.
-    func answer(at now: Instant, in zone: TimeZoneRules) -> Answer.CacheHealth {
+    func answer(at now: Instant, in zone: TimeZoneRules, placement: Answer.PlacementCounts? = nil) -> Answer.CacheHealth {
         let freshness = freshness(now: now)
         return Answer.CacheHealth(loaded: loaded, count: count, loadedAt: loadedAt.map(zone.iso8601), lastAttemptAt: lastAttemptAt.map(zone.iso8601),
                                   lastError: lastError, source: configured ? source : nil, consecutiveFailures: consecutiveFailures,
                                   nextRefreshAt: nextRefreshAt.map(zone.iso8601), lastHTTPStatus: lastHTTPStatus,
                                   ageSeconds: freshness.ageSeconds.map { Int($0) }, stale: freshness.stale, note: note(at: now, in: zone),
-                                  producedAt: freshness.producedAt.map(zone.iso8601), configured: configured, notices: notices?.answer)
+                                  producedAt: freshness.producedAt.map(zone.iso8601), configured: configured, notices: notices?.answer,
+                                  placement: placement)
     }
 
     /// `refresh`'s answer: the entry of each cache refreshed.
     static func encodedRefreshed(_ statuses: [CacheName: CacheStatus], at now: Instant, in zone: TimeZoneRules) -> PreEncoded<Answer.Refreshed> {
         PreEncoded(Answer.Refreshed(alerts: statuses[.alerts]?.answer(at: now, in: zone), stations: statuses[.stations]?.answer(at: now, in: zone),
                                                facilities: statuses[.facilities]?.answer(at: now, in: zone)))
+    }
+}
+
+extension [FacilityPlacement.Count: Int] {
+    var answer: Answer.PlacementCounts {
+        Answer.PlacementCounts(placed: self[.placed] ?? 0, offTheMap: self[.offTheMap] ?? 0, ambiguous: self[.ambiguous] ?? 0, unplaced: self[.unplaced] ?? 0)
     }
 }
 
@@ -47,7 +54,7 @@ extension StopSheetService {
         let zone = generation.encoded.zone
         return PreEncoded(Answer.Health(
             status: generation.health, alerts: generation.status(.alerts).answer(at: now, in: zone), stations: generation.status(.stations).answer(at: now, in: zone),
-            facilities: generation.status(.facilities).answer(at: now, in: zone),
+            facilities: generation.status(.facilities).answer(at: now, in: zone, placement: generation.snapshot.facilityCounts().map(\.answer)),
             uptimeSeconds: Int((SystemClock.monotonicMilliseconds() - startedAt) / 1000), connections: connections(), version: StopSheetVersion.current,
             subscriptions: subscriptions?.answer, agencies: generation.snapshot.stations?.agencyNames ?? [], timeZone: zone.name,
             clock: Answer.Clock(now: zone.iso8601(now), pinned: clock.isPinned)), capacity: 2048)

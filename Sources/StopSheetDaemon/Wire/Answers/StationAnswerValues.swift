@@ -10,7 +10,7 @@ extension Station {
     /// `StepFreeNow` (its sheet's `accessibilityButton.now.stepFree`).
     func summary(stepFreeNow: StepFreeNow.Verdict) -> Answer.StationSummary {
         Answer.StationSummary(stationId: id, stationName: name, routes: routes.map(\.rawValue), lines: lines.isEmpty ? nil : lines.map(\.answer),
-                              stepFree: stepFree, partial: partial, stepFreeNow: stepFreeNow)
+                              stepFree: stepFree, partial: partial, stepFreeFrom: stepFreeFrom, stepFreeNow: stepFreeNow)
     }
 
     /// The `station` detail: the summary's members, then platforms, entrances, the sheet's

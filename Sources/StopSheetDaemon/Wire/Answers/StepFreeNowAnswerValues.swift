@@ -8,7 +8,7 @@ extension StepFreeNow {
     /// `zone`: the agency's, which a lift-status unit's times are shown in.
     func answer(in zone: TimeZoneRules) -> Answer.StepFreeNow {
         Answer.StepFreeNow(stepFree: stepFree, basis: basis, complete: complete, platforms: platforms.map(\.answer),
-                           outages: outages.map { $0.answer(in: zone) })
+                           outages: outages.map { $0.answer(in: zone) }, reason: reason?.rawValue)
     }
 
     /// `answer(in:)`, encoded: once per station when a snapshot is built.
@@ -22,6 +22,7 @@ extension StepFreeNow.PlatformAccess {
 extension StepFreeNow.Outage {
     func answer(in zone: TimeZoneRules) -> Answer.FacilityOutage {
         Answer.FacilityOutage(alertId: alertID, facility: facility, facilityId: facilityID, pathways: pathways, source: source, status: status,
-                              since: since.map(zone.iso8601), expectedBack: expectedBack.map(zone.iso8601), description: description)
+                              since: since.map(zone.iso8601), expectedBack: expectedBack.map(zone.iso8601), description: description,
+                              unplaced: unplaced, candidates: candidates.isEmpty ? nil : candidates)
     }
 }

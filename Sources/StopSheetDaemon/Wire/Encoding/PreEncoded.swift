@@ -75,11 +75,13 @@ struct EncodedSheet: Sendable, Equatable {
     let takesData: Bool
 
     /// A train sheet, its alerts' members and `now` encoded before (a snapshot encodes each once).
-    init(stationID: String, stationName: String, stepFree: StepFreeStatus, agency: String, alerts: EncodedAlertMembers,
+    /// `from`: where `stepFree` came from (the station data or its map).
+    init(stationID: String, stationName: String, stepFree: StepFreeStatus, from: StepFreeNow.Basis, agency: String, alerts: EncodedAlertMembers,
          now: PreEncoded<Answer.StepFreeNow>) {
-        let button = StopSheet.accessibilityButton(stepFree, station: stationName, agency: agency)
+        let button = StopSheet.accessibilityButton(stepFree, station: stationName, agency: agency, from: from)
         let members = TrainSheetMembers(stationId: stationID, stationName: stationName, alertGlyph: alerts.glyph,
-                                        accessibilityButton: ButtonMembers(tone: button.tone, stepFree: button.stepFree, accessibilityLabel: button.accessibilityLabel,
+                                        accessibilityButton: ButtonMembers(tone: button.tone, stepFree: button.stepFree, stepFreeFrom: button.stepFreeFrom,
+                                                                           accessibilityLabel: button.accessibilityLabel,
                                                                            symbol: button.symbol, alert: button.alert.answer, advisories: alerts.advisories,
                                                                            now: now),
                                         alerts: alerts.alerts)
@@ -117,6 +119,7 @@ private struct ButtonMembers: AnswerForm {
     typealias CodingKeys = Answer.AccessibilityButton.CodingKeys
     let tone: Answer.Tone
     let stepFree: Answer.StepFree
+    let stepFreeFrom: Answer.StepFreeBasis?
     let accessibilityLabel: String
     let symbol: String
     let alert: Answer.Dialog

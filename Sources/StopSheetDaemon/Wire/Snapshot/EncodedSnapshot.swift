@@ -75,6 +75,7 @@ public final class EncodedSnapshot: Sendable {
                     return members
                 }()
                 sheets.append(EncodedSheet(stationID: stations[index].id, stationName: stations[index].name, stepFree: stations[index].stepFree,
+                                           from: stations[index].stepFreeFrom,
                                            agency: stations[index].agencyName, alerts: members,
                                            now: snapshot.stepFreeNow(for: stations[index], alertPositions: positions).encoded(in: zone)))
             }

@@ -1,0 +1,151 @@
+/// Where a lift-status unit is on its station's pathways, or why it is nowhere: the one place
+/// that decides it (the verdict, the `facilities` answer, `health.facilities` and the
+/// deployer's list of units to map all read it).
+///
+/// The first rule that finds pathways places the unit:
+/// 1. `inventory`: the pathways its inventory rows name (`--facilities-inventory-url`);
+/// 2. `stopReference`: the lifts ending at a generic node or boarding area an inventory row names;
+/// 3. `id`: the pathways whose `facility_id`, `pathway_code`, `signposted_as` or `pathway_id` is
+///    the unit's id, else the lifts whose `pathway_id` ends in `-lift-` and the unit's id (TfL's
+///    lift pathways, one per pair of landings: `<from>-<to>-lift-<LiftUniqueId>`);
+/// 4. `node`: the lifts ending at the stop whose id is the unit's;
+/// 5. `levels`: WMATA's words, the lift whose end node says the same two levels in its `stop_name`
+///    or `stop_desc` ("Top of Elevator Between Street and  Platform") as the unit's
+///    `LocationDescription` ("Elevator between street and platform, east side …"), in either
+///    order, whitespace, case and the word "level" aside; when no lift does, the one whose two
+///    levels could be the unit's, each the other's words or part of them ("platform" could be
+///    "Silver Line Platform").
+///
+/// A lift is an elevator for an elevator unit (and one of no stated kind), an escalator for an
+/// escalator unit: an escalator outage never takes out an elevator. Each pathway is one lift (two
+/// one-way escalators are two). A unit no rule places is:
+/// - `ambiguous` when two or more lifts join its two levels, or could (they are its candidates);
+/// - `offTheMap` when a place it names ("garage", "bike trail") is no level of the station's map:
+///   no level name (`levels.txt`), location name or location description names it (nor a level
+///   it is part of, or one part of it);
+/// - `noRuleMatched` otherwise: every lift of its kind at the station is a candidate.
+/// (`noSuchStation`, a unit at no station, is `FacilityJoin`'s; it never reaches a topology.)
+public enum FacilityPlacement: Hashable, Sendable {
+    public enum Rule: String, Hashable, Sendable, CaseIterable {
+        case inventory, stopReference, id, node, levels
+    }
+
+    public enum Unplaced: String, Hashable, Sendable, CaseIterable {
+        case noSuchStation, offTheMap, ambiguous, noRuleMatched
+    }
+
+    /// The pathways (positions in the topology's `pathways`) the unit is.
+    case placed(Rule, pathways: [Int])
+    /// The lifts it could be (positions in `pathways`), in `pathways.txt` order: none off the
+    /// map, at no station or without pathways.
+    case unplaced(Unplaced, candidates: [Int])
+
+    /// The pathways the unit takes out when out: none unless placed.
+    public var pathways: [Int] {
+        if case .placed(_, let pathways) = self { return pathways }
+        return []
+    }
+
+    /// The lifts any one of which may be the unit: none when placed.
+    public var candidates: [Int] {
+        if case .unplaced(_, let candidates) = self { return candidates }
+        return []
+    }
+
+    public var unplaced: Unplaced? {
+        if case .unplaced(let reason, _) = self { return reason }
+        return nil
+    }
+
+    public var rule: Rule? {
+        if case .placed(let rule, _) = self { return rule }
+        return nil
+    }
+
+    /// What `health.facilities` counts a unit as.
+    public enum Count: String, Hashable, Sendable, CaseIterable {
+        case placed, offTheMap, ambiguous, unplaced
+    }
+
+    public var count: Count {
+        switch unplaced {
+        case nil: .placed
+        case .offTheMap?: .offTheMap
+        case .ambiguous?: .ambiguous
+        case .noSuchStation?, .noRuleMatched?: .unplaced
+        }
+    }
+
+    /// A unit at a station without pathways: nothing to place it on.
+    public static let noMap = FacilityPlacement.unplaced(.noRuleMatched, candidates: [])
+
+    public static func place(_ unit: FacilityJoin.Unit, on topology: StationTopology?) -> FacilityPlacement {
+        guard let topology, !topology.pathways.isEmpty else { return noMap }
+        let id = unit.status.unitID
+        let lifts = unit.status.facility == .escalator ? topology.pathways.indices.filter { topology.pathways[$0].mode == .escalator } : topology.elevatorPathways
+        let ending = { (nodes: [Int]) -> [Int] in
+            lifts.filter { nodes.contains(topology.pathwayEnds[$0].from) || nodes.contains(topology.pathwayEnds[$0].to) }
+        }
+        let byInventory = topology.pathways.indices.filter { position in unit.inventory.contains { $0.pathwayID == topology.pathways[position].id } }
+        if !byInventory.isEmpty { return .placed(.inventory, pathways: byInventory) }
+        let byInventoryStop = ending(StepFreeNow.liftEnds(unit.inventory.flatMap(\.stopIDs), in: topology))
+        if !byInventoryStop.isEmpty { return .placed(.stopReference, pathways: byInventoryStop) }
+        let byID = topology.pathways.indices.filter { position in
+            topology.pathways[position].names(withID: true).contains(id)
+        }
+        if !byID.isEmpty { return .placed(.id, pathways: byID) }
+        let suffix = "-lift-" + id
+        let byLiftSuffix = lifts.filter { topology.pathways[$0].id.hasSuffix(suffix) }
+        if !byLiftSuffix.isEmpty { return .placed(.id, pathways: byLiftSuffix) }
+        let byNode = ending(topology.index(of: id).map { [$0] } ?? [])
+        if !byNode.isEmpty { return .placed(.node, pathways: byNode) }
+        let named = unit.status.location.levels
+        if named.count == 2 {
+            let wanted = named.map(words)
+            let pairs = { (position: Int) in
+                [topology.pathwayEnds[position].from, topology.pathwayEnds[position].to].flatMap { levelsOf(topology.locations[$0]) }
+            }
+            // The same two levels; else, with none, two that could be them.
+            var byLevels = lifts.filter { pairs($0).contains { Set($0) == Set(wanted) } }
+            if byLevels.isEmpty {
+                byLevels = lifts.filter { position in
+                    pairs(position).contains { couldBe($0[0], wanted[0]) && couldBe($0[1], wanted[1]) || couldBe($0[0], wanted[1]) && couldBe($0[1], wanted[0]) }
+                }
+            }
+            if byLevels.count == 1 { return .placed(.levels, pathways: byLevels) }
+            if byLevels.count > 1 { return .unplaced(.ambiguous, candidates: byLevels) }
+        }
+        if !named.isEmpty, !named.allSatisfy({ isOnMap($0, topology) }) { return .unplaced(.offTheMap, candidates: []) }
+        return .unplaced(.noRuleMatched, candidates: lifts)
+    }
+
+    /// The level pairs a location's name and description say (`FacilityLevels`), each level its words.
+    private static func levelsOf(_ location: StationTopology.Location) -> [[Set<String>]] {
+        [location.name, location.description].map { FacilityLevels.levels($0).map(words) }.filter { $0.count == 2 }
+    }
+
+    /// A level's words, "level" aside: "Mezzanine Level" is the mezzanine.
+    private static func words(_ level: String) -> Set<String> {
+        Set(level.split(separator: " ").map(String.init)).subtracting(["level"])
+    }
+
+    /// Whether two levels could be one: the words of one hold all of the other's ("platform",
+    /// "Silver Line Platform").
+    private static func couldBe(_ lhs: Set<String>, _ rhs: Set<String>) -> Bool {
+        !lhs.isEmpty && !rhs.isEmpty && (lhs.isSubset(of: rhs) || rhs.isSubset(of: lhs))
+    }
+
+    /// Whether a place a unit names could be a level of the station: a level's name
+    /// ("Street/Mezzanine"), or a level or place a location's name or description names, that
+    /// could be it (`couldBe`). A compass word alone ("East elevator") names a side, not a place, and
+    /// is always on the map.
+    static func isOnMap(_ place: String, _ topology: StationTopology) -> Bool {
+        let place = words(place)
+        guard !place.isEmpty, !place.isSubset(of: sideWords) else { return true }
+        let levels = topology.levelNames.map { [AlertWords.words($0).joined(separator: " ")] }
+            + topology.locations.flatMap { [FacilityLevels.levels($0.name), FacilityLevels.levels($0.description)] }
+        return levels.joined().contains { couldBe(words($0), place) }
+    }
+
+    private static let sideWords: Set<String> = ["north", "south", "east", "west", "side", "center", "central", "upper", "lower", "main"]
+}
