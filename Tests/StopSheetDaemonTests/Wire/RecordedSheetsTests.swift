@@ -4,8 +4,9 @@ import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
 
-/// Every sheet a snapshot encodes, byte for byte as the encoder of commit e87cf97 wrote it
-/// (Tests/Fixtures/recorded-sheets, recorded from that tree with `STOPSHEETD_RECORD_SHEETS=1`; each
+/// Every sheet a snapshot encodes, byte for byte as main's template encoder wrote it at bd4ec2c
+/// (issues 42 and 46 merged; first recorded at e87cf97, before 2.2's `stepFreeFrom`), in
+/// Tests/Fixtures/recorded-sheets (recorded from that tree with `STOPSHEETD_RECORD_SHEETS=1`; each
 /// sheet as its length and 64-bit FNV-1a digest, 2 MB of sheets in 40 kB): every
 /// CTA station at three moments of the 2015 alerts and without alert data, and every station of
 /// Prague's and Euskotren's real pathways without outages and with outage alerts and lift-status
