@@ -45,8 +45,8 @@ import StopSheetTestSupport
         #expect(Answer.Sheet.CodingKeys.allCases.last == .data)
     }
 
-    /// `now` of every shape is the bytes of its value: each verdict, basis and completeness,
-    /// platforms with every pair of entry and exit, names that need escapes.
+    /// `now` of every shape is the bytes of its value: each verdict, basis, completeness and
+    /// reason, platforms with every pair of entry and exit, names that need escapes.
     @Test func everyShapeOfNowIsTheBytesOfItsValue() {
         let answers: [Bool?] = [nil, true, false]
         let platforms = answers.flatMap { entry in
@@ -57,9 +57,14 @@ import StopSheetTestSupport
             for basis in StepFreeNow.Basis.allCases {
                 for complete in [false, true] {
                     for (platforms, outages) in [(platforms, [outage]), ([], [])] {
-                        let now = StepFreeNow(stepFree: verdict, basis: basis, complete: complete, platforms: platforms, outages: outages)
-                        let json = try? JSONParser.parse(now.encoded(in: TestZones.chicago).bytes)
-                        #expect(json.flatMap { try? AnswerDecoder.decode(Answer.StepFreeNow.self, from: $0) } == now.answer(in: TestZones.chicago), "\(now)")
+                        for reason in [nil] + StepFreeNow.Reason.allCases {
+                            let now = StepFreeNow(stepFree: verdict, basis: basis, complete: complete, platforms: platforms, outages: outages, reason: reason)
+                            let json = try? JSONParser.parse(now.encoded(in: TestZones.chicago).bytes)
+                            let decoded = json.flatMap { try? AnswerDecoder.decode(Answer.StepFreeNow.self, from: $0) }
+                            #expect(decoded == now.answer(in: TestZones.chicago), "\(now)")
+                            // Issue 46's `reason`: the core's sentence, written only when there is one.
+                            #expect(decoded?.reason == reason?.rawValue && (json?["reason"] == nil) == (reason == nil), "\(now)")
+                        }
                     }
                 }
             }
