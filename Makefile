@@ -25,9 +25,12 @@ run: build
 	@exec .build/debug/stopsheetd --demo --socket $(SOCKET) --log-level info
 
 # The inner loop of development: the unit tests of the core and of the daemon library, one
-# process per suite (scripts/swift-tests.py). No daemon is started; about a minute.
+# process per suite (scripts/swift-tests.py), then the compile-fail checks: code that must not
+# compile, such as a handler answering another method's result (scripts/compile-fail.py, a few
+# seconds). No daemon is started; about a minute.
 check: build-tests
 	scripts/swift-tests.py unit
+	scripts/compile-fail.py
 
 # The tests that start the real stopsheetd and stopsheetctl (suites named ...IntegrationTests):
 # sockets, the local HTTP upstream, socat, every example of README.md and protocol.md, the

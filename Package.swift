@@ -12,7 +12,8 @@ let package = Package(
         .library(name: "StopSheetClient", targets: ["StopSheetClient"]),
     ],
     targets: [
-        // libm: the stdlib's Double rounding calls into it, and the core imports no Glibc.
+        // libm: the stdlib's Double rounding calls into it, and so do the three functions the core
+        // imports from Glibc (asin, cos, sin: a distance between coordinates); nothing else of it.
         .target(name: "StopSheetCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "CLinux"),
         // sockaddr_un, descriptor flags, errno text, eventfd: written once for every target.

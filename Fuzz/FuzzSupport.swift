@@ -57,7 +57,7 @@ func renderSamples(_ snapshot: Snapshot, extraStopIDs: [String] = []) {
     let freshness = DataFreshness(lastGoodLoad: nil, now: Instant(secondsSince1970: 0), staleAfterSeconds: 300)
     let data = SheetData(alerts: freshness, stations: freshness, facilities: freshness, zone: FuzzFixtures.zones.chicago)
     for stopID in sampleStopIDs + extraStopIDs {
-        if let sheet = encoded.stopSheet(stopID: stopID) { requireJSON(StopSheetService.answer(sheet, stopType: .train, data: data).bytes, "stop sheet \(stopID)") }
+        if let sheet = encoded.stopSheet(stopID: stopID) { requireJSON(PreEncoded(sheet, data: data.encoded).bytes, "stop sheet \(stopID)") }
     }
     for (index, alert) in snapshot.liveAlerts.enumerated() { requireJSON(alert.encoded(in: FuzzFixtures.zones.chicago).bytes, "alert \(index)") }
 }

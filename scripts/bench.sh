@@ -238,9 +238,9 @@ B100=$(sed -n 's/^scale=100 .*build_ms=\([0-9.]*\).*/\1/p' "$WORK/snapshot.txt")
 G=$(sed -n 's/^scale=100 .*growth=\([0-9.]*\)x.*/\1/p' "$WORK/snapshot.txt")
 echo "   snapshot rebuild ×100 ≤ 50 ms and linear: $B100 ms, ×${G} for 10× the data — $(verdict "$(awk -v v="$B100" -v g="$G" 'BEGIN { print (v <= 50 && g <= 13) }')")"
 
-# The answer path before and after issue 33's answers encoded from their values (scripts/bench-wire.sh,
-# BASE 195b794): instructions per stopSheet and per snapshot build, CPU beside
-# loadgen's refserver (LOADGEN_DIR), snapshot build.
+# The answer path before and after issue 44's answers as plain values (scripts/bench-wire.sh,
+# BASE e87cf97): instructions per stopSheet and per snapshot build, CPU beside
+# loadgen's refserver (LOADGEN_DIR), a fresh snapshot build at ×100 and on a real feed (WIRE_FEED).
 if [ "${BENCH_WIRE:-1}" != 0 ]; then
     echo
     scripts/bench-wire.sh

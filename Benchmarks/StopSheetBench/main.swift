@@ -15,7 +15,7 @@ import Glibc
 // A server that goes away must show up as an error, not kill the tool mid-report.
 signal(SIGPIPE, SIG_IGN)
 let arguments = CommandLine.arguments
-guard arguments.count >= 2 else { fail("usage: stopsheet-bench loadgen|echo-server|launch|prime-redis|snapshot|step-free|gtfs-feed|gtfs-decode|fanout|facilities [--option value …]") }
+guard arguments.count >= 2 else { fail("usage: stopsheet-bench loadgen|echo-server|launch|prime-redis|snapshot|fresh-build|step-free|gtfs-feed|gtfs-decode|fanout|facilities [--option value …]") }
 let options = Options(arguments.dropFirst(2))
 switch arguments[1] {
 case "loadgen": runLoadGenerator(options)
@@ -23,6 +23,7 @@ case "echo-server": runEchoServer(options)
 case "launch": runLaunch(options)
 case "prime-redis": runPrimeRedis(options)
 case "snapshot": runSnapshotBench(options)
+case "fresh-build": runFreshBuildBench(options)
 case "step-free": runStepFreeBench(options)
 case "gtfs-feed": runGTFSFeedGenerator(options)
 case "gtfs-decode": runGTFSDecodeBench(options)

@@ -26,6 +26,11 @@ public struct Reply<Value: Decodable & Sendable>: Sendable {
         self.json = json
     }
 
+    /// A notification's params, read into its type: the notification type names both.
+    init<Notification: RPCNotificationType>(_ json: JSON, of notification: Notification.Type) throws(ClientError) where Notification.Params == Value {
+        try self.init(json, of: notification.name)
+    }
+
     /// A part of another answer (`subscribe`'s `health`) as a reply of its own: `value` read
     /// already, `json` as sent.
     init(_ value: Value, json: JSON) {

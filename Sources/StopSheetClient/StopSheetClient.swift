@@ -57,6 +57,14 @@ public final class StopSheetClient {
         try Reply(try call(method: Method.name, params: params), of: Method.name)
     }
 
+    /// The same with its params as a value of the method's `Params` type, encoded as the daemon
+    /// reads them (`ParamsEncoder`): params of another method do not compile, and each value is
+    /// of its param's type, within its limit (`StopID("…")` is nil beyond it).
+    public func call<Method: RPCMethodType>(_ method: Method.Type, _ params: Method.Params) throws(ClientError) -> Reply<Method.Result>
+    where Method.Result: Decodable & Sendable {
+        try call(method, params: ParamsEncoder.json(params))
+    }
+
     /// The same with params named by the method's params type (`.stopId` of
     /// `Methods.Station.Params.CodingKeys`), so that a param of another method does not compile;
     /// nil values are left out. The values are sent as given: the daemon checks them.
@@ -77,7 +85,7 @@ public final class StopSheetClient {
 
     /// Every station, by name, without platforms.
     public func stations() throws(ClientError) -> Reply<Answer.Stations> {
-        try call(Methods.Stations.self)
+        try call(Methods.Stations.self, NoParams())
     }
 
     /// Live train alerts: all of them, or those applying to `stopId` in dialog order.
@@ -91,21 +99,21 @@ public final class StopSheetClient {
     }
 
     public func health() throws(ClientError) -> Reply<Answer.Health> {
-        try call(Methods.Health.self)
+        try call(Methods.Health.self, NoParams())
     }
 
     /// Refreshes now and answers when done with the `health` entries of what was refreshed.
     /// Only root and the daemon's user may (`-32002` otherwise).
     public func refresh(_ what: RefreshTarget = .default) throws(ClientError) -> Reply<Answer.Refreshed> {
-        try call(Methods.Refresh.self, [.what: .string(what.rawValue)])
+        try call(Methods.Refresh.self, Methods.Refresh.Params(what: what))
     }
 
     public func version() throws(ClientError) -> Reply<Answer.Version> {
-        try call(Methods.Version.self)
+        try call(Methods.Version.self, NoParams())
     }
 
     /// What the daemon has counted since it started: requests, errors, connections, refreshes.
     public func stats() throws(ClientError) -> Reply<Answer.Stats> {
-        try call(Methods.Stats.self)
+        try call(Methods.Stats.self, NoParams())
     }
 }

@@ -27,28 +27,28 @@ extension StopSheetClient {
     }
 }
 
-/// A notification, read into its params' type (`RPCNotification.params`).
+/// A notification, read into its params' type (`RPCNotificationType.Params`).
 public enum PushNotification: Sendable {
-    case stopSheetChanged(Reply<Answer.SheetChanged>)
-    case healthChanged(Reply<Answer.HealthChanged>)
+    case stopSheetChanged(Reply<Notifications.StopSheetChanged.Params>)
+    case healthChanged(Reply<Notifications.HealthChanged.Params>)
     /// A method this client does not know (a newer daemon's), with its params.
     case other(method: String, params: JSON)
 
     init(_ message: JSON) throws(ClientError) {
         let params = message[RPCEnvelope.params] ?? .null
         let method = message[RPCEnvelope.method]?.stringValue ?? ""
-        switch RPCNotification(rawValue: method) {
-        case .stopSheetChanged: self = .stopSheetChanged(try Reply(params, of: method))
-        case .healthChanged: self = .healthChanged(try Reply(params, of: method))
-        case nil: self = .other(method: method, params: params)
+        switch method {
+        case Notifications.StopSheetChanged.name: self = .stopSheetChanged(try Reply(params, of: Notifications.StopSheetChanged.self))
+        case Notifications.HealthChanged.name: self = .healthChanged(try Reply(params, of: Notifications.HealthChanged.self))
+        default: self = .other(method: method, params: params)
         }
     }
 
     /// The whole notification as it came, `{"jsonrpc", "method", "params"}`.
     public var message: JSON {
         let (method, params): (String, JSON) = switch self {
-        case .stopSheetChanged(let change): (RPCNotification.stopSheetChanged.rawValue, change.json)
-        case .healthChanged(let change): (RPCNotification.healthChanged.rawValue, change.json)
+        case .stopSheetChanged(let change): (Notifications.StopSheetChanged.name, change.json)
+        case .healthChanged(let change): (Notifications.HealthChanged.name, change.json)
         case .other(let method, let params): (method, params)
         }
         return .object(JSONObject([(RPCEnvelope.jsonrpc, .string(RPCEnvelope.version)), (RPCEnvelope.method, .string(method)), (RPCEnvelope.params, params)]))

@@ -35,15 +35,15 @@ public enum OpenRPC {
             ]
         }
         let methods = RPCMethod.all.filter { $0.name != Methods.Discover.name }.map(method)
-        let notifications = RPCNotification.allCases.map { notification -> JSON in
-            ["name": .string(notification.rawValue), "summary": .string(notification.summary), "params": schema(.object(notification.params))]
+        let notifications = Notifications.all.map { notification -> JSON in
+            ["name": .string(notification.name), "summary": .string(notification.summary), "params": schema(.object(notification.paramsType))]
         }
         return [
             "openrpc": .string(specVersion),
             "info": ["title": "stopsheetd", "version": .string(ProtocolVersion.text)],
             "methods": .array(methods),
             "components": ["schemas": .object(schemas.components)],
-            "x-notifications": .array(notifications),
+            notificationsMember: .array(notifications),
         ]
     }
 }

@@ -26,6 +26,6 @@ public enum ProtocolVersion {
     public static let major = 2
     public static let minor = 2
 
-    /// "2.0".
+    /// "major.minor", such as "2.1".
     public static var text: String { "\(major).\(minor)" }
 }

@@ -13,11 +13,24 @@ public protocol RPCMethodType {
     associatedtype Result: Sendable
     static var name: String { get }
     static var summary: String { get }
-    /// A name for the result, for generated code.
+    /// A name for the result, for generated code: the method's own, unless it says another.
     static var resultName: String { get }
-    /// What `Result` is on the wire, for `rpc.discover`.
+    /// What `Result` is on the wire, for `rpc.discover`: read off `Result` (an answer object,
+    /// `Bool`, or the OpenRPC document), so a method with any other result does not compile.
     static var resultType: AnswerType { get }
     static var errors: [ErrorCode] { get }
+}
+
+extension RPCMethodType {
+    public static var resultName: String { name }
+}
+
+extension RPCMethodType where Result == Bool {
+    public static var resultType: AnswerType { .bool }
+}
+
+extension RPCMethodType where Result == JSON {
+    public static var resultType: AnswerType { .openRPC }
 }
 
 extension RPCMethodType {
@@ -34,7 +47,6 @@ public enum Methods {
     public enum StopSheet: RPCMethodType {
         public static let name = "stopSheet"
         public static let summary = "The stop sheet of a stop: alert glyph, dialog, accessibility button and data freshness."
-        public static let resultName = "stopSheet"
         public static let errors: [ErrorCode] = [.unknownStop]
         public typealias Result = Answer.Sheet
 
@@ -55,7 +67,6 @@ public enum Methods {
     public enum Station: RPCMethodType {
         public static let name = "station"
         public static let summary = "A station's detail: routes, platforms, step-free status and accessibility advisories."
-        public static let resultName = "station"
         public static let errors: [ErrorCode] = [.unknownStop, .notLoaded]
         public typealias Result = Answer.Station
 
@@ -70,7 +81,6 @@ public enum Methods {
     public enum Stations: RPCMethodType {
         public static let name = "stations"
         public static let summary = "Every station, by name, without platforms."
-        public static let resultName = "stations"
         public static let errors: [ErrorCode] = [.notLoaded]
         public typealias Params = NoParams
         public typealias Result = Answer.Stations
@@ -79,7 +89,6 @@ public enum Methods {
     public enum Alerts: RPCMethodType {
         public static let name = "alerts"
         public static let summary = "Live train alerts: all, or those applying to a stop in dialog order."
-        public static let resultName = "alerts"
         public static let errors: [ErrorCode] = [.unknownStop, .notLoaded]
         public typealias Result = Answer.Alerts
 
@@ -94,7 +103,6 @@ public enum Methods {
     public enum Facilities: RPCMethodType {
         public static let name = "facilities"
         public static let summary = "Lift-status units (--facilities-url) and their statuses: all, or a stop's station's."
-        public static let resultName = "facilities"
         public static let errors: [ErrorCode] = [.unknownStop, .notLoaded]
         public typealias Result = Answer.Facilities
 
@@ -109,7 +117,6 @@ public enum Methods {
     public enum Health: RPCMethodType {
         public static let name = "health"
         public static let summary = "Whether the daemon can answer, and each cache's state."
-        public static let resultName = "health"
         public static let errors: [ErrorCode] = []
         public typealias Params = NoParams
         public typealias Result = Answer.Health
@@ -133,7 +140,6 @@ public enum Methods {
     public enum Stats: RPCMethodType {
         public static let name = "stats"
         public static let summary = "What the daemon has counted since it started."
-        public static let resultName = "stats"
         public static let errors: [ErrorCode] = []
         public typealias Params = NoParams
         public typealias Result = Answer.Stats
@@ -142,7 +148,6 @@ public enum Methods {
     public enum Version: RPCMethodType {
         public static let name = "version"
         public static let summary = "The daemon's name, version and protocol version."
-        public static let resultName = "version"
         public static let errors: [ErrorCode] = []
         public typealias Params = NoParams
         public typealias Result = Answer.Version
@@ -182,7 +187,6 @@ public enum Methods {
         public static let resultName = "ended"
         public static let errors: [ErrorCode] = [.unknownSubscription]
         public typealias Result = Bool
-        public static var resultType: AnswerType { .bool }
 
         public struct Params: RPCParams, Equatable {
             public var subscription: ParamText
@@ -200,7 +204,6 @@ public enum Methods {
         public static let errors: [ErrorCode] = []
         public typealias Params = NoParams
         public typealias Result = JSON
-        public static var resultType: AnswerType { .openRPC }
     }
 }
 
@@ -260,18 +263,31 @@ public enum AnswerType: Sendable, Equatable {
     }
 }
 
-/// The notifications the daemon pushes to a subscriber (`subscribe`), by method name.
-public enum RPCNotification: String, CaseIterable, Sendable {
-    case stopSheetChanged
-    case healthChanged
+/// A notification the daemon pushes to a subscriber (`subscribe`), as a type: its method name
+/// and its params, which the daemon sends (`Subscriptions.queue`) and the client decodes by it.
+public protocol RPCNotificationType {
+    associatedtype Params: AnswerObject
+    static var name: String { get }
+}
 
-    /// The type of its `params`.
-    public var params: any AnswerObject.Type {
-        switch self {
-        case .stopSheetChanged: Answer.SheetChanged.self
-        case .healthChanged: Answer.HealthChanged.self
-        }
+extension RPCNotificationType {
+    public static var summary: String { Params.summary }
+    /// `Params`, for `rpc.discover`.
+    public static var paramsType: any AnswerObject.Type { Params.self }
+}
+
+/// Every notification of the protocol, as types.
+public enum Notifications {
+    public enum StopSheetChanged: RPCNotificationType {
+        public static let name = "stopSheetChanged"
+        public typealias Params = Answer.SheetChanged
     }
 
-    public var summary: String { params.summary }
+    public enum HealthChanged: RPCNotificationType {
+        public static let name = "healthChanged"
+        public typealias Params = Answer.HealthChanged
+    }
+
+    /// In `rpc.discover`'s order.
+    public static let all: [any RPCNotificationType.Type] = [StopSheetChanged.self, HealthChanged.self]
 }

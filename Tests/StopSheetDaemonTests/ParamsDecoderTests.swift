@@ -9,7 +9,8 @@ import Testing
 ///
 /// The pairing of a method with its params and its result is the compiler's, so it has no runtime
 /// test: each of these lines fails to compile (swiftc 6.3, `-typecheck` against the debug build's
-/// modules, or in the daemon's module):
+/// modules, or in the daemon's module; `make check` type-checks such snippets, Tests/CompileFail,
+/// with scripts/compile-fail.py):
 ///
 ///     dispatcher.register(Methods.Station.self) { (params: Methods.StopSheet.Params, _) in … }
 ///     // error: cannot convert value of type '@Sendable (Methods.StopSheet.Params, RPCContext) -> MethodReply<Answer.Station>'

@@ -103,34 +103,11 @@ public struct Snapshot: Sendable {
                          now: stepFreeNow(for: station, alertPositions: positions))
     }
 
-    /// Whether any of the alerts at `alertPositions` is an active facility outage, or a lift-status
-    /// unit at the station is not `available`: without either, a station's verdict follows its
-    /// stations data alone.
-    public func hasFacilityOutage(at station: Station, amongAlertsAt alertPositions: [Int]) -> Bool {
-        facilityUnits[station.id] != nil || alertPositions.contains { outages[$0] != nil }
-    }
-
-    /// What a station's verdict is made of besides its stations data: the active facility
-    /// outages among the alerts at `alertPositions` and the lift-status units there. Two equal
-    /// inputs of one stations load give the same verdict, so its encoding can be kept.
-    public func verdictInputs(for station: Station, alertPositions: [Int]) -> VerdictInputs {
-        VerdictInputs(outages: alertPositions.compactMap { outages[$0] }, units: facilityUnits[station.id] ?? [])
-    }
-
-    public struct VerdictInputs: Hashable, Sendable {
-        public var outages: [FacilityOutage]
-        public var units: [FacilityJoin.Unit]
-    }
-
     /// The station's step-free verdict at `builtAt`, from its pathways, the outages among the
     /// alerts at `alertPositions` (`alertPositions(applyingTo:)`, which a caller has already) and
     /// the lift-status units there.
     public func stepFreeNow(for station: Station, alertPositions: [Int]) -> StepFreeNow {
-        stepFreeNow(for: station, inputs: verdictInputs(for: station, alertPositions: alertPositions))
-    }
-
-    /// The same, from the inputs a caller has already (`verdictInputs`).
-    public func stepFreeNow(for station: Station, inputs: VerdictInputs) -> StepFreeNow {
-        StepFreeNow(station: station, topology: stations?.topologies[station.id], outages: inputs.outages, facilities: inputs.units)
+        StepFreeNow(station: station, topology: stations?.topologies[station.id], outages: alertPositions.compactMap { outages[$0] },
+                    facilities: facilityUnits[station.id] ?? [])
     }
 }

@@ -31,7 +31,7 @@ public struct StatsMethod: Sendable {
             let status = store.status(cache)
             return Answer.CacheRefreshes(source: status.configured ? status.source : nil, ok: status.refreshesSucceeded, failed: status.refreshesFailed)
         }
-        return PreEncoded(Answer.StatsOf(
+        return PreEncoded(StatsMembers(
             since: store.zone.iso8601(since),
             requests: OrderedMembers(requests.requests.map { (name: $0.method, value: $0.count) }),
             errors: OrderedMembers(requests.errors.map { (name: $0.code.map(String.init) ?? Answer.Stats.otherError, value: $0.count) }),
@@ -42,4 +42,17 @@ public struct StatsMethod: Sendable {
             bytes: Answer.ByteCounts(in: counts[.bytesIn], out: counts[.bytesOut]),
             notificationsSent: counts[.notificationsSent]))
     }
+}
+
+/// `Answer.Stats` with its counts in the daemon's order (`AnswerForm`).
+private struct StatsMembers: AnswerForm {
+    typealias Encodes = Answer.Stats
+    typealias CodingKeys = Answer.Stats.CodingKeys
+    let since: String?
+    let requests: OrderedMembers<Int>
+    let errors: OrderedMembers<Int>
+    let connections: Answer.ConnectionCounts
+    let refreshes: Answer.RefreshCounts
+    let bytes: Answer.ByteCounts
+    let notificationsSent: Int
 }

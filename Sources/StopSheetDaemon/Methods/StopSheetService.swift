@@ -28,10 +28,9 @@ public struct StopSheetService: Sendable {
 
     public func register(in dispatcher: inout Dispatcher) {
         dispatcher.register(Methods.StopSheet.self) { params, _ in .of { () throws(RPCError) in try stopSheet(StopSheetQuery(params)) } }
-        // The shortcut's handler (`RPCExactHandler`) replies untyped; it answers from the same
-        // typed `stopSheet` as the general handler.
+        // The shortcut answers from the same `stopSheet` as the general handler.
         dispatcher.registerExact(Methods.StopSheet.self, param: .stopId, stamp: { [store] in store.version }) { stopID, _ in
-            do throws(RPCError) { return .result(try stopSheet(StopSheetQuery(stopID: stopID)).bytes) } catch { return .error(error) }
+            .of { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) }
         }
         dispatcher.register(Methods.Station.self) { params, _ in .of { () throws(RPCError) in try station(params.stopId.text) } }
         dispatcher.register(Methods.Stations.self) { _, _ in .of { () throws(RPCError) in try stations() } }
@@ -45,29 +44,23 @@ public struct StopSheetService: Sendable {
     }
 
     func stopSheet(_ query: StopSheetQuery) throws(RPCError) -> PreEncoded<Answer.Sheet> {
-        if query.stopType == .bus { return PreEncoded(splicedSheet: StopSheet.encodedBusMembers(stopID: query.stopID).object) }
         let generation = store.current
         let data = generation.sheetData(now: clock.now())
-        if let index = generation.encoded.stationIndex(stopID: query.stopID) {
-            return PreEncoded(splicedSheet: spliced.sheet(at: index, of: generation, data: data))
+        if query.stopType == .train, let index = generation.encoded.stationIndex(stopID: query.stopID) {
+            return spliced.sheet(at: index, of: generation, data: data)
         }
-        // An unknown stop, or stations not loaded yet: the rule is `stopSheet(_:in:)`'s.
-        return PreEncoded(splicedSheet: try stopSheet(query, in: generation.encoded).object(filling: spliced.encodedData(data, of: generation)))
+        // A bus stop, an unknown stop, or stations not loaded yet: the rule is `stopSheet(_:in:)`'s.
+        return PreEncoded(try stopSheet(query, in: generation.encoded), data: spliced.encodedData(data, of: generation))
     }
 
-    /// The answer's members from a given snapshot, with a hole for the train sheet's `data` (it
-    /// moves with the clock): subscriptions compare two snapshots' answers with it, and fill
-    /// `data` in what they send (`answer(_:stopType:data:)`).
-    func stopSheet(_ query: StopSheetQuery, in current: EncodedSnapshot) throws(RPCError) -> EncodedMembers {
-        if query.stopType == .bus { return StopSheet.encodedBusMembers(stopID: query.stopID) }
+    /// The answer without the train sheet's `data` (it moves with the clock) from a given
+    /// snapshot: subscriptions compare two snapshots' answers with it, and complete what they
+    /// send with `data` (`PreEncoded(_:data:)`).
+    func stopSheet(_ query: StopSheetQuery, in current: EncodedSnapshot) throws(RPCError) -> EncodedSheet {
+        if query.stopType == .bus { return EncodedSheet(busStopID: query.stopID) }
         if let encoded = current.stopSheet(stopID: query.stopID) { return encoded }
         guard current.snapshot.stations == nil else { throw unknownStop(query.stopID) }
-        return StopSheet.encodedMembersBeforeStationsLoad(stopID: query.stopID, stationName: query.stationName)
-    }
-
-    /// The `stopSheet` result from members of `stopSheet(_:in:)`: a train sheet gets `data`.
-    static func answer(_ members: EncodedMembers, stopType: StopType, data: SheetData) -> PreEncoded<Answer.Sheet> {
-        PreEncoded(splicedSheet: stopType == .train ? members.object(filling: data.encoded) : members.object)
+        return StopSheet.encodedBeforeStationsLoad(stopID: query.stopID, stationName: query.stationName)
     }
 
     /// `-32005`: the data has not loaded yet, or, for a cache without a source, never will.

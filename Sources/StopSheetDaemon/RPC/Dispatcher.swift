@@ -36,11 +36,14 @@ public struct Dispatcher: Sendable {
     /// `stamp`, when given, says the handler's results depend on the value, the clock and what
     /// the stamp counts alone (not on the caller): a result is then reused for the same value
     /// within one loop round while the stamp is unchanged (`ExactReplies`).
-    public mutating func registerExact<Method: RPCMethodType>(_ method: Method.Type, param: Method.Params.CodingKeys,
-                                                               stamp: (@Sendable () -> UInt64)? = nil, _ handler: @escaping RPCExactHandler) {
-        registerExact(Method.name, param: param.stringValue, stamp: stamp, handler)
+    ///
+    /// The handler answers with `Method`'s `Result`, as the general handler does.
+    public mutating func registerExact<Method: RPCMethodType>(_ method: Method.Type, param: Method.Params.CodingKeys, stamp: (@Sendable () -> UInt64)? = nil,
+                                                               _ handler: @escaping @Sendable (_ value: String, _ context: RPCContext) -> MethodReply<Method.Result>) {
+        registerExact(Method.name, param: param.stringValue, stamp: stamp) { value, context in handler(value, context).untyped }
     }
 
+    /// Untyped: for tests' stand-in methods.
     mutating func registerExact(_ method: String, param: String, stamp: (@Sendable () -> UInt64)? = nil, _ handler: @escaping RPCExactHandler) {
         precondition(handlers[method] != nil, "a shortcut needs the general handler of \(method) registered first")
         exact = ExactRoute(request: ExactRequest(method: method, paramName: param), stamp: stamp, handler: handler)

@@ -1,4 +1,5 @@
 import Synchronization
+import StopSheetProtocol
 
 /// The notifications one connection owes its client, latest state only: at most one entry per
 /// key (a subscription and what it watches), a newer one replacing an unsent one in place. So a
@@ -20,7 +21,10 @@ final class NotificationQueue: @unchecked Sendable {
     struct Notification {
         let line: [UInt8]
 
-        /// `params`: the encoded params object.
+        /// `Method` with its params, encoded: params of another notification do not compile.
+        init<Method: RPCNotificationType>(_ method: Method.Type, params: PreEncoded<Method.Params>) { self.init(method: Method.name, params: params.bytes) }
+
+        /// Untyped, for tests' stand-in notifications: `params`, the encoded params object.
         init(method: String, params: [UInt8]) { line = RPCResponse.notificationLine(method: method, params: params) }
 
         /// The bytes `write(into:)` appends.

@@ -1,44 +1,21 @@
-/// The answers and notification payloads of protocol.md, as types, for both sides: the daemon
-/// builds these values and encodes them (their synthesised `Encodable`, which writes the members
-/// in `CodingKeys` order, the wire's), clients decode them (`AnswerDecoder`), and `rpc.discover`
-/// describes them (`AnswerSchema`). Renaming a member is then a compile error on both sides, and
-/// adding one is a case of `CodingKeys`, a property and its initializer's parameter here: the
-/// compiler then points at each place the daemon builds the value, and takes only a value of the
-/// member's type there.
+/// The answers and notification payloads of protocol.md, as plain `Codable` values, for both
+/// sides: the daemon builds these values and encodes them (their synthesised `Encodable`, which
+/// writes the members in `CodingKeys` order, the wire's), clients decode them (`AnswerDecoder`),
+/// and `rpc.discover` describes them (`AnswerSchema`). Renaming a member is then a compile error
+/// on both sides, and adding one is a case of `CodingKeys`, a property and its initializer's
+/// parameter here: the compiler then points at each place the daemon builds the value, and at
+/// each form the daemon writes it in with parts encoded before (its `AnswerForm`s share these
+/// `CodingKeys`), and takes only a value of the member's type there.
 public enum Answer {}
 
 /// One object of an answer: its members are its `CodingKeys`, in wire order. A member whose
 /// property is optional is written as `null` when absent, unless its key is `omittable` (then it
 /// is left out: a member that only some answers have, such as a bus sheet's `stopId`).
-public protocol AnswerObject: Codable, AnswerMember, Equatable {
+public protocol AnswerObject: Codable, Equatable, Sendable {
     associatedtype CodingKeys: AnswerKey
-    /// One line for the schema's `description`.
+    /// One line for the schema's `description`; its name there is the type's.
     static var summary: String { get }
-    /// The name of its schema in `rpc.discover` (the type's name; the generic answers name theirs).
-    static var schemaName: String { get }
 }
-
-extension AnswerObject {
-    public static var schemaName: String { String(describing: Self.self) }
-}
-
-/// How a member of an answer is given to be encoded: as its value (`Encodes == Self`, every
-/// answer type, word, string, number and their arrays), or, on the daemon's side, as something
-/// that encodes to the same JSON, such as the bytes a snapshot encoded once from such a value
-/// (every station with the same alerts shares one `alerts` array). The answers whose members
-/// the daemon gives that way take them as generic parameters bound by `Encodes`
-/// (`Answer.SheetOf`), so a member of the wrong type does not compile in either form.
-public protocol AnswerMember<Encodes>: Encodable, Sendable {
-    /// The answer type whose JSON this encodes.
-    associatedtype Encodes = Self
-}
-
-extension String: AnswerMember {}
-extension Int: AnswerMember {}
-extension Bool: AnswerMember {}
-extension Optional: AnswerMember where Wrapped: AnswerMember {}
-extension Array: AnswerMember where Element: AnswerMember {}
-extension Dictionary: AnswerMember where Key == String, Value: AnswerMember {}
 
 /// A member name of an answer object: the only place the name is spelled.
 public protocol AnswerKey: CodingKey, CaseIterable, Hashable, Sendable, RawRepresentable where RawValue == String {
@@ -68,4 +45,4 @@ public struct AnswerVariants<Key: AnswerKey>: Sendable {
 
 /// A closed word of the protocol (tone, step-free, kinds, statuses): a string enum that the schema
 /// lists in full.
-public protocol AnswerWord: Codable, CaseIterable, AnswerMember, RawRepresentable where RawValue == String {}
+public protocol AnswerWord: Codable, CaseIterable, Sendable, RawRepresentable where RawValue == String {}

@@ -22,7 +22,7 @@ public struct AnswerSchemas {
         return schema
     }
 
-    public static func name(_ type: Any.Type) -> String { (type as? any AnswerObject.Type)?.schemaName ?? String(describing: type) }
+    public static func name(_ type: Any.Type) -> String { String(describing: type) }
 }
 
 /// What the recording decoder writes into while a type's `init(from:)` runs.
@@ -38,23 +38,23 @@ private final class Book {
     }
 
     /// Decodes `T` from the recorder (a value that exists only to be thrown away) and notes its
-    /// schema in `slot`.
-    func instance<T: Decodable>(_ type: T.Type, slot: Slot = Slot()) throws -> T {
+    /// schema in `note`.
+    func instance<T: Decodable>(_ type: T.Type, note: SchemaNote = SchemaNote()) throws -> T {
         if let word = T.self as? any AnswerWord.Type {
-            slot.schema = ["type": "string", "enum": .array(Self.words(word).map(JSON.string))]
+            note.schema = ["type": "string", "enum": .array(Self.words(word).map(JSON.string))]
             return Self.firstWord(word) as! T
         }
         if let dictionary = T.self as? any StringKeyedDictionary.Type {
-            let values = Slot()
+            let values = SchemaNote()
             _ = try dictionary.decodeValue(self, values)
-            slot.schema = ["type": "object", "additionalProperties": values.schema ?? [:]]
+            note.schema = ["type": "object", "additionalProperties": values.schema ?? [:]]
             return dictionary.empty as! T
         }
         if let object = T.self as? any AnswerObject.Type {
             let name = AnswerSchemas.name(object)
-            slot.schema = ["$ref": .string(AnswerSchemas.componentsPath + name)]
+            note.schema = ["$ref": .string(AnswerSchemas.componentsPath + name)]
             let record = ObjectRecord()
-            let value = try T(from: Recorder(book: self, slot: Slot(), record: record))
+            let value = try T(from: Recorder(book: self, note: SchemaNote(), record: record))
             if components[name] == nil {
                 var schema = JSONObject([("type", "object"), ("description", .string(object.summary))])
                 schema.append("properties", .object(record.properties))
@@ -64,7 +64,7 @@ private final class Book {
             }
             return value
         }
-        return try T(from: Recorder(book: self, slot: slot, record: ObjectRecord()))
+        return try T(from: Recorder(book: self, note: note, record: ObjectRecord()))
     }
 
     private static func words<W: AnswerWord>(_ word: W.Type) -> [String] { W.allCases.map(\.rawValue) }
@@ -72,7 +72,7 @@ private final class Book {
 }
 
 /// Where one value's schema is noted.
-private final class Slot {
+private final class SchemaNote {
     var schema: JSON?
 }
 
@@ -117,12 +117,12 @@ private final class ObjectRecord {
 
 private protocol StringKeyedDictionary {
     static var empty: Self { get }
-    static func decodeValue(_ book: Book, _ slot: Slot) throws -> Any
+    static func decodeValue(_ book: Book, _ note: SchemaNote) throws -> Any
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
     fileprivate static var empty: Self { [:] }
-    fileprivate static func decodeValue(_ book: Book, _ slot: Slot) throws -> Any { try book.instance(Value.self, slot: slot) }
+    fileprivate static func decodeValue(_ book: Book, _ note: SchemaNote) throws -> Any { try book.instance(Value.self, note: note) }
 }
 
 private let stringSchema: JSON = ["type": "string"]
@@ -132,7 +132,7 @@ private let booleanSchema: JSON = ["type": "boolean"]
 
 private struct Recorder: Decoder {
     let book: Book
-    let slot: Slot
+    let note: SchemaNote
     let record: ObjectRecord
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -142,35 +142,35 @@ private struct Recorder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let items = Slot()
-        slot.schema = ["type": "array", "items": .null]
-        return Unkeyed(book: book, items: items, array: slot)
+        let items = SchemaNote()
+        note.schema = ["type": "array", "items": .null]
+        return Unkeyed(book: book, items: items, array: note)
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(book: book, slot: slot) }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(book: book, note: note) }
 }
 
 private struct Single: SingleValueDecodingContainer {
     let book: Book
-    let slot: Slot
+    let note: SchemaNote
     var codingPath: [any CodingKey] { [] }
 
     func decodeNil() -> Bool { false }
-    func decode(_ type: Bool.Type) throws -> Bool { slot.schema = booleanSchema; return false }
-    func decode(_ type: String.Type) throws -> String { slot.schema = stringSchema; return "" }
-    func decode(_ type: Double.Type) throws -> Double { slot.schema = numberSchema; return 0 }
-    func decode(_ type: Float.Type) throws -> Float { slot.schema = numberSchema; return 0 }
-    func decode(_ type: Int.Type) throws -> Int { slot.schema = integerSchema; return 0 }
-    func decode(_ type: Int8.Type) throws -> Int8 { slot.schema = integerSchema; return 0 }
-    func decode(_ type: Int16.Type) throws -> Int16 { slot.schema = integerSchema; return 0 }
-    func decode(_ type: Int32.Type) throws -> Int32 { slot.schema = integerSchema; return 0 }
-    func decode(_ type: Int64.Type) throws -> Int64 { slot.schema = integerSchema; return 0 }
-    func decode(_ type: UInt.Type) throws -> UInt { slot.schema = integerSchema; return 0 }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { slot.schema = integerSchema; return 0 }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { slot.schema = integerSchema; return 0 }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { slot.schema = integerSchema; return 0 }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { slot.schema = integerSchema; return 0 }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try book.instance(type, slot: slot) }
+    func decode(_ type: Bool.Type) throws -> Bool { note.schema = booleanSchema; return false }
+    func decode(_ type: String.Type) throws -> String { note.schema = stringSchema; return "" }
+    func decode(_ type: Double.Type) throws -> Double { note.schema = numberSchema; return 0 }
+    func decode(_ type: Float.Type) throws -> Float { note.schema = numberSchema; return 0 }
+    func decode(_ type: Int.Type) throws -> Int { note.schema = integerSchema; return 0 }
+    func decode(_ type: Int8.Type) throws -> Int8 { note.schema = integerSchema; return 0 }
+    func decode(_ type: Int16.Type) throws -> Int16 { note.schema = integerSchema; return 0 }
+    func decode(_ type: Int32.Type) throws -> Int32 { note.schema = integerSchema; return 0 }
+    func decode(_ type: Int64.Type) throws -> Int64 { note.schema = integerSchema; return 0 }
+    func decode(_ type: UInt.Type) throws -> UInt { note.schema = integerSchema; return 0 }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { note.schema = integerSchema; return 0 }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { note.schema = integerSchema; return 0 }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { note.schema = integerSchema; return 0 }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { note.schema = integerSchema; return 0 }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try book.instance(type, note: note) }
 }
 
 private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -183,9 +183,9 @@ private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeNil(forKey key: Key) throws -> Bool { false }
 
     private func note<T: Decodable>(_ type: T.Type, _ key: Key, nullable: Bool) throws -> T {
-        let slot = Slot()
-        let value = try book.instance(type, slot: slot)
-        record.note(key, slot.schema ?? [:], nullable: nullable)
+        let note = SchemaNote()
+        let value = try book.instance(type, note: note)
+        record.note(key, note.schema ?? [:], nullable: nullable)
         return value
     }
 
@@ -215,26 +215,26 @@ private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         KeyedDecodingContainer(Keyed<NestedKey>(book: book, record: ObjectRecord()))
     }
 
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { Unkeyed(book: book, items: Slot(), array: Slot()) }
-    func superDecoder() throws -> any Decoder { Recorder(book: book, slot: Slot(), record: record) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { Recorder(book: book, slot: Slot(), record: ObjectRecord()) }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { Unkeyed(book: book, items: SchemaNote(), array: SchemaNote()) }
+    func superDecoder() throws -> any Decoder { Recorder(book: book, note: SchemaNote(), record: record) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { Recorder(book: book, note: SchemaNote(), record: ObjectRecord()) }
 }
 
 /// An array: one element is read, whose schema is the items'.
 private struct Unkeyed: UnkeyedDecodingContainer {
     let book: Book
-    let items: Slot
-    let array: Slot
+    let items: SchemaNote
+    let array: SchemaNote
     var codingPath: [any CodingKey] { [] }
     var count: Int? { 1 }
     var currentIndex = 0
     var isAtEnd: Bool { currentIndex > 0 }
 
-    init(book: Book, items: Slot, array: Slot) { (self.book, self.items, self.array) = (book, items, array) }
+    init(book: Book, items: SchemaNote, array: SchemaNote) { (self.book, self.items, self.array) = (book, items, array) }
 
     private mutating func element<T: Decodable>(_ type: T.Type) throws -> T {
         currentIndex += 1
-        let value = try book.instance(type, slot: items)
+        let value = try book.instance(type, note: items)
         array.schema = ["type": "array", "items": items.schema ?? [:]]
         return value
     }
@@ -263,11 +263,11 @@ private struct Unkeyed: UnkeyedDecodingContainer {
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         currentIndex += 1
-        return Unkeyed(book: book, items: Slot(), array: Slot())
+        return Unkeyed(book: book, items: SchemaNote(), array: SchemaNote())
     }
 
     mutating func superDecoder() throws -> any Decoder {
         currentIndex += 1
-        return Recorder(book: book, slot: Slot(), record: ObjectRecord())
+        return Recorder(book: book, note: SchemaNote(), record: ObjectRecord())
     }
 }

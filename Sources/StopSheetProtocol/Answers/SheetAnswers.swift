@@ -8,40 +8,32 @@ extension StopType: AnswerWord {}
 extension Answer {
     /// `stopSheet`'s result, a train station's or a bus stop's: a train sheet has `stationId`,
     /// `stationName`, `alerts` and `data`; a bus sheet `stopId`, and `null` glyph and button.
-    public typealias Sheet = SheetOf<String, AlertGlyph, AccessibilityButton, [Alert], SheetData>
-
-    /// `Sheet`, its station's id and name, glyph, button, alerts and data given in any form that
-    /// encodes them (`AnswerMember`): the daemon encodes a train sheet once for every station with
-    /// the same button, with places for what differs between stations, and `data`, which each
-    /// answer fills in.
-    public struct SheetOf<Station: AnswerMember, Glyph: AnswerMember, Button: AnswerMember, Alerts: AnswerMember, Data: AnswerMember>: Encodable, Sendable
-    where Station.Encodes == String, Glyph.Encodes == AlertGlyph, Button.Encodes == AccessibilityButton, Alerts.Encodes == [Alert], Data.Encodes == SheetData {
+    public struct Sheet: AnswerObject {
         public var stopType: StopType
         public var stopId: String?
-        public var stationId: Station?
-        public var stationName: Station?
-        public var alertGlyph: Glyph?
-        public var accessibilityButton: Button?
-        public var alerts: Alerts?
-        public var data: Data?
+        public var stationId: String?
+        public var stationName: String?
+        public var alertGlyph: AlertGlyph?
+        public var accessibilityButton: AccessibilityButton?
+        public var alerts: [Alert]?
+        public var data: SheetData?
 
-        public typealias CodingKeys = SheetKeys
+        public enum CodingKeys: String, AnswerKey {
+            case stopType, stopId, stationId, stationName, alertGlyph, accessibilityButton, alerts, data
+            public static let omittable: Set<Self> = [.stopId, .stationId, .stationName, .alerts, .data]
+            public static let variants: AnswerVariants<Self>? = AnswerVariants(by: .stopType, [
+                (StopType.train.rawValue, [.stationId, .stationName, .alerts, .data]),
+                (StopType.bus.rawValue, [.stopId]),
+            ])
+        }
 
-        public init(stopType: StopType, stopId: String?, stationId: Station?, stationName: Station?, alertGlyph: Glyph?, accessibilityButton: Button?,
-                    alerts: Alerts?, data: Data?) {
+        public static let summary = "A stop sheet: the alert glyph, the accessibility button and how fresh the data is."
+
+        public init(stopType: StopType, stopId: String?, stationId: String?, stationName: String?, alertGlyph: AlertGlyph?,
+                    accessibilityButton: AccessibilityButton?, alerts: [Alert]?, data: SheetData?) {
             (self.stopType, self.stopId, self.stationId, self.stationName) = (stopType, stopId, stationId, stationName)
             (self.alertGlyph, self.accessibilityButton, self.alerts, self.data) = (alertGlyph, accessibilityButton, alerts, data)
         }
-    }
-
-    /// `Sheet`'s members (apart from the generic type, so that they are one type for every form).
-    public enum SheetKeys: String, AnswerKey {
-        case stopType, stopId, stationId, stationName, alertGlyph, accessibilityButton, alerts, data
-        public static let omittable: Set<Self> = [.stopId, .stationId, .stationName, .alerts, .data]
-        public static let variants: AnswerVariants<Self>? = AnswerVariants(by: .stopType, [
-            (StopType.train.rawValue, [.stationId, .stationName, .alerts, .data]),
-            (StopType.bus.rawValue, [.stopId]),
-        ])
     }
 
     /// The glyph shown when live alerts apply.
@@ -60,34 +52,24 @@ extension Answer {
     }
 
     /// A dialog the sheet opens: the glyph's and the button's.
-    public typealias Dialog = DialogOf<String>
-
-    /// `Dialog`, its message given in any form that encodes a string: the daemon leaves the
-    /// button's message, the one member that names the station, to be given per station.
-    public struct DialogOf<Message: AnswerMember>: AnswerMember where Message.Encodes == String {
-        public typealias Encodes = Dialog
+    public struct Dialog: AnswerObject {
         public var title: String
-        public var message: Message
+        public var message: String
         public var buttons: [String]
 
-        public typealias CodingKeys = DialogKeys
+        public enum CodingKeys: String, AnswerKey { case title, message, buttons }
 
-        public init(title: String, message: Message, buttons: [String]) { (self.title, self.message, self.buttons) = (title, message, buttons) }
+        public static let summary = "A dialog: title, message and buttons."
+
+        public init(title: String, message: String, buttons: [String]) { (self.title, self.message, self.buttons) = (title, message, buttons) }
     }
-
-    public enum DialogKeys: String, AnswerKey { case title, message, buttons }
 
     public typealias Tone = StopSheet.Tone
     public typealias StepFree = StepFreeStatus
     public typealias AlertKind = StopSheetCore.AlertKind
 
     /// The accessibility button of a train sheet.
-    public typealias AccessibilityButton = AccessibilityButtonOf<Dialog, [Advisory], StepFreeNow>
-
-    /// `AccessibilityButton`, its dialog, advisories and `now` given in any form that encodes them.
-    public struct AccessibilityButtonOf<Alert: AnswerMember, Advisories: AnswerMember, Now: AnswerMember>: AnswerMember
-    where Alert.Encodes == Dialog, Advisories.Encodes == [Advisory], Now.Encodes == StepFreeNow {
-        public typealias Encodes = AccessibilityButton
+    public struct AccessibilityButton: AnswerObject {
         public var tone: Tone
         public var stepFree: StepFree
         /// Where `stepFree` came from, since protocol 2.2: `stations` (the station data), or
@@ -95,22 +77,22 @@ extension Answer {
         public var stepFreeFrom: StepFreeBasis?
         public var accessibilityLabel: String
         public var symbol: String
-        public var alert: Alert
-        public var advisories: Advisories
-        public var now: Now
+        public var alert: Dialog
+        public var advisories: [Advisory]
+        public var now: StepFreeNow
 
-        public typealias CodingKeys = AccessibilityButtonKeys
+        public enum CodingKeys: String, AnswerKey {
+            case tone, stepFree, stepFreeFrom, accessibilityLabel, symbol, alert, advisories, now
+            public static let omittable: Set<Self> = [.stepFreeFrom]
+        }
 
-        public init(tone: Tone, stepFree: StepFree, stepFreeFrom: StepFreeBasis?, accessibilityLabel: String, symbol: String, alert: Alert,
-                    advisories: Advisories, now: Now) {
+        public static let summary = "The accessibility button: tone, step-free status, dialog, advisories and step-free access now."
+
+        public init(tone: Tone, stepFree: StepFree, stepFreeFrom: StepFreeBasis?, accessibilityLabel: String, symbol: String, alert: Dialog,
+                    advisories: [Advisory], now: StepFreeNow) {
             (self.tone, self.stepFree, self.stepFreeFrom, self.accessibilityLabel, self.symbol) = (tone, stepFree, stepFreeFrom, accessibilityLabel, symbol)
             (self.alert, self.advisories, self.now) = (alert, advisories, now)
         }
-    }
-
-    public enum AccessibilityButtonKeys: String, AnswerKey {
-        case tone, stepFree, stepFreeFrom, accessibilityLabel, symbol, alert, advisories, now
-        public static let omittable: Set<Self> = [.stepFreeFrom]
     }
 
     /// A train sheet's `data`: how fresh each cache behind it is, at the moment of the answer.
@@ -151,28 +133,4 @@ extension Answer {
             (self.loaded, self.ageSeconds, self.stale, self.producedAt, self.configured) = (loaded, ageSeconds, stale, producedAt, configured)
         }
     }
-}
-
-extension Answer.SheetOf: Decodable where Station: Decodable, Glyph: Decodable, Button: Decodable, Alerts: Decodable, Data: Decodable {}
-extension Answer.SheetOf: Equatable where Station: Equatable, Glyph: Equatable, Button: Equatable, Alerts: Equatable, Data: Equatable {}
-extension Answer.SheetOf: AnswerMember {
-    public typealias Encodes = Answer.Sheet
-}
-extension Answer.SheetOf: AnswerObject where Station == String, Glyph == Answer.AlertGlyph, Button == Answer.AccessibilityButton, Alerts == [Answer.Alert], Data == Answer.SheetData {
-    public static var summary: String { "A stop sheet: the alert glyph, the accessibility button and how fresh the data is." }
-    public static var schemaName: String { "Sheet" }
-}
-
-extension Answer.AccessibilityButtonOf: Decodable where Alert: Decodable, Advisories: Decodable, Now: Decodable {}
-extension Answer.AccessibilityButtonOf: Equatable where Alert: Equatable, Advisories: Equatable, Now: Equatable {}
-extension Answer.AccessibilityButtonOf: AnswerObject where Alert == Answer.Dialog, Advisories == [Answer.Advisory], Now == Answer.StepFreeNow {
-    public static var summary: String { "The accessibility button: tone, step-free status, dialog, advisories and step-free access now." }
-    public static var schemaName: String { "AccessibilityButton" }
-}
-
-extension Answer.DialogOf: Decodable where Message: Decodable {}
-extension Answer.DialogOf: Equatable where Message: Equatable {}
-extension Answer.DialogOf: AnswerObject where Message == String {
-    public static var summary: String { "A dialog: title, message and buttons." }
-    public static var schemaName: String { "Dialog" }
 }

@@ -1,29 +1,29 @@
 extension Answer {
     /// `stats`' result. `requests` and `errors` are keyed by method name and error code (with
     /// `unknown` and `other`), a set the daemon fixes.
-    public typealias Stats = StatsOf<[String: Int]>
-
-    /// `Stats`, its counts given in any form that encodes them (the daemon's keep their order).
-    public struct StatsOf<Counts: AnswerMember>: AnswerMember where Counts.Encodes == [String: Int] {
-        public typealias Encodes = Stats
+    public struct Stats: AnswerObject {
         public var since: String?
-        public var requests: Counts
-        public var errors: Counts
+        public var requests: [String: Int]
+        public var errors: [String: Int]
         public var connections: ConnectionCounts
         public var refreshes: RefreshCounts
         public var bytes: ByteCounts
         public var notificationsSent: Int
 
-        public typealias CodingKeys = StatsKeys
+        public enum CodingKeys: String, AnswerKey { case since, requests, errors, connections, refreshes, bytes, notificationsSent }
 
-        public init(since: String?, requests: Counts, errors: Counts, connections: ConnectionCounts, refreshes: RefreshCounts, bytes: ByteCounts,
+        public static let summary = "What the daemon has counted since it started."
+        /// `requests`' entry for every name that is not a method.
+        public static let unknownMethod = "unknown"
+        /// `errors`' entry for every code that is not one of `ErrorCode`.
+        public static let otherError = "other"
+
+        public init(since: String?, requests: [String: Int], errors: [String: Int], connections: ConnectionCounts, refreshes: RefreshCounts, bytes: ByteCounts,
                     notificationsSent: Int) {
             (self.since, self.requests, self.errors, self.connections) = (since, requests, errors, connections)
             (self.refreshes, self.bytes, self.notificationsSent) = (refreshes, bytes, notificationsSent)
         }
     }
-
-    public enum StatsKeys: String, AnswerKey { case since, requests, errors, connections, refreshes, bytes, notificationsSent }
 
     public struct ConnectionCounts: AnswerObject {
         public var open: Int
@@ -112,15 +112,4 @@ extension Answer {
             (self.`in`, self.out) = (`in`, out)
         }
     }
-}
-
-extension Answer.StatsOf: Decodable where Counts: Decodable {}
-extension Answer.StatsOf: Equatable where Counts: Equatable {}
-extension Answer.StatsOf: AnswerObject where Counts == [String: Int] {
-    public static var summary: String { "What the daemon has counted since it started." }
-    public static var schemaName: String { "Stats" }
-    /// `requests`' entry for every name that is not a method.
-    public static var unknownMethod: String { "unknown" }
-    /// `errors`' entry for every code that is not one of `ErrorCode`.
-    public static var otherError: String { "other" }
 }

@@ -16,56 +16,46 @@ extension Answer {
     /// `accessibilityButton.now` (and `station`'s `now`): step-free access at this moment,
     /// platform by platform, from the station's pathways and its live facility outages. It stands
     /// beside the button's tone and sentence, which it never changes.
-    public typealias StepFreeNow = StepFreeNowOf<[PlatformAccess], [FacilityOutage]>
-
-    /// `StepFreeNow`, its platforms and outages given in any form that encodes them: the daemon
-    /// encodes the rest once for each verdict, basis and completeness (every station's `now`).
-    public struct StepFreeNowOf<Platforms: AnswerMember, Outages: AnswerMember>: AnswerMember
-    where Platforms.Encodes == [PlatformAccess], Outages.Encodes == [FacilityOutage] {
-        public typealias Encodes = StepFreeNow
+    public struct StepFreeNow: AnswerObject {
         public var stepFree: StepFreeVerdict
         public var basis: StepFreeBasis
         /// False when an elevator outage at the station places no pathway.
         public var complete: Bool
-        public var platforms: Platforms
+        public var platforms: [PlatformAccess]
         /// Elevators first, then escalators, then others.
-        public var outages: Outages
+        public var outages: [FacilityOutage]
         /// Why the pathways cannot say (the verdict is then `unknown`), in a sentence; left out
         /// otherwise. Since protocol 2.2.
         public var reason: String?
 
-        public typealias CodingKeys = StepFreeNowKeys
+        public enum CodingKeys: String, AnswerKey {
+            case stepFree, basis, complete, platforms, outages, reason
+            public static let omittable: Set<Self> = [.reason]
+        }
 
-        public init(stepFree: StepFreeVerdict, basis: StepFreeBasis, complete: Bool, platforms: Platforms, outages: Outages, reason: String? = nil) {
+        public static let summary = "Step-free access now: the verdict, its basis, and each platform's step-free entry and exit."
+
+        public init(stepFree: StepFreeVerdict, basis: StepFreeBasis, complete: Bool, platforms: [PlatformAccess], outages: [FacilityOutage],
+                    reason: String? = nil) {
             (self.stepFree, self.basis, self.complete, self.platforms, self.outages, self.reason) = (stepFree, basis, complete, platforms, outages, reason)
         }
     }
 
-    public enum StepFreeNowKeys: String, AnswerKey {
-        case stepFree, basis, complete, platforms, outages, reason
-        public static let omittable: Set<Self> = [.reason]
-    }
-
     /// One platform's step-free entry and exit now; `null` when nothing says (basis `stations`).
-    public typealias PlatformAccess = PlatformAccessOf<String>
-
-    /// `PlatformAccess`, its id and name given in any form that encodes a string: the daemon
-    /// encodes the rest once for each pair of entry and exit.
-    public struct PlatformAccessOf<Text: AnswerMember>: AnswerMember where Text.Encodes == String {
-        public typealias Encodes = PlatformAccess
-        public var stopId: Text
-        public var name: Text
+    public struct PlatformAccess: AnswerObject {
+        public var stopId: String
+        public var name: String
         public var entry: Bool?
         public var exit: Bool?
 
-        public typealias CodingKeys = PlatformAccessKeys
+        public enum CodingKeys: String, AnswerKey { case stopId, name, entry, exit }
 
-        public init(stopId: Text, name: Text, entry: Bool?, exit: Bool?) {
+        public static let summary = "A platform's step-free entry and exit now."
+
+        public init(stopId: String, name: String, entry: Bool?, exit: Bool?) {
             (self.stopId, self.name, self.entry, self.exit) = (stopId, name, entry, exit)
         }
     }
-
-    public enum PlatformAccessKeys: String, AnswerKey { case stopId, name, entry, exit }
 
     /// A live facility outage at the station and the pathways it takes out.
     public struct FacilityOutage: AnswerObject {
@@ -108,18 +98,4 @@ extension Answer {
             StopSheetCore.StepFreeNow.Outage.isUnresolved(facility: facility, pathways: pathways, status: status)
         }
     }
-}
-
-extension Answer.StepFreeNowOf: Decodable where Platforms: Decodable, Outages: Decodable {}
-extension Answer.StepFreeNowOf: Equatable where Platforms: Equatable, Outages: Equatable {}
-extension Answer.StepFreeNowOf: AnswerObject where Platforms == [Answer.PlatformAccess], Outages == [Answer.FacilityOutage] {
-    public static var summary: String { "Step-free access now: the verdict, its basis, and each platform's step-free entry and exit." }
-    public static var schemaName: String { "StepFreeNow" }
-}
-
-extension Answer.PlatformAccessOf: Decodable where Text: Decodable {}
-extension Answer.PlatformAccessOf: Equatable where Text: Equatable {}
-extension Answer.PlatformAccessOf: AnswerObject where Text == String {
-    public static var summary: String { "A platform's step-free entry and exit now." }
-    public static var schemaName: String { "PlatformAccess" }
 }

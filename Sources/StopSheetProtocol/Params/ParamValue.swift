@@ -3,7 +3,10 @@ import StopSheetCore
 /// The type of one param (`stopId`, `stationName`, `what`…): its rule, the -32602 detail when a
 /// value breaks it, and its JSON Schema, declared together so that the daemon's check
 /// (`ParamsDecoder`) and `rpc.discover`'s schema (`ParamsShape`) read the same declaration.
-public protocol ParamValue: Decodable, Sendable {
+///
+/// A client encodes it as the daemon reads it (`Encodable`), so a method's `Params` value is what
+/// the client sends.
+public protocol ParamValue: Codable, Sendable {
     /// The value of the param `name` from its JSON (present and not `null`), or -32602 saying
     /// what `name` must be.
     static func param(_ json: JSON, name: String) throws(RPCError) -> Self
@@ -93,6 +96,12 @@ public struct StopID: ParamValue, Hashable, CustomStringConvertible {
         if let int = try? value.decode(Int.self) { json = .int(int) } else { json = .string(try value.decode(String.self)) }
         self = try Self.param(json, name: decoder.codingPath.last?.stringValue ?? "stopId")
     }
+
+    /// As a string, the daemon's reading of it.
+    public func encode(to encoder: any Encoder) throws {
+        var single = encoder.singleValueContainer()
+        try single.encode(text)
+    }
 }
 
 /// Free text as a param (`stationName`, a subscription id): a string of at most 200 bytes.
@@ -125,6 +134,11 @@ public struct ParamText: ParamValue, Hashable, CustomStringConvertible {
         let text = try decoder.singleValueContainer().decode(String.self)
         self = try Self.param(.string(text), name: decoder.codingPath.last?.stringValue ?? "text")
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var single = encoder.singleValueContainer()
+        try single.encode(text)
+    }
 }
 
 /// A param that names one of a closed set of words (`stopType`, `what`): a string of
@@ -145,7 +159,7 @@ extension ParamWord {
 }
 
 extension StopType: ParamWord {}
-extension RefreshTarget: Decodable, ParamWord {}
+extension RefreshTarget: Codable, ParamWord {}
 
 extension Bool: ParamValue {
     public static func param(_ json: JSON, name: String) throws(RPCError) -> Bool {

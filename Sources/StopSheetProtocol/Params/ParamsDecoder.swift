@@ -3,8 +3,9 @@ import StopSheetCore
 /// A method's params as a type (`Methods.Station.Params`): one property per param, named as on
 /// the wire by its `CodingKeys`, of a `ParamValue` type; optional when the param may be left out.
 /// The daemon reads params into it before dispatch (`ParamsDecoder`), and `rpc.discover`
-/// describes them from it (`ParamsShape`), so the check and the schema cannot disagree.
-public protocol RPCParams: Decodable, Sendable {
+/// describes them from it (`ParamsShape`), so the check and the schema cannot disagree. A client
+/// sends such a value (`Encodable`, an absent param left out: `StopSheetClient.call`).
+public protocol RPCParams: Codable, Sendable {
     associatedtype CodingKeys: CodingKey
     /// A rule across params (`subscribe` needs something to follow), checked after each
     /// param's own: -32602 when broken.

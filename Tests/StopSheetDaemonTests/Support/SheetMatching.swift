@@ -3,10 +3,9 @@ import StopSheetProtocol
 import Testing
 @testable import StopSheetDaemon
 
-/// A snapshot's train sheet as an answer gives it, its hole filled with `sampleData`; other
-/// members (a bus sheet's) as they are.
-extension EncodedMembers {
-    var sheet: [UInt8] { hole == nil ? object : object(filling: sampleData.encoded) }
+/// A snapshot's sheet as an answer gives it: a train sheet with `sampleData`, a bus sheet as it is.
+extension EncodedSheet {
+    var sheet: [UInt8] { PreEncoded(self, data: sampleData.encoded).bytes }
 }
 
 /// The `data` tests fill a snapshot's sheets with: nothing loaded, at the epoch.

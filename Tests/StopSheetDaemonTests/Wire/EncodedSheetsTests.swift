@@ -4,7 +4,7 @@ import StopSheetCore
 import StopSheetTestSupport
 @testable import StopSheetDaemon
 
-/// The encoded snapshot assembles each sheet from alert members encoded once per distinct alert
+/// The encoded snapshot encodes each sheet with alert members encoded once per distinct alert
 /// set; these check that what it writes says exactly what the core's `StopSheet` says, through
 /// the protocol's types (`expectSheet`).
 @Suite struct EncodedSheetsTests {
@@ -100,11 +100,11 @@ import StopSheetTestSupport
     }
 
     @Test func busSheetShowsNothing() {
-        #expect(StopSheet.encodedBusMembers(stopID: "1106").object == Array(#"{"stopType":"bus","stopId":"1106","alertGlyph":null,"accessibilityButton":null}"#.utf8))
+        #expect(EncodedSheet(busStopID: "1106").sheet == Array(#"{"stopType":"bus","stopId":"1106","alertGlyph":null,"accessibilityButton":null}"#.utf8))
     }
 
     @Test func theSheetBeforeStationsLoadIsTheCoresOne() {
         let sheet = StopSheet.beforeStationsLoad(stopID: "40380", stationName: "  Clark /  Lake ")
-        expectSheet(StopSheet.encodedMembersBeforeStationsLoad(stopID: "40380", stationName: "  Clark /  Lake ").sheet, matches: sheet, in: TestZones.chicago)
+        expectSheet(StopSheet.encodedBeforeStationsLoad(stopID: "40380", stationName: "  Clark /  Lake ").sheet, matches: sheet, in: TestZones.chicago)
     }
 }

@@ -3,11 +3,11 @@ import Foundation
 import StopSheetCore
 import Testing
 
-/// `accessibilityButton.now` in the encoded sheets of Prague's real metro topology, when an alert
-/// refresh reuses the quiet verdicts of the snapshot it replaces — an outage that starts, one that
-/// ends, and a new stations load. Nemocnice Motol's `now` is checked against literal values read
-/// off its tables by hand; every other station only for the wiring: the encoding writes what the
-/// core's `StopSheet` says (`expectSheet`), byte for byte as a snapshot encoded afresh.
+/// `accessibilityButton.now` in the encoded sheets of Prague's real metro topology, through
+/// refreshes — an outage that starts, one that ends, and a new stations load. Nemocnice Motol's
+/// `now` is checked against literal values read off its tables by hand; every other station only
+/// for the wiring: the encoding writes what the core's `StopSheet` says (`expectSheet`), byte for
+/// byte as a snapshot encoded afresh.
 @Suite struct EncodedStepFreeNowTests {
     static let feed = GTFSFeeds.tests + "/Fixtures/gtfs-pathways/prague-pid-2020-07-02/"
 
@@ -48,7 +48,7 @@ import Testing
         try JSONParser.parse(try #require(encoded.stopSheet(stopID: stopID)).sheet)["accessibilityButton"]?["now"]
     }
 
-    @Test func refreshesReuseOnlyWhatTheStationsDecide() throws {
+    @Test func refreshesShowWhatTheStationsDecide() throws {
         let directory = try Self.directory()
         let at = Instant(secondsSince1970: 1_000)
         let quiet = EncodedSnapshot(Snapshot.build(stations: directory, alerts: [], now: at), zone: .utc)

@@ -1,22 +1,21 @@
 import StopSheetCore
 import StopSheetProtocol
 
-/// How the daemon puts JSON together from parts encoded before: answer and notification
-/// envelopes around a result (a snapshot's sheet, a client's id token), and a train sheet's
-/// members with its `data` in their hole (`EncodedMembers.object(filling:)`). The answers
-/// themselves are encoded from their values (`AnswerEncoding`). It writes one object's members
-/// one by one and places every brace, comma and colon inside what it writes, so no caller cuts
-/// encoded bytes at a marker or drops a last byte to add a member. Outside it stand only the
-/// lines' framing: the newline after each answer, and a batch's `[`, commas and `]` between whole
-/// answers (`LineAnswer`), which stream out one by one as they are answered.
+/// How the daemon puts the JSON-RPC envelopes together around parts encoded before: an answer's
+/// or a notification's `jsonrpc`, `id`, `result` or `error`, and `params` (a snapshot's sheet, a
+/// client's id token). The answers themselves are encoded from their values (`AnswerEncoding`).
+/// It writes one object's members one by one and places every brace, comma and colon inside what
+/// it writes, so no caller cuts encoded bytes at a marker or drops a last byte to add a member.
+/// Outside it stand only the lines' framing: the newline after each answer, and a batch's `[`,
+/// commas and `]` between whole answers (`LineAnswer`), which stream out one by one as they are
+/// answered.
 ///
-/// A value given as bytes (`encoded:`, `shared:`) must be one complete JSON value;
-/// `EncodedMembers` are members of an object without its braces.
+/// A value given as bytes (`encoded:`, `shared:`) must be one complete JSON value.
 ///
 /// It owns the sink while it writes: `writeObject` moves the sink into the writer and back, so
 /// the sink is appended to in place, never copied (a copy would make its buffer shared, and the
-/// next append copy it whole), and no write reaches it through a pointer the optimizer may not
-/// see (a release build once read a buffer that a write through such a pointer had freed).
+/// next append copy it whole), and every write reaches the sink through the writer itself, never
+/// through a pointer that the optimizer cannot see.
 struct JSONWriter<Sink: JSONSink>: ~Copyable {
     fileprivate var sink: Sink
     /// The object has a member, so the next one needs a comma.
@@ -36,11 +35,6 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
     mutating func member(_ key: JSONKey, string: String) {
         self.key(key)
         sink.write(string: string)
-    }
-
-    mutating func member(_ key: JSONKey, int: Int) {
-        self.key(key)
-        sink.write(JSON.int(int))
     }
 
     /// A value encoded before, copied.
@@ -70,18 +64,6 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
         sink.append(shared: value)
     }
 
-    /// Members encoded before (`EncodedMembers`), in their order, after those written so far,
-    /// with `value` in their hole, which they have when they are given one (`object(filling:)`).
-    mutating func members(_ members: EncodedMembers, filling value: [UInt8]?) {
-        guard !members.pieces.isEmpty else { return }
-        separate()
-        for (index, piece) in members.pieces.enumerated() {
-            if index == members.hole?.before, let value { sink.append(shared: value) }
-            sink.append(shared: piece)
-        }
-        if members.hole?.before == members.pieces.count, let value { sink.append(shared: value) }
-    }
-
     // MARK: Punctuation
     // Inlined, with the members an envelope writes: each is a few instructions around a copy, and
     // inlined, a literal key's kind and the first member's missing comma are known where it is written.
@@ -89,12 +71,7 @@ struct JSONWriter<Sink: JSONSink>: ~Copyable {
     @inline(__always)
     private mutating func key(_ key: JSONKey) {
         separate()
-        switch key.name {
-        case .literal(let name):
-            sink.write(key: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        case .encoded(let bytes):
-            sink.write(bytes)
-        }
+        sink.write(key: UnsafeRawBufferPointer(start: key.name.utf8Start, count: key.name.utf8CodeUnitCount))
     }
 
     @inline(__always)
@@ -121,8 +98,6 @@ protocol JSONSink {
     mutating func write(_ value: JSON)
     /// A string as JSON, escaped.
     mutating func write(string: String)
-    /// A string's escaped content, without quotes.
-    mutating func write(stringContent: String)
     /// A complete value encoded before and kept by others.
     mutating func append(shared bytes: [UInt8])
     /// `"name":` for a name that needs no escape.
@@ -162,16 +137,9 @@ extension Array: JSONSink where Element == UInt8 {
 
     mutating func write(string: String) { JSON.encodeString(string, into: &self) }
 
-    mutating func write(stringContent: String) { JSON.encodeStringContent(stringContent, into: &self) }
 
     mutating func append(shared bytes: [UInt8]) { append(contentsOf: bytes) }
 
-    /// One object's bytes.
-    static func object(_ body: (inout JSONWriter<[UInt8]>) -> Void) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.writeObject(body)
-        return bytes
-    }
 }
 
 extension OutputBuffer: JSONSink {
@@ -179,30 +147,16 @@ extension OutputBuffer: JSONSink {
 
     mutating func write(string: String) { write { JSON.encodeString(string, into: &$0) } }
 
-    mutating func write(stringContent: String) { write { JSON.encodeStringContent(stringContent, into: &$0) } }
 }
 
 /// A member name: a literal of the source (plain ASCII, no escape needed: checked in debug
-/// builds), written without any allocation or reference count, or any string, escaped once.
+/// builds), written without any allocation or reference count.
 struct JSONKey: Sendable, ExpressibleByStringLiteral {
-    fileprivate enum Name {
-        case literal(StaticString)
-        /// `"name":`, encoded.
-        case encoded([UInt8])
-    }
-
-    fileprivate let name: Name
-
-    init(_ name: String) {
-        var bytes: [UInt8] = []
-        JSON.encodeString(name, into: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        self.name = .encoded(bytes)
-    }
+    fileprivate let name: StaticString
 
     init(stringLiteral name: StaticString) {
         assert(name.hasPointerRepresentation && UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
             .allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a key literal that needs escapes")
-        self.name = .literal(name)
+        self.name = name
     }
 }

@@ -10,7 +10,7 @@ struct AnswerComparison {
     /// A stop id some train subscription watches: its answer as last compared (nil: unknown
     /// stop) and who watches it, in subscription order.
     struct WatchedStop {
-        var answer: EncodedMembers?
+        var answer: EncodedSheet?
         var subscriptions: [String]
     }
 
@@ -40,7 +40,7 @@ struct AnswerComparison {
 
     /// What changed from the generation last compared to `next` at `nextData`: the watched stops
     /// whose answer did (now kept as the new one), and whether the health key did.
-    mutating func compare(to next: Generation, data nextData: SheetData, answer: (String, EncodedSnapshot) -> EncodedMembers?) -> (stops: Set<String>, health: Bool) {
+    mutating func compare(to next: Generation, data nextData: SheetData, answer: (String, EncodedSnapshot) -> EncodedSheet?) -> (stops: Set<String>, health: Bool) {
         let previous = generation
         generation = next
         let dataChanged = !nextData.sameState(as: data)
@@ -58,7 +58,7 @@ struct AnswerComparison {
     }
 
     /// `subscription` watches `stopID`, whose answer in `generation` is `answer`.
-    mutating func watch(_ stopID: String, answer: EncodedMembers?, by subscription: String) {
+    mutating func watch(_ stopID: String, answer: EncodedSheet?, by subscription: String) {
         if watched[stopID] == nil { watched[stopID] = WatchedStop(answer: answer, subscriptions: []) }
         watched[stopID]!.subscriptions.append(subscription)
     }

@@ -16,14 +16,14 @@ final class SplicedSheets: @unchecked Sendable {
     @exclusivity(unchecked) private var generation: Generation?
     @exclusivity(unchecked) private var key: (alerts: Int64, stations: Int64, facilities: Int64)?
     @exclusivity(unchecked) private var encodedData: PreEncoded<Answer.SheetData>?
-    @exclusivity(unchecked) private var sheets: [[UInt8]?] = []
+    @exclusivity(unchecked) private var sheets: [PreEncoded<Answer.Sheet>?] = []
     @exclusivity(unchecked) private var thread = OwningThread()
 
     /// The sheet at `index` of `generation` with `data` in its place.
-    func sheet(at index: Int, of generation: Generation, data: SheetData) -> [UInt8] {
+    func sheet(at index: Int, of generation: Generation, data: SheetData) -> PreEncoded<Answer.Sheet> {
         update(generation, data)
         if let sheet = sheets[index] { return sheet }
-        let sheet = generation.encoded.stopSheet(at: index).object(filling: encodedData!)
+        let sheet = PreEncoded(generation.encoded.stopSheet(at: index), data: encodedData!)
         sheets[index] = sheet
         return sheet
     }

@@ -106,28 +106,27 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         }
     }
 
-    private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: EncodedMembers?) {
+    private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: EncodedSheet?) {
         subscription.seq += 1
-        let sheet = answer.map { StopSheetService.answer($0, stopType: .train, data: comparison.data) }
-        let params = AnswerEncoding.encode(Answer.SheetChangedOf(subscription: subscription.id, seq: subscription.seq, stopId: stopID, sheet: sheet))
-        queue(subscription, .stopSheetChanged, params, about: stopID)
+        let sheet = answer.map { PreEncoded($0, data: comparison.data.encoded) }
+        let params = PreEncoded<Answer.SheetChanged>(SheetChangedMembers(subscription: subscription.id, seq: subscription.seq, stopId: stopID, sheet: sheet))
+        queue(subscription, .init(Notifications.StopSheetChanged.self, params: params), about: stopID)
     }
 
     private func queueHealth(_ subscription: Subscription, _ health: PreEncoded<Answer.Health>) {
         subscription.seq += 1
-        let params = AnswerEncoding.encode(Answer.HealthChangedOf(subscription: subscription.id, seq: subscription.seq, health: health))
-        queue(subscription, .healthChanged, params, about: "")
+        let params = PreEncoded<Answer.HealthChanged>(HealthChangedMembers(subscription: subscription.id, seq: subscription.seq, health: health))
+        queue(subscription, .init(Notifications.HealthChanged.self, params: params), about: "")
     }
 
     /// The next notification of `subscription`, replacing an unsent one about the same stop (or,
     /// `about` empty, the health).
-    private func queue(_ subscription: Subscription, _ method: RPCNotification, _ params: [UInt8], about item: String) {
-        let notification = NotificationQueue.Notification(method: method.rawValue, params: params)
+    private func queue(_ subscription: Subscription, _ notification: NotificationQueue.Notification, about item: String) {
         subscription.queue.post(notification, key: .init(group: subscription.id, item: item))
     }
 
     /// `stopSheet {stopId}`'s result members, nil when it would be -32001 (the stop is unknown).
-    private static func answer(_ service: StopSheetService, _ stopID: String, in snapshot: EncodedSnapshot) -> EncodedMembers? {
+    private static func answer(_ service: StopSheetService, _ stopID: String, in snapshot: EncodedSnapshot) -> EncodedSheet? {
         guard let query = try? StopSheetQuery(stopID: stopID) else { return nil }
         return try? service.stopSheet(query, in: snapshot)
     }
@@ -155,7 +154,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         // Every answer first, from the generation the registry last compared: a change after it is
         // then a notification, and an unknown id fails the call before anything is subscribed.
         // Kept without `data` too: the watched answers they start from.
-        var answers: [EncodedMembers] = []
+        var answers: [EncodedSheet] = []
         for stopID in stopIDs {
             do {
                 var query = try StopSheetQuery(stopID: stopID)
@@ -183,10 +182,10 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         counters.record(subscriptions: subscriptions.count, stops: subscribedStops)
 
         let sheets = stopIDs.isEmpty ? nil : OrderedMembers(zip(stopIDs, answers).map { stopID, answer in
-            (name: stopID, value: StopSheetService.answer(answer, stopType: stopType, data: comparison.data))
+            (name: stopID, value: PreEncoded(answer, data: comparison.data.encoded))
         })
-        return .result(PreEncoded(Answer.SubscribedOf(subscription: subscription.id, sheets: sheets,
-                                                      health: health ? service.encodedHealth(of: comparison.generation) : nil)))
+        return .result(PreEncoded(SubscribedMembers(subscription: subscription.id, sheets: sheets,
+                                                    health: health ? service.encodedHealth(of: comparison.generation) : nil)))
     }
 
     private func unsubscribe(_ id: String, _ context: RPCContext) -> MethodReply<Bool> {
@@ -251,4 +250,32 @@ public final class SubscriptionCounters: Sendable {
         self.subscriptions.store(subscriptions, ordering: .relaxed)
         self.stops.store(stops, ordering: .relaxed)
     }
+}
+
+// The push answers with their sheets and health encoded before (`AnswerForm`), the sheets in the
+// order the stop ids were given.
+
+private struct SubscribedMembers: AnswerForm {
+    typealias Encodes = Answer.Subscribed
+    typealias CodingKeys = Answer.Subscribed.CodingKeys
+    let subscription: String
+    let sheets: OrderedMembers<PreEncoded<Answer.Sheet>>?
+    let health: PreEncoded<Answer.Health>?
+}
+
+private struct SheetChangedMembers: AnswerForm {
+    typealias Encodes = Answer.SheetChanged
+    typealias CodingKeys = Answer.SheetChanged.CodingKeys
+    let subscription: String
+    let seq: Int
+    let stopId: String
+    let sheet: PreEncoded<Answer.Sheet>?
+}
+
+private struct HealthChangedMembers: AnswerForm {
+    typealias Encodes = Answer.HealthChanged
+    typealias CodingKeys = Answer.HealthChanged.CodingKeys
+    let subscription: String
+    let seq: Int
+    let health: PreEncoded<Answer.Health>
 }

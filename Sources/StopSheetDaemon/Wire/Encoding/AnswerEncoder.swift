@@ -18,66 +18,68 @@ enum AnswerEncoding {
         return sink.joined()
     }
 
-    /// Appends the members of `value`, an object, without its braces (`EncodedMembers`).
-    static func writeMembers<T: Encodable>(_ value: T, into sink: inout Sink) {
+    /// `{` and the members of `value`, an object, without its closing brace, in pieces
+    /// (`EncodedSheet`).
+    static func openObject<T: Encodable>(_ value: T, capacity: Int = 0) -> [[UInt8]] {
+        var sink = Sink(capacity: capacity)
+        sink.write(UInt8(ascii: "{"))
         withUnsafeMutablePointer(to: &sink) { AnswerEncoder.write(value, $0, bare: true) }
+        return sink.pieces()
     }
 
-    /// What the encoder writes into: bytes, and big values encoded before as pieces of their own.
-    typealias Sink = EncodedMembers.Pieces
-}
+    /// What the encoder writes into: bytes, with big values encoded before kept as pieces of their
+    /// own, by reference (a snapshot's alert arrays, shared by a line's stations).
+    struct Sink {
+        private var tail: [UInt8] = []
+        private var done: [[UInt8]] = []
+        private var doneBytes = 0
 
-/// The JSON of an `Encodes` value, encoded before: written as it is wherever an answer takes an
-/// `Encodes` (`AnswerMember`). Made only by encoding such a value, or by joining such pieces into
-/// an array, so its bytes are always what the value would encode to. A method's handler answers
-/// with one of its `Result` (`MethodReply`).
-public struct PreEncoded<Encodes: Sendable>: AnswerMember, Equatable {
-    let bytes: [UInt8]
+        init(capacity: Int) { tail.reserveCapacity(capacity) }
 
-    init(_ value: Encodes, capacity: Int = 0) where Encodes: Encodable { bytes = AnswerEncoding.encode(value, capacity: capacity) }
+        mutating func write(_ byte: UInt8) { tail.write(byte) }
+        mutating func write(_ bytes: UnsafeRawBufferPointer) { tail.write(bytes) }
+        mutating func write(_ value: JSON) { tail.write(value) }
+        mutating func write(string: String) { tail.write(string: string) }
+        mutating func write(key name: UnsafeRawBufferPointer) { tail.write(key: name) }
 
-    /// A value given in a form that encodes as `Encodes` (`Answer.StatsOf` for `Answer.Stats`…).
-    init<Form: AnswerMember>(_ value: Form) where Form.Encodes == Encodes { bytes = AnswerEncoding.encode(value) }
-
-    /// `rpc.discover`'s document, which is JSON, not an answer type.
-    init(document: JSON) where Encodes == JSON { bytes = document.encoded }
-
-    private init(bytes: [UInt8]) { self.bytes = bytes }
-
-    /// What an encoding of an `Encodes` wrote (`EncodedTemplate`): it has no hole.
-    init(encodedBy sink: AnswerEncoding.Sink) { bytes = sink.joined() }
-
-    /// Bytes put together from `Encodes`'s own pieces, encoded before: a train sheet, its members
-    /// and its `data` (`SheetData.sheet`), and nothing else.
-    init(splicedSheet bytes: [UInt8]) where Encodes == Answer.Sheet { self.bytes = bytes }
-
-    /// An array of values each encoded before.
-    init<Element>(_ elements: [PreEncoded<Element>]) where Encodes == [Element] {
-        var bytes: [UInt8] = [UInt8(ascii: "[")]
-        for (index, element) in elements.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: element.bytes)
+        /// A value encoded before: a piece of its own when it is big enough to be worth a
+        /// reference (`OutputBuffer.shareFrom`), else copied.
+        mutating func append(shared bytes: [UInt8]) {
+            guard bytes.count >= OutputBuffer.shareFrom else { return tail.write(bytes) }
+            endPiece()
+            done.append(bytes)
+            doneBytes += bytes.count
         }
-        bytes.append(UInt8(ascii: "]"))
-        self.init(bytes: bytes)
-    }
 
-    /// The same bytes in the same storage: this very encoding, not only an equal one.
-    func isStored(as other: PreEncoded) -> Bool {
-        bytes.withUnsafeBufferPointer { mine in other.bytes.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress && $0.count == mine.count } }
-    }
+        private mutating func endPiece() {
+            guard !tail.isEmpty else { return }
+            done.append(tail)
+            doneBytes += tail.count
+            // A new buffer as big as the last: what follows a shared piece is most often as long.
+            tail.removeAll(keepingCapacity: true)
+        }
 
-    public func encode(to encoder: any Encoder) throws {
-        var single = encoder.singleValueContainer()
-        try single.encode(SplicedJSON(bytes: bytes))
+        consuming func pieces() -> [[UInt8]] {
+            endPiece()
+            return done
+        }
+
+        /// Everything written, in one array.
+        consuming func joined() -> [UInt8] {
+            guard !done.isEmpty else { return tail }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(doneBytes + tail.count)
+            for piece in done { bytes.append(contentsOf: piece) }
+            bytes.append(contentsOf: tail)
+            return bytes
+        }
     }
 }
 
 /// A JSON object whose members are given in order, by names known only at run time (`stats`'
 /// counts by method, `subscribe`'s sheets by stop id as given): what a `[String: Value]` encodes
 /// to, in that order rather than a dictionary's.
-struct OrderedMembers<Value: AnswerMember>: AnswerMember {
-    typealias Encodes = [String: Value.Encodes]
+struct OrderedMembers<Value: Encodable>: Encodable {
     let members: [(name: String, value: Value)]
 
     init(_ members: [(name: String, value: Value)]) { self.members = members }
@@ -96,11 +98,10 @@ private struct RunTimeKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// Complete JSON bytes; only `AnswerEncoder` writes them (`PreEncoded`).
-private struct SplicedJSON: Encodable {
-    let bytes: [UInt8]
-
-    func encode(to encoder: any Encoder) throws { preconditionFailure("encoded JSON is spliced only by AnswerEncoder") }
+/// An encoder that takes JSON encoded before as it is (`PreEncoded`): `AnswerEncoder` alone.
+protocol SplicingEncoder: Encoder {
+    /// Writes `bytes`, one complete JSON value, as the value being encoded.
+    func splice(_ bytes: [UInt8])
 }
 
 /// What one value has opened while its `encode(to:)` runs: `write` closes it after.
@@ -114,7 +115,7 @@ private struct Frame {
 }
 
 /// The `Encoder` one value is encoded through, writing straight into the sink.
-private struct AnswerEncoder: Encoder {
+private struct AnswerEncoder: SplicingEncoder {
     typealias Sink = AnswerEncoding.Sink
     let sink: UnsafeMutablePointer<Sink>
     let frame: UnsafeMutablePointer<Frame>
@@ -150,6 +151,12 @@ private struct AnswerEncoder: Encoder {
         return KeyedEncodingContainer(Members<Key>(sink: sink, frame: frame))
     }
 
+    func splice(_ bytes: [UInt8]) {
+        precondition(frame.pointee.kind == .none, "one value encoded as two")
+        frame.pointee.kind = .single
+        sink.pointee.append(shared: bytes)
+    }
+
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         precondition(frame.pointee.kind == .none, "one value encoded as two")
         frame.pointee.kind = .array
@@ -167,12 +174,11 @@ private struct AnswerEncoder: Encoder {
 // MARK: Scalars, written the way `JSON` writes them
 
 extension UnsafeMutablePointer where Pointee == AnswerEncoding.Sink {
-    fileprivate func null() { pointee.write(UnsafeRawBufferPointer(start: nullText.utf8Start, count: 4)) }
+    private func literal(_ text: StaticString) { pointee.write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
 
-    fileprivate func bool(_ value: Bool) {
-        let text: StaticString = value ? "true" : "false"
-        pointee.write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
+    fileprivate func null() { literal("null") }
+
+    fileprivate func bool(_ value: Bool) { literal(value ? "true" : "false") }
 
     fileprivate func string(_ value: String) { pointee.write(string: value) }
 
@@ -202,25 +208,14 @@ extension UnsafeMutablePointer where Pointee == AnswerEncoding.Sink {
         pointee.write(JSON.number(String(value)))
     }
 
-    /// Any other value: through its own `encode(to:)`, as it is when encoded before, or a slot's
-    /// place (`EncodedTemplate`).
+    /// Any other value: through its own `encode(to:)`, or as it is when encoded before.
     fileprivate func value<T: Encodable>(_ value: T) {
-        if T.self == SplicedJSON.self {
-            let bytes = withUnsafePointer(to: value) { $0.withMemoryRebound(to: SplicedJSON.self, capacity: 1) { $0.pointee.bytes } }
-            return pointee.append(shared: bytes)
-        }
-        if T.self == SlotMark.self {
-            let mark = withUnsafePointer(to: value) { $0.withMemoryRebound(to: SlotMark.self, capacity: 1) { $0.pointee } }
-            return pointee.leaveHole(slot: mark.index, type: mark.type)
-        }
         if T.self == String.self {
             return withUnsafePointer(to: value) { $0.withMemoryRebound(to: String.self, capacity: 1) { string($0.pointee) } }
         }
         AnswerEncoder.write(value, self)
     }
 }
-
-private let nullText: StaticString = "null"
 
 /// An object's members.
 private struct Members<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -235,15 +230,13 @@ private struct Members<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func key(_ key: Key) {
         if frame.pointee.filled { sink.pointee.write(UInt8(ascii: ",")) }
         frame.pointee.filled = true
-        if Key.self == RunTimeKey.self { return writeEscaped(key.stringValue) }
         var name = key.stringValue
+        if Key.self == RunTimeKey.self {
+            sink.pointee.write(string: name)
+            return sink.pointee.write(UInt8(ascii: ":"))
+        }
         assert(name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a member name that needs escapes")
         name.withUTF8 { sink.pointee.write(key: UnsafeRawBufferPointer($0)) }
-    }
-
-    private func writeEscaped(_ name: String) {
-        sink.pointee.write(string: name)
-        sink.pointee.write(UInt8(ascii: ":"))
     }
 
     /// Whether `Key` has omittable members at all (most have none): found at the first absent one.

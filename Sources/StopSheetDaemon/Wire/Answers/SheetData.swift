@@ -2,9 +2,9 @@ import StopSheetCore
 import StopSheetProtocol
 
 /// A train sheet's `data` member: how fresh the alerts and the stations behind it are at the
-/// moment of the answer. The encoded snapshot's sheets leave a hole for it (it moves with the
-/// clock, they move with the data), which each answer and each notification fills
-/// (`EncodedMembers.object(filling:)`).
+/// moment of the answer. The encoded snapshot's sheets are kept without it (it moves with the
+/// clock, they move with the data), and each answer and each notification writes it after their
+/// members (`PreEncoded(_:data:)`).
 ///
 /// Two sheets are the same sheet when their bytes without `data` are equal and their data are
 /// in the same state (`sameState`): the age alone never makes a sheet change.

@@ -1,0 +1,85 @@
+import StopSheetCore
+import StopSheetProtocol
+
+/// A core `Snapshot` with its answers encoded once, when it is swapped into the `Store`: each
+/// station's `stopSheet` result without `data` and the decimal stop-id index that finds one from
+/// a request's bytes. Immutable and shared by reference, so a reader copies one pointer; built on
+/// whichever thread swaps it in (a refresher's, off the serving loop), read from any.
+public final class EncodedSnapshot: Sendable {
+    public let snapshot: Snapshot
+    /// The zone the answers show their times in.
+    public let zone: TimeZoneRules
+    /// Each station's `stopSheet` result without `data`, in the directory's station order.
+    private let sheets: [EncodedSheet]
+    private let decimalIndex: DecimalStopIndex
+    /// The `stations` answer's order (`StationsByName`): positions in the directory's stations.
+    public let stationsByName: [Int]
+
+    /// `previous`: the snapshot this one replaces. When both have the same stations load (a change
+    /// of the alerts or the zone), its name order is kept, not sorted again.
+    public init(_ snapshot: Snapshot, zone: TimeZoneRules, previous: EncodedSnapshot? = nil) {
+        self.snapshot = snapshot
+        self.zone = zone
+        sheets = Self.encodeSheets(snapshot, zone: zone)
+        decimalIndex = DecimalStopIndex(snapshot.stations)
+        let sameLoad = previous.map { Self.sameLoad($0.snapshot.stations, snapshot.stations) } ?? false
+        stationsByName = sameLoad ? previous!.stationsByName : StationsByName.order(snapshot.stations)
+    }
+
+    /// The same stations load: one directory value, its stations in the same storage.
+    private static func sameLoad(_ one: StationDirectory?, _ other: StationDirectory?) -> Bool {
+        guard let one, let other else { return false }
+        return one.stations.withUnsafeBufferPointer { first in
+            other.stations.withUnsafeBufferPointer { second in first.baseAddress == second.baseAddress && first.count == second.count }
+        }
+    }
+
+    /// The `stopSheet` result for a station or platform id, when stations are loaded, without
+    /// `data` (it moves with the clock; these bytes only with the data, so they are what to
+    /// compare between snapshots).
+    func stopSheet(stopID: String) -> EncodedSheet? {
+        stationIndex(stopID: stopID).map { sheets[$0] }
+    }
+
+    /// The position of a station or platform id's station in the directory. A decimal id (all
+    /// of CTA's) is found from its bytes, without hashing a String.
+    public func stationIndex(stopID: String) -> Int? {
+        var stopID = stopID
+        if let index = stopID.withUTF8({ decimalIndex.index(of: UnsafeRawBufferPointer($0)) }) { return index }
+        return snapshot.stations?.index(for: stopID)
+    }
+
+    /// The sheet of the station at `index` (from `stationIndex`), without `data`.
+    func stopSheet(at index: Int) -> EncodedSheet { sheets[index] }
+
+    public var stationCount: Int { sheets.count }
+
+    /// Each alert is encoded once (and each advisory), and so is each distinct set of alerts that
+    /// applies to some station (a line's stations share one): building is then linear in
+    /// stations + alerts, not stations × alerts-per-station encodings.
+    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules) -> [EncodedSheet] {
+        let live = snapshot.liveAlerts
+        let alerts = live.map { $0.encoded(in: zone) }
+        let advisories = live.map { AccessibilityAdvisory($0)?.encoded(in: zone) }
+        var membersBySet: [[Int]: EncodedAlertMembers] = [:]
+        var sheets: [EncodedSheet] = []
+        sheets.reserveCapacity(snapshot.stations?.count ?? 0)
+        // Stations are read in place: a `for station in` loop copies each one, retains included.
+        (snapshot.stations?.stations ?? []).withUnsafeBufferPointer { stations in
+            for index in stations.indices {
+                let positions = snapshot.alerts == nil ? [] : snapshot.alertPositions(applyingTo: stations[index])
+                let members = positions.isEmpty ? EncodedAlertMembers.none : membersBySet[positions] ?? {
+                    let members = EncodedAlertMembers(positions.map { live[$0] }, encodedAlerts: positions.map { alerts[$0] },
+                                                      encodedAdvisories: positions.compactMap { advisories[$0] })
+                    membersBySet[positions] = members
+                    return members
+                }()
+                sheets.append(EncodedSheet(stationID: stations[index].id, stationName: stations[index].name, stepFree: stations[index].stepFree,
+                                           from: stations[index].stepFreeFrom,
+                                           agency: stations[index].agencyName, alerts: members,
+                                           now: snapshot.stepFreeNow(for: stations[index], alertPositions: positions).encoded(in: zone)))
+            }
+        }
+        return sheets
+    }
+}

@@ -1,0 +1,21 @@
+// Compiles: the same calls as the snippets beside it, each with its own method's types. If this
+// fails, the checks' setup is broken, not the types.
+import StopSheetCore
+import StopSheetProtocol
+@testable import StopSheetClient
+@testable import StopSheetDaemon
+
+func handlers(_ dispatcher: inout Dispatcher, _ service: StopSheetService) {
+    dispatcher.register(Methods.Stations.self) { _, _ in .of { () throws(RPCError) in try service.stations() } }
+    dispatcher.registerExact(Methods.StopSheet.self, param: .stopId) { stopID, _ in .of { () throws(RPCError) in try service.stopSheet(StopSheetQuery(stopID: stopID)) } }
+}
+
+func client(_ client: StopSheetClient) throws {
+    let _: Reply<Answer.Station> = try client.call(Methods.Station.self)
+    _ = try client.call(Methods.Station.self, Methods.Station.Params(stopId: StopID("40380")!))
+}
+
+func notification(_ params: PreEncoded<Answer.HealthChanged>, _ json: JSON) throws {
+    _ = NotificationQueue.Notification(Notifications.HealthChanged.self, params: params)
+    _ = try Reply<Answer.HealthChanged>(json, of: Notifications.HealthChanged.self)
+}
