@@ -18,18 +18,18 @@ public func facilitiesInventoryFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size:
         return 0
     }
     let isJSON = UpstreamBody.firstSignificantByte(UpstreamBody.withoutByteOrderMark(body)).map { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") } ?? false
-    for unit in inventory.units {
+    for unit in inventory.rows {
         precondition(!unit.unitID.isEmpty, "a unit without an id")
         precondition(isJSON ? unit.pathwayID == nil : !unit.stopIDs.isEmpty || unit.pathwayID != nil, "a unit without a place")
         precondition(unit.stopIDs.allSatisfy { !$0.isEmpty }, "an empty stop id")
-        precondition(inventory.units(unit.unitID).contains(unit), "a unit not found by its id")
+        precondition(inventory.rows(for: unit.unitID).contains(unit), "a unit not found by its id")
     }
     for statuses in FuzzFixtures.liftStatuses {
         for directory in [FuzzFixtures.liftStations] + RealTopology.all.map(\.directory) {
-            let placed = FacilityJoin.byStation(statuses, inventory: inventory, stations: directory, at: facilitiesNow, keepAvailable: true)
+            let placed = FacilityJoin.join(statuses, inventory: inventory, stations: directory, at: facilitiesNow, keepAvailable: true).byStation
             for status in statuses {
-                for stationID in Set(inventory.units(status.unitID).flatMap(\.stopIDs).compactMap { directory.station(for: $0)?.id }) {
-                    precondition(placed[stationID]?.contains { $0.status.unitID == status.unitID } == true,
+                for stationID in Set(inventory.rows(for: status.unitID).flatMap(\.stopIDs).compactMap { directory.station(for: $0)?.id }) {
+                    precondition(placed[stationID]?.contains { $0.unitID == status.unitID } == true,
                                  "\(status.unitID): its inventory names \(stationID), where it is not")
                 }
             }
@@ -41,9 +41,9 @@ public func facilitiesInventoryFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size:
 
 extension FuzzFixtures {
     /// The hand-made NYCT and SIRI-FM feeds' units, as their decoders read them.
-    static let liftStatuses: [[FacilityStatus]] = {
-        let nyct = try! FacilitiesBody.decode(read("facilities/nyct_ene.HANDMADE.json"), local: zones.chicago).statuses
-        let siri = try! FacilitiesBody.decode(read("facilities/siri_fm.HANDMADE.xml"), local: zones.chicago).statuses
+    static let liftStatuses: [[FacilityUnit]] = {
+        let nyct = try! FacilitiesBody.decode(read("facilities/nyct_ene.HANDMADE.json"), local: zones.chicago).units
+        let siri = try! FacilitiesBody.decode(read("facilities/siri_fm.HANDMADE.xml"), local: zones.chicago).units
         return [nyct, siri]
     }()
 }

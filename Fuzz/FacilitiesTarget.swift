@@ -21,30 +21,30 @@ public func facilitiesFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
     let start = body.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     let isXML = body[start...].first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "<")
     precondition((feed.format == .siriFM) == isXML, "a \(isXML ? "" : "non-")XML body read as \(feed.format)")
-    precondition(feed.statuses.count <= limits.maxItems, "more units than the item cap")
+    precondition(feed.units.count <= limits.maxItems, "more units than the item cap")
     precondition(feed.notices.first.count == min(feed.notices.count, FeedNotices.kept), "notices keep the first ones")
-    for status in feed.statuses {
+    for status in feed.units {
         precondition(!status.unitID.isEmpty, "a unit without an id")
-        precondition(FacilityText.safe(status.description) == status.description, "a description that is not terminal-safe")
+        precondition(UpstreamText.plain(status.description) == status.description, "a description that is not plain")
         precondition(!status.isUpcoming || feed.format == .nyct, "only NYCT marks outages upcoming")
     }
-    placeAndRender(feed.statuses, inventory: .empty, producedAt: feed.producedAt)
+    placeAndRender(feed.units, inventory: .empty, producedAt: feed.producedAt)
     return 0
 }
 
 /// The moment the lift-status targets build their snapshots at: the hand-made feeds' week.
 let facilitiesNow = Instant(secondsSince1970: 1_789_660_800)
 
-/// Places `statuses` on each real topology and on the hand-made lift fixtures' stations, builds
+/// Places the `given` units on each real topology and on the hand-made lift fixtures' stations, builds
 /// each snapshot and renders the sheets of the stations units were placed at.
-func placeAndRender(_ statuses: [FacilityStatus], inventory: FacilityInventory, producedAt: Instant?) {
-    let data = FacilityData(statuses: statuses, inventory: inventory, lastGoodLoad: facilitiesNow, producedAt: producedAt, staleAfterSeconds: 600)
+func placeAndRender(_ given: [FacilityUnit], inventory: FacilityInventory, producedAt: Instant?) {
+    let data = FacilityData(units: given, inventory: inventory, lastGoodLoad: facilitiesNow, producedAt: producedAt, staleAfterSeconds: 600)
     if let next = data.nextChange(after: facilitiesNow) { precondition(next > facilitiesNow, "the next change is behind") }
     for directory in RealTopology.all.map(\.directory) + [FuzzFixtures.liftStations] {
-        let placed = data.byStation(directory, at: facilitiesNow, keepAvailable: true)
+        let placed = data.joined(to: directory, at: facilitiesNow, keepAvailable: true).byStation
         for (stationID, units) in placed {
             precondition(directory.station(for: stationID)?.id == stationID, "a unit placed at '\(stationID)', no station")
-            precondition(units.allSatisfy { unit in statuses.contains { $0.unitID == unit.status.unitID } }, "a unit the feed did not give")
+            precondition(units.allSatisfy { unit in given.contains { $0.unitID == unit.unitID } }, "a unit the feed did not give")
         }
         // Encoding every station's sheet is most of a run: the stations units were placed at
         // (at most four) are built and rendered on their own.

@@ -29,7 +29,7 @@ func runFacilitiesBench(_ options: Options) {
         do { feed = try FacilitiesBody.decode(body, local: .utc) } catch { fail("the SIRI-FM body did not decode: \(error)") }
         parse.append(Double(monotonicNanos() - started) / 1e6)
     }
-    print("siri_conditions=\(feed!.statuses.count) body_bytes=\(body.count) parse_ms=\(format(parse.sorted()[parse.count / 2], 3))")
+    print("siri_conditions=\(feed!.units.count) body_bytes=\(body.count) parse_ms=\(format(parse.sorted()[parse.count / 2], 3))")
 
     // Stations with an elevator each, named by its facility_id; units L<i> at station S<i % n>.
     var stops = "stop_id,stop_name,location_type,parent_station,wheelchair_boarding\n"
@@ -49,10 +49,10 @@ func runFacilitiesBench(_ options: Options) {
     }
     let now = Instant(secondsSince1970: 1_789_632_000)
     var units = (0..<conditions).map { index in
-        FacilityStatus(unitID: "L\(index)", facility: .elevator, status: index % 10 == 3 ? .notAvailable : .available,
+        FacilityUnit(unitID: "L\(index)", facility: .elevator, status: index % 10 == 3 ? .notAvailable : .available,
                        location: .init(stopIDs: ["S\(index % stationCount)"]))
     }
-    func data() -> FacilityData { FacilityData(statuses: units, lastGoodLoad: now, staleAfterSeconds: 300) }
+    func data() -> FacilityData { FacilityData(units: units, lastGoodLoad: now, staleAfterSeconds: 300) }
     let first = EncodedSnapshot(Snapshot.build(stations: directory, alerts: [], facilities: data(), now: now), zone: .utc)
     // One unit that was available goes out.
     guard let changed = units.firstIndex(where: { $0.status == .available }) else { fail("no available unit") }

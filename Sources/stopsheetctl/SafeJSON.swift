@@ -8,10 +8,10 @@ import StopSheetCore
 enum SafeJSON {
     static func text(_ value: JSON) -> String {
         let encoded = value.encodedString
-        guard encoded.unicodeScalars.contains(where: TerminalText.needsEscape) else { return encoded }
+        guard encoded.unicodeScalars.contains(where: UpstreamText.isUnsafe) else { return encoded }
         var result = ""
         for scalar in encoded.unicodeScalars {
-            guard TerminalText.needsEscape(scalar) else {
+            guard UpstreamText.isUnsafe(scalar) else {
                 result.unicodeScalars.append(scalar)
                 continue
             }

@@ -1,3 +1,5 @@
+import StopSheetCore
+
 /// Text fit for a terminal: what stopsheetctl prints is built only from these, and anything
 /// interpolated into one (a headline, a station name, an error from the daemon…) goes through
 /// `TerminalText.visible`, the one place where characters that a terminal would obey instead of
@@ -40,28 +42,16 @@ struct TerminalText: ExpressibleByStringInterpolation, CustomStringConvertible, 
     /// other format characters, line and paragraph separators, private-use and unassigned code
     /// points as `U+202E`.
     static func visible(_ untrusted: String) -> String {
-        guard untrusted.unicodeScalars.contains(where: needsEscape) else { return untrusted }
+        guard untrusted.unicodeScalars.contains(where: UpstreamText.isUnsafe) else { return untrusted }
         var result = ""
         for scalar in untrusted.unicodeScalars {
-            guard needsEscape(scalar) else {
+            guard UpstreamText.isUnsafe(scalar) else {
                 result.unicodeScalars.append(scalar)
                 continue
             }
             result += scalar.value < 0xA0 ? "\\x" + hex(scalar.value, digits: 2) : "U+" + hex(scalar.value, digits: 4)
         }
         return result
-    }
-
-    /// The characters `visible` escapes; `--json` output escapes the same ones (`SafeJSON`).
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.value >= 0x20 && scalar.value < 0x7F { return false }
-        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return true }
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate:
-            return true
-        default:
-            return false
-        }
     }
 
     static func hex(_ value: UInt32, digits: Int) -> String {

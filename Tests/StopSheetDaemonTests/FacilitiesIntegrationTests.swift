@@ -119,15 +119,21 @@ import Testing
         #expect(log.contains("facilities: 1 rows or values skipped"), "\(log.suffix(1500))")
     }
 
-    /// NYC Transit's ENE outages with the equipments inventory: NYC's GTFS has no pathways, so an
-    /// outage of a unit the inventory marks ADA and not redundant makes the station partial and
-    /// incomplete; an upcoming outage counts from its start only.
-    @Test func nyctOutagesWithTheInventory() throws {
-        let (outages, inventory) = (key(), key() + "-inventory")
+    /// A daemon on NYC Transit's ENE outages and their equipments inventory, and the inventory's key.
+    func nyctWithTheInventory(_ name: String = #function) throws -> (DaemonProcess, String) {
+        let (outages, inventory) = (key(name), key(name) + "-inventory")
         try upstream.set(key: outages, body: try Self.fixture("nyct_ene.HANDMADE.json"))
         try upstream.set(key: inventory, body: try Self.fixture("nyct_ene_equipments.HANDMADE.json"))
         let daemon = try daemon(upstream.url("/dyn/\(outages)"),
                                 ["--facilities-inventory-url", upstream.url("/dyn/\(inventory)"), "--now", "2026-09-17T12:00:00-04:00"])
+        return (daemon, inventory)
+    }
+
+    /// NYC Transit's ENE outages with the equipments inventory: NYC's GTFS has no pathways, so an
+    /// outage of a unit the inventory marks ADA and not redundant makes the station partial and
+    /// incomplete; an upcoming outage counts from its start only.
+    @Test func nyctOutagesWithTheInventory() throws {
+        let (daemon, _) = try nyctWithTheInventory()
         defer { _ = daemon.stop() }
         for station in ["A41", "R29"] {
             let now = try Self.now(daemon, station)
@@ -144,6 +150,19 @@ import Testing
         #expect(listing.contains("Jay St-MetroTech (A41)") && listing.contains("Jay St-MetroTech (R29)"), "\(listing)")
         #expect(listing.contains("Elevator EL319 available"), "\(listing)")
         #expect(try daemon.result("health")["facilities"]?["count"] == 3)
+    }
+
+    /// An inventory body that does not decode, after one that did: the statuses load, joined to
+    /// the inventory in force, and the journal says why it was kept.
+    @Test func aGarbledInventoryKeepsTheLastGood() throws {
+        let (daemon, inventory) = try nyctWithTheInventory()
+        defer { _ = daemon.stop() }
+        try upstream.set(key: inventory, body: "<html>502 Bad Gateway</html>")
+        let refreshed = try refresh(daemon)
+        #expect(refreshed["lastError"] == .null, "\(refreshed.encodedString)")
+        #expect(daemon.waitForLog { $0.contains("keeping the last good inventory: the inventory did not decode") } != nil)
+        let units = try daemon.result("facilities", ["stopId": "A41"])
+        #expect(units["units"]?.arrayValue?.first?["serving"] == "street to mezzanine for service in both directions", "\(units.encodedString)")
     }
 
     /// SIRI-FM: a unit named by `FacilityCode` at a `StopPlaceRef`, placed by the pathway whose

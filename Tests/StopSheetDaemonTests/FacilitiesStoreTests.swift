@@ -36,7 +36,7 @@ import Testing
             store.install(facilities: FacilitiesLoad(feed: try FacilitiesBody.decode(body, local: store.zone), body: body, local: store.zone), at: moment)
         }
         func since() -> [String: Instant?] {
-            Dictionary(uniqueKeysWithValues: (store.snapshot.facilities?.statuses ?? []).map { ($0.unitID, $0.since) })
+            Dictionary(uniqueKeysWithValues: (store.snapshot.facilities?.units ?? []).map { ($0.unitID, $0.since) })
         }
         try load(#""EL1""#, at: Self.t0)
         try load(#""EL1","EL2""#, at: Self.t0.adding(seconds: 60))

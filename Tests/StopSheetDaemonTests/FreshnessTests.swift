@@ -28,7 +28,7 @@ import Testing
             switch cache {
             case .alerts: store.install(alerts: FreshnessTests.alerts, at: instant)
             case .stations: store.install(stations: FreshnessTests.directory, at: instant)
-            case .facilities: store.install(facilities: FacilitiesLoad(feed: .init(format: .wmata, statuses: [])), at: instant)
+            case .facilities: store.install(facilities: FacilitiesLoad(feed: .init(format: .wmata, units: [])), at: instant)
             }
             store.updateStatus(cache) { $0.loaded = true; $0.loadedAt = instant; $0.consecutiveFailures = 0 }
         }

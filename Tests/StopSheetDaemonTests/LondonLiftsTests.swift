@@ -31,14 +31,14 @@ import Testing
     }
     static let directory = Result { () throws -> StationDirectory in StationDirectory(try decoded.get()) }
 
-    static func units(_ body: String?, at moment: Instant = now) throws -> [String: [FacilityJoin.Unit]] {
+    static func units(_ body: String?, at moment: Instant = now) throws -> [String: [FacilityUnit]] {
         guard let body else { return [:] }
         let feed = try FacilitiesBody.decode(try GTFSFeeds.bytes(fixtures + "/" + body), local: .notKnown)
         #expect(feed.format == .tfl)
-        return FacilityJoin.byStation(feed.statuses, stations: try directory.get(), at: moment)
+        return FacilityJoin.join(feed.units, stations: try directory.get(), at: moment).byStation
     }
 
-    static func verdict(_ station: Station, _ units: [String: [FacilityJoin.Unit]]) throws -> StepFreeNow {
+    static func verdict(_ station: Station, _ units: [String: [FacilityUnit]]) throws -> StepFreeNow {
         StepFreeNow(station: station, topology: try directory.get().topologies[station.id], outages: [], facilities: units[station.id] ?? [])
     }
 
@@ -123,13 +123,13 @@ import Testing
         #expect(lift9.pathways.isEmpty && lift9.isUnresolved && lift9.unplaced == .noRuleMatched && !out.complete)
         // An id with a trailing space is the map's lift, trimmed.
         let romford = try #require(units["910GROMFORD"]?.first)
-        #expect(romford.status.unitID == "910GROMFORD-Lift-1")
+        #expect(romford.unitID == "910GROMFORD-Lift-1")
         #expect(try Self.verdict(try #require(directory.station(for: "910GROMFORD")), units).outages.first?.pathways.count == 3)
     }
 
     @Test func aLiftIsOutSinceTheDaemonFirstSawIt() throws {
         let bytes = try GTFSFeeds.bytes(Self.fixtures + "/tfl_lifts.HANDMADE.json")
-        let first = try FacilitiesBody.decode(bytes, local: .notKnown).statuses
+        let first = try FacilitiesBody.decode(bytes, local: .notKnown).units
         #expect(!first.isEmpty && first.allSatisfy { $0.since == nil })
         let t0 = Self.now, t1 = Self.now.adding(seconds: 60), t2 = Self.now.adding(seconds: 120)
         let seen = FacilityData.sinceFirstSeen(first, previous: [], seenAt: t0)
@@ -139,7 +139,7 @@ import Testing
         #expect(again.allSatisfy { $0.since == t0 })
         // Back (the second body lists only Lift 5), then out again: since the new load.
         let back = FacilityData.sinceFirstSeen(try FacilitiesBody.decode(try GTFSFeeds.bytes(Self.fixtures + "/tfl_lifts_back.HANDMADE.json"),
-                                                                          local: .notKnown).statuses, previous: again, seenAt: t1)
+                                                                          local: .notKnown).units, previous: again, seenAt: t1)
         #expect(back.map(\.unitID) == ["940GZZLUWYP-Lift-5"] && back[0].since == t0)
         let outAgain = FacilityData.sinceFirstSeen(first, previous: back, seenAt: t2)
         #expect(outAgain.first { $0.unitID == "940GZZLUWYP-Lift-1" }?.since == t2)

@@ -20,12 +20,12 @@ import Testing
     @Test func theSIRIFixtureReadsWhole() throws {
         let feed = try FacilitiesBody.decode(Fixtures.bytes("facilities/siri_fm.HANDMADE.xml"), local: Self.berlin)
         #expect(feed.format == .siriFM && feed.producedAt == Instant(secondsSince1970: 1_789_624_800))
-        #expect(feed.statuses.map(\.unitID) == ["diid:0a1b2c3d-0000-4000-8000-000000000001", "ELEV-7", "diid:0a1b2c3d-0000-4000-8000-000000000003",
+        #expect(feed.units.map(\.unitID) == ["diid:0a1b2c3d-0000-4000-8000-000000000001", "ELEV-7", "diid:0a1b2c3d-0000-4000-8000-000000000003",
                                                 "diid:0a1b2c3d-0000-4000-8000-000000000004", "diid:0a1b2c3d-0000-4000-8000-000000000005"])
-        #expect(feed.statuses.map(\.status) == [.notAvailable, .partiallyAvailable, .unknown, .available, .unknown])
+        #expect(feed.units.map(\.status) == [.notAvailable, .partiallyAvailable, .unknown, .available, .unknown])
         // `&amp;` is XML's own, not an entity of a DTD: it reads as `&`.
-        #expect(feed.statuses[0].description == "Aufzug zu Gleis 1 & 2 außer Betrieb")
-        #expect(feed.statuses[1].location.stopIDs == ["U1234"] && feed.statuses[1].facility == .elevator)
+        #expect(feed.units[0].description == "Aufzug zu Gleis 1 & 2 außer Betrieb")
+        #expect(feed.units[1].location.stopIDs == ["U1234"] && feed.units[1].facility == .elevator)
         #expect(feed.notices.count == 1)
     }
 

@@ -51,11 +51,11 @@ import Testing
         let stations = StationDirectory(try GTFSStopsDecoder.decode(stops))
         let alerts = try GTFSRealtimeAlertsDecoder.decode(try GTFSFeeds.bytes("\(directory)/\(feed).pb"))
         // Lift-status units on the real elevators (moment "units"), by station.
-        var units: [String: [FacilityJoin.Unit]] = [:]
+        var units: [String: [FacilityUnit]] = [:]
         for unit in try #require(try JSONParser.parse(try GTFSFeeds.bytes("\(directory)/\(feed).units.json")).arrayValue) {
-            let status = try #require(unit["status"]?.stringValue.flatMap(FacilityStatus.Status.init(rawValue:)))
+            let status = try #require(unit["status"]?.stringValue.flatMap(FacilityUnit.Status.init(rawValue:)))
             let id = try #require(unit["unitId"]?.stringValue), station = try #require(unit["stationId"]?.stringValue)
-            units[station, default: []].append(FacilityJoin.Unit(status: FacilityStatus(unitID: id, facility: .other, status: status)))
+            units[station, default: []].append(FacilityUnit(unitID: id, facility: .other, status: status))
         }
         #expect(units.values.joined().count > 8, "\(feed): too few elevators to try each status")
         let moments = try #require(expected["moments"]?.objectValue)

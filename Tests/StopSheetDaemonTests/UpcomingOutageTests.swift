@@ -25,7 +25,7 @@ import Testing
         let outages = try #require(JSONParser.parse(Fixtures.bytes("facilities/nyct_ene.HANDMADE.json")).arrayValue)
         let upcoming = Array(JSON.array(outages.filter { $0["equipment"] == "EL319" }).encodedString.utf8)
         let feed = try FacilitiesBody.decode(upcoming, local: store.zone)
-        #expect(feed.statuses.map(\.isUpcoming) == [true])
+        #expect(feed.units.map(\.isUpcoming) == [true])
         let (inventory, _) = try FacilityInventoryDecoder.decode(Fixtures.bytes("facilities/nyct_ene_equipments.HANDMADE.json"))
         store.install(facilities: FacilitiesLoad(feed: feed, inventory: inventory, body: upcoming, local: store.zone), at: Self.t0)
 

@@ -41,10 +41,10 @@ import Testing
     /// Each unit of `body` as the daemon places it, with the verdict of its station with it alone out.
     static func compare(_ body: [UInt8], _ expected: [JSON]) throws {
         let stations = try Self.stations.get()
-        let statuses = try FacilitiesBody.decode(body, local: TestZones.rules("America/New_York")).statuses
+        let statuses = try FacilitiesBody.decode(body, local: TestZones.rules("America/New_York")).units
         #expect(statuses.count == expected.count)
         let joined = FacilityJoin.join(statuses, stations: stations, at: now)
-        let stationOf = joined.byStation.flatMap { station, units in units.map { ($0.status.unitID, station) } }
+        let stationOf = joined.byStation.flatMap { station, units in units.map { ($0.unitID, station) } }
         #expect(Dictionary(grouping: stationOf, by: \.0).values.allSatisfy { $0.count == 1 }, "a unit at two stations")
         let units = Dictionary(stationOf, uniquingKeysWith: { first, _ in first })
         for (status, expected) in zip(statuses, expected) {
@@ -53,8 +53,8 @@ import Testing
             let stationID = expected["stationId"]?.stringValue
             #expect(units[id] == stationID, "\(id)")
             guard let stationID, let station = stations.station(for: stationID),
-                  let unit = joined.byStation[stationID]?.first(where: { $0.status.unitID == id }) else {
-                #expect(joined.nowhere.map(\.status.unitID).contains(id))
+                  let unit = joined.byStation[stationID]?.first(where: { $0.unitID == id }) else {
+                #expect(joined.nowhere.map(\.unitID).contains(id))
                 continue
             }
             let verdict = StepFreeNow(station: station, topology: stations.topologies[stationID], outages: [], facilities: [unit])
@@ -103,7 +103,7 @@ import Testing
         #expect(byID["A03X02"]?["candidates"]?.arrayValue?.count == 2 && byID["A03X02"]?["platforms"]?.arrayValue?.first?["entry"] == .null)
         #expect(byID["B07X01"]?["unplaced"] == "other" && byID["Z99X01"]?["stationId"] == .null)
         // Counted as health counts them.
-        let data = FacilityData(statuses: try FacilitiesBody.decode(body, local: TestZones.rules("America/New_York")).statuses,
+        let data = FacilityData(units: try FacilitiesBody.decode(body, local: TestZones.rules("America/New_York")).units,
                                 lastGoodLoad: Self.now, staleAfterSeconds: 3600)
         let snapshot = Snapshot.build(stations: try Self.stations.get(), alerts: nil, facilities: data, now: Self.now)
         #expect(snapshot.facilityCounts() == [.placed: 2, .offTheMap: 2, .ambiguous: 2, .unplaced: 2])

@@ -86,18 +86,3 @@ enum UpstreamBody {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 }
-
-/// Trimming as the CTA text needs it: its fields carry stray spaces and `\r\n`.
-enum UpstreamText {
-    static func trimmed(_ text: String) -> String {
-        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
-            let last = text.lastIndex(where: { !$0.isWhitespace })
-        else { return "" }
-        return String(text[first...last])
-    }
-
-    /// Upstream text for a sentence of ours: its first 40 characters, control characters dropped.
-    static func quoted(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.prefix(40).unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
-    }
-}

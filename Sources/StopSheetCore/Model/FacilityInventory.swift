@@ -1,8 +1,9 @@
 /// Where each unit of a lift-status feed is, when the feed itself does not say
-/// (`--facilities-inventory-url`): NYCT's `nyct_ene_equipments.json`, or a deployer's CSV
-/// `facility_id,stop_id,pathway_id` (`FacilityInventoryDecoder`).
+/// (`--facilities-inventory-url`): NYCT's `nyct_ene_equipments.json`, TfL's `Lifts.csv`, or a
+/// deployer's CSV `facility_id,stop_id,pathway_id` (`FacilityInventoryDecoder`). Its rows say
+/// where a unit is; the unit itself, with its status, is the status feed's (`FacilityUnit`).
 public struct FacilityInventory: Hashable, Sendable {
-    public struct Unit: Hashable, Sendable {
+    public struct Row: Hashable, Sendable {
         public var unitID: String
         /// GTFS stop ids (a station's or a platform's).
         public var stopIDs: [String]
@@ -12,7 +13,7 @@ public struct FacilityInventory: Hashable, Sendable {
         public var isADA: Bool?
         /// Another unit serves the same way (NYCT's `redundant`); nil when not said.
         public var isRedundant: Bool?
-        /// What the unit serves, in the inventory's words.
+        /// What the unit serves, in the inventory's words (`UpstreamText.plain`, the decoder's).
         public var serving: String
 
         public init(unitID: String, stopIDs: [String] = [], pathwayID: String? = nil, isADA: Bool? = nil, isRedundant: Bool? = nil,
@@ -22,26 +23,26 @@ public struct FacilityInventory: Hashable, Sendable {
             self.pathwayID = pathwayID
             self.isADA = isADA
             self.isRedundant = isRedundant
-            self.serving = FacilityText.safe(serving)
+            self.serving = serving
         }
     }
 
     /// In the order given; a unit listed twice (a CSV row per pathway) keeps every row.
-    public let units: [Unit]
-    private let byID: [String: [Int]]
+    public let rows: [Row]
+    private let byUnit: [String: [Int]]
 
-    public init(units: [Unit]) {
-        self.units = units
-        var byID: [String: [Int]] = [:]
-        for (index, unit) in units.enumerated() { byID[unit.unitID, default: []].append(index) }
-        self.byID = byID
+    public init(rows: [Row]) {
+        self.rows = rows
+        var byUnit: [String: [Int]] = [:]
+        for (index, row) in rows.enumerated() { byUnit[row.unitID, default: []].append(index) }
+        self.byUnit = byUnit
     }
 
-    public static let empty = FacilityInventory(units: [])
+    public static let empty = FacilityInventory(rows: [])
 
     /// Every row for a unit id.
-    public func units(_ unitID: String) -> [Unit] { byID[unitID]?.map { units[$0] } ?? [] }
+    public func rows(for unitID: String) -> [Row] { byUnit[unitID]?.map { rows[$0] } ?? [] }
 
-    public static func == (lhs: FacilityInventory, rhs: FacilityInventory) -> Bool { lhs.units == rhs.units }
-    public func hash(into hasher: inout Hasher) { hasher.combine(units) }
+    public static func == (lhs: FacilityInventory, rhs: FacilityInventory) -> Bool { lhs.rows == rhs.rows }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rows) }
 }

@@ -27,13 +27,13 @@ public struct AccessibilityAdvisory: Sendable, Equatable {
     /// CTA `Impact` naming elevators or accessibility as a word (`Elevator Status`,
     /// `Accessibility Status`, the real feed's `Accessiblity Note`), the app format's category
     /// `accessibility`, or GTFS-realtime's `ACCESSIBILITY_ISSUE` effect (added for exactly this);
-    /// and every facility outage, however it is told (`FacilityOutage`: an elevator closure in
+    /// and every facility outage, however it is told (`AlertOutage`: an elevator closure in
     /// `effect_detail` or only in the headline's words).
     public static func isAdvisory(_ alert: Alert) -> Bool {
         let details = alert.details
         if let impact = details.impact, AlertWords.words(impact).contains(where: impactWords.contains) { return true }
         if details.category.map(AlertWords.words) == ["accessibility"] { return true }
-        return details.effect?.uppercased() == "ACCESSIBILITY_ISSUE" || FacilityOutage.isOutage(alert)
+        return details.effect?.uppercased() == "ACCESSIBILITY_ISSUE" || AlertOutage.isOutage(alert)
     }
 
     /// The headline says "back in service" or "returned to service" and not "out of service":

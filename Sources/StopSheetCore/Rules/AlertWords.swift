@@ -1,6 +1,6 @@
 /// How the accessibility rules read an alert's words: lower-case runs of letters and digits, so
 /// "Out-of-Service" reads as "out of service", and phrases as runs of such words. One reading for
-/// `AccessibilityAdvisory` and `FacilityOutage`, both run on every live alert of every snapshot.
+/// `AccessibilityAdvisory` and `AlertOutage`, both run on every live alert of every snapshot.
 enum AlertWords {
     static func words(_ text: String) -> [String] {
         // ASCII (every CTA headline, most others) byte by byte: Character's letter test costs a

@@ -12,16 +12,16 @@ public struct Snapshot: Sendable {
     public let liveAlerts: [LiveAlert]
     /// The lift-status data (nil until its first good load, or when not configured).
     public let facilities: FacilityData?
-    /// The units not `available` at `builtAt`, by station id (`FacilityData.byStation`): joined
+    /// The units not `available` at `builtAt`, by station id (`FacilityData.joined`): joined
     /// once per snapshot, not once per station.
-    public let facilityUnits: [String: [FacilityJoin.Unit]]
+    public let facilityUnits: [String: [FacilityUnit]]
     /// The first moment after `builtAt` at which an alert starts or ends, or the lift-status data
     /// turns stale or an upcoming outage starts or ends: rebuild then.
     public let nextBoundary: Instant?
     private let matching: AlertMatching
     /// Each live alert's facility outage while it is active (nil otherwise), by position in
     /// `liveAlerts`: classified once per snapshot, not once per station.
-    private let outages: [FacilityOutage?]
+    private let outages: [AlertOutage?]
 
     public static func build(stations: StationDirectory?, alerts: [Alert]?, facilities: FacilityData? = nil, now: Instant) -> Snapshot {
         Snapshot(stations: stations, alerts: alerts, facilities: facilities, now: now)
@@ -37,7 +37,7 @@ public struct Snapshot: Sendable {
         self.stations = stations
         self.alerts = alerts
         self.facilities = facilities
-        facilityUnits = stations.flatMap { stations in facilities.map { $0.byStation(stations, at: now) } } ?? [:]
+        facilityUnits = stations.flatMap { stations in facilities.map { $0.joined(to: stations, at: now).byStation } } ?? [:]
         var seen: Set<String> = []
         var live: [LiveAlert] = []
         var boundary: Instant?
@@ -46,7 +46,7 @@ public struct Snapshot: Sendable {
             if let kind = alert.kind(at: now) { live.append(LiveAlert(alert: alert, kind: kind)) }
         }
         liveAlerts = live
-        outages = live.map { $0.kind == .active ? FacilityOutage($0.alert) : nil }
+        outages = live.map { $0.kind == .active ? AlertOutage($0.alert) : nil }
         if let change = facilities?.nextChange(after: now) { boundary = min(boundary ?? change, change) }
         nextBoundary = boundary
         matching = AlertMatching(live.map(\.alert), stopsWithin: stations?.stopsWithin ?? [:])
@@ -57,9 +57,8 @@ public struct Snapshot: Sendable {
     /// (`station` nil). `station`: that one alone. Empty before both load.
     public func facilityListing(at station: Station? = nil) -> [FacilityEntry] {
         guard let stations, let facilities else { return [] }
-        let joined = FacilityJoin.join(facilities.statuses, inventory: facilities.inventory, stations: stations, at: builtAt,
-                                       stale: facilities.isStale(at: builtAt), keepAvailable: true)
-        let entry = { (station: Station, units: [FacilityJoin.Unit]) in
+        let joined = facilities.joined(to: stations, at: builtAt, keepAvailable: true)
+        let entry = { (station: Station, units: [FacilityUnit]) in
             let topology = stations.topologies[station.id]
             return FacilityEntry(station: station, units: units.map { ($0, FacilityPlacement.place($0, on: topology)) })
         }
@@ -72,7 +71,7 @@ public struct Snapshot: Sendable {
     /// The units of one station (or of none) and where each is.
     public struct FacilityEntry: Sendable {
         public var station: Station?
-        public var units: [(unit: FacilityJoin.Unit, placement: FacilityPlacement)]
+        public var units: [(unit: FacilityUnit, placement: FacilityPlacement)]
     }
 
     /// How many lift-status units are placed, off the map, ambiguous and otherwise unplaced (at

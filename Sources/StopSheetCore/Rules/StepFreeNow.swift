@@ -8,11 +8,9 @@
 ///   (`StationTopology`); `available` when every platform has both, `none` when none has both,
 ///   else `partial`.
 /// - **basis `stations`** (no pathways): the station's reported value; entry and exit unknown.
-/// - An outage takes out the elevator pathways whose `facility_id`, `pathway_code` or
-///   `signposted_as` is a number its headline gives as "Elevator N", and those ending at a
-///   generic node or boarding area it names (an escalator outage takes out no elevator).
-/// - A lift-status unit (`--facilities-url`, `FacilityJoin`) is placed by `FacilityPlacement`.
-///   `notAvailable` takes its pathways out as an alert does; `partiallyAvailable` leaves them up
+/// - An alert's outage (`AlertOutage`) and a lift-status unit at the station (`--facilities-url`,
+///   `FacilityJoin`) are placed on its pathways by `FacilityPlacement`. An alert's outage takes
+///   out the pathways it is placed on. A unit `notAvailable` takes its pathways out as an alert does; `partiallyAvailable` leaves them up
 ///   and is listed; `unknown` (and every unit of stale data) leaves them neither up nor out: a
 ///   platform whose entry or exit differs with them out has it `nil`.
 /// - An elevator unit that is not placed is never taken as up: a platform that loses entry or
@@ -57,6 +55,8 @@ public struct StepFreeNow: Hashable, Sendable {
         }
     }
 
+    /// What the verdict lists as out (the wire's `FacilityOutage`): an alert's outage, or a
+    /// lift-status unit that is not `available`.
     public struct Outage: Hashable, Sendable {
         /// Where the outage was heard: an alert, or a lift-status feed (`--facilities-url`).
         public enum Source: String, Hashable, Sendable, CaseIterable {
@@ -65,7 +65,7 @@ public struct StepFreeNow: Hashable, Sendable {
 
         /// The alert's id; empty for a lift-status unit (`facilityID` is its id).
         public var alertID: String
-        public var facility: FacilityOutage.Facility
+        public var facility: FacilityKind
         /// The first number the headline gives as "Elevator N", if any; a lift-status unit's id.
         public var facilityID: String?
         /// The ids of the pathways it takes out (or, `unknown`, may take out), in `pathways.txt` order.
@@ -73,10 +73,10 @@ public struct StepFreeNow: Hashable, Sendable {
         public var source: Source
         /// `notAvailable` for every alert; a lift-status unit's own (never `available`: an
         /// available unit is no outage).
-        public var status: FacilityStatus.Status
+        public var status: FacilityUnit.Status
         public var since: Instant?
         public var expectedBack: Instant?
-        /// The feed's own text, made safe for terminals (`FacilityText`); empty for an alert
+        /// The feed's own text, made plain (`UpstreamText.plain`); empty for an alert
         /// (its headline is in the sheet already).
         public var description: String
         /// Why the outage places no pathway (`FacilityPlacement`; an elevator alert's is
@@ -85,8 +85,8 @@ public struct StepFreeNow: Hashable, Sendable {
         /// The pathway ids of the lifts any one of which may be the outage placed on none.
         public var candidates: [String]
 
-        public init(alertID: String, facility: FacilityOutage.Facility, facilityID: String?, pathways: [String], source: Source = .alerts,
-                    status: FacilityStatus.Status = .notAvailable, since: Instant? = nil, expectedBack: Instant? = nil, description: String = "",
+        public init(alertID: String, facility: FacilityKind, facilityID: String?, pathways: [String], source: Source = .alerts,
+                    status: FacilityUnit.Status = .notAvailable, since: Instant? = nil, expectedBack: Instant? = nil, description: String = "",
                     unplaced: FacilityPlacement.Unplaced? = nil, candidates: [String] = []) {
             self.unplaced = unplaced
             self.candidates = candidates
@@ -106,7 +106,7 @@ public struct StepFreeNow: Hashable, Sendable {
 
         /// The rule of `isUnresolved`, for a reader of the answer (stopsheetctl names them). A
         /// partly available elevator takes nothing out, placed or not.
-        public static func isUnresolved(facility: FacilityOutage.Facility, pathways: [String], status: FacilityStatus.Status = .notAvailable) -> Bool {
+        public static func isUnresolved(facility: FacilityKind, pathways: [String], status: FacilityUnit.Status = .notAvailable) -> Bool {
             facility == .elevator && pathways.isEmpty && status != .partiallyAvailable
         }
     }
@@ -123,63 +123,46 @@ public struct StepFreeNow: Hashable, Sendable {
 
     /// The verdict at `now` from the alerts that apply to the station (live or not: only those
     /// active at `now` that are facility outages count; planned ones do not until they start).
-    public init(station: Station, topology: StationTopology?, applying alerts: [Alert], now: Instant, facilities: [FacilityJoin.Unit] = []) {
+    public init(station: Station, topology: StationTopology?, applying alerts: [Alert], now: Instant, facilities: [FacilityUnit] = []) {
         self.init(station: station, topology: topology,
-                  outages: alerts.lazy.filter { $0.kind(at: now) == .active }.compactMap(FacilityOutage.init), facilities: facilities)
+                  outages: alerts.lazy.filter { $0.kind(at: now) == .active }.compactMap(AlertOutage.init), facilities: facilities)
     }
 
     /// The verdict from the station's active facility outages (a snapshot classifies each alert
     /// once, not once per station) and the units a lift-status feed reports there
     /// (`FacilityJoin`, statuses as they count now; `available` ones change nothing).
-    public init(station: Station, topology: StationTopology?, outages active: [FacilityOutage], facilities: [FacilityJoin.Unit] = []) {
+    public init(station: Station, topology: StationTopology?, outages active: [AlertOutage], facilities: [FacilityUnit] = []) {
         var outages: [Outage] = []
         var closed: Set<Int> = []
         var unsure: Set<Int> = []
         var anyOneOf: [Int] = []
         let topology = topology.flatMap { $0.pathways.isEmpty ? nil : $0 }
-        let units = facilities.filter { $0.status.status != .available }
-        for facility in FacilityOutage.Facility.allCases {
-            for outage in active where outage.facility == facility {
-                var placed: [Int] = []
-                if let topology, outage.facility != .escalator {
-                    let numbers = outage.elevatorNumbers
-                    // The named generic nodes and boarding areas: an alert names few.
-                    let named = Self.liftEnds(outage.namedStops, in: topology)
-                    placed = topology.elevatorPathways.filter { position in
-                        let ends = topology.pathwayEnds[position]
-                        if named.contains(ends.from) || named.contains(ends.to) { return true }
-                        guard !numbers.isEmpty else { return false }
-                        return topology.pathways[position].names().contains(where: numbers.contains)
-                    }
-                    closed.formUnion(placed)
-                }
-                // An elevator alert that names none of the station's elevators may be any of them.
-                let candidates = outage.facility == .elevator && placed.isEmpty ? topology?.elevatorPathways ?? [] : []
-                anyOneOf.append(contentsOf: candidates)
+        let units = facilities.filter { $0.status != .available }
+        let ids = { (positions: [Int]) in positions.map { topology!.pathways[$0].id } }
+        let alertPlacements = active.map { FacilityPlacement.place($0, on: topology) }
+        let unitPlacements = units.map { unit in
+            let placement = FacilityPlacement.place(unit, on: topology)
+            return (placement, placement.kind(of: unit, on: topology))
+        }
+        for facility in FacilityKind.allCases {
+            for (outage, placement) in zip(active, alertPlacements) where outage.facility == facility {
+                closed.formUnion(placement?.pathways ?? [])
+                anyOneOf.append(contentsOf: placement?.candidates ?? [])
                 outages.append(Outage(alertID: outage.alertID, facility: outage.facility, facilityID: outage.elevatorNumbers.first,
-                                      pathways: placed.map { topology!.pathways[$0].id }, unplaced: candidates.isEmpty ? nil : .noRuleMatched,
-                                      candidates: candidates.map { topology!.pathways[$0].id }))
+                                      pathways: ids(placement?.pathways ?? []), unplaced: placement?.unplaced,
+                                      candidates: ids(placement?.candidates ?? [])))
             }
-            for unit in units {
-                let placement = FacilityPlacement.place(unit, on: topology)
-                let placed = placement.pathways
-                // A unit of no stated kind is what the pathways it is placed on are.
-                var kind = unit.status.facility
-                if kind == .other, let topology, let first = placed.first {
-                    kind = topology.pathways[first].mode == .elevator ? .elevator : topology.pathways[first].mode == .escalator ? .escalator : .other
-                }
-                guard kind == facility else { continue }
-                switch unit.status.status {
-                case .notAvailable: closed.formUnion(placed)
-                case .unknown: unsure.formUnion(placed)
+            for (unit, (placement, kind)) in zip(units, unitPlacements) where kind == facility {
+                switch unit.status {
+                case .notAvailable: closed.formUnion(placement.pathways)
+                case .unknown: unsure.formUnion(placement.pathways)
                 case .partiallyAvailable, .available: break
                 }
                 // Any one of an unplaced elevator's candidates may be out.
-                if kind != .escalator, unit.status.status != .partiallyAvailable { anyOneOf.append(contentsOf: placement.candidates) }
-                let ids = { (positions: [Int]) in positions.map { topology!.pathways[$0].id } }
-                outages.append(Outage(alertID: "", facility: kind, facilityID: unit.status.unitID, pathways: ids(placed),
-                                      source: .facilities, status: unit.status.status, since: unit.status.since,
-                                      expectedBack: unit.status.expectedBack, description: unit.status.description,
+                if kind != .escalator, unit.status != .partiallyAvailable { anyOneOf.append(contentsOf: placement.candidates) }
+                outages.append(Outage(alertID: "", facility: kind, facilityID: unit.unitID, pathways: ids(placement.pathways),
+                                      source: .facilities, status: unit.status, since: unit.since,
+                                      expectedBack: unit.expectedBack, description: unit.description,
                                       unplaced: placement.unplaced, candidates: ids(placement.candidates)))
             }
         }
@@ -192,7 +175,7 @@ public struct StepFreeNow: Hashable, Sendable {
             // Without pathways, only the inventory says which outage matters: a unit on the
             // step-free route (ADA) that no other unit stands in for.
             let stepFreeRouteOut = units.contains { unit in
-                unit.status.status != .partiallyAvailable && (unit.status.isADA == true || unit.inventory.contains { $0.isADA == true })
+                unit.status != .partiallyAvailable && (unit.isADA == true || unit.inventory.contains { $0.isADA == true })
                     && unit.inventory.contains { $0.isRedundant == false }
             }
             // The others change nothing: an unplaced lift is the rule here, not news.
@@ -237,18 +220,6 @@ public struct StepFreeNow: Hashable, Sendable {
         let undecided = platforms.filter { ($0.entry == nil || $0.exit == nil) && $0.entry != false && $0.exit != false }.count
         stepFree = platforms.isEmpty ? .unknown : both == platforms.count ? .available
             : both == 0 && undecided == 0 ? .none : both == 0 && undecided == platforms.count ? .unknown : .partial
-    }
-
-    /// The generic nodes and boarding areas among `ids`, as positions: where one lift's way can
-    /// be named by its end (a platform or a station is where many ways end, not one unit's).
-    static func liftEnds(_ ids: [String], in topology: StationTopology) -> [Int] {
-        ids.compactMap { id in
-            guard let index = topology.index(of: id) else { return nil }
-            switch topology.locations[index].role {
-            case .genericNode, .boardingArea: return index
-            default: return nil
-            }
-        }
     }
 
     /// The verdict of a station nothing more is known of (before stations load): its reported

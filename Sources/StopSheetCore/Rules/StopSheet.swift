@@ -45,7 +45,7 @@ public struct StopSheet: Sendable, Equatable {
     /// without pathways, from the active applying alerts.
     public init(station: Station, alerts: [LiveAlert]?, now: StepFreeNow? = nil) {
         let verdict = now ?? StepFreeNow(station: station, topology: nil,
-                                         outages: (alerts ?? []).filter { $0.kind == .active }.compactMap { FacilityOutage($0.alert) })
+                                         outages: (alerts ?? []).filter { $0.kind == .active }.compactMap { AlertOutage($0.alert) })
         self.init(stationID: station.id, stationName: station.name, stepFree: station.stepFree, alerts: alerts, agency: station.agencyName,
                   now: verdict, stepFreeFrom: station.stepFreeFrom)
     }

@@ -51,9 +51,10 @@ public enum ConfigCheckCommand {
                                    (.facilities, "--facilities-url", config.facilitiesURL)] {
             guard let url, url.hasPrefix("file://"), let source = try? makeSource(url: url, options: HTTPOptions(version: StopSheetVersion.current)) else { continue }
             switch source.fetch(validators: nil) {
-            case .success(.body(let bytes, _, _)):
+            case .success(.body(let bytes, _, _, _)):
                 do {
-                    _ = try CacheLoader(cache).decode(bytes, source, config.reading, zones, config.timeZone ?? .notKnown)
+                    _ = try CacheLoader(cache).decode(CacheLoader.Input(body: bytes, source: source, reading: config.reading, zones: zones,
+                                                                        local: config.timeZone ?? .notKnown))
                 } catch {
                     problems.append(.error("\(flag) \(source.url) would not load: \(Log.oneLine("\(error)", maxBytes: 400))"))
                 }

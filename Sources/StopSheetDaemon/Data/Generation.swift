@@ -70,26 +70,3 @@ public enum CacheContent: Sendable {
     /// A good lift-status load replaces the statuses, and the inventory with them.
     case facilities(FacilitiesLoad)
 }
-
-/// A lift-status body decoded, with the inventory in force when it was (`FacilitiesSource`).
-public struct FacilitiesLoad: Sendable {
-    public var feed: FacilitiesDecoder.Feed
-    /// The body as fetched and the zone its times without an offset were read in (WMATA's,
-    /// NYCT's), so that it can be read again in the agency's zone once that is known.
-    public var body: [UInt8]
-    public var local: TimeZoneRules
-    public var inventory: FacilityInventory
-    /// The feed's notices and the inventory's together.
-    public var notices: FeedNotices
-
-    public init(feed: FacilitiesDecoder.Feed, inventory: FacilityInventory = .empty, inventoryNotices: FeedNotices = FeedNotices(),
-                body: [UInt8] = [], local: TimeZoneRules = .notKnown) {
-        self.feed = feed
-        self.body = body
-        self.local = local
-        self.inventory = inventory
-        var notices = feed.notices
-        notices.append(inventoryNotices)
-        self.notices = notices
-    }
-}

@@ -197,16 +197,17 @@ public final class Refresher: Sendable {
         var content: CacheContent?
         let result: RoundResult
         switch outcome {
-        case .success(.body(let bytes, let newValidators, let httpStatus)):
+        case .success(.body(let bytes, let newValidators, let httpStatus, let inventory)):
             if let httpStatus { fields.append(("HTTP_STATUS", String(httpStatus))) }
             do {
-                content = try loader.decode(bytes, source, reading, store.zones, store.zone)
+                content = try loader.decode(CacheLoader.Input(body: bytes, inventory: inventory, source: source, reading: reading, zones: store.zones,
+                                                              local: store.zone, previous: store.current.facilitiesFetched))
                 settings.withLock { $0.validators = newValidators }
                 result = .succeeded(httpStatus: httpStatus)
             } catch {
                 result = .failed("\(cache.rawValue) body did not decode: \(error)", httpStatus: httpStatus)
             }
-        case .success(.notModified(let httpStatus)):
+        case .success(.notModified(let httpStatus, _)):
             fields.append(("HTTP_STATUS", String(httpStatus)))
             // Only this thread loads the cache, so `loaded` cannot change before the commit.
             if store.status(cache).loaded {
@@ -251,6 +252,10 @@ public final class Refresher: Sendable {
         heldUntil.store(retryAfterSeconds.map { _ in SystemClock.monotonicMilliseconds() + delay } ?? 0, ordering: .relaxed)
         fields.append(("DURATION_MS", String(duration)))
         let status = store.status(cache)
+        if let kept = Self.inventoryKept(outcome, content) {
+            Log.warning("facilities: keeping the last good inventory: \(Log.oneLine(kept.message, maxBytes: 400))",
+                        [JournalEvent.refreshFailed.field] + fields + (kept.retryAfterSeconds.map { [("RETRY_AFTER", String($0))] } ?? []))
+        }
         switch result {
         case .succeeded where content != nil:
             fields.append((loader.countField, String(status.count)))
@@ -267,6 +272,14 @@ public final class Refresher: Sendable {
             Log.warning("\(cache.rawValue) refresh failed, \(kept): \(status.lastError ?? "")", [JournalEvent.refreshFailed.field] + fields)
         }
         return delay
+    }
+
+    /// Why a lift-status round kept the inventory in force: its URL failed (whatever the
+    /// statuses brought), or the body it brought did not decode.
+    private static func inventoryKept(_ outcome: Result<Fetched, FetchFailure>, _ content: CacheContent?) -> FetchFailure? {
+        if case .facilities(let load)? = content { return load.inventoryKept }
+        if case .success(let fetched) = outcome { return fetched.inventoryFailure }
+        return nil
     }
 
     /// Once per lift-status or stations load, once both are in: where the units are

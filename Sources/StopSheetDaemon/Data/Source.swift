@@ -9,10 +9,31 @@ public struct CacheValidators: Sendable, Equatable {
     }
 }
 
-/// What a fetch brought back: new bytes, or word that nothing changed (HTTP 304).
+/// What a fetch brought back: new bytes, or word that nothing changed (HTTP 304). `inventory`:
+/// what a lift-status source's inventory URL brought beside them (`FacilitiesSource`), nil for
+/// every other source.
 public enum Fetched: Sendable {
-    case body([UInt8], validators: CacheValidators, httpStatus: Int?)
-    case notModified(httpStatus: Int)
+    case body([UInt8], validators: CacheValidators, httpStatus: Int?, inventory: InventoryFetch? = nil)
+    case notModified(httpStatus: Int, inventory: InventoryFetch? = nil)
+
+    /// Why the inventory in force was kept this round, when its URL failed.
+    public var inventoryFailure: FetchFailure? {
+        switch self {
+        case .body(_, _, _, .failed(let failure)?), .notModified(_, .failed(let failure)?): failure
+        default: nil
+        }
+    }
+}
+
+/// What `--facilities-inventory-url` brought in a lift-status round, as bytes: the loader decodes
+/// them (`CacheLoader`), and the inventory in force is the last that decoded.
+public enum InventoryFetch: Sendable {
+    /// A new inventory body (its statuses are then fetched whole, to be joined to it at once).
+    case body([UInt8])
+    /// The inventory in force holds: a 304, or its `Retry-After` not yet over.
+    case unchanged
+    /// The inventory URL failed after one had been fetched: the one in force is kept.
+    case failed(FetchFailure)
 }
 
 /// Why a fetch failed, in words fit for `health.lastError` and the journal.

@@ -94,12 +94,12 @@ public final class Store: Sendable {
             case .stations(let directory)?: snapshot = .build(stations: directory, alerts: old.snapshot.alerts, facilities: facilities, now: now)
             case .facilities(var new)?:
                 if !new.feed.format.saysSince {
-                    new.feed.statuses = FacilityData.sinceFirstSeen(new.feed.statuses, previous: facilities?.statuses ?? [], seenAt: now)
+                    new.feed.units = FacilityData.sinceFirstSeen(new.feed.units, previous: facilities?.units ?? [], seenAt: now)
                 }
                 load = new
                 statuses.facilities.producedAt = new.feed.producedAt
                 statuses.facilities.notices = new.notices
-                let data = FacilityData(statuses: new.feed.statuses, inventory: new.inventory, lastGoodLoad: statuses.facilities.loadedAt ?? now,
+                let data = FacilityData(units: new.feed.units, inventory: new.inventory, lastGoodLoad: statuses.facilities.loadedAt ?? now,
                                         producedAt: new.feed.producedAt, staleAfterSeconds: statuses.facilities.staleAfterSeconds)
                 snapshot = old.snapshot.rebuilt(facilities: .some(data), now: now)
             case nil:
@@ -209,7 +209,7 @@ public final class Store: Sendable {
             // that gives no times (TfL's) has none to read again, and its `since` is the daemon's.
             if let load = facilitiesLoad, load.feed.format.saysSince, load.local != zone, !load.body.isEmpty, var data = next.facilities,
                let feed = try? FacilitiesBody.decode(load.body, local: zone) {
-                data.statuses = feed.statuses
+                data.units = feed.units
                 next = next.rebuilt(facilities: .some(data), now: next.builtAt)
                 facilitiesLoad?.local = zone
                 facilitiesLoad?.feed = feed
@@ -222,7 +222,7 @@ public final class Store: Sendable {
         stations.count = snapshot.stations?.count ?? 0
         stations.note = snapshot.stations.flatMap { $0.linesKnown ? nil : CacheStatus.linesUnknownNote(missing: $0.tablesMissing) }
         stations.notices = snapshot.stations?.notices ?? FeedNotices()
-        facilities.count = snapshot.facilities?.statuses.count ?? 0
+        facilities.count = snapshot.facilities?.units.count ?? 0
         return Generation(encoded, alerts: alerts, stations: stations, facilities: facilities, zones: zones, facilitiesFetched: facilitiesLoad)
     }
 }

@@ -2,16 +2,16 @@ import StopSheetCore
 
 extension StepFreeNow.Verdict: AnswerWord {}
 extension StepFreeNow.Basis: AnswerWord {}
-extension StopSheetCore.FacilityOutage.Facility: AnswerWord {}
+extension StopSheetCore.FacilityKind: AnswerWord {}
 extension StopSheetCore.StepFreeNow.Outage.Source: AnswerWord {}
-extension StopSheetCore.FacilityStatus.Status: AnswerWord {}
+extension StopSheetCore.FacilityUnit.Status: AnswerWord {}
 
 extension Answer {
     public typealias StepFreeVerdict = StopSheetCore.StepFreeNow.Verdict
     public typealias StepFreeBasis = StopSheetCore.StepFreeNow.Basis
-    public typealias Facility = StopSheetCore.FacilityOutage.Facility
+    public typealias Facility = StopSheetCore.FacilityKind
     public typealias OutageSource = StopSheetCore.StepFreeNow.Outage.Source
-    public typealias UnitStatus = StopSheetCore.FacilityStatus.Status
+    public typealias UnitStatus = StopSheetCore.FacilityUnit.Status
 
     /// `accessibilityButton.now` (and `station`'s `now`): step-free access at this moment,
     /// platform by platform, from the station's pathways and its live facility outages. It stands

@@ -14,12 +14,12 @@ import Testing
     @Test func wmataRowsAreOutagesPlacedByStationCodeAndLevels() throws {
         let feed = try FacilitiesDecoder.decode(json: Fixtures.bytes("facilities/wmata_elevator_incidents.HANDMADE.json"), local: Self.newYork)
         #expect(feed.format == .wmata)
-        #expect(feed.statuses == [
-            FacilityStatus(unitID: "A03N04", facility: .elevator, status: .notAvailable, since: Self.at(1_789_032_600),
+        #expect(feed.units == [
+            FacilityUnit(unitID: "A03N04", facility: .elevator, status: .notAvailable, since: Self.at(1_789_032_600),
                            expectedBack: Self.at(1_793_505_599),
                            description: "Elevator between street and mezzanine (Q Street side): Modernization",
                            location: .init(stationCode: "A03", levels: ["street", "mezzanine"])),
-            FacilityStatus(unitID: "A03N04", facility: .escalator, status: .notAvailable, since: Self.at(1_789_581_900),
+            FacilityUnit(unitID: "A03N04", facility: .escalator, status: .notAvailable, since: Self.at(1_789_581_900),
                            description: "Escalator between mezzanine and platform: Service Call",
                            location: .init(stationCode: "A03", levels: ["mezzanine", "platform"])),
         ])
@@ -29,18 +29,18 @@ import Testing
     @Test func nyctRowsKeepUpcomingOutagesForTheirWindow() throws {
         let feed = try FacilitiesDecoder.decode(json: Fixtures.bytes("facilities/nyct_ene.HANDMADE.json"), local: Self.newYork)
         #expect(feed.format == .nyct && feed.notices.count == 0)
-        #expect(feed.statuses.map(\.unitID) == ["EL318", "EL319", "ES258X"])
-        #expect(feed.statuses[0] == FacilityStatus(unitID: "EL318", facility: .elevator, status: .notAvailable, since: Self.at(1_789_529_400),
+        #expect(feed.units.map(\.unitID) == ["EL318", "EL319", "ES258X"])
+        #expect(feed.units[0] == FacilityUnit(unitID: "EL318", facility: .elevator, status: .notAvailable, since: Self.at(1_789_529_400),
                                                    expectedBack: Self.at(1_789_765_200),
                                                    description: "street to mezzanine for service in both directions (Repair)", isADA: true))
-        let upcoming = feed.statuses[1]
+        let upcoming = feed.units[1]
         #expect(upcoming.isUpcoming && upcoming.since == Self.at(1_790_647_200) && upcoming.expectedBack == Self.at(1_790_676_000))
         #expect(upcoming.status(at: Self.at(1_790_647_199)) == .available)
         #expect(upcoming.status(at: Self.at(1_790_647_200)) == .notAvailable)
         #expect(upcoming.status(at: Self.at(1_790_676_000)) == .available)
         // A current outage whose expected return has passed is still out: the feed still lists it.
-        #expect(feed.statuses[0].status(at: Self.at(1_800_000_000)) == .notAvailable)
-        #expect(feed.statuses[2].facility == .escalator && feed.statuses[2].isADA == false)
+        #expect(feed.units[0].status(at: Self.at(1_800_000_000)) == .notAvailable)
+        #expect(feed.units[2].facility == .escalator && feed.units[2].isADA == false)
     }
 
     @Test func nyctTimesAreTwelveHourClock() {
@@ -78,12 +78,12 @@ import Testing
         ])])
         let feed = try FacilitiesDecoder.decode(siri: root, local: Self.berlin)
         #expect(feed.format == .siriFM && feed.producedAt == Self.at(1_789_624_800))
-        #expect(feed.statuses == [
-            FacilityStatus(unitID: "diid:1", facility: .other, status: .notAvailable, since: Self.at(1_789_589_700),
+        #expect(feed.units == [
+            FacilityUnit(unitID: "diid:1", facility: .other, status: .notAvailable, since: Self.at(1_789_589_700),
                            expectedBack: Self.at(1_789_725_600), description: "Lift [31m out"),
-            FacilityStatus(unitID: "ELEV-7", facility: .elevator, status: .partiallyAvailable, description: "Lift street to concourse",
+            FacilityUnit(unitID: "ELEV-7", facility: .elevator, status: .partiallyAvailable, description: "Lift street to concourse",
                            location: .init(stopIDs: ["U1234"])),
-            FacilityStatus(unitID: "diid:3", facility: .other, status: .unknown),
+            FacilityUnit(unitID: "diid:3", facility: .other, status: .unknown),
         ])
         #expect(feed.notices.count == 2 && feed.notices.first.map(\.line) == [3, 4])
     }
@@ -105,7 +105,7 @@ import Testing
             ]),
         ])])
         let feed = try FacilitiesDecoder.decode(siri: root, local: Self.berlin)
-        #expect(feed.statuses.map(\.description) == ["Out of order until Friday", "Lift street to concourse"])
+        #expect(feed.units.map(\.description) == ["Out of order until Friday", "Lift street to concourse"])
     }
 
     @Test func otherBodiesAreNamedFailures() {
@@ -122,23 +122,34 @@ import Testing
 
     @Test func inventoriesFromNYCTEquipmentsAndTheCSV() throws {
         let nyct = try FacilityInventoryDecoder.decode(Fixtures.bytes("facilities/nyct_ene_equipments.HANDMADE.json"))
-        #expect(nyct.inventory.units == [
+        #expect(nyct.inventory.rows == [
             .init(unitID: "EL318", stopIDs: ["A41", "R29"], isADA: true, isRedundant: false, serving: "street to mezzanine for service in both directions"),
             .init(unitID: "EL319", stopIDs: ["A41"], isADA: true, isRedundant: true, serving: "mezzanine to Manhattan-bound A/C platform"),
             .init(unitID: "ES258X", stopIDs: [], isADA: false, isRedundant: false, serving: "mezzanine to street"),
         ])
         let csv = try FacilityInventoryDecoder.decode(Fixtures.bytes("facilities/inventory.HANDMADE.csv"))
-        #expect(csv.inventory.units == [.init(unitID: "ELEV-7", pathwayID: "P7"), .init(unitID: "EL318", stopIDs: ["A41"]),
+        #expect(csv.inventory.rows == [.init(unitID: "ELEV-7", pathwayID: "P7"), .init(unitID: "EL318", stopIDs: ["A41"]),
                                         .init(unitID: "EL318", stopIDs: ["R29"])])
-        #expect(csv.inventory.units("EL318").map(\.stopIDs) == [["A41"], ["R29"]])
+        #expect(csv.inventory.rows(for: "EL318").map(\.stopIDs) == [["A41"], ["R29"]])
         #expect(csv.notices.count == 2 && csv.notices.first.map(\.line) == [5, 6])
         #expect(failure { try FacilityInventoryDecoder.decode(bytes("unit,stop\nA,B\n")) }
                 == .unrecognisedFormat("neither JSON nor a CSV whose header has facility_id or LiftUniqueId"))
     }
 
-    @Test func feedTextIsMadeSafeForTerminals() {
-        #expect(FacilityText.safe("  Out\u{1B}]0;pwned\u{07} of\u{202E} service \r\n") == "Out ]0;pwned of service")
-        #expect(FacilityText.safe(String(repeating: "x", count: 400)).count == 300)
+    /// One rule for the characters that are not text (`UpstreamText.isUnsafe`, which stopsheetctl
+    /// escapes too): a unit's description and what an inventory row serves are made plain by it.
+    @Test func feedTextIsMadePlainByTheOneRule() throws {
+        #expect(UpstreamText.plain("  Out\u{1B}]0;pwned\u{07} of\u{202E} service \r\n") == "Out ]0;pwned of service")
+        #expect(UpstreamText.plain(String(repeating: "x", count: 400)).count == 300)
+        // C1, zero-width, bidi mark, line separator, private use, soft hyphen; a no-break space is a space.
+        let hostile = "a\u{9B}2Jb\u{200B}c\u{200E}d\u{2028}e\u{E000}f\u{AD}g\u{A0}h"
+        #expect(UpstreamText.plain(hostile) == "a 2Jb c d e f g h")
+        #expect(!UpstreamText.plain(hostile).unicodeScalars.contains(where: UpstreamText.isUnsafe))
+        #expect(hostile.unicodeScalars.filter(UpstreamText.isUnsafe).map(\.value) == [0x9B, 0x200B, 0x200E, 0x2028, 0xE000, 0xAD])
+        let wmata = Array(#"{"ElevatorIncidents":[{"UnitName":"A01N01","UnitType":"ELEVATOR","LocationDescription":"Street\u200bto\u001b[2Jplatform"}]}"#.utf8)
+        #expect(try FacilitiesDecoder.decode(json: wmata, local: Self.newYork).units.map(\.description) == ["Street to [2Jplatform"])
+        let equipments = Array(#"[{"equipmentno":"EL1","serving":"  street\u2066 to\r\nplatform "}]"#.utf8)
+        #expect(try FacilityInventoryDecoder.decode(equipments).inventory.rows.map(\.serving) == ["street to platform"])
     }
 
     /// A fuzz finding (issue 45, the facilities target): a space falling at the 300th character
@@ -147,12 +158,12 @@ import Testing
     @Test func theCutAtThreeHundredCharactersLeavesNoTrailingSpace() throws {
         for length in 297...301 {
             let text = String(repeating: "x", count: length) + " \u{1B} yz" + String(repeating: "y", count: 10)
-            let safe = FacilityText.safe(text)
-            #expect(safe.count <= FacilityText.maxCharacters && safe.last != " " && FacilityText.safe(safe) == safe, "\(length): '\(safe.suffix(5))'")
+            let safe = UpstreamText.plain(text)
+            #expect(safe.count <= UpstreamText.maxPlainCharacters && safe.last != " " && UpstreamText.plain(safe) == safe, "\(length): '\(safe.suffix(5))'")
         }
         // The fuzzer's WMATA body, whose location and symptom texts joined met the cut at a space.
         let feed = try FacilitiesDecoder.decode(json: Fixtures.bytes("fuzz-findings/facilities-wmata-space-at-the-cut.json"), local: Self.newYork)
-        #expect(!feed.statuses.isEmpty && feed.statuses.allSatisfy { $0.description.last != " " && FacilityText.safe($0.description) == $0.description })
+        #expect(!feed.units.isEmpty && feed.units.allSatisfy { $0.description.last != " " && UpstreamText.plain($0.description) == $0.description })
     }
 }
 
@@ -161,7 +172,7 @@ enum NYCTTimeProbe {
     static func wall(_ text: String) -> WallClock? {
         let body = #"[{"equipment":"E","outagedate":"\#(text)"}]"#
         let rules = TimeZoneRules.utc
-        guard let feed = try? FacilitiesDecoder.decode(json: Array(body.utf8), local: rules), let since = feed.statuses.first?.since else { return nil }
+        guard let feed = try? FacilitiesDecoder.decode(json: Array(body.utf8), local: rules), let since = feed.units.first?.since else { return nil }
         return rules.wallClock(since)
     }
 }

@@ -25,7 +25,7 @@ import Testing
         return StationDirectory(platforms: try GTFSStopsDecoder.decode(stops).platforms, topologies: ["S": topology])
     }
 
-    static let data = FacilityData(statuses: [FacilityStatus(unitID: "LIFT-1", facility: .elevator, status: .notAvailable)], lastGoodLoad: t0,
+    static let data = FacilityData(units: [FacilityUnit(unitID: "LIFT-1", facility: .elevator, status: .notAvailable)], lastGoodLoad: t0,
                                    staleAfterSeconds: 60)
 
     @Test func olderThanTheLimitEveryUnitIsUnknown() {
@@ -47,6 +47,6 @@ import Testing
         let unknown = stale.stepFreeNow(for: station, alertPositions: [])
         #expect(unknown.outages.map(\.status) == [.unknown])
         #expect(unknown.stepFree == .unknown && unknown.platforms.map(\.entry) == [nil] && !unknown.complete)
-        #expect(stale.facilityListing().first?.units.map(\.unit.status.status) == [.unknown])
+        #expect(stale.facilityListing().first?.units.map(\.unit.status) == [.unknown])
     }
 }

@@ -9,11 +9,10 @@ import Testing
 
     static let at = Instant(secondsSince1970: 1_000)
 
-    static func unit(_ id: String, _ status: FacilityStatus.Status, facility: FacilityOutage.Facility = .elevator,
-                     levels: [String] = [], inventory: [FacilityInventory.Unit] = [], isADA: Bool? = nil) -> FacilityJoin.Unit {
-        FacilityJoin.Unit(status: FacilityStatus(unitID: id, facility: facility, status: status, since: Instant(secondsSince1970: 500),
-                                                 description: "Lift \(id)", isADA: isADA, location: .init(levels: levels)),
-                          inventory: inventory)
+    static func unit(_ id: String, _ status: FacilityUnit.Status, facility: FacilityKind = .elevator,
+                     levels: [String] = [], inventory: [FacilityInventory.Row] = [], isADA: Bool? = nil) -> FacilityUnit {
+        FacilityUnit(unitID: id, facility: facility, status: status, since: Instant(secondsSince1970: 500),
+                     description: "Lift \(id)", isADA: isADA, location: .init(levels: levels), inventory: inventory)
     }
 
     /// A station made from its own tables: its platforms, and the topology of its pathways.
@@ -22,9 +21,9 @@ import Testing
         return (Station(id: id, name: name, platforms: try GTFSStopsDecoder.decode(stops).platforms), topology)
     }
 
-    static func now(_ feed: Feed, _ units: [FacilityJoin.Unit], alerts: [Alert] = []) throws -> StepFreeNow {
+    static func now(_ feed: Feed, _ units: [FacilityUnit], alerts: [Alert] = []) throws -> StepFreeNow {
         StepFreeNow(station: try feed.station(), topology: try feed.topology(),
-                    outages: alerts.compactMap(FacilityOutage.init), facilities: units)
+                    outages: alerts.compactMap(AlertOutage.init), facilities: units)
     }
 
     /// Street → lobby → elevators L1 (`facility_id` 1, `pathway_code` K1) and L2 (signposted 2) → P;
@@ -128,7 +127,7 @@ import Testing
         RAMP,S_BT,PC,1,1
         """.utf8))
 
-    static func wmataNow(_ units: [FacilityJoin.Unit]) throws -> StepFreeNow {
+    static func wmataNow(_ units: [FacilityUnit]) throws -> StepFreeNow {
         let (station, topology) = try Self.station("STN_X01_Y01", "Junction", stops: Self.wmata.stops, pathways: Self.wmata.pathways)
         return StepFreeNow(station: station, topology: topology, outages: [], facilities: units)
     }
@@ -182,7 +181,7 @@ import Testing
 
     @Test func eachRuleIsNamed() throws {
         let topology = try Self.station("STN_X01_Y01", "Junction", stops: Self.wmata.stops, pathways: Self.wmata.pathways).1
-        let rule = { (unit: FacilityJoin.Unit) in FacilityPlacement.place(unit, on: topology).rule }
+        let rule = { (unit: FacilityUnit) in FacilityPlacement.place(unit, on: topology).rule }
         #expect(rule(Self.unit("U", .notAvailable, inventory: [.init(unitID: "U", pathwayID: "B")])) == .inventory)
         #expect(rule(Self.unit("U", .notAvailable, inventory: [.init(unitID: "U", stopIDs: ["A_BT"])])) == .stopReference)
         #expect(rule(Self.unit("RAMP", .notAvailable)) == .id)
@@ -305,27 +304,27 @@ import Testing
                          Platform(stopID: "PF_A03_C", stationID: "STN_A03", stationName: "Dupont Circle", routes: [], stepFree: true),
                          Platform(stopID: "U1234P", stationID: "U1234", stationName: "Hauptbahnhof", routes: [], stepFree: true)]
         let directory = StationDirectory(platforms: platforms)
-        let inventory = FacilityInventory(units: [.init(unitID: "EL318", stopIDs: ["A41", "R29"], isADA: true, isRedundant: false)])
+        let inventory = FacilityInventory(rows: [.init(unitID: "EL318", stopIDs: ["A41", "R29"], isADA: true, isRedundant: false)])
         let statuses = [
-            FacilityStatus(unitID: "EL318", facility: .elevator, status: .notAvailable),
-            FacilityStatus(unitID: "EL319", facility: .elevator, status: .notAvailable, since: Instant(secondsSince1970: 2_000),
+            FacilityUnit(unitID: "EL318", facility: .elevator, status: .notAvailable),
+            FacilityUnit(unitID: "EL319", facility: .elevator, status: .notAvailable, since: Instant(secondsSince1970: 2_000),
                            expectedBack: Instant(secondsSince1970: 3_000), isUpcoming: true, location: .init(stopIDs: ["A41N"])),
-            FacilityStatus(unitID: "A03N04", facility: .elevator, status: .notAvailable, location: .init(stationCode: "A03")),
-            FacilityStatus(unitID: "ELEV-7", facility: .elevator, status: .available, location: .init(stopIDs: ["U1234"])),
-            FacilityStatus(unitID: "nowhere", facility: .elevator, status: .notAvailable),
-            FacilityStatus(unitID: "A99X01", facility: .elevator, status: .notAvailable, location: .init(stationCode: "A99")),
+            FacilityUnit(unitID: "A03N04", facility: .elevator, status: .notAvailable, location: .init(stationCode: "A03")),
+            FacilityUnit(unitID: "ELEV-7", facility: .elevator, status: .available, location: .init(stopIDs: ["U1234"])),
+            FacilityUnit(unitID: "nowhere", facility: .elevator, status: .notAvailable),
+            FacilityUnit(unitID: "A99X01", facility: .elevator, status: .notAvailable, location: .init(stationCode: "A99")),
         ]
-        let early = FacilityJoin.byStation(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 1_000))
-        #expect(early.mapValues { $0.map(\.status.unitID) } == ["A41": ["EL318"], "R29": ["EL318"], "STN_A03": ["A03N04"]])
+        let early = FacilityJoin.join(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 1_000)).byStation
+        #expect(early.mapValues { $0.map(\.unitID) } == ["A41": ["EL318"], "R29": ["EL318"], "STN_A03": ["A03N04"]])
         #expect(early["A41"]?.first?.inventory.first?.isRedundant == false)
-        let during = FacilityJoin.byStation(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 2_000))
-        #expect(during["A41"]?.map(\.status.unitID) == ["EL318", "EL319"])
+        let during = FacilityJoin.join(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 2_000)).byStation
+        #expect(during["A41"]?.map(\.unitID) == ["EL318", "EL319"])
         // Stale: every unit unknown, the available one too.
-        let stale = FacilityJoin.byStation(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 1_000), stale: true)
-        #expect(stale["U1234"]?.map(\.status.status) == [.unknown] && stale["A41"]?.map(\.status.status) == [.unknown, .unknown])
+        let stale = FacilityJoin.join(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 1_000), stale: true).byStation
+        #expect(stale["U1234"]?.map(\.status) == [.unknown] && stale["A41"]?.map(\.status) == [.unknown, .unknown])
         // Units no rule puts at a station are kept, at none.
         let joined = FacilityJoin.join(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 1_000))
-        #expect(joined.nowhere.map(\.status.unitID) == ["nowhere", "A99X01"])
+        #expect(joined.nowhere.map(\.unitID) == ["nowhere", "A99X01"])
     }
 
     /// WMATA gives a station of two lines one id with both codes: `StationCode` A01 and C01 are
@@ -336,10 +335,10 @@ import Testing
                          Platform(stopID: "PF_C02_C", stationID: "STN_C02_A02X", stationName: "Not Farragut", routes: [], stepFree: true)]
         let directory = StationDirectory(platforms: platforms)
         let statuses = ["A01", "C01", "A02", "C02", "01"].map { code in
-            FacilityStatus(unitID: "U" + code, facility: .escalator, status: .notAvailable, location: .init(stationCode: code))
+            FacilityUnit(unitID: "U" + code, facility: .escalator, status: .notAvailable, location: .init(stationCode: code))
         }
         let joined = FacilityJoin.join(statuses, stations: directory, at: Instant(secondsSince1970: 1_000))
-        #expect(joined.byStation.mapValues { $0.map(\.status.unitID) } == ["STN_A01_C01": ["UA01", "UC01"], "STN_A02": ["UA02"], "STN_C02_A02X": ["UC02"]])
-        #expect(joined.nowhere.map(\.status.unitID) == ["U01"])
+        #expect(joined.byStation.mapValues { $0.map(\.unitID) } == ["STN_A01_C01": ["UA01", "UC01"], "STN_A02": ["UA02"], "STN_C02_A02X": ["UC02"]])
+        #expect(joined.nowhere.map(\.unitID) == ["U01"])
     }
 }

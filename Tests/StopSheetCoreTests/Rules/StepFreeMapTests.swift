@@ -73,10 +73,10 @@ import StopSheetTestSupport
         """#
         let feed = try FacilitiesDecoder.decode(json: Array(body.utf8), local: .notKnown)
         #expect(feed.format == .tfl && !feed.format.saysSince)
-        #expect(feed.statuses.map(\.unitID) == ["S-Lift-1", "S-Lift-2"])
+        #expect(feed.units.map(\.unitID) == ["S-Lift-1", "S-Lift-2"])
         // Each distinct message once, in order ("One  out" is "One\nout" made safe).
-        #expect(feed.statuses[0].description == "One out / Two")
-        #expect(feed.statuses.allSatisfy { $0.status == .notAvailable && $0.facility == .elevator && $0.since == nil && $0.location.stopIDs == ["S"] })
+        #expect(feed.units[0].description == "One out / Two")
+        #expect(feed.units.allSatisfy { $0.status == .notAvailable && $0.facility == .elevator && $0.since == nil && $0.location.stopIDs == ["S"] })
         #expect(feed.notices.count == 2)
     }
 
@@ -84,7 +84,7 @@ import StopSheetTestSupport
         var feed = Feed(stops: ["S-Outside,3,S", "N,3,S", "P,0,S"],
                         pathways: ["S-Outside-N-same_level,S-Outside,N,1,1", "N-P-lift-S-Lift-1,N,P,5,1", "N-P-lift-S-Lift-10,N,P,5,1"])
         feed.stationWheelchair = ""
-        let unit = FacilityJoin.Unit(status: FacilityStatus(unitID: "S-Lift-1", facility: .elevator, status: .notAvailable))
+        let unit = FacilityUnit(unitID: "S-Lift-1", facility: .elevator, status: .notAvailable)
         let topology = try feed.topology()
         #expect(FacilityPlacement.place(unit, on: topology) == .placed(.id, pathways: [topology.pathways.firstIndex { $0.id == "N-P-lift-S-Lift-1" }!]))
         let now = StepFreeNow(station: try feed.station(), topology: try feed.topology(), outages: [], facilities: [unit])
@@ -102,16 +102,16 @@ import StopSheetTestSupport
             910GROMFORD,,3,,,Lift C,,,,,False,\r
             """.utf8)
         let (inventory, notices) = try FacilityInventoryDecoder.decode(body)
-        #expect(inventory.units.map(\.unitID) == ["940GZZLUWYP-Lift-2", "910GROMFORD-Lift-1"])
-        #expect(inventory.units.map(\.stopIDs) == [["940GZZLUWYP"], ["910GROMFORD"]])
-        #expect(inventory.units.map(\.serving) == ["Lift 2: BookH to JubNB, Met2", "EntM to RPL-5"])
+        #expect(inventory.rows.map(\.unitID) == ["940GZZLUWYP-Lift-2", "910GROMFORD-Lift-1"])
+        #expect(inventory.rows.map(\.stopIDs) == [["940GZZLUWYP"], ["910GROMFORD"]])
+        #expect(inventory.rows.map(\.serving) == ["Lift 2: BookH to JubNB, Met2", "EntM to RPL-5"])
         #expect(notices.count == 1)
     }
 
     @Test func theRealFileNamesEveryLift() throws {
         let (inventory, notices) = try FacilityInventoryDecoder.decode(Fixtures.bytes("facilities/tfl/detailed/Lifts.csv"))
-        #expect(inventory.units.count == 546 && notices.count == 0)
-        #expect(inventory.units(("940GZZLUWYP-Lift-5")).map(\.serving) == ["Lift 5: BookH to E-STA"])
-        #expect(inventory.units.allSatisfy { !$0.serving.isEmpty && $0.stopIDs.count == 1 })
+        #expect(inventory.rows.count == 546 && notices.count == 0)
+        #expect(inventory.rows(for: "940GZZLUWYP-Lift-5").map(\.serving) == ["Lift 5: BookH to E-STA"])
+        #expect(inventory.rows.allSatisfy { !$0.serving.isEmpty && $0.stopIDs.count == 1 })
     }
 }

@@ -317,8 +317,8 @@ import Testing
     }
 
     @Test func facilityOutagesByEffectDetailImpactAndWords() {
-        func outage(_ headline: String, _ details: AlertDetails = .init()) -> FacilityOutage? {
-            FacilityOutage(Self.alert("a", headline, details: details))
+        func outage(_ headline: String, _ details: AlertDetails = .init()) -> AlertOutage? {
+            AlertOutage(Self.alert("a", headline, details: details))
         }
         #expect(outage("Platform access", .init(effect: "ACCESSIBILITY_ISSUE"))?.facility == .other)
         #expect(outage("Works", .init(effectDetail: "ELEVATOR_CLOSURE"))?.facility == .elevator)

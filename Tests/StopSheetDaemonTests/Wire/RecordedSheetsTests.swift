@@ -73,13 +73,13 @@ import Testing
         let alerts = ids.enumerated().filter { $0.offset % 4 == 0 }.map { index, id in
             Alert(id: "a\(index)", kindSource: .fromTime, headline: "Elevator out of service", description: "", scopes: [.station(id)])
         }
-        let statuses: [FacilityStatus.Status] = [.notAvailable, .partiallyAvailable, .unknown, .available]
+        let statuses: [FacilityUnit.Status] = [.notAvailable, .partiallyAvailable, .unknown, .available]
         let units = ids.enumerated().filter { $0.offset % 4 == 2 }.map { index, id in
-            FacilityStatus(unitID: "u\(index)", facility: .elevator, status: statuses[index / 4 % statuses.count], since: now.adding(seconds: -3600),
+            FacilityUnit(unitID: "u\(index)", facility: .elevator, status: statuses[index / 4 % statuses.count], since: now.adding(seconds: -3600),
                            expectedBack: index % 8 == 2 ? now.adding(seconds: 7200) : nil, description: "Lift \(index) \"out\"",
-                           location: FacilityStatus.Location(stopIDs: [id]))
+                           location: FacilityUnit.Location(stopIDs: [id]))
         }
-        let facilities = FacilityData(statuses: units, lastGoodLoad: now, staleAfterSeconds: 300)
+        let facilities = FacilityData(units: units, lastGoodLoad: now, staleAfterSeconds: 300)
         var lines = try Self.lines(Snapshot.build(stations: directory, alerts: [], now: now), zone: zone)
         let loud = try Self.sheets(Snapshot.build(stations: directory, alerts: alerts, facilities: facilities, now: now), zone: zone)
         let all = String(decoding: loud.flatMap(\.sheet), as: UTF8.self)

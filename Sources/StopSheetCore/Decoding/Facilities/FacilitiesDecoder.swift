@@ -16,25 +16,30 @@ public enum FacilitiesDecoder {
 
     public struct Feed: Hashable, Sendable {
         public var format: Format
-        public var statuses: [FacilityStatus]
+        public var units: [FacilityUnit]
         /// When the publisher made the body, when it says (SIRI-FM's `ResponseTimestamp`).
         public var producedAt: Instant?
         public var notices: FeedNotices
 
-        public init(format: Format, statuses: [FacilityStatus], producedAt: Instant? = nil, notices: FeedNotices = FeedNotices()) {
+        /// Each unit's description is made plain here, for every format (`UpstreamText.plain`).
+        public init(format: Format, units: [FacilityUnit], producedAt: Instant? = nil, notices: FeedNotices = FeedNotices()) {
             self.format = format
-            self.statuses = statuses
+            self.units = units.map { unit in
+                var unit = unit
+                unit.description = UpstreamText.plain(unit.description)
+                return unit
+            }
             self.producedAt = producedAt
             self.notices = notices
         }
 
         public static func == (lhs: Feed, rhs: Feed) -> Bool {
-            lhs.format == rhs.format && lhs.statuses == rhs.statuses && lhs.producedAt == rhs.producedAt && lhs.notices == rhs.notices
+            lhs.format == rhs.format && lhs.units == rhs.units && lhs.producedAt == rhs.producedAt && lhs.notices == rhs.notices
         }
 
         public func hash(into hasher: inout Hasher) {
             hasher.combine(format)
-            hasher.combine(statuses)
+            hasher.combine(units)
         }
     }
 

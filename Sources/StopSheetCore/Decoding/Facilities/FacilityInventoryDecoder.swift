@@ -31,11 +31,11 @@ public enum FacilityInventoryDecoder {
                 .map { UpstreamText.trimmed(String($0)) }.filter { !$0.isEmpty }
             let ada = FacilitiesDecoder.text(object["ADA"])?.uppercased()
             let redundant = FacilitiesDecoder.text(object["redundant"])
-            return FacilityInventory.Unit(unitID: unit, stopIDs: stops, isADA: ada == "Y" ? true : ada == "N" ? false : nil,
+            return FacilityInventory.Row(unitID: unit, stopIDs: stops, isADA: ada == "Y" ? true : ada == "N" ? false : nil,
                                           isRedundant: redundant == "1" ? true : redundant == "0" ? false : nil,
-                                          serving: FacilitiesDecoder.text(object["serving"]) ?? "")
+                                          serving: UpstreamText.plain(FacilitiesDecoder.text(object["serving"]) ?? ""))
         }
-        return (FacilityInventory(units: units), notices)
+        return (FacilityInventory(rows: units), notices)
     }
 
     private static func csv(_ bytes: [UInt8], limits: DecodingLimits) throws(DecodingFailure) -> (FacilityInventory, FeedNotices) {
@@ -50,7 +50,7 @@ public enum FacilityInventoryDecoder {
         let records = rows.enumerated().dropFirst().filter { !$0.element.isEmpty && $0.element != [""] }
         try limits.check(itemCount: records.count)
         var notices = FeedNotices()
-        var units: [FacilityInventory.Unit] = []
+        var units: [FacilityInventory.Row] = []
         for (index, row) in records {
             func field(_ column: Int?) -> String? {
                 guard let column, column < row.count else { return nil }
@@ -68,6 +68,6 @@ public enum FacilityInventoryDecoder {
             }
             units.append(.init(unitID: unit, stopIDs: stop.map { [$0] } ?? [], pathwayID: pathway))
         }
-        return (FacilityInventory(units: units), notices)
+        return (FacilityInventory(rows: units), notices)
     }
 }

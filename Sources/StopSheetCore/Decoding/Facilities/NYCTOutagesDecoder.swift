@@ -7,7 +7,7 @@ enum NYCTOutagesDecoder {
     static func decode(_ rows: [JSON], local: TimeZoneRules, limits: DecodingLimits) throws(DecodingFailure) -> FacilitiesDecoder.Feed {
         var notices = FeedNotices()
         var late = FeedNotices()
-        let statuses = try FacilitiesDecoder.rows(rows, table: table, idKey: "equipment", limits: limits, notices: &notices) { object, unit, line in
+        let units = try FacilitiesDecoder.rows(rows, table: table, idKey: "equipment", limits: limits, notices: &notices) { object, unit, line in
             let type = FacilitiesDecoder.text(object["equipmenttype"])?.uppercased()
             let since = FacilitiesDecoder.text(object["outagedate"])
             let back = FacilitiesDecoder.text(object["estimatedreturntoservice"])
@@ -16,7 +16,7 @@ enum NYCTOutagesDecoder {
             let serving = FacilitiesDecoder.text(object["serving"]) ?? ""
             let reason = FacilitiesDecoder.text(object["reason"]) ?? ""
             let ada = FacilitiesDecoder.text(object["ADA"])?.uppercased()
-            return FacilityStatus(
+            return FacilityUnit(
                 unitID: unit, facility: type == "EL" ? .elevator : type == "ES" ? .escalator : .other, status: .notAvailable,
                 since: start, expectedBack: back.flatMap { wallClock($0) }.map(local.instant),
                 isUpcoming: FacilitiesDecoder.text(object["isupcomingoutage"])?.uppercased() == "Y",
@@ -24,7 +24,7 @@ enum NYCTOutagesDecoder {
                 isADA: ada == "Y" ? true : ada == "N" ? false : nil)
         }
         notices = FeedNotices.merged(notices, late)
-        return FacilitiesDecoder.Feed(format: .nyct, statuses: statuses, notices: notices)
+        return FacilitiesDecoder.Feed(format: .nyct, units: units, notices: notices)
     }
 
     /// `09/28/2026 10:00:00 PM` → 2026-09-28 22:00:00; nil for any other form.

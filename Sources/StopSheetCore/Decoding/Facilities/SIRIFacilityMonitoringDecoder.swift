@@ -15,8 +15,8 @@ enum SIRIFacilityMonitoringDecoder {
         let conditions = deliveries.flatMap { $0.children(named: table) }
         try limits.check(itemCount: conditions.count)
         var notices = FeedNotices()
-        var statuses: [FacilityStatus] = []
-        statuses.reserveCapacity(conditions.count)
+        var units: [FacilityUnit] = []
+        units.reserveCapacity(conditions.count)
         for (index, condition) in conditions.enumerated() {
             let facility = condition.child("Facility")
             guard let unit = text(condition.child("FacilityRef")) ?? text(facility?.child("FacilityCode")) else {
@@ -24,13 +24,13 @@ enum SIRIFacilityMonitoringDecoder {
                 continue
             }
             let word = text(condition.descendant("FacilityStatus", "Status"))
-            let status = word.flatMap(FacilityStatus.Status.init(rawValue:))
+            let status = word.flatMap(FacilityUnit.Status.init(rawValue:))
             if status == nil {
                 notices.add(table, line: index + 1, "\(UpstreamText.quoted(unit)): Status '\(UpstreamText.quoted(word ?? ""))' is none of SIRI's four; read as unknown")
             }
             let place = facility?.child("FacilityLocation")
             let stops = ["StopPlaceRef", "StopPointRef"].compactMap { place?.child($0).flatMap(text) }
-            statuses.append(FacilityStatus(
+            units.append(FacilityUnit(
                 unitID: unit, facility: kind(text(facility?.child("FacilityClass"))), status: status ?? .unknown,
                 since: time(condition.descendant("ValidityPeriod", "StartTime"), local),
                 expectedBack: time(condition.descendant("ValidityPeriod", "EndTime"), local),
@@ -38,7 +38,7 @@ enum SIRIFacilityMonitoringDecoder {
                 location: .init(stopIDs: stops)))
         }
         let produced = time(delivery.child("ResponseTimestamp"), local)
-        return FacilitiesDecoder.Feed(format: .siriFM, statuses: statuses, producedAt: produced, notices: notices)
+        return FacilitiesDecoder.Feed(format: .siriFM, units: units, producedAt: produced, notices: notices)
     }
 
     private static func text(_ element: MarkupElement?) -> String? {
@@ -51,7 +51,7 @@ enum SIRIFacilityMonitoringDecoder {
     }
 
     /// SIRI's `FacilityClass` (`lift`, `escalator`, …); nil or anything else is `other`.
-    private static func kind(_ facilityClass: String?) -> FacilityOutage.Facility {
+    private static func kind(_ facilityClass: String?) -> FacilityKind {
         switch facilityClass?.lowercased() {
         case "lift", "elevator": return .elevator
         case "escalator": return .escalator

@@ -24,8 +24,8 @@ enum TfLLiftDisruptionsDecoder {
                 continue
             }
             let station = FacilitiesDecoder.text(row["stationUniqueId"])
-            // Made safe before they are compared: TfL repeats a message with other line breaks and spaces.
-            let message = FacilitiesDecoder.text(row["message"]).map(FacilityText.safe)
+            // Made plain before they are compared: TfL repeats a message with other line breaks and spaces.
+            let message = FacilitiesDecoder.text(row["message"]).map(UpstreamText.plain)
             for id in ids {
                 if found[id] == nil { order.append(id) }
                 var unit = found[id] ?? ([], [])
@@ -35,11 +35,11 @@ enum TfLLiftDisruptionsDecoder {
             }
         }
         try limits.check(itemCount: order.count)
-        let statuses = order.map { id in
+        let units = order.map { id in
             let unit = found[id]!
-            return FacilityStatus(unitID: id, facility: .elevator, status: .notAvailable, description: unit.messages.joined(separator: " / "),
+            return FacilityUnit(unitID: id, facility: .elevator, status: .notAvailable, description: unit.messages.joined(separator: " / "),
                                   location: .init(stopIDs: unit.stations))
         }
-        return FacilitiesDecoder.Feed(format: .tfl, statuses: statuses, notices: notices)
+        return FacilitiesDecoder.Feed(format: .tfl, units: units, notices: notices)
     }
 }

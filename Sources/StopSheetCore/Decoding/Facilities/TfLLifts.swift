@@ -11,7 +11,7 @@ enum TfLLifts {
         let records = rows.enumerated().dropFirst().filter { !$0.element.isEmpty && $0.element != [""] }
         try limits.check(itemCount: records.count)
         var notices = FeedNotices()
-        var units: [FacilityInventory.Unit] = []
+        var units: [FacilityInventory.Row] = []
         for (index, row) in records {
             func field(_ name: String) -> String {
                 guard let column = names.firstIndex(of: name), column < row.count else { return "" }
@@ -28,9 +28,9 @@ enum TfLLifts {
             let route = ends.allSatisfy(\.isEmpty) ? "" : "\(ends[0]) to \(ends[1])"
             let name = field("friendlyname")
             units.append(.init(unitID: id, stopIDs: station.isEmpty ? [] : [station],
-                               serving: name.isEmpty ? route : route.isEmpty ? name : "\(name): \(route)"))
+                               serving: UpstreamText.plain(name.isEmpty ? route : route.isEmpty ? name : "\(name): \(route)")))
         }
-        return (FacilityInventory(units: units), notices)
+        return (FacilityInventory(rows: units), notices)
     }
 
     /// `940GZZLUWYP-1000257-BookH-8` → `BookH`, `910GROMFORD-1001243-RPL-5-6` → `RPL-5`; an id

@@ -8,18 +8,18 @@ enum WMATAElevatorIncidentsDecoder {
     static func decode(_ document: JSON, local: TimeZoneRules, limits: DecodingLimits) throws(DecodingFailure) -> FacilitiesDecoder.Feed {
         let rows = try JSONFields.array(document["ElevatorIncidents"], at: table)
         var notices = FeedNotices()
-        let statuses = try FacilitiesDecoder.rows(rows, table: table, idKey: "UnitName", limits: limits, notices: &notices) { object, unit, _ in
+        let units = try FacilitiesDecoder.rows(rows, table: table, idKey: "UnitName", limits: limits, notices: &notices) { object, unit, _ in
             let type = FacilitiesDecoder.text(object["UnitType"])?.uppercased()
-            let facility: FacilityOutage.Facility = type == "ELEVATOR" ? .elevator : type == "ESCALATOR" ? .escalator : .other
+            let facility: FacilityKind = type == "ELEVATOR" ? .elevator : type == "ESCALATOR" ? .escalator : .other
             let location = FacilitiesDecoder.text(object["LocationDescription"]) ?? ""
             let symptom = FacilitiesDecoder.text(object["SymptomDescription"]) ?? ""
-            return FacilityStatus(
+            return FacilityUnit(
                 unitID: unit, facility: facility, status: .notAvailable,
                 since: time(object["DateOutOfServ"], local), expectedBack: time(object["EstimatedReturnToService"], local),
                 description: [location, symptom].filter { !$0.isEmpty }.joined(separator: ": "),
                 location: .init(stationCode: FacilitiesDecoder.text(object["StationCode"]), levels: FacilityLevels.levels(location)))
         }
-        return FacilitiesDecoder.Feed(format: .wmata, statuses: statuses, notices: notices)
+        return FacilitiesDecoder.Feed(format: .wmata, units: units, notices: notices)
     }
 
     private static func time(_ value: JSON?, _ local: TimeZoneRules) -> Instant? {

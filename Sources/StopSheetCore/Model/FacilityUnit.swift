@@ -1,7 +1,9 @@
-/// One lift, escalator or other access unit as a live lift-status feed reports it (SIRI-FM,
-/// WMATA's `ElevatorIncidents`, NYC Transit's ENE outages): the feed's own words, before anything
-/// places it on a station's pathways (`FacilityPlacement`).
-public struct FacilityStatus: Hashable, Sendable {
+/// A lift *unit*: one elevator, escalator or other access facility as a live lift-status feed
+/// reports it (SIRI-FM, WMATA's `ElevatorIncidents`, NYC Transit's ENE outages, TfL's lift
+/// disruptions), in the feed's own words, with what the inventory says of it once joined to a
+/// station (`FacilityJoin`). An *outage* is an alert's (`AlertOutage`); the step-free verdict
+/// lists both (`StepFreeNow.Outage`). Where a unit is on the pathways is `FacilityPlacement`'s.
+public struct FacilityUnit: Hashable, Sendable {
     /// SIRI-FM's four values, which the other feeds map onto: a listed outage is `notAvailable`.
     public enum Status: String, Hashable, Sendable, CaseIterable {
         case available, notAvailable, partiallyAvailable, unknown
@@ -28,7 +30,7 @@ public struct FacilityStatus: Hashable, Sendable {
 
     /// The feed's id for the unit (`EL433`, `A01W03`, `diid:…`).
     public var unitID: String
-    public var facility: FacilityOutage.Facility
+    public var facility: FacilityKind
     public var status: Status
     /// Out since (or, for an upcoming outage, out from).
     public var since: Instant?
@@ -36,24 +38,29 @@ public struct FacilityStatus: Hashable, Sendable {
     /// An outage announced before it starts (NYCT's `isupcomingoutage`): it counts from `since`
     /// to `expectedBack`, as a planned alert does, and not before.
     public var isUpcoming: Bool
-    /// The feed's own text (what the unit serves, why it is out), made safe for terminals.
+    /// The feed's own text (what the unit serves, why it is out), made plain by its decoder
+    /// (`UpstreamText.plain`).
     public var description: String
     /// Whether the feed marks the unit as part of the step-free route (NYCT's `ADA`); nil when
     /// it does not say.
     public var isADA: Bool?
     public var location: Location
+    /// The inventory's rows for the unit (`--facilities-inventory-url`), set by the join.
+    public var inventory: [FacilityInventory.Row]
 
-    public init(unitID: String, facility: FacilityOutage.Facility, status: Status, since: Instant? = nil, expectedBack: Instant? = nil,
-                isUpcoming: Bool = false, description: String = "", isADA: Bool? = nil, location: Location = Location()) {
+    public init(unitID: String, facility: FacilityKind, status: Status, since: Instant? = nil, expectedBack: Instant? = nil,
+                isUpcoming: Bool = false, description: String = "", isADA: Bool? = nil, location: Location = Location(),
+                inventory: [FacilityInventory.Row] = []) {
         self.unitID = unitID
         self.facility = facility
         self.status = status
         self.since = since
         self.expectedBack = expectedBack
         self.isUpcoming = isUpcoming
-        self.description = FacilityText.safe(description)
+        self.description = description
         self.isADA = isADA
         self.location = location
+        self.inventory = inventory
     }
 
     /// The status that counts at `now`: an upcoming outage is `available` before its start and
@@ -63,38 +70,5 @@ public struct FacilityStatus: Hashable, Sendable {
         if let since, now < since { return .available }
         if let expectedBack, now >= expectedBack { return .available }
         return status
-    }
-}
-
-/// A feed's free text for a terminal: control characters (C0, DEL, C1) and bidirectional
-/// overrides become spaces, runs of spaces one, the ends trimmed, at most 300 characters.
-public enum FacilityText {
-    public static let maxCharacters = 300
-
-    public static func safe(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        var pendingSpace = false
-        var count = 0
-        for scalar in text.unicodeScalars {
-            let isSpace = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-                || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x20
-                // ASCII's whitespace is told by value above: Unicode's properties cost a lookup a scalar.
-                || (scalar.value >= 0x80 && scalar.properties.isWhitespace)
-            if isSpace {
-                pendingSpace = !out.isEmpty
-                continue
-            }
-            if pendingSpace {
-                // A space only with the character after it: the text never ends in one.
-                guard count + 1 < maxCharacters else { break }
-                out.append(" ")
-                count += 1
-                pendingSpace = false
-            }
-            guard count < maxCharacters else { break }
-            out.append(scalar)
-            count += 1
-        }
-        return String(out)
     }
 }

@@ -1,5 +1,6 @@
-/// A lift-status feed joined to the stations: which station each unit is at, with the status
-/// that counts at a moment. Placing a unit on its station's pathways is `StepFreeNow`'s.
+/// The first step of placing a lift-status unit: which station it is at, with the status that
+/// counts at a moment and its inventory rows. The second, where it is on that station's
+/// pathways, is `FacilityPlacement`'s.
 ///
 /// A unit is at the station of (the first that names one):
 /// 1. its inventory rows' stops (`--facilities-inventory-url`), or a pathway an inventory row
@@ -12,40 +13,24 @@
 /// A unit at none is at no station (`Joined.nowhere`: listed, counted, never in a verdict). One
 /// at several stations (an NYCT unit between two complexes) counts at each.
 public enum FacilityJoin {
-    /// A unit at a station: its status at the moment of the join, and its inventory rows.
-    public struct Unit: Hashable, Sendable {
-        public var status: FacilityStatus
-        public var inventory: [FacilityInventory.Unit]
-
-        public init(status: FacilityStatus, inventory: [FacilityInventory.Unit] = []) {
-            self.status = status
-            self.inventory = inventory
-        }
-    }
-
     public struct Joined: Sendable {
-        /// The units at each station, by station id.
-        public var byStation: [String: [Unit]]
+        /// The units at each station, by station id, each with its inventory rows.
+        public var byStation: [String: [FacilityUnit]]
         /// The units at no station, in feed order.
-        public var nowhere: [Unit]
+        public var nowhere: [FacilityUnit]
     }
 
-    /// The units at each station (by station id), in feed order, `available` ones left out
-    /// unless `keepAvailable` (a `facilities` listing wants them; a verdict does not). With
-    /// `stale` (the data is older than its stale-after), every unit's status is `unknown`.
-    public static func byStation(_ statuses: [FacilityStatus], inventory: FacilityInventory = .empty, stations: StationDirectory,
-                                 at now: Instant, stale: Bool = false, keepAvailable: Bool = false) -> [String: [Unit]] {
-        join(statuses, inventory: inventory, stations: stations, at: now, stale: stale, keepAvailable: keepAvailable).byStation
-    }
-
-    /// `byStation`, and the units at no station.
-    public static func join(_ statuses: [FacilityStatus], inventory: FacilityInventory = .empty, stations: StationDirectory,
+    /// The units at each station (by station id), in feed order, each with its inventory rows and
+    /// its status as it counts at `now`, `available` ones left out unless `keepAvailable` (a
+    /// `facilities` listing wants them; a verdict does not). With `stale` (the data is older than
+    /// its stale-after), every unit's status is `unknown`. The units at no station are `nowhere`.
+    public static func join(_ units: [FacilityUnit], inventory: FacilityInventory = .empty, stations: StationDirectory,
                             at now: Instant, stale: Bool = false, keepAvailable: Bool = false) -> Joined {
         var pathwayStation: [String: String] = [:]
         // Each pathway id, facility_id, pathway_code and signposted_as, with its station; nil
         // for a name two stations share (it places the unit at neither).
         var named: [String: String?] = [:]
-        if !statuses.isEmpty {
+        if !units.isEmpty {
             for (stationID, topology) in stations.topologies {
                 for pathway in topology.pathways {
                     pathwayStation[pathway.id] = stationID
@@ -57,32 +42,32 @@ public enum FacilityJoin {
         }
         // Each code of a station `STN_<code>[_<code>…]`, with its station; nil for a code two share.
         var coded: [String: String?] = [:]
-        if statuses.contains(where: { $0.location.stationCode != nil }) {
+        if units.contains(where: { $0.location.stationCode != nil }) {
             for station in stations.stations where station.id.hasPrefix(codePrefix) {
                 for code in station.id.dropFirst(codePrefix.count).split(separator: "_").map(String.init) {
                     coded[code] = coded[code] == nil ? station.id : .some(nil)
                 }
             }
         }
-        var result: [String: [Unit]] = [:]
-        var nowhere: [Unit] = []
-        for var status in statuses {
-            status.status = stale ? .unknown : status.status(at: now)
-            guard keepAvailable || status.status != .available else { continue }
-            let rows = inventory.units(status.unitID)
+        var result: [String: [FacilityUnit]] = [:]
+        var nowhere: [FacilityUnit] = []
+        for var unit in units {
+            unit.status = stale ? .unknown : unit.status(at: now)
+            guard keepAvailable || unit.status != .available else { continue }
+            unit.inventory = inventory.rows(for: unit.unitID)
             var placed: [String] = []
             func add(_ stationID: String?) {
                 if let stationID, !placed.contains(stationID) { placed.append(stationID) }
             }
-            for row in rows {
+            for row in unit.inventory {
                 row.stopIDs.forEach { add(stations.station(for: $0)?.id) }
                 add(row.pathwayID.flatMap { pathwayStation[$0] })
             }
-            if placed.isEmpty { status.location.stopIDs.forEach { add(stations.station(for: $0)?.id) } }
-            if placed.isEmpty, let code = status.location.stationCode { add(stations.station(for: codePrefix + code)?.id ?? coded[code] ?? nil) }
-            if placed.isEmpty, let stationID = named[status.unitID] { add(stationID) }
-            for stationID in placed { result[stationID, default: []].append(Unit(status: status, inventory: rows)) }
-            if placed.isEmpty { nowhere.append(Unit(status: status, inventory: rows)) }
+            if placed.isEmpty { unit.location.stopIDs.forEach { add(stations.station(for: $0)?.id) } }
+            if placed.isEmpty, let code = unit.location.stationCode { add(stations.station(for: codePrefix + code)?.id ?? coded[code] ?? nil) }
+            if placed.isEmpty, let stationID = named[unit.unitID] { add(stationID) }
+            for stationID in placed { result[stationID, default: []].append(unit) }
+            if placed.isEmpty { nowhere.append(unit) }
         }
         return Joined(byStation: result, nowhere: nowhere)
     }

@@ -1,6 +1,7 @@
-/// An alert that says a station's elevator, escalator or other access facility is out: the one
-/// place that decides which alerts are facility outages, of what, and which units they name
-/// (docs/stop-sheet.md §2.4).
+/// An *outage*: an alert that says a station's elevator, escalator or other access facility is
+/// out (a lift-status feed's element is a *unit*, `FacilityUnit`). The one place that decides
+/// which alerts are outages, of what, and which units they name (docs/stop-sheet.md §2.4);
+/// where they are on the pathways is `FacilityPlacement`'s.
 ///
 /// An alert is an outage when it is not a return to service (`AccessibilityAdvisory.isRestored`)
 /// and any of these holds:
@@ -12,15 +13,11 @@
 ///
 /// Whether it is live and active is the caller's (`Alert.kind(at:)`); where it applies is
 /// `AlertMatching`'s.
-public struct FacilityOutage: Hashable, Sendable {
-    public enum Facility: String, Hashable, Sendable, CaseIterable {
-        case elevator, escalator, other
-    }
-
+public struct AlertOutage: Hashable, Sendable {
     public var alertID: String
     /// `elevator` or `escalator` by the headline's words (then `effect_detail`, then the CTA
     /// impact); both named → `elevator`, the one that matters for step-free access.
-    public var facility: Facility
+    public var facility: FacilityKind
     /// The numbers the headline gives as "Elevator N", in order: matched against a pathway's
     /// `facility_id`, `pathway_code` and `signposted_as`.
     public var elevatorNumbers: [String]
@@ -56,7 +53,7 @@ public struct FacilityOutage: Hashable, Sendable {
 
     /// Whether an alert is an outage by its text or `effect_detail` alone: such alerts are
     /// accessibility advisories too (`AccessibilityAdvisory.isAdvisory`).
-    public static func isOutage(_ alert: Alert) -> Bool { FacilityOutage(alert) != nil }
+    public static func isOutage(_ alert: Alert) -> Bool { AlertOutage(alert) != nil }
 
     private static let elevatorWords: Set<String> = ["elevator", "elevators"]
     private static let escalatorWords: Set<String> = ["escalator", "escalators"]

@@ -1,8 +1,10 @@
-/// Where a lift-status unit is on its station's pathways, or why it is nowhere: the one place
-/// that decides it (the verdict, the `facilities` answer, `health.facilities` and the
-/// deployer's list of units to map all read it).
+/// Where a lift-status unit or an alert's outage is on its station's pathways, or why it is
+/// nowhere: the one place that decides it (the verdict, the `facilities` answer,
+/// `health.facilities` and the deployer's list of units to map all read it). Which station a
+/// unit is at is decided before, by `FacilityJoin`; pathways are matched by name through
+/// `Pathway.names(withID:)` alone.
 ///
-/// The first rule that finds pathways places the unit:
+/// A **unit**: the first rule that finds pathways places it:
 /// 1. `inventory`: the pathways its inventory rows name (`--facilities-inventory-url`);
 /// 2. `stopReference`: the lifts ending at a generic node or boarding area an inventory row names;
 /// 3. `id`: the pathways whose `facility_id`, `pathway_code`, `signposted_as` or `pathway_id` is
@@ -25,6 +27,14 @@
 ///   it is part of, or one part of it);
 /// - `noRuleMatched` otherwise: every lift of its kind at the station is a candidate.
 /// (`noSuchStation`, a unit at no station, is `FacilityJoin`'s; it never reaches a topology.)
+///
+/// An **alert's outage** (`AlertOutage`) of an elevator or of no stated kind is placed on the
+/// elevators ending at a generic node or boarding area it names (`stopReference`) and those
+/// whose `facility_id`, `pathway_code` or `signposted_as` is a number its headline gives as
+/// "Elevator N" (`id`), both together. An elevator alert that places none is `noRuleMatched`,
+/// every elevator of the station its candidate; an escalator alert, one of no kind that places
+/// none, and an elevator alert at a station without elevator pathways are neither placed nor
+/// unplaced (nil): they take out no pathway.
 public enum FacilityPlacement: Hashable, Sendable {
     public enum Rule: String, Hashable, Sendable, CaseIterable {
         case inventory, stopReference, id, node, levels
@@ -79,16 +89,15 @@ public enum FacilityPlacement: Hashable, Sendable {
     /// A unit at a station without pathways: nothing to place it on.
     public static let noMap = FacilityPlacement.unplaced(.noRuleMatched, candidates: [])
 
-    public static func place(_ unit: FacilityJoin.Unit, on topology: StationTopology?) -> FacilityPlacement {
+    /// Where a unit (joined to its station, `FacilityJoin`) is on the station's pathways.
+    public static func place(_ unit: FacilityUnit, on topology: StationTopology?) -> FacilityPlacement {
         guard let topology, !topology.pathways.isEmpty else { return noMap }
-        let id = unit.status.unitID
-        let lifts = unit.status.facility == .escalator ? topology.pathways.indices.filter { topology.pathways[$0].mode == .escalator } : topology.elevatorPathways
-        let ending = { (nodes: [Int]) -> [Int] in
-            lifts.filter { nodes.contains(topology.pathwayEnds[$0].from) || nodes.contains(topology.pathwayEnds[$0].to) }
-        }
+        let id = unit.unitID
+        let lifts = unit.facility == .escalator ? topology.pathways.indices.filter { topology.pathways[$0].mode == .escalator } : topology.elevatorPathways
+        let ending = { (nodes: [Int]) -> [Int] in lifts.filter { ends(at: nodes, $0, topology) } }
         let byInventory = topology.pathways.indices.filter { position in unit.inventory.contains { $0.pathwayID == topology.pathways[position].id } }
         if !byInventory.isEmpty { return .placed(.inventory, pathways: byInventory) }
-        let byInventoryStop = ending(StepFreeNow.liftEnds(unit.inventory.flatMap(\.stopIDs), in: topology))
+        let byInventoryStop = ending(liftEnds(unit.inventory.flatMap(\.stopIDs), in: topology))
         if !byInventoryStop.isEmpty { return .placed(.stopReference, pathways: byInventoryStop) }
         let byID = topology.pathways.indices.filter { position in
             topology.pathways[position].names(withID: true).contains(id)
@@ -99,7 +108,7 @@ public enum FacilityPlacement: Hashable, Sendable {
         if !byLiftSuffix.isEmpty { return .placed(.id, pathways: byLiftSuffix) }
         let byNode = ending(topology.index(of: id).map { [$0] } ?? [])
         if !byNode.isEmpty { return .placed(.node, pathways: byNode) }
-        let named = unit.status.location.levels
+        let named = unit.location.levels
         if named.count == 2 {
             let wanted = named.map(words)
             let pairs = { (position: Int) in
@@ -117,6 +126,55 @@ public enum FacilityPlacement: Hashable, Sendable {
         }
         if !named.isEmpty, !named.allSatisfy({ isOnMap($0, topology) }) { return .unplaced(.offTheMap, candidates: []) }
         return .unplaced(.noRuleMatched, candidates: lifts)
+    }
+
+    /// Where an alert's outage is on the station's pathways; nil for one that is neither placed
+    /// nor unplaced (an escalator alert; one of no kind that names no elevator).
+    public static func place(_ outage: AlertOutage, on topology: StationTopology?) -> FacilityPlacement? {
+        guard outage.facility != .escalator else { return nil }
+        var placed: [Int] = []
+        var rule = Rule.id
+        if let topology, !topology.pathways.isEmpty {
+            // The named generic nodes and boarding areas: an alert names few.
+            let named = liftEnds(outage.namedStops, in: topology)
+            let numbers = outage.elevatorNumbers
+            placed = topology.elevatorPathways.filter { position in
+                ends(at: named, position, topology) || (!numbers.isEmpty && topology.pathways[position].names().contains(where: numbers.contains))
+            }
+            if placed.contains(where: { ends(at: named, $0, topology) }) { rule = .stopReference }
+        }
+        if !placed.isEmpty { return .placed(rule, pathways: placed) }
+        // An elevator alert that names none of the station's elevators may be any of them (at a
+        // station with none, it is nothing to place).
+        let candidates = outage.facility == .elevator ? topology?.elevatorPathways ?? [] : []
+        return candidates.isEmpty ? nil : .unplaced(.noRuleMatched, candidates: candidates)
+    }
+
+    /// What a unit is: its stated kind, or, of no stated kind, that of the pathways it is placed on.
+    public func kind(of unit: FacilityUnit, on topology: StationTopology?) -> FacilityKind {
+        guard unit.facility == .other, let topology, let first = pathways.first else { return unit.facility }
+        switch topology.pathways[first].mode {
+        case .elevator: return .elevator
+        case .escalator: return .escalator
+        default: return .other
+        }
+    }
+
+    /// The generic nodes and boarding areas among `ids`, as positions: where one lift's way can
+    /// be named by its end (a platform or a station is where many ways end, not one unit's).
+    private static func liftEnds(_ ids: [String], in topology: StationTopology) -> [Int] {
+        ids.compactMap { id in
+            guard let index = topology.index(of: id) else { return nil }
+            switch topology.locations[index].role {
+            case .genericNode, .boardingArea: return index
+            default: return nil
+            }
+        }
+    }
+
+    /// Whether the pathway at `position` ends at one of `nodes`.
+    private static func ends(at nodes: [Int], _ position: Int, _ topology: StationTopology) -> Bool {
+        nodes.contains(topology.pathwayEnds[position].from) || nodes.contains(topology.pathwayEnds[position].to)
     }
 
     /// The level pairs a location's name and description say (`FacilityLevels`), each level its words.

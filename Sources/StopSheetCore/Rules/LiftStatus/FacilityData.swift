@@ -1,9 +1,9 @@
 /// The lift-status data a snapshot joins (`--facilities-url`, `--facilities-inventory-url`): the
-/// statuses of the last good load, the inventory, and how fresh they are. The staleness rule is
+/// units of the last good load, the inventory, and how fresh they are. The staleness rule is
 /// here, with `now` passed in: data older than its stale-after (its last good load, or the time
 /// the feed says it was made, `DataFreshness`) counts every unit as `unknown`.
 public struct FacilityData: Sendable, Equatable {
-    public var statuses: [FacilityStatus]
+    public var units: [FacilityUnit]
     public var inventory: FacilityInventory
     /// The last good load (a 304 included: the same data, still current).
     public var lastGoodLoad: Instant
@@ -11,9 +11,9 @@ public struct FacilityData: Sendable, Equatable {
     public var producedAt: Instant?
     public var staleAfterSeconds: Int64
 
-    public init(statuses: [FacilityStatus], inventory: FacilityInventory = .empty, lastGoodLoad: Instant, producedAt: Instant? = nil,
+    public init(units: [FacilityUnit], inventory: FacilityInventory = .empty, lastGoodLoad: Instant, producedAt: Instant? = nil,
                 staleAfterSeconds: Int64) {
-        self.statuses = statuses
+        self.units = units
         self.inventory = inventory
         self.lastGoodLoad = lastGoodLoad
         self.producedAt = producedAt
@@ -34,29 +34,29 @@ public struct FacilityData: Sendable, Equatable {
             moments.append(lastGoodLoad.adding(seconds: staleAfterSeconds + 1))
             if let producedAt { moments.append(producedAt.adding(seconds: staleAfterSeconds + 1)) }
         }
-        for status in statuses where status.isUpcoming {
+        for status in units where status.isUpcoming {
             moments.append(contentsOf: [status.since, status.expectedBack].compactMap { $0 })
         }
         return moments.filter { $0 > now }.min()
     }
 
-    /// The statuses of a feed that says no `since` (TfL's), each out since the daemon first saw
+    /// The units of a feed that says no `since` (TfL's), each out since the daemon first saw
     /// it out: the `since` of the same unit in the `previous` load when it was out there too,
     /// else `seenAt` (this load). A unit that came back and went out again starts afresh.
-    public static func sinceFirstSeen(_ statuses: [FacilityStatus], previous: [FacilityStatus], seenAt: Instant) -> [FacilityStatus] {
+    public static func sinceFirstSeen(_ units: [FacilityUnit], previous: [FacilityUnit], seenAt: Instant) -> [FacilityUnit] {
         var before: [String: Instant] = [:]
         for status in previous where status.status == .notAvailable {
             if let since = status.since, before[status.unitID] == nil { before[status.unitID] = since }
         }
-        return statuses.map { status in
+        return units.map { status in
             var status = status
             if status.since == nil, status.status == .notAvailable { status.since = before[status.unitID] ?? seenAt }
             return status
         }
     }
 
-    /// The units at each station, their statuses as they count at `now` (`FacilityJoin`).
-    public func byStation(_ stations: StationDirectory, at now: Instant, keepAvailable: Bool = false) -> [String: [FacilityJoin.Unit]] {
-        FacilityJoin.byStation(statuses, inventory: inventory, stations: stations, at: now, stale: isStale(at: now), keepAvailable: keepAvailable)
+    /// The units joined to the stations, their statuses as they count at `now` (`FacilityJoin`).
+    public func joined(to stations: StationDirectory, at now: Instant, keepAvailable: Bool = false) -> FacilityJoin.Joined {
+        FacilityJoin.join(units, inventory: inventory, stations: stations, at: now, stale: isStale(at: now), keepAvailable: keepAvailable)
     }
 }

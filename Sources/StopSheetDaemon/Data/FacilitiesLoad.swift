@@ -1,0 +1,57 @@
+import StopSheetCore
+
+/// A lift-status round decoded: the statuses' body (`FacilitiesBody`) and the inventory in force,
+/// the round's own when it brought one that decodes, else the last good load's.
+public struct FacilitiesLoad: Sendable {
+    public var feed: FacilitiesDecoder.Feed
+    /// The body as fetched and the zone its times without an offset were read in (WMATA's,
+    /// NYCT's), so that it can be read again in the agency's zone once that is known.
+    public var body: [UInt8]
+    public var local: TimeZoneRules
+    public var inventory: FacilityInventory
+    public var inventoryNotices: FeedNotices
+    /// The feed's notices and the inventory's together.
+    public var notices: FeedNotices {
+        var notices = feed.notices
+        notices.append(inventoryNotices)
+        return notices
+    }
+    /// Why this round's inventory was not taken, the last good one kept instead: its URL failed,
+    /// or its body did not decode. The refresher warns of it.
+    var inventoryKept: FetchFailure?
+
+    public init(feed: FacilitiesDecoder.Feed, inventory: FacilityInventory = .empty, inventoryNotices: FeedNotices = FeedNotices(),
+                body: [UInt8] = [], local: TimeZoneRules = .notKnown) {
+        self.feed = feed
+        self.body = body
+        self.local = local
+        self.inventory = inventory
+        self.inventoryNotices = inventoryNotices
+    }
+
+    /// A round's bytes decoded. Throws when the statuses do not decode, or when there is no
+    /// inventory to join them to (the first one did not come or did not decode).
+    init(_ input: CacheLoader.Input) throws {
+        self.init(feed: try FacilitiesBody.decode(input.body, local: input.local), body: input.body, local: input.local)
+        let previous = input.previous.map { ($0.inventory, $0.inventoryNotices) }
+        var decoded: (FacilityInventory, FeedNotices)?
+        switch input.inventory {
+        case nil:
+            return
+        case .body(let bytes)?:
+            do {
+                decoded = try FacilityInventoryDecoder.decode(bytes)
+            } catch {
+                inventoryKept = FetchFailure("the inventory did not decode: \(error)")
+            }
+        case .unchanged?:
+            break
+        case .failed(let failure)?:
+            inventoryKept = failure
+        }
+        guard let (inventory, notices) = decoded ?? previous else {
+            throw inventoryKept ?? FetchFailure("no inventory loaded to join the statuses to")
+        }
+        (self.inventory, inventoryNotices) = (inventory, notices)
+    }
+}
