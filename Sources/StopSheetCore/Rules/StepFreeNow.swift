@@ -10,9 +10,10 @@
 /// - **basis `stations`** (no pathways): the station's reported value; entry and exit unknown.
 /// - An alert's outage (`AlertOutage`) and a lift-status unit at the station (`--facilities-url`,
 ///   `FacilityJoin`) are placed on its pathways by `FacilityPlacement`. An alert's outage takes
-///   out the pathways it is placed on. A unit `notAvailable` takes its pathways out as an alert does; `partiallyAvailable` leaves them up
-///   and is listed; `unknown` (and every unit of stale data) leaves them neither up nor out: a
-///   platform whose entry or exit differs with them out has it `nil`.
+///   out the pathways it is placed on. A unit `notAvailable` takes its pathways out as an alert
+///   does; `partiallyAvailable` leaves them up and is listed; `unknown` (and every unit of stale
+///   data) leaves them neither up nor out: a platform whose entry or exit differs with them out
+///   has it `nil`.
 /// - An elevator unit that is not placed is never taken as up: a platform that loses entry or
 ///   exit with **any one** of its candidates out (`ambiguous`: the lifts between its two levels;
 ///   `noRuleMatched`: every elevator of the station) has it `nil`. So does an elevator alert that

@@ -34,8 +34,8 @@ public struct FacilityData: Sendable, Equatable {
             moments.append(lastGoodLoad.adding(seconds: staleAfterSeconds + 1))
             if let producedAt { moments.append(producedAt.adding(seconds: staleAfterSeconds + 1)) }
         }
-        for status in units where status.isUpcoming {
-            moments.append(contentsOf: [status.since, status.expectedBack].compactMap { $0 })
+        for unit in units where unit.isUpcoming {
+            moments.append(contentsOf: [unit.since, unit.expectedBack].compactMap { $0 })
         }
         return moments.filter { $0 > now }.min()
     }
@@ -45,13 +45,13 @@ public struct FacilityData: Sendable, Equatable {
     /// else `seenAt` (this load). A unit that came back and went out again starts afresh.
     public static func sinceFirstSeen(_ units: [FacilityUnit], previous: [FacilityUnit], seenAt: Instant) -> [FacilityUnit] {
         var before: [String: Instant] = [:]
-        for status in previous where status.status == .notAvailable {
-            if let since = status.since, before[status.unitID] == nil { before[status.unitID] = since }
+        for unit in previous where unit.status == .notAvailable {
+            if let since = unit.since, before[unit.unitID] == nil { before[unit.unitID] = since }
         }
-        return units.map { status in
-            var status = status
-            if status.since == nil, status.status == .notAvailable { status.since = before[status.unitID] ?? seenAt }
-            return status
+        return units.map { unit in
+            var unit = unit
+            if unit.since == nil, unit.status == .notAvailable { unit.since = before[unit.unitID] ?? seenAt }
+            return unit
         }
     }
 
