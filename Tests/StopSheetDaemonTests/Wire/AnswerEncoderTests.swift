@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import StopSheetCore
 import StopSheetProtocol
@@ -83,6 +84,31 @@ import StopSheetTestSupport
         let notice = Answer.Notices(count: Int.min, first: [Answer.Notice(file: "a\"b\\c\n\u{1}é", line: Int.max, problem: "")])
         #expect(String(decoding: AnswerEncoding.encode(notice), as: UTF8.self)
             == #"{"count":-9223372036854775808,"first":[{"file":"a\"b\\c\n\u0001é","line":9223372036854775807,"problem":""}]}"#)
+    }
+
+    /// Integers of every sign and length, zero included, as `JSON.int` writes them.
+    @Test func integersAreTheirDecimalDigits() {
+        let numbers = [0, -7, 10, 1_000_000, Int.max, Int.min, -1]
+        #expect(AnswerEncoding.encode(numbers) == JSON.array(numbers.map(JSON.int)).encoded)
+        #expect(String(decoding: AnswerEncoding.encode([UInt64.max, 0]), as: UTF8.self) == "[18446744073709551615,0]")
+    }
+
+    /// A sheet with parts encoded before is `Encodable` under any encoder, not only the daemon's:
+    /// through Foundation's `JSONEncoder` it reads back as the same value as its spliced bytes.
+    @Test func aSplicedSheetEncodesUnderAnotherEncoder() throws {
+        let now = CTATime.instant("2015-02-14T14:35:00", in: TestZones.chicago)!
+        let fresh = DataFreshness(lastGoodLoad: now.adding(seconds: -30), producedAt: now.adding(seconds: -40), now: now, staleAfterSeconds: 300)
+        let data = SheetData(alerts: fresh, stations: fresh, facilities: fresh, zone: TestZones.chicago)
+        let encoded = EncodedSnapshot(Snapshot.build(stations: directory, alerts: alerts, now: now), zone: TestZones.chicago)
+        var withAlerts = 0
+        for index in 0..<encoded.stationCount {
+            let sheet = PreEncoded(encoded.stopSheet(at: index), data: data.encoded)
+            let spliced = try AnswerDecoder.decode(Answer.Sheet.self, from: JSONParser.parse(sheet.bytes))
+            let foundation = try AnswerDecoder.decode(Answer.Sheet.self, from: JSONParser.parse(Array(JSONEncoder().encode(sheet))))
+            #expect(foundation == spliced, "station at \(index)")
+            if !(spliced.alerts ?? []).isEmpty { withAlerts += 1 }
+        }
+        #expect(withAlerts > 0, "some sheets hold alerts encoded before")
     }
 
     @Test func orderedMembersKeepTheirOrderAndEscapeTheirNames() {

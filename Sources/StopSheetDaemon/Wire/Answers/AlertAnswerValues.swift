@@ -13,7 +13,7 @@ extension LiveAlert {
                             effect: details.effect, severityLevel: details.severityLevel)
     }
 
-    func encoded(in zone: TimeZoneRules) -> PreEncoded<Answer.Alert> { PreEncoded(answer(in: zone), capacity: 1024) }
+    func encoded(in zone: TimeZoneRules) -> PreEncoded<Answer.Alert> { PreEncoded(answer(in: zone)) }
 }
 
 extension Answer.Scope {
@@ -35,7 +35,7 @@ extension AccessibilityAdvisory {
                         start: alert.alert.start.map(zone.iso8601), end: alert.alert.end.map(zone.iso8601), restored: restored)
     }
 
-    func encoded(in zone: TimeZoneRules) -> PreEncoded<Answer.Advisory> { PreEncoded(answer(in: zone), capacity: 512) }
+    func encoded(in zone: TimeZoneRules) -> PreEncoded<Answer.Advisory> { PreEncoded(answer(in: zone)) }
 }
 
 extension StopSheet.AlertGlyph {

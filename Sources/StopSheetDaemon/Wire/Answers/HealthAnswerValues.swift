@@ -57,7 +57,7 @@ extension StopSheetService {
             facilities: generation.status(.facilities).answer(at: now, in: zone, placement: generation.snapshot.facilityCounts().map(\.answer)),
             uptimeSeconds: Int((SystemClock.monotonicMilliseconds() - startedAt) / 1000), connections: connections(), version: StopSheetVersion.current,
             subscriptions: subscriptions?.answer, agencies: generation.snapshot.stations?.agencyNames ?? [], timeZone: zone.name,
-            clock: Answer.Clock(now: zone.iso8601(now), pinned: clock.isPinned)), capacity: 2048)
+            clock: Answer.Clock(now: zone.iso8601(now), pinned: clock.isPinned)))
     }
 
     /// `version`'s answer.

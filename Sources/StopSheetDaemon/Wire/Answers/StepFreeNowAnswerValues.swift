@@ -12,7 +12,7 @@ extension StepFreeNow {
     }
 
     /// `answer(in:)`, encoded: once per station when a snapshot is built.
-    func encoded(in zone: TimeZoneRules) -> PreEncoded<Answer.StepFreeNow> { PreEncoded(answer(in: zone), capacity: 80 + 96 * platforms.count) }
+    func encoded(in zone: TimeZoneRules) -> PreEncoded<Answer.StepFreeNow> { PreEncoded(answer(in: zone)) }
 }
 
 extension StepFreeNow.PlatformAccess {

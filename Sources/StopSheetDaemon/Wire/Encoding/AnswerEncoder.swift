@@ -12,67 +12,90 @@ import StopSheetProtocol
 /// builds), so they need no escape.
 enum AnswerEncoding {
     /// The JSON of `value`.
-    static func encode<T: Encodable>(_ value: T, capacity: Int = 0) -> [UInt8] {
-        var sink = Sink(capacity: capacity)
-        withUnsafeMutablePointer(to: &sink) { AnswerEncoder.write(value, $0) }
+    static func encode<T: Encodable>(_ value: T) -> [UInt8] {
+        let sink = AnswerSink()
+        AnswerEncoder.write(value, into: sink)
         return sink.joined()
     }
 
     /// `{` and the members of `value`, an object, without its closing brace, in pieces
     /// (`EncodedSheet`).
-    static func openObject<T: Encodable>(_ value: T, capacity: Int = 0) -> [[UInt8]] {
-        var sink = Sink(capacity: capacity)
+    static func openObject<T: Encodable>(_ value: T) -> [[UInt8]] {
+        let sink = AnswerSink()
         sink.write(UInt8(ascii: "{"))
-        withUnsafeMutablePointer(to: &sink) { AnswerEncoder.write(value, $0, bare: true) }
+        AnswerEncoder.write(value, into: sink, bare: true)
         return sink.pieces()
     }
+}
 
-    /// What the encoder writes into: bytes, with big values encoded before kept as pieces of their
-    /// own, by reference (a snapshot's alert arrays, shared by a line's stations).
-    struct Sink {
-        private var tail: [UInt8] = []
-        private var done: [[UInt8]] = []
-        private var doneBytes = 0
+/// What the encoder writes into: bytes, with big values encoded before kept as pieces of their
+/// own, by reference (a snapshot's alert arrays, shared by a line's stations), and what each value
+/// being encoded has opened. A class, as the standard library's `JSONEncoder` keeps its storage:
+/// an `Encoder` and its containers are values handed around by `encode(to:)`, and all of them
+/// write into this one sink.
+final class AnswerSink {
+    private var tail: [UInt8] = []
+    private var done: [[UInt8]] = []
+    private var doneBytes = 0
+    /// What each value being encoded has opened, the innermost last (`AnswerEncoder.write`).
+    fileprivate var frames: [Frame] = []
 
-        init(capacity: Int) { tail.reserveCapacity(capacity) }
+    func write(_ byte: UInt8) { tail.append(byte) }
+    func write(_ text: String.UTF8View) { tail.append(contentsOf: text) }
+    func write(_ value: JSON) { value.encode(into: &tail) }
+    func write(string: String) { JSON.encodeString(string, into: &tail) }
 
-        mutating func write(_ byte: UInt8) { tail.write(byte) }
-        mutating func write(_ bytes: UnsafeRawBufferPointer) { tail.write(bytes) }
-        mutating func write(_ value: JSON) { tail.write(value) }
-        mutating func write(string: String) { tail.write(string: string) }
-        mutating func write(key name: UnsafeRawBufferPointer) { tail.write(key: name) }
+    /// `"name":` for a name that needs no escape.
+    func write(key name: String) {
+        tail.append(UInt8(ascii: "\""))
+        tail.append(contentsOf: name.utf8)
+        tail.append(UInt8(ascii: "\""))
+        tail.append(UInt8(ascii: ":"))
+    }
 
-        /// A value encoded before: a piece of its own when it is big enough to be worth a
-        /// reference (`OutputBuffer.shareFrom`), else copied.
-        mutating func append(shared bytes: [UInt8]) {
-            guard bytes.count >= OutputBuffer.shareFrom else { return tail.write(bytes) }
-            endPiece()
-            done.append(bytes)
-            doneBytes += bytes.count
-        }
+    /// Decimal digits, as `JSON.int` writes them, without making a String: the digits are
+    /// appended last first, then turned around in place.
+    func write<T: FixedWidthInteger>(integer value: T) {
+        if value < 0 { tail.append(UInt8(ascii: "-")) }
+        let start = tail.count
+        var magnitude = value.magnitude
+        repeat {
+            tail.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
+            magnitude /= 10
+        } while magnitude != 0
+        tail[start...].reverse()
+    }
 
-        private mutating func endPiece() {
-            guard !tail.isEmpty else { return }
-            done.append(tail)
-            doneBytes += tail.count
-            // A new buffer as big as the last: what follows a shared piece is most often as long.
-            tail.removeAll(keepingCapacity: true)
-        }
+    /// A value encoded before: a piece of its own when it is big enough to be worth a
+    /// reference (`OutputBuffer.shareFrom`), else copied.
+    func append(shared bytes: [UInt8]) {
+        guard bytes.count >= OutputBuffer.shareFrom else { return tail.append(contentsOf: bytes) }
+        endPiece()
+        done.append(bytes)
+        doneBytes += bytes.count
+    }
 
-        consuming func pieces() -> [[UInt8]] {
-            endPiece()
-            return done
-        }
+    private func endPiece() {
+        guard !tail.isEmpty else { return }
+        done.append(tail)
+        doneBytes += tail.count
+        // A new buffer as big as the last: what follows a shared piece is most often as long.
+        tail.removeAll(keepingCapacity: true)
+    }
 
-        /// Everything written, in one array.
-        consuming func joined() -> [UInt8] {
-            guard !done.isEmpty else { return tail }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(doneBytes + tail.count)
-            for piece in done { bytes.append(contentsOf: piece) }
-            bytes.append(contentsOf: tail)
-            return bytes
-        }
+    func pieces() -> [[UInt8]] {
+        endPiece()
+        return done
+    }
+
+    /// Everything written, in one array.
+    func joined() -> [UInt8] {
+        guard !done.isEmpty else { return tail }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(doneBytes + tail.count)
+        for piece in done { bytes.append(contentsOf: piece) }
+        bytes.append(contentsOf: tail)
+        return bytes
     }
 }
 
@@ -91,7 +114,7 @@ struct OrderedMembers<Value: Encodable>: Encodable {
 }
 
 /// A member name made at run time: escaped when written.
-private struct RunTimeKey: CodingKey {
+struct RunTimeKey: CodingKey {
     let stringValue: String
     var intValue: Int? { nil }
     init(stringValue: String) { self.stringValue = stringValue }
@@ -105,7 +128,7 @@ protocol SplicingEncoder: Encoder {
 }
 
 /// What one value has opened while its `encode(to:)` runs: `write` closes it after.
-private struct Frame {
+fileprivate struct Frame {
     enum Kind { case none, object, array, single }
     var kind = Kind.none
     /// The object or array has an element, so the next needs a comma.
@@ -114,130 +137,117 @@ private struct Frame {
     let bare: Bool
 }
 
-/// The `Encoder` one value is encoded through, writing straight into the sink.
+/// The `Encoder` one value is encoded through, writing straight into the sink; its frame is
+/// `sink.frames[level]`.
 private struct AnswerEncoder: SplicingEncoder {
-    typealias Sink = AnswerEncoding.Sink
-    let sink: UnsafeMutablePointer<Sink>
-    let frame: UnsafeMutablePointer<Frame>
+    let sink: AnswerSink
+    let level: Int
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Appends the JSON of `value`.
-    static func write<T: Encodable>(_ value: T, _ sink: UnsafeMutablePointer<Sink>, bare: Bool = false) {
-        var frame = Frame(bare: bare)
-        withUnsafeMutablePointer(to: &frame) { frame in
-            do {
-                try value.encode(to: AnswerEncoder(sink: sink, frame: frame))
-            } catch {
-                preconditionFailure("an answer's encoding threw: \(error)")  // nothing here throws
-            }
+    static func write<T: Encodable>(_ value: T, into sink: AnswerSink, bare: Bool = false) {
+        let level = sink.frames.count
+        sink.frames.append(Frame(bare: bare))
+        do {
+            try value.encode(to: AnswerEncoder(sink: sink, level: level))
+        } catch {
+            preconditionFailure("an answer's encoding threw: \(error)")  // nothing here throws
         }
+        let frame = sink.frames.removeLast()
         precondition(!bare || frame.kind == .object, "members of something not an object")
         switch frame.kind {
-        case .object: if !bare { sink.pointee.write(UInt8(ascii: "}")) }
-        case .array: sink.pointee.write(UInt8(ascii: "]"))
+        case .object: if !bare { sink.write(UInt8(ascii: "}")) }
+        case .array: sink.write(UInt8(ascii: "]"))
         case .single: break
         case .none: preconditionFailure("\(T.self) encoded nothing")
         }
     }
 
+    /// Marks the frame as holding `kind`: one value is one JSON value.
+    private func open(_ kind: Frame.Kind) {
+        precondition(sink.frames[level].kind == .none, "one value encoded as two")
+        sink.frames[level].kind = kind
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        // A second keyed container of one value goes on with its object (`Answer.Station`).
-        if frame.pointee.kind != .object {
-            precondition(frame.pointee.kind == .none, "one value encoded as two")
-            frame.pointee.kind = .object
-            if !frame.pointee.bare { sink.pointee.write(UInt8(ascii: "{")) }
+        // A second keyed container of one value goes on with its object.
+        if sink.frames[level].kind != .object {
+            open(.object)
+            if !sink.frames[level].bare { sink.write(UInt8(ascii: "{")) }
         }
-        return KeyedEncodingContainer(Members<Key>(sink: sink, frame: frame))
+        return KeyedEncodingContainer(Members<Key>(sink: sink, level: level))
     }
 
     func splice(_ bytes: [UInt8]) {
-        precondition(frame.pointee.kind == .none, "one value encoded as two")
-        frame.pointee.kind = .single
-        sink.pointee.append(shared: bytes)
+        open(.single)
+        sink.append(shared: bytes)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        precondition(frame.pointee.kind == .none, "one value encoded as two")
-        frame.pointee.kind = .array
-        sink.pointee.write(UInt8(ascii: "["))
-        return Elements(sink: sink, frame: frame)
+        open(.array)
+        sink.write(UInt8(ascii: "["))
+        return Elements(sink: sink, level: level)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        precondition(frame.pointee.kind == .none, "one value encoded as two")
-        frame.pointee.kind = .single
+        open(.single)
         return Single(sink: sink)
     }
 }
 
 // MARK: Scalars, written the way `JSON` writes them
 
-extension UnsafeMutablePointer where Pointee == AnswerEncoding.Sink {
-    private func literal(_ text: StaticString) { pointee.write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
+extension AnswerSink {
+    fileprivate func null() { write("null".utf8) }
 
-    fileprivate func null() { literal("null") }
+    fileprivate func bool(_ value: Bool) { write(value ? "true".utf8 : "false".utf8) }
 
-    fileprivate func bool(_ value: Bool) { literal(value ? "true" : "false") }
+    fileprivate func string(_ value: String) { write(string: value) }
 
-    fileprivate func string(_ value: String) { pointee.write(string: value) }
-
-    /// Decimal digits, as `JSON.int` writes them, without making a String.
-    fileprivate func integer<T: FixedWidthInteger>(_ value: T) {
-        if value == 0 { return pointee.write(UInt8(ascii: "0")) }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: an Int64's 20 digits and a sign
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var magnitude = value.magnitude
-            var start = buffer.count
-            while magnitude != 0 {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            }
-            if value < 0 {
-                start -= 1
-                buffer[start] = UInt8(ascii: "-")
-            }
-            pointee.write(UnsafeRawBufferPointer(rebasing: buffer[start...]))
-        }
-    }
+    fileprivate func integer<T: FixedWidthInteger>(_ value: T) { write(integer: value) }
 
     /// A floating-point number (no answer has one yet): as Swift spells it, `null` when not finite.
     fileprivate func number<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T) {
         guard value.isFinite else { return null() }
-        pointee.write(JSON.number(String(value)))
+        write(JSON.number(String(value)))
     }
 
-    /// Any other value: through its own `encode(to:)`, or as it is when encoded before.
+    /// Any other value: a string as one (an array's elements come here), anything else through its
+    /// own `encode(to:)`, or as it is when encoded before.
     fileprivate func value<T: Encodable>(_ value: T) {
-        if T.self == String.self {
-            return withUnsafePointer(to: value) { $0.withMemoryRebound(to: String.self, capacity: 1) { string($0.pointee) } }
+        if T.self == String.self, let text = value as? String { return string(text) }
+        AnswerEncoder.write(value, into: self)
+    }
+
+    /// `"name":`, after a comma unless it is the first member of the object at `level`.
+    fileprivate func key<Key: CodingKey>(_ key: Key, level: Int) {
+        separate(level: level)
+        let name = key.stringValue
+        if Key.self == RunTimeKey.self {
+            write(string: name)
+            return write(UInt8(ascii: ":"))
         }
-        AnswerEncoder.write(value, self)
+        assert(name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a member name that needs escapes")
+        write(key: name)
+    }
+
+    /// A comma before every member or element of the object or array at `level` but the first.
+    fileprivate func separate(level: Int) {
+        if frames[level].filled { write(UInt8(ascii: ",")) }
+        frames[level].filled = true
     }
 }
 
 /// An object's members.
 private struct Members<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    typealias Sink = AnswerEncoding.Sink
-    let sink: UnsafeMutablePointer<Sink>
-    let frame: UnsafeMutablePointer<Frame>
+    let sink: AnswerSink
+    let level: Int
     var codingPath: [any CodingKey] { [] }
 
-    init(sink: UnsafeMutablePointer<Sink>, frame: UnsafeMutablePointer<Frame>) { (self.sink, self.frame) = (sink, frame) }
+    init(sink: AnswerSink, level: Int) { (self.sink, self.level) = (sink, level) }
 
-    /// `"name":`, after a comma unless it is the first.
-    private func key(_ key: Key) {
-        if frame.pointee.filled { sink.pointee.write(UInt8(ascii: ",")) }
-        frame.pointee.filled = true
-        var name = key.stringValue
-        if Key.self == RunTimeKey.self {
-            sink.pointee.write(string: name)
-            return sink.pointee.write(UInt8(ascii: ":"))
-        }
-        assert(name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a member name that needs escapes")
-        name.withUTF8 { sink.pointee.write(key: UnsafeRawBufferPointer($0)) }
-    }
+    private func key(_ key: Key) { sink.key(key, level: level) }
 
     /// Whether `Key` has omittable members at all (most have none): found at the first absent one.
     private var mayOmit: Bool?
@@ -299,16 +309,15 @@ private struct Members<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
 /// An array's elements.
 private struct Elements: UnkeyedEncodingContainer {
-    typealias Sink = AnswerEncoding.Sink
-    let sink: UnsafeMutablePointer<Sink>
-    let frame: UnsafeMutablePointer<Frame>
+    let sink: AnswerSink
+    let level: Int
     var codingPath: [any CodingKey] { [] }
     private(set) var count = 0
 
-    init(sink: UnsafeMutablePointer<Sink>, frame: UnsafeMutablePointer<Frame>) { (self.sink, self.frame) = (sink, frame) }
+    init(sink: AnswerSink, level: Int) { (self.sink, self.level) = (sink, level) }
 
     private mutating func separate() {
-        if count > 0 { sink.pointee.write(UInt8(ascii: ",")) }
+        sink.separate(level: level)
         count += 1
     }
 
@@ -339,8 +348,7 @@ private struct Elements: UnkeyedEncodingContainer {
 
 /// One value.
 private struct Single: SingleValueEncodingContainer {
-    typealias Sink = AnswerEncoding.Sink
-    let sink: UnsafeMutablePointer<Sink>
+    let sink: AnswerSink
     var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil() { sink.null() }

@@ -9,7 +9,7 @@ import StopSheetProtocol
 public struct PreEncoded<Encodes: Sendable>: Encodable, Sendable, Equatable {
     let bytes: [UInt8]
 
-    init(_ value: Encodes, capacity: Int = 0) where Encodes: Encodable { bytes = AnswerEncoding.encode(value, capacity: capacity) }
+    init(_ value: Encodes) where Encodes: Encodable { bytes = AnswerEncoding.encode(value) }
 
     /// A form of an `Encodes` with members encoded before.
     init<Form: AnswerForm>(_ form: Form) where Form.Encodes == Encodes { bytes = AnswerEncoding.encode(form) }
@@ -27,9 +27,11 @@ public struct PreEncoded<Encodes: Sendable>: Encodable, Sendable, Equatable {
         self.init(bytes: bytes)
     }
 
+    /// Spliced as it is by `AnswerEncoder`; through any other encoder, its bytes read back into the
+    /// value they encode, member by member in their order (`EncodableJSON`).
     public func encode(to encoder: any Encoder) throws {
-        guard let splicing = encoder as? any SplicingEncoder else { preconditionFailure("encoded JSON is spliced only by AnswerEncoder") }
-        splicing.splice(bytes)
+        if let splicing = encoder as? any SplicingEncoder { return splicing.splice(bytes) }
+        try EncodableJSON(try JSONParser.parse(bytes)).encode(to: encoder)
     }
 }
 
@@ -52,7 +54,6 @@ extension PreEncoded where Encodes == Answer.Sheet {
     /// `CodingKeys`), after the members a snapshot encoded; a bus sheet as it is.
     init(_ sheet: EncodedSheet, data: PreEncoded<Answer.SheetData>) {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(sheet.pieces.reduce(0) { $0 + $1.count } + (sheet.takesData ? data.bytes.count + 9 : 1))
         for piece in sheet.pieces { bytes.append(contentsOf: piece) }
         if sheet.takesData {
             bytes.append(UInt8(ascii: ","))
@@ -85,7 +86,7 @@ struct EncodedSheet: Sendable, Equatable {
                                                                            symbol: button.symbol, alert: button.alert.answer, advisories: alerts.advisories,
                                                                            now: now),
                                         alerts: alerts.alerts)
-        pieces = AnswerEncoding.openObject(members, capacity: 400 + 3 * stationName.utf8.count)
+        pieces = AnswerEncoding.openObject(members)
         takesData = true
     }
 
