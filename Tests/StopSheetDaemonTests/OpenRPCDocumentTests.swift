@@ -43,6 +43,30 @@ import Testing
         }
     }
 
+    /// A type whose `init(from:)` throws while its schema is read fails the recorder loudly: the
+    /// error reaches the caller, and no half-written entry is left in `components`.
+    @Test func aSchemaThatCannotBeReadThrows() throws {
+        var schemas = AnswerSchemas()
+        _ = try schemas.reference(Answer.Version.self)
+        let before = schemas.components
+        #expect(throws: Unreadable.Refusal.self) { try schemas.reference(Unreadable.self) }
+        #expect(schemas.components == before)
+        #expect(schemas.components[AnswerSchemas.name(Unreadable.self)] == nil)
+    }
+
+    /// An answer object that checks what it reads and refuses all of it.
+    struct Unreadable: AnswerObject {
+        struct Refusal: Error {}
+        var name: String
+        enum CodingKeys: String, AnswerKey { case name }
+        static let summary = "Never described."
+
+        init(from decoder: any Decoder) throws {
+            name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+            throw Refusal()
+        }
+    }
+
     @Test func prettyPrintingIsIndentedJSON() {
         let value: JSON = ["a": [1, ["b": .null]], "c": [], "d": "é\n"]
         #expect(Self.pretty(value) == "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": [],\n  \"d\": \"é\\n\"\n}")

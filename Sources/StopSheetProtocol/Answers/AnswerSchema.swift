@@ -15,9 +15,11 @@ public struct AnswerSchemas {
     public static let componentsPath = "#/components/schemas/"
 
     /// A `$ref` to `type`'s schema, which is added to `components` with every object it holds.
-    public mutating func reference(_ type: any AnswerObject.Type) -> JSON {
+    /// Throws what a type's `init(from:)` throws while it is read (a type that checks what it
+    /// reads): its schema would be missing or half written, and `components` is left as it was.
+    public mutating func reference(_ type: any AnswerObject.Type) throws -> JSON {
         let book = Book(components)
-        let schema = book.describe(type)
+        let schema = try book.describe(type)
         components = book.components
         return schema
     }
@@ -32,8 +34,8 @@ private final class Book {
     init(_ components: JSONObject) { self.components = components }
 
     /// The `$ref` of an object type, describing it first when it is new.
-    func describe(_ type: any AnswerObject.Type) -> JSON {
-        _ = try? instance(type)
+    func describe(_ type: any AnswerObject.Type) throws -> JSON {
+        _ = try instance(type)
         return ["$ref": .string(AnswerSchemas.componentsPath + AnswerSchemas.name(type))]
     }
 
