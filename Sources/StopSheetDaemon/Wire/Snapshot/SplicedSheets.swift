@@ -14,7 +14,9 @@ import StopSheetProtocol
 /// them, and the check's bookkeeping cost the answer more than the splice cache saves.
 final class SplicedSheets: @unchecked Sendable {
     @exclusivity(unchecked) private var generation: Generation?
-    @exclusivity(unchecked) private var key: (alerts: Int64, stations: Int64, facilities: Int64)?
+    /// The whole `data` the spliced copies hold: any member added to `SheetData` is part of the key
+    /// by construction, and `Answer.SheetData` is made from it alone (`SheetData.answer`).
+    @exclusivity(unchecked) private var data: SheetData?
     @exclusivity(unchecked) private var encodedData: PreEncoded<Answer.SheetData>?
     @exclusivity(unchecked) private var sheets: [PreEncoded<Answer.Sheet>?] = []
     @exclusivity(unchecked) private var thread = OwningThread()
@@ -36,17 +38,10 @@ final class SplicedSheets: @unchecked Sendable {
 
     private func update(_ generation: Generation, _ data: SheetData) {
         thread.check("SplicedSheets")
-        let key = (Self.code(data.alerts), Self.code(data.stations), Self.code(data.facilities))
-        guard self.generation !== generation || self.key.map({ $0 != key }) ?? true else { return }
+        guard self.generation !== generation || self.data != data else { return }
         self.generation = generation
-        self.key = key
+        self.data = data
         encodedData = data.encoded
         sheets = Array(repeating: nil, count: generation.encoded.stationCount)
-    }
-
-    /// A cache's freshness as one number, -1 when not loaded: comparing two numbers per answer
-    /// costs a few instructions, comparing the values (across the module boundary) ten times more.
-    private static func code(_ freshness: DataFreshness) -> Int64 {
-        freshness.ageSeconds.map { $0 << 1 | (freshness.stale ? 1 : 0) } ?? -1
     }
 }
