@@ -21,14 +21,19 @@ public final class StopSheetClient {
         self.timeout = timeout
     }
 
-    /// Any method: its `result`, or `.rpc` with the daemon's error.
+    // MARK: Raw calls
+    // A method and params as JSON, sent as given: for what a user types (`stopsheetctl call METHOD
+    // JSON`) and for tests that send what the daemon must refuse. Everything else calls by the
+    // method's type (`call(_:_:)`), whose params and result the compiler checks.
+
+    /// Raw: any method by name, params as given; its `result`, or `.rpc` with the daemon's error.
     public func call(method: String, params: JSON? = nil) throws(ClientError) -> JSON {
         let answer = try answer(method: method, params: params)
         if let error = answer[RPCEnvelope.error] { throw .rpc(RPCError(json: error)) }
         return answer[RPCEnvelope.result] ?? .null
     }
 
-    /// Any method: the whole answer object, error or not.
+    /// Raw: any method by name, params as given; the whole answer object, error or not.
     public func answer(method: String, params: JSON? = nil) throws(ClientError) -> JSON {
         var request = JSONObject([(RPCEnvelope.jsonrpc, .string(RPCEnvelope.version)), (RPCEnvelope.id, .int(nextID)), (RPCEnvelope.method, .string(method))])
         nextID += 1
@@ -50,37 +55,35 @@ public final class StopSheetClient {
     /// A line with a `method` and no `id`: pushed by the daemon, not an answer.
     static func isNotification(_ message: JSON) -> Bool { message[RPCEnvelope.method] != nil && message[RPCEnvelope.id] == nil }
 
-    /// A method's result decoded into its type (`Answer`), beside the JSON as received. The method
-    /// type names both (`Methods.Station`), so a call cannot ask one method for another's answer.
-    public func call<Method: RPCMethodType>(_ method: Method.Type, params: JSON? = nil) throws(ClientError) -> Reply<Method.Result>
-    where Method.Result: Decodable & Sendable {
-        try Reply(try call(method: Method.name, params: params), of: Method.name)
-    }
+    // MARK: Typed calls
 
-    /// The same with its params as a value of the method's `Params` type, encoded as the daemon
-    /// reads them (`ParamsEncoder`): params of another method do not compile, and each value is
-    /// of its param's type, within its limit (`StopID("…")` is nil beyond it).
+    /// A method called by its type (`Methods.Station`) with a value of its `Params` type, encoded as
+    /// the daemon reads them (`ParamsEncoder`); its result decoded into its type (`Answer`), beside
+    /// the JSON as received. Params of another method, a param of the wrong type, or a result read
+    /// as another method's do not compile; each value is within its limit (`StopID("…")` is nil
+    /// beyond it).
     public func call<Method: RPCMethodType>(_ method: Method.Type, _ params: Method.Params) throws(ClientError) -> Reply<Method.Result>
     where Method.Result: Decodable & Sendable {
-        try call(method, params: ParamsEncoder.json(params))
+        try Reply(try call(method: Method.name, params: ParamsEncoder.json(params)), of: Method.name)
     }
 
-    /// The same with params named by the method's params type (`.stopId` of
-    /// `Methods.Station.Params.CodingKeys`), so that a param of another method does not compile;
-    /// nil values are left out. The values are sent as given: the daemon checks them.
-    public func call<Method: RPCMethodType>(_ method: Method.Type, _ params: KeyValuePairs<Method.Params.CodingKeys, JSON?>)
-    throws(ClientError) -> Reply<Method.Result> where Method.Result: Decodable & Sendable {
-        try call(method, params: .object(JSONObject(params.compactMap { key, value in value.map { (key.stringValue, $0) } })))
+    /// `json` as a param of type `Value` named `key`, for the calls below that take plain strings: a
+    /// value the daemon would refuse is refused here with the daemon's own -32602 (`ParamValue.param`,
+    /// the rule it reads params by), and nothing is sent.
+    static func param<Value: ParamValue>(_ json: JSON, _ key: some CodingKey) throws(ClientError) -> Value {
+        do throws(RPCError) { return try Value.param(json, name: key.stringValue) } catch { throw .rpc(error) }
     }
 
     /// `stopType` is sent only when given: the daemon's default is a train stop.
     public func stopSheet(stopId: String, stopType: StopType? = nil, stationName: String? = nil) throws(ClientError) -> Reply<Answer.Sheet> {
-        try call(Methods.StopSheet.self, [.stopId: .string(stopId), .stopType: stopType.map { .string($0.rawValue) }, .stationName: stationName.map(JSON.string)])
+        typealias Params = Methods.StopSheet.Params
+        let name: ParamText? = if let stationName { try Self.param(.string(stationName), Params.CodingKeys.stationName) } else { nil }
+        return try call(Methods.StopSheet.self, Params(stopId: try Self.param(.string(stopId), Params.CodingKeys.stopId), stopType: stopType, stationName: name))
     }
 
     /// A station's detail: its summary, platforms, entrances and advisories.
     public func station(stopId: String) throws(ClientError) -> Reply<Answer.Station> {
-        try call(Methods.Station.self, [.stopId: .string(stopId)])
+        try call(Methods.Station.self, Methods.Station.Params(stopId: try Self.param(.string(stopId), Methods.Station.Params.CodingKeys.stopId)))
     }
 
     /// Every station, by name, without platforms.
@@ -90,12 +93,14 @@ public final class StopSheetClient {
 
     /// Live train alerts: all of them, or those applying to `stopId` in dialog order.
     public func alerts(stopId: String? = nil) throws(ClientError) -> Reply<Answer.Alerts> {
-        try call(Methods.Alerts.self, params: stopId.map { [Methods.Alerts.Params.CodingKeys.stopId.stringValue: .string($0)] })
+        let id: StopID? = if let stopId { try Self.param(.string(stopId), Methods.Alerts.Params.CodingKeys.stopId) } else { nil }
+        return try call(Methods.Alerts.self, Methods.Alerts.Params(stopId: id))
     }
 
     /// The lift-status units (`--facilities-url`) and their statuses: all, or a stop's station's.
     public func facilities(stopId: String? = nil) throws(ClientError) -> Reply<Answer.Facilities> {
-        try call(Methods.Facilities.self, params: stopId.map { [Methods.Facilities.Params.CodingKeys.stopId.stringValue: .string($0)] })
+        let id: StopID? = if let stopId { try Self.param(.string(stopId), Methods.Facilities.Params.CodingKeys.stopId) } else { nil }
+        return try call(Methods.Facilities.self, Methods.Facilities.Params(stopId: id))
     }
 
     public func health() throws(ClientError) -> Reply<Answer.Health> {

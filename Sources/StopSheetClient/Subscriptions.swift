@@ -8,12 +8,13 @@ extension StopSheetClient {
     /// The current sheets (and health, when asked) and the subscription's id; from then on the
     /// daemon sends `stopSheetChanged` (and `healthChanged`) on this connection.
     public func subscribe(stopIds: [String], stopType: StopType? = nil, health: Bool = false) throws(ClientError) -> Reply<Answer.Subscribed> {
-        try call(Methods.Subscribe.self, [.stopIds: stopIds.isEmpty ? nil : .array(stopIds.map(JSON.string)),
-                                          .stopType: stopType.map { .string($0.rawValue) }, .health: health ? true : nil])
+        typealias Params = Methods.Subscribe.Params
+        let ids: [StopID]? = stopIds.isEmpty ? nil : try Self.param(.array(stopIds.map(JSON.string)), Params.CodingKeys.stopIds)
+        return try call(Methods.Subscribe.self, Params(stopIds: ids, stopType: stopType, health: health ? true : nil))
     }
 
     public func unsubscribe(_ subscription: String) throws(ClientError) {
-        _ = try call(Methods.Unsubscribe.self, [.subscription: .string(subscription)])
+        _ = try call(Methods.Unsubscribe.self, Methods.Unsubscribe.Params(subscription: try Self.param(.string(subscription), Methods.Unsubscribe.Params.CodingKeys.subscription)))
     }
 
     /// The next notification: one held already, or the next line within `timeout`.

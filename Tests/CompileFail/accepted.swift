@@ -11,7 +11,7 @@ func handlers(_ dispatcher: inout Dispatcher, _ service: StopSheetService) {
 }
 
 func client(_ client: StopSheetClient) throws {
-    let _: Reply<Answer.Station> = try client.call(Methods.Station.self)
+    let _: Reply<Answer.Station> = try client.call(Methods.Station.self, Methods.Station.Params(stopId: StopID("40380")!))
     _ = try client.call(Methods.Station.self, Methods.Station.Params(stopId: StopID("40380")!))
 }
 

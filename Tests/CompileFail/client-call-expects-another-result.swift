@@ -4,5 +4,5 @@ import StopSheetProtocol
 import StopSheetClient
 
 func client(_ client: StopSheetClient) throws {
-    let _: Reply<Answer.Sheet> = try client.call(Methods.Station.self)
+    let _: Reply<Answer.Sheet> = try client.call(Methods.Station.self, Methods.Station.Params(stopId: StopID("40380")!))
 }

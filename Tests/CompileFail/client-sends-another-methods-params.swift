@@ -1,4 +1,4 @@
-// expect: candidate expects value of type 'Methods.Station.Params' for parameter #2 (got 'Methods.StopSheet.Params')
+// expect: cannot convert value of type 'Methods.StopSheet.Params' to expected argument type 'Methods.Station.Params'
 // A client call of `station` with `stopSheet`'s params.
 import StopSheetProtocol
 import StopSheetClient

@@ -22,10 +22,12 @@ import Testing
 ///     // error: value of type 'Methods.Station.Params' has no member 'stationName'
 ///     dispatcher.registerExact(Methods.Station.self, param: .stopType) { … }
 ///     // error: type 'Methods.Station.Params.CodingKeys' has no member 'stopType'
-///     let _: Reply<Answer.Sheet> = try client.call(Methods.Station.self)
+///     let _: Reply<Answer.Sheet> = try client.call(Methods.Station.self, Methods.Station.Params(stopId: id))
 ///     // error: cannot assign value of type 'Reply<Methods.Station.Result>' (aka 'Reply<Answer.Station>') to type 'Reply<Answer.Sheet>'
-///     _ = try client.call(Methods.Station.self, [.stationName: "x"])
-///     // error: type 'Methods.Station.Params.CodingKeys' has no member 'stationName'
+///     _ = try client.call(Methods.Station.self, Methods.Station.Params(stopId: id, stationName: name))
+///     // error: extra argument 'stationName' in call
+///     _ = try client.call(Methods.Station.self, params: ["stopId": "40380"])
+///     // error: cannot convert value of type 'Methods.Station.Type' to expected argument type 'String' (only the raw `call(method:params:)` takes JSON)
 @Suite struct ParamsDecoderTests {
     /// The -32602 detail `json` gets as `P`, nil when it decodes.
     func detail<P: RPCParams>(_ type: P.Type, _ json: JSON?) -> String? {
