@@ -1,8 +1,9 @@
 #!/bin/sh
-# The answer path before and after issue 44's answers as plain values (one encoder, no templates,
-# no snapshot reuse cache), in one run (make bench runs it last; BENCH_WIRE=0 skips it). Builds
-# BASE (default e87cf97, main before that work; 195b794 was main before issue 33's answers encoded
-# from their values, 14d3ebd before issue 20's loop and writer work) and the working tree in
+# The answer path before and after a change of the encoder (issue 44: answers as plain values, one encoder, no templates;
+# issue 54: an encoder without unsafe pointers), in one run (make bench runs it last; BENCH_WIRE=0 skips it). Builds
+# BASE (default e9e7c6b, main before issue 54's encoder without unsafe pointers; e87cf97 was main
+# before issue 44's work, 195b794 before issue 33's answers encoded from their values, 14d3ebd
+# before issue 20's loop and writer work) and the working tree in
 # release, then measures both side by side:
 #   * instructions per `stopSheet 40630` request under callgrind (C=1 P=16; repeatable under load);
 #   * server CPU µs per request at C=16 P=16 for `stopSheet 40630` (a 7,677-byte answer), beside
@@ -19,7 +20,7 @@
 #   scripts/bench-wire.sh [BASE]      LOADGEN_DIR=DIR WIRE_FEED=DIR WIRE_ROUNDS=3 WIRE_DURATION=2
 set -eu
 cd "$(dirname "$0")/.."
-BASE=${1:-e87cf97}
+BASE=${1:-e9e7c6b}
 FEED=${WIRE_FEED:-Tests/Fixtures/gtfs-static/euskotren-2025-11-27}
 ROUNDS=${WIRE_ROUNDS:-3}
 DURATION=${WIRE_DURATION:-2}
@@ -158,9 +159,11 @@ else
 fi
 
 echo
-echo "== targets (issue 20, issue 44: ≤ 1,300 instructions per stopSheet, CPU ≤ 1.1× refserver, a fresh build ≤ 10 ms on a real feed and ≤ 150 ms at ×100, off the loop)"
+# Issue 54 moved the instruction target from 1,300 to 1,430: an encoder without unsafe pointers may
+# cost up to 10 % per answer, since answers are cached per generation and clarity is worth that.
+echo "== targets (issues 20, 44, 54: ≤ 1,430 instructions per stopSheet, CPU ≤ 1.1× refserver, a fresh build ≤ 10 ms on a real feed and ≤ 150 ms at ×100)"
 verdict() { if [ "$1" = 1 ]; then echo "met"; else echo "NOT met"; fi; }
-echo "   instructions per stopSheet ≤ 1,300: before $IR_before, after $IR_after — $(verdict "$(awk -v v="$IR_after" 'BEGIN { print (v <= 1300) }')")"
+echo "   instructions per stopSheet ≤ 1,430: before $IR_before, after $IR_after — $(verdict "$(awk -v v="$IR_after" 'BEGIN { print (v <= 1430) }')")"
 if [ -n "${CPU_ref:-}" ]; then
     echo "   server CPU within 1.1× refserver: before $(awk -v a="$CPU_before" -v r="$CPU_ref" 'BEGIN { printf "%.2f", a / r }')×, after $(awk -v a="$CPU_after" -v r="$CPU_ref" 'BEGIN { printf "%.2f", a / r }')× — $(verdict "$(awk -v a="$CPU_after" -v r="$CPU_ref" 'BEGIN { print (a <= 1.1 * r) }')")"
 fi
