@@ -18,7 +18,7 @@ daemon (scripts/unread_clients.py): 1,000 clients pipelining and never reading k
 under 128 MiB while a reading client is served. With --chaos-seconds, then the chaos phase
 (scripts/soak_chaos.py): alerts, stations and lift status all failing at once, reloads, refresh
 floods, 200 subscribers; its sheets at the end equal a fresh daemon's. Exit status 0 when all held.
-Standard library only.
+What both phases share, every time limit among it, is scripts/soak_common.py. Standard library only.
 """
 
 import argparse
@@ -26,11 +26,8 @@ import json
 import multiprocessing
 import os
 import random
-import re
-import select
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -38,86 +35,17 @@ import threading
 import time
 
 import unread_clients
+from soak_common import (ALERT_FAULTS, REPO, SANITIZED_SLOWDOWN, STATION_FAULTS, Timeouts, Upstream, ageless, call, connect,
+                         log, never_readers, read_line, rss_kb)
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIXTURES = os.path.join(REPO, "Tests", "Fixtures")
 MAX_LINE = 65536
 HEAD = b'{"jsonrpc":"2.0","id":'
 # The memory worst case (issue 10): this many never-reading clients, this peak RSS at most.
 UNREAD_CLIENTS = 1000
 UNREAD_RSS_LIMIT_KB = 128 * 1024
-# How long an answer or a cut-off may take before the soak calls it lost: a hang detector, not a
-# speed limit. A sanitized daemon is 5 to 15 times slower (ThreadSanitizer rejects the
-# million-alert body in 5 s alone, longer beside other work), so --sanitized multiplies it by
-# SANITIZED_SLOWDOWN. Set in main() before the worker processes fork, which inherit it.
-HANG_SECONDS = 30
-SANITIZED_SLOWDOWN = 4
-
-
-def log(message):
-    print("soak: " + message, flush=True)
 
 
 # --- the daemon's side of the world -------------------------------------------------------
-
-class Upstream:
-    """upstream.py on a temp root holding the good and the abusive bodies."""
-
-    def __init__(self, root):
-        self.root = root
-        shutil.copy(os.path.join(FIXTURES, "upstream", "alerts.json"), os.path.join(root, "alerts-a.json"))
-        shutil.copy(os.path.join(FIXTURES, "alerts_2015-02-14.DERIVED.json"), os.path.join(root, "alerts-b.json"))
-        shutil.copy(os.path.join(FIXTURES, "L_stops_2021.csv"), os.path.join(root, "stops.csv"))
-        with open(os.path.join(root, "million.json"), "wb") as f:
-            f.write(b'{"alerts":[' + b"{}," * 999_999 + b"{}]}")
-        with open(os.path.join(root, "invalid.json"), "wb") as f:
-            f.write(open(os.path.join(root, "alerts-a.json"), "rb").read().replace(b"Elevator", b"\xffElevator", 1))
-        with open(os.path.join(root, "deep.json"), "wb") as f:
-            f.write(b'{"alerts":' + b"[" * 100_000 + b"]" * 100_000 + b"}")
-        self.process = subprocess.Popen(
-            [sys.executable, os.path.join(REPO, "Tests", "Upstream", "upstream.py"), "--port", "0", "--root", root,
-             "--exit-on-stdin-eof"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        line = self.process.stdout.readline().decode()
-        if not line.startswith("PORT "):
-            raise SystemExit("upstream.py did not start: %r" % line)
-        self.port = int(line.split()[1])
-
-    def url(self, key):
-        return "http://127.0.0.1:%d/dyn/%s" % (self.port, key)
-
-    def set(self, key, **spec):
-        spec.setdefault("etag", False)
-        body = json.dumps(spec).encode()
-        with socket.create_connection(("127.0.0.1", self.port), timeout=10) as s:
-            s.sendall(b"PUT /set/%s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % (key.encode(), len(body)) + body)
-            reply = b""
-            while True:
-                chunk = s.recv(4096)
-                if not chunk:
-                    break
-                reply += chunk
-        if b" 204 " not in reply.split(b"\r\n", 1)[0]:
-            raise RuntimeError("PUT /set/%s: %r" % (key, reply[:100]))
-
-    def stop(self):
-        try:
-            self.process.stdin.close()
-            self.process.wait(timeout=5)
-        except Exception:
-            self.process.kill()
-
-
-ALERT_FAULTS = [
-    dict(fixture="alerts-a.json"), dict(fixture="alerts-b.json"), dict(status=503, body="busy"),
-    dict(body="<html>502 Bad Gateway</html>"), dict(fixture="million.json"), dict(fixture="invalid.json"),
-    dict(fixture="deep.json"), dict(fixture="alerts-a.json", delayMs=1500), dict(body='{"alerts":[{"id":1}]}'),
-    dict(fixture="alerts-b.json"), dict(status=404),
-]
-STATION_FAULTS = [
-    dict(fixture="stops.csv"), dict(status=500), dict(body="STOP_ID,MAP_ID\n1,2,3\n"), dict(fixture="stops.csv", delayMs=1500),
-    dict(body=""), dict(fixture="stops.csv"),
-]
-
 
 def flaky(upstream, stop, period):
     """Changes both upstream answers every `period` seconds until `stop` is set."""
@@ -125,43 +53,6 @@ def flaky(upstream, stop, period):
     while not stop.wait(period):
         upstream.set("alerts", **rng.choice(ALERT_FAULTS))
         upstream.set("stations", **rng.choice(STATION_FAULTS))
-
-
-def connect(path):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(HANG_SECONDS)
-    s.connect(path)
-    return s
-
-
-def call(path, method, params=None, until_closed=False):
-    """One request on a fresh connection. `until_closed`: the request is the connection's last
-    (its write side is shut), and this returns once the daemon has answered and closed its end,
-    so the daemon holds no descriptor of it any more (its end of stream is that event)."""
-    message = {"jsonrpc": "2.0", "id": 1, "method": method}
-    if params is not None:
-        message["params"] = params
-    with connect(path) as s:
-        s.sendall(json.dumps(message).encode() + b"\n")
-        if until_closed:
-            s.shutdown(socket.SHUT_WR)
-        data = b""
-        while not data.endswith(b"\n") or until_closed:
-            chunk = s.recv(1 << 16)
-            if not chunk:
-                break
-            data += chunk
-        if not data.endswith(b"\n"):
-            raise RuntimeError("no answer to %s" % method)
-    return json.loads(data)
-
-
-def rss_kb(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
 
 
 def fd_count(pid):
@@ -225,16 +116,6 @@ def learn(path, upstream):
     return {kind: frozenset(values) for kind, values in tails.items()}
 
 
-def read_line(s, buffer=None):
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = s.recv(1 << 16)
-        if not chunk:
-            raise RuntimeError("connection closed")
-        data += chunk
-    return data[:-1]
-
-
 # --- load ---------------------------------------------------------------------------------
 
 class Failure(Exception):
@@ -264,14 +145,6 @@ def expect_batch(line, items, tails):
             position += 1
     if position != len(line) - 1:
         raise Failure("trailing bytes in a batch answer: %r" % line[position:position + 100])
-
-
-# A train sheet's `data` ages move every second (protocol.md: sheets are compared without them).
-AGE = re.compile(rb'"ageSeconds":\d+')
-
-
-def ageless(line):
-    return AGE.sub(b'"ageSeconds":0', line)
 
 
 def check(line, expectation, tails):
@@ -402,34 +275,6 @@ def process_main(path, indices, quotas, tails, results):
         t.join()
 
 
-def never_readers(path, stop, stuck_timeout, outcome):
-    """Clients that ask for megabytes of answers and read none: each must be cut off."""
-    flood = b'{"jsonrpc":"2.0","id":1,"method":"alerts"}\n' * 4000
-    opened = closed = 0
-    while not stop.is_set():
-        s = connect(path)
-        s.setblocking(False)
-        opened += 1
-        try:
-            s.send(flood)
-        except BlockingIOError:
-            pass
-        poller = select.poll()
-        poller.register(s, select.POLLHUP | select.POLLERR | select.POLLRDHUP)
-        deadline = time.monotonic() + stuck_timeout + HANG_SECONDS / 3
-        hung_up = False
-        while time.monotonic() < deadline:
-            if poller.poll(200):
-                hung_up = True
-                break
-        s.close()
-        if hung_up:
-            closed += 1
-        else:
-            outcome.append("a never-reading client was still open %ds after it stopped reading" % (stuck_timeout + HANG_SECONDS / 3))
-    outcome.append((opened, closed))
-
-
 # --- main ---------------------------------------------------------------------------------
 
 def main():
@@ -442,11 +287,11 @@ def main():
     parser.add_argument("--chaos-seconds", type=int, default=0,
                         help="then this long the chaos phase (scripts/soak_chaos.py): every source live and failing, reloads, floods")
     parser.add_argument("--sanitized", action="store_true",
-                        help="a sanitizer build: RSS is reported but not judged (freed memory sits in quarantine)")
+                        help="a sanitizer build: every time limit ×%d (soak_common.Timeouts, the chaos phase's too); RSS is reported "
+                             "but not judged (freed memory sits in quarantine)" % SANITIZED_SLOWDOWN)
     args = parser.parse_args()
-    global HANG_SECONDS
     if args.sanitized:
-        HANG_SECONDS *= SANITIZED_SLOWDOWN
+        Timeouts.scale(SANITIZED_SLOWDOWN)
 
     work = tempfile.mkdtemp(prefix="stopsheet-soak-")
     path = os.path.join(work, "d.sock")
@@ -470,7 +315,7 @@ def main():
     problems = []
     stop_flaky = threading.Event()
     try:
-        if unread_clients.wait_for_status(notify, daemon, unread_clients.both_loaded, 30) is None:
+        if unread_clients.wait_for_status(notify, daemon, unread_clients.both_loaded, Timeouts.loaded) is None:
             raise SystemExit("the daemon did not load its data (stderr in %s)" % work)
         # From here on nobody reads it: the daemon drops what it cannot send, as documented.
         notify.close()
@@ -527,7 +372,7 @@ def main():
                 problems.append("the daemon exited during the load with status %s" % daemon.returncode)
                 break
         for w in workers:
-            w.join(timeout=30)
+            w.join(timeout=Timeouts.workers)
         elapsed = time.monotonic() - started
         stop_readers.set()
         reader_thread.join()
@@ -568,11 +413,11 @@ def main():
         if daemon.poll() is None:
             daemon.send_signal(signal.SIGTERM)
             try:
-                code = daemon.wait(timeout=15)
+                code = daemon.wait(timeout=Timeouts.exit)
                 if code != 0:
                     problems.append("the daemon exited %d on SIGTERM" % code)
             except subprocess.TimeoutExpired:
-                problems.append("the daemon did not exit within 15 s of SIGTERM")
+                problems.append("the daemon did not exit within %d s of SIGTERM" % Timeouts.exit)
                 daemon.kill()
         upstream.stop()
         stderr.close()

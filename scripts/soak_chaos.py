@@ -35,7 +35,8 @@ import threading
 import time
 import zipfile
 
-import soak
+import soak_common as soak
+from soak_common import Timeouts
 import unread_clients
 
 sys.path.insert(0, os.path.join(soak.REPO, "Tests", "GTFS"))
@@ -246,7 +247,7 @@ class Subscribers:
 def refresh_flood(path, stop, problems, counts):
     """Pipelined `refresh` requests on one connection, four at a time (a connection's deferred
     answers come one after another, each after a refresh round): each gets its answer, by id,
-    in order, within HANG_SECONDS."""
+    in order, within Timeouts.answer."""
     rng = random.Random(id(stop) % 1000)
     ident = 0
     buffer = b""
@@ -327,7 +328,7 @@ def run(binary, work, seconds, sanitized):
     daemon, path, notify = start_daemon(binary, work, "chaos", config)
     fresh = None
     try:
-        if unread_clients.wait_for_status(notify, daemon, unread_clients.both_loaded, 30 * (4 if sanitized else 1)) is None:
+        if unread_clients.wait_for_status(notify, daemon, unread_clients.both_loaded, Timeouts.loaded) is None:
             return ["the chaos daemon did not load its data (stderr in %s)" % work]
         loaded(path)
         stop = threading.Event()
@@ -347,8 +348,8 @@ def run(binary, work, seconds, sanitized):
         stop.set()
         for thread in threads:
             thread.join()
-        if not subscribers.finish(soak.HANG_SECONDS):
-            problems.append("subscribers still owed answers %d s after the chaos ended" % soak.HANG_SECONDS)
+        if not subscribers.finish(Timeouts.answer):
+            problems.append("subscribers still owed answers %d s after the chaos ended" % Timeouts.answer)
         if daemon.poll() is not None:
             return problems + ["the chaos daemon exited with status %s" % daemon.returncode]
         readers = [o for o in reader_outcome if isinstance(o, tuple)]
@@ -375,14 +376,14 @@ def run(binary, work, seconds, sanitized):
         def reloaded_to_final(_):
             health = soak.call(path, "health")["result"]
             return (health["alerts"]["source"], health["stations"]["source"], health["facilities"]["source"]) == final
-        if unread_clients.wait_for_status(notify, daemon, reloaded_to_final, soak.HANG_SECONDS) is None:
-            problems.append("the final reload did not take within %d s" % soak.HANG_SECONDS)
+        if unread_clients.wait_for_status(notify, daemon, reloaded_to_final, Timeouts.answer) is None:
+            problems.append("the final reload did not take within %d s" % Timeouts.answer)
         for _ in range(2):
             loaded(path)
         after = snapshot(path)
 
         fresh, fresh_path, fresh_notify = start_daemon(binary, work, "fresh", config)
-        if unread_clients.wait_for_status(fresh_notify, fresh, unread_clients.both_loaded, 30 * (4 if sanitized else 1)) is None:
+        if unread_clients.wait_for_status(fresh_notify, fresh, unread_clients.both_loaded, Timeouts.loaded) is None:
             return problems + ["the fresh daemon did not load its data"]
         fresh_notify.close()
         for _ in range(2):
@@ -398,10 +399,10 @@ def run(binary, work, seconds, sanitized):
             if process is not None and process.poll() is None:
                 process.send_signal(signal.SIGTERM)
                 try:
-                    if process.wait(timeout=15) != 0:
+                    if process.wait(timeout=Timeouts.exit) != 0:
                         problems.append("a chaos daemon exited %d on SIGTERM" % process.returncode)
                 except subprocess.TimeoutExpired:
-                    problems.append("a chaos daemon did not exit within 15 s of SIGTERM")
+                    problems.append("a chaos daemon did not exit within %d s of SIGTERM" % Timeouts.exit)
                     process.kill()
         upstream.stop()
     for name in ("chaos", "fresh"):

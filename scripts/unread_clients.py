@@ -24,8 +24,7 @@ import sys
 import tempfile
 import time
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIXTURES = os.path.join(REPO, "Tests", "Fixtures")
+from soak_common import FIXTURES, REPO, Timeouts
 REQUEST = b'{"jsonrpc":"2.0","id":1,"method":"stopSheet","params":{"stopId":"40380"}}\n'
 
 
@@ -116,7 +115,7 @@ def run(binary, clients, seconds):
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     held = []
     try:
-        if wait_for_status(notify, daemon, both_loaded, 30) is None:
+        if wait_for_status(notify, daemon, both_loaded, Timeouts.loaded) is None:
             raise SystemExit("stopsheetd did not start")
         notify.close()  # unread from here on: the daemon drops what it cannot send
         good = connect(path)
@@ -155,7 +154,7 @@ def run(binary, clients, seconds):
             s.close()
         daemon.terminate()
         try:
-            daemon.wait(timeout=15)
+            daemon.wait(timeout=Timeouts.exit)
         except subprocess.TimeoutExpired:
             daemon.kill()
         subprocess.run(["rm", "-rf", work])
