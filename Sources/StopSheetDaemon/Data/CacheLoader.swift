@@ -2,8 +2,9 @@ import StopSheetCore
 
 /// What makes one cache different from the other for its refresher: how a fetched body is
 /// decoded for the store, and how the log names what was installed. The refresher
-/// holds one of these and knows no cache by name. Every body is decoded here, the lift
-/// inventory's too: sources return bytes.
+/// holds one of these and knows no cache by name. Every fetched body is decoded here first, the
+/// lift inventory's too: sources return bytes. A lift-status body is read once more, in the
+/// store, when the zone its wall-clock times are read in changes (`Store`, `FacilitiesBody`).
 ///
 /// A value: built once, read by the refresher's thread only.
 public struct CacheLoader: Sendable {

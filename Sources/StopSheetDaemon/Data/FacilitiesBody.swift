@@ -2,7 +2,7 @@ import StopSheetCore
 
 /// A lift-status body as `--facilities-url` serves it, its format recognised from its content:
 /// a body whose first significant character is `<` is SIRI-FM XML (`MarkupReader`), any other
-/// is JSON, WMATA's or NYCT's (`FacilitiesDecoder`).
+/// is JSON, WMATA's, NYCT's or TfL's (`FacilitiesDecoder`).
 public enum FacilitiesBody {
     public static func decode(_ bytes: [UInt8], local: TimeZoneRules, limits: DecodingLimits = .init()) throws(DecodingFailure) -> FacilitiesDecoder.Feed {
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0

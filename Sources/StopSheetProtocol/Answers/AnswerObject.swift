@@ -3,9 +3,11 @@
 /// writes the members in `CodingKeys` order, the wire's), clients decode them (`AnswerDecoder`),
 /// and `rpc.discover` describes them (`AnswerSchema`). Renaming a member is then a compile error
 /// on both sides, and adding one is a case of `CodingKeys`, a property and its initializer's
-/// parameter here: the compiler then points at each place the daemon builds the value, and at
-/// each form the daemon writes it in with parts encoded before (its `AnswerForm`s share these
-/// `CodingKeys`), and takes only a value of the member's type there.
+/// parameter here: the compiler then points at each place the daemon builds the value, where it
+/// takes only a value of the member's type, and at each form the daemon writes it in with parts
+/// encoded before (its `AnswerForm`s share these `CodingKeys`). A form's member types are its own
+/// (`StatsMembers.requests` is `OrderedMembers<Int>` where the answer has `[String: Int]`): the
+/// compiler does not tie them to the answer's; tests reading the answers back as their types do.
 public enum Answer {}
 
 /// One object of an answer: its members are its `CodingKeys`, in wire order. A member whose

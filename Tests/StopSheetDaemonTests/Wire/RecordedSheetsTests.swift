@@ -6,14 +6,14 @@ import Testing
 
 /// Every sheet a snapshot encodes, byte for byte as main's template encoder wrote it at bd4ec2c
 /// (issues 42 and 46 merged; first recorded at e87cf97, before 2.2's `stepFreeFrom`), in
-/// Tests/Fixtures/recorded-sheets (recorded from that tree with `STOPSHEETD_RECORD_SHEETS=1`; each
+/// Tests/Fixtures/recorded-sheets (recorded from that tree with `STOPSHEET_RECORD_SHEETS=1`; each
 /// sheet as its length and 64-bit FNV-1a digest, 2 MB of sheets in 40 kB): every
 /// CTA station at three moments of the 2015 alerts and without alert data, and every station of
 /// Prague's and Euskotren's real pathways without outages and with outage alerts and lift-status
 /// units on a quarter of their stops. What the encoder's design may change, the bytes may not.
 @Suite struct RecordedSheetsTests {
     static let directory = Fixtures.directory + "/recorded-sheets/"
-    static let recording = ProcessInfo.processInfo.environment["STOPSHEETD_RECORD_SHEETS"] == "1"
+    static let recording = ProcessInfo.processInfo.environment["STOPSHEET_RECORD_SHEETS"] == "1"
 
     /// A sheet's line in the record: its length and FNV-1a digest, and the sheet itself when it
     /// differs (`expectRecorded` shows it).

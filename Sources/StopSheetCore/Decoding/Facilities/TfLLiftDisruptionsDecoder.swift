@@ -5,7 +5,7 @@
 /// - One unit per distinct `LiftUniqueId`, trimmed (TfL's ids can end in a space), in the order
 ///   first listed; a lift in several entries gets every distinct message (made safe for
 ///   terminals first), in order, as its description, and every station that lists it.
-/// - The ids are those of TfL's map: `StepFreeNow.place` finds a lift's pathways by their ids'
+/// - The ids are those of TfL's map: `FacilityPlacement` finds a lift's pathways by their ids'
 ///   ending `-lift-<LiftUniqueId>`; `stationUniqueId` is its station.
 /// - An entry that is no object or lists no id is a notice and skipped.
 enum TfLLiftDisruptionsDecoder {

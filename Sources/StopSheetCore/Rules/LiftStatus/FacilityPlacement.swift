@@ -2,7 +2,7 @@
 /// nowhere: the one place that decides it (the verdict, the `facilities` answer,
 /// `health.facilities` and the deployer's list of units to map all read it). Which station a
 /// unit is at is decided before, by `FacilityJoin`; pathways are matched by name through
-/// `Pathway.names(withID:)` alone.
+/// `Pathway.names(withID:)`, and in rule 3 also by TfL's `-lift-` ending.
 ///
 /// A **unit**: the first rule that finds pathways places it:
 /// 1. `inventory`: the pathways its inventory rows name (`--facilities-inventory-url`);

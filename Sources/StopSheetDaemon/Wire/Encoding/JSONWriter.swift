@@ -3,12 +3,13 @@ import StopSheetProtocol
 
 /// How the daemon puts the JSON-RPC envelopes together around parts encoded before: an answer's
 /// or a notification's `jsonrpc`, `id`, `result` or `error`, and `params` (a snapshot's sheet, a
-/// client's id token). The answers themselves are encoded from their values (`AnswerEncoding`).
-/// It writes one object's members one by one and places every brace, comma and colon inside what
-/// it writes, so no caller cuts encoded bytes at a marker or drops a last byte to add a member.
-/// Outside it stand only the lines' framing: the newline after each answer, and a batch's `[`,
-/// commas and `]` between whole answers (`LineAnswer`), which stream out one by one as they are
-/// answered.
+/// client's id token). It writes an envelope's members one by one, with their braces, commas and
+/// colons, and takes what goes inside as whole values, so no caller cuts encoded bytes at a
+/// marker or drops a last byte to add a member. The answers' own punctuation is the encoder's
+/// (`AnswerEncoding`), and a train sheet's `data` member is added after its other members by
+/// `PreEncoded(_:data:)`. Outside these stand only the lines' framing: the newline after each
+/// answer, and a batch's `[`, commas and `]` between whole answers (`LineAnswer`), which stream out
+/// one by one as they are answered.
 ///
 /// A value given as bytes (`encoded:`, `shared:`) must be one complete JSON value.
 ///

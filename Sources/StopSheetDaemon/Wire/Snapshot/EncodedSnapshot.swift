@@ -4,7 +4,8 @@ import StopSheetProtocol
 /// A core `Snapshot` with its answers encoded once, when it is swapped into the `Store`: each
 /// station's `stopSheet` result without `data` and the decimal stop-id index that finds one from
 /// a request's bytes. Immutable and shared by reference, so a reader copies one pointer; built on
-/// whichever thread swaps it in (a refresher's, off the serving loop), read from any.
+/// whichever thread swaps it in — a refresher's or the reload's, or the serving loop's itself when
+/// an alert's start or end passes (`Store.rebuildIfBoundaryPassed`) — and read from any.
 public final class EncodedSnapshot: Sendable {
     public let snapshot: Snapshot
     /// The zone the answers show their times in.
