@@ -1,10 +1,10 @@
 #!/bin/sh
-# The answer path before and after a change of the encoder (issue 44: answers as plain values, one encoder, no templates;
-# issue 54: an encoder without unsafe pointers), in one run (make bench runs it last; BENCH_WIRE=0 skips it). Builds
-# BASE (default e9e7c6b, main before issue 54's encoder without unsafe pointers; e87cf97 was main
-# before issue 44's work, 195b794 before issue 33's answers encoded from their values, 14d3ebd
-# before issue 20's loop and writer work) and the working tree in
-# release, then measures both side by side:
+# The answer path before and after a change of the encoder (issue 44: answers as plain values,
+# one encoder, no templates; issue 54: an encoder without unsafe pointers), in one run (make bench
+# runs it last; BENCH_WIRE=0 skips it). Builds BASE (default e9e7c6b, main before issue 54's
+# encoder; e87cf97 was main before issue 44's work, 195b794 before issue 33's answers encoded from
+# their values, 14d3ebd before issue 20's loop and writer work) and the working tree in release,
+# then measures both side by side:
 #   * instructions per `stopSheet 40630` request under callgrind (C=1 P=16; repeatable under load);
 #   * server CPU µs per request at C=16 P=16 for `stopSheet 40630` (a 7,677-byte answer), beside
 #     loadgen's `refserver` answering a line of the same size, all driven by loadgen's
