@@ -33,12 +33,21 @@ enum AnswerEncoding {
 /// being encoded has opened. A class, as the standard library's `JSONEncoder` keeps its storage:
 /// an `Encoder` and its containers are values handed around by `encode(to:)`, and all of them
 /// write into this one sink.
+///
+/// Its fields skip the run-time exclusivity check (`@exclusivity(unchecked)`, as `SplicedSheets`'):
+/// one encoding owns its sink, on one thread, and no access to a field overlaps another; the
+/// check's bookkeeping on every byte written made a snapshot's build half again as long.
 final class AnswerSink {
-    private var tail: [UInt8] = []
-    private var done: [[UInt8]] = []
-    private var doneBytes = 0
+    @exclusivity(unchecked) private var tail: [UInt8] = []
+    @exclusivity(unchecked) private var done: [[UInt8]] = []
+    @exclusivity(unchecked) private var doneBytes = 0
     /// What each value being encoded has opened, the innermost last (`AnswerEncoder.write`).
-    fileprivate var frames: [Frame] = []
+    @exclusivity(unchecked) fileprivate var frames: [Frame] = []
+
+    /// Room for a typical piece from the start (a sheet's members between its shared alert arrays,
+    /// an alert, a `now`), so that most encodings never grow their buffer: a starting size, not a
+    /// count of what will be written, which may be any length.
+    init() { tail.reserveCapacity(1024) }
 
     func write(_ byte: UInt8) { tail.append(byte) }
     func write(_ text: String.UTF8View) { tail.append(contentsOf: text) }
@@ -83,6 +92,16 @@ final class AnswerSink {
         tail.removeAll(keepingCapacity: true)
     }
 
+    /// What was written, in an array of its own size: a value encoded whole is most often kept (a
+    /// snapshot keeps an alert, a `now` and a glyph by the thousand), and holds no spare room.
+    private func takeTail() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(tail.count)
+        bytes.append(contentsOf: tail)
+        tail.removeAll(keepingCapacity: true)
+        return bytes
+    }
+
     func pieces() -> [[UInt8]] {
         endPiece()
         return done
@@ -90,7 +109,7 @@ final class AnswerSink {
 
     /// Everything written, in one array.
     func joined() -> [UInt8] {
-        guard !done.isEmpty else { return tail }
+        guard !done.isEmpty else { return takeTail() }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(doneBytes + tail.count)
         for piece in done { bytes.append(contentsOf: piece) }
