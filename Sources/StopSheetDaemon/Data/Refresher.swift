@@ -254,8 +254,9 @@ public final class Refresher: Sendable {
         fields.append(("DURATION_MS", String(duration)))
         let status = store.status(cache)
         if let kept = Self.companionKept(outcome, content) {
-            let what = cache == .facilities ? "inventory" : "topology map"
-            Log.warning("\(cache.rawValue): keeping the last good \(what): \(Log.oneLine(kept.message, maxBytes: 400))",
+            // The stations' notice says itself whether a last good map stands.
+            let what = cache == .facilities ? "keeping the last good inventory: " : "the topology map was not taken, "
+            Log.warning("\(cache.rawValue): \(what)\(Log.oneLine(kept.message, maxBytes: 400))",
                         [JournalEvent.refreshFailed.field] + fields + (kept.retryAfterSeconds.map { [("RETRY_AFTER", String($0))] } ?? []))
         }
         switch result {
