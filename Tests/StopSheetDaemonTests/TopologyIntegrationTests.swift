@@ -78,4 +78,40 @@ import Testing
         }
         #expect(daemon.waitForLog { $0.contains("stations: the topology map was not taken, the last good map kept: topology ") } != nil)
     }
+
+    /// `--check-config` reads a `file://` map against `file://` station data as a load would:
+    /// each row skipped and each station refused a warning; a map that would not load, or a
+    /// headers file that would not, an error.
+    @Test func checkConfigReadsTheMap() throws {
+        let socket = try makeTemporaryDirectory() + "/s.sock"
+        let base = ["--check-config", "--socket", socket, "--stations-url", Self.stations]
+        let handmade = "file://" + Fixtures.path("deployer-map")
+        let checked = try runProcess(DaemonProcess.binary, base + ["--topology-url", handmade])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        let lines = checked.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.last == "stopsheetd: configuration OK (7 warnings)", "\(checked.stderr)")
+        #expect(lines.contains("warning: --topology-url \(handmade): topology pathways.txt line 1: station '40540': platform '30106' is not reached both ways from the street; its map is refused"),
+                "\(checked.stderr)")
+        let clean = try runProcess(DaemonProcess.binary, base + ["--topology-url", "file://" + Self.example])
+        #expect(clean.status == 0 && clean.stderr == "stopsheetd: configuration OK\n", "\(clean.stderr)")
+        let notAZip = try runProcess(DaemonProcess.binary, base + ["--topology-url", Self.stations])
+        #expect(notAZip.status == 1 && notAZip.stderr.contains("--topology-url \(Self.stations) would not load: not a zip archive"), "\(notAZip.stderr)")
+        let headers = try runProcess(DaemonProcess.binary, base + ["--topology-url", handmade, "--topology-headers-file", socket + ".none"])
+        #expect(headers.status == 1 && headers.stderr.contains("--topology-headers-file: "), "\(headers.stderr)")
+    }
+
+    /// A map given in the config file is applied on SIGHUP: the reload's stations refresh reads
+    /// it, and Western's platforms are then told apart.
+    @Test func aReloadAppliesTheMap() throws {
+        let config = try makeTemporaryDirectory() + "/stopsheetd.conf"
+        try "".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--config", config, "--stations-url", Self.stations, "--alerts-url", Self.alerts] + Self.now)
+        defer { _ = daemon.stop() }
+        let before = try daemon.result("stopSheet", ["stopId": "41480"])["accessibilityButton"]?["now"]
+        #expect(before?["basis"] == "stations", "\(before?.encodedString ?? "")")
+        try "STOPSHEETD_TOPOLOGY_URL=file://\(Self.example)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        daemon.process.signal(SIGHUP)
+        #expect(daemon.waitForLog { $0.contains("reloaded") } != nil)
+        #expect(try Self.western(daemon).access == Self.westernMapped)
+    }
 }
