@@ -178,4 +178,15 @@ import Testing
         #expect(zipped.topologies == (try Self.mapped(Self.example)).topologies)
         #expect(throws: FetchFailure.self) { try StationsLoad.tables(Array("stop_id\n".utf8), source: nil, maxTableBytes: 1 << 20) }
     }
+
+    /// A lift-status unit is placed on a deployer's map by the rules it has today: here by its
+    /// id, a pathway's `pathway_id`; out, it takes Western's Loop-bound platform as the alert does.
+    @Test func aLiftStatusUnitIsPlacedOnTheMapAsOnAnAgencys() throws {
+        let stations = try Self.mapped(Self.example)
+        let western = try #require(stations.station(for: "41480"))
+        let unit = FacilityUnit(unitID: "41480-elevator-loop", facility: .elevator, status: .notAvailable)
+        let now = StepFreeNow(station: western, topology: stations.topologies["41480"], outages: [], facilities: [unit])
+        #expect(now.outages.map(\.pathways) == [["41480-elevator-loop"]])
+        #expect(Dictionary(uniqueKeysWithValues: now.platforms.map { ($0.stopID, [$0.entry, $0.exit]) }) == ["30283": [true, true], "30284": [false, false]])
+    }
 }
