@@ -119,9 +119,29 @@ class Feed:
         headline = words(outage.get("headline", ""))
         numbers = {after for word, after in zip(headline, headline[1:]) if word == "elevator" and after.isdigit()}
         named = {stop for stop in outage.get("stops", []) if stop in self.stops and self._type(stop) in (3, 4)}
-        return [row["pathway_id"] for row in self.elevator_pathways(station)
-                if row["from_stop_id"] in named or row["to_stop_id"] in named
-                or numbers & {row.get("facility_id", ""), row.get("pathway_code", ""), row.get("signposted_as", "")}]
+        found = [row["pathway_id"] for row in self.elevator_pathways(station)
+                 if row["from_stop_id"] in named or row["to_stop_id"] in named
+                 or numbers & {row.get("facility_id", ""), row.get("pathway_code", ""), row.get("signposted_as", "")}]
+        return found or self.named_by_phrase(station, outage)
+
+    def named_by_phrase(self, station, outage):
+        """Issue 50: the elevators whose signposted_as or reversed_signposted_as the headline or
+        the description holds as a run of words (case aside, a hyphen a space); of two phrases
+        held where one is part of the other, only the longer counts."""
+        texts = [words(outage.get("headline", "")), words(outage.get("description", ""))]
+
+        def holds(text, phrase):
+            return any(text[start:start + len(phrase)] == phrase for start in range(len(text) - len(phrase) + 1))
+
+        named = {}
+        for row in self.elevator_pathways(station):
+            for column in ("signposted_as", "reversed_signposted_as"):
+                phrase = words(row.get(column, ""))
+                if phrase and any(holds(text, phrase) for text in texts):
+                    named.setdefault(row["pathway_id"], []).append(phrase)
+        phrases = [phrase for found in named.values() for phrase in found]
+        longest = [phrase for phrase in phrases if not any(len(other) > len(phrase) and holds(other, phrase) for other in phrases)]
+        return [pathway for pathway, found in named.items() if any(phrase in longest for phrase in found)]
 
     def applies(self, station, outage):
         return any(stop == station or self.station_of.get(stop) == station for stop in outage.get("stops", []))

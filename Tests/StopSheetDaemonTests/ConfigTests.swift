@@ -117,7 +117,7 @@ import Testing
         "--stations-stale-after": "9000", "--http-timeout": "11", "--facilities-url": "https://lifts.example/siri-fm",
         "--facilities-inventory-url": "file:///tmp/inventory.csv", "--alerts-headers-file": "/run/credentials/stopsheetd.service/alerts-headers",
         "--stations-headers-file": "/etc/stopsheetd/stations.headers", "--facilities-headers-file": "/etc/stopsheetd/lifts.headers",
-        "--facilities-inventory-headers-file": "/etc/stopsheetd/inventory.headers", "--facilities-interval": "30", "--facilities-stale-after": "120", "--language": "es", "--train-route-types": "1",
+        "--facilities-inventory-headers-file": "/etc/stopsheetd/inventory.headers", "--topology-url": "file:///tmp/topology.zip", "--topology-headers-file": "/etc/stopsheetd/topology.headers", "--facilities-interval": "30", "--facilities-stale-after": "120", "--language": "es", "--train-route-types": "1",
         "--agency-name": "MBTA", "--time-zone": "America/New_York", "--config": "-/tmp/none.conf",
         "--now": "2015-02-14T14:35:00-06:00", "--notify-ready": "when-loaded", "--demo": nil, "--log-level": "debug",
         "--max-line-bytes": "2048", "--max-connections": "10", "--max-connections-per-uid": "5", "--max-buffered-bytes": "100000",

@@ -8,8 +8,8 @@ import Testing
 @Suite struct FacilitiesLoadTests {
     static let statuses = Array(#"{"ElevatorIncidents":[{"UnitName":"A01N01","UnitType":"ELEVATOR","StationCode":"A01"}]}"#.utf8)
 
-    static func load(_ inventory: InventoryFetch?, previous: FacilitiesLoad? = nil) throws -> FacilitiesLoad {
-        let input = CacheLoader.Input(body: statuses, inventory: inventory, source: try FileSource(url: "file:///dev/null"), reading: FeedReading(),
+    static func load(_ inventory: CompanionFetch?, previous: FacilitiesLoad? = nil) throws -> FacilitiesLoad {
+        let input = CacheLoader.Input(body: statuses, companion: inventory, source: try FileSource(url: "file:///dev/null"), reading: FeedReading(),
                                       zones: .cta, local: .notKnown, previous: previous)
         guard case .facilities(let load) = try CacheLoader(.facilities).decode(input) else { throw TestFailure("not a lift-status load") }
         return load

@@ -22,6 +22,9 @@ public struct DecodedStations: Sendable, Equatable {
     public var tablesMissing: [String]
     /// GTFS `pathways.txt`: each station's topology, by station id (none without the table).
     public var topologies: [String: StationTopology] = [:]
+    /// The deployer's map applied (`DeployerMap.apply(to:)`), kept so that the next station load
+    /// can apply it again when its own fetch brings none.
+    public var deployerMap: DeployerMap?
 
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [], agencies: [Agency] = [.cta],
                 stopsWithin: [String: String] = [:], language: String? = nil, notices: FeedNotices = .init(), tablesMissing: [String] = []) {

@@ -39,6 +39,14 @@ public struct FeedNotices: Sendable, Equatable {
         first = Array((first + other.first).prefix(Self.kept))
     }
 
+    /// The same notices with `prefix` before each file name (a second source's tables: a
+    /// deployer's map's `topology pathways.txt`).
+    public func prefixingFiles(_ prefix: String) -> FeedNotices {
+        var prefixed = self
+        prefixed.first = first.map { Notice(file: prefix + $0.file, line: $0.line, problem: $0.problem) }
+        return prefixed
+    }
+
     /// One table's notices from two readers of it, interleaved by line.
     public static func merged(_ one: FeedNotices, _ other: FeedNotices) -> FeedNotices {
         var merged = FeedNotices()

@@ -32,6 +32,20 @@ public struct Pathway: Hashable, Sendable {
         [facilityID, pathwayCode, signpostedAs].compactMap { $0 } + (withID ? [id] : [])
     }
 
+    /// The phrases an alert's prose may name the pathway by: its `signposted_as` and
+    /// `reversed_signposted_as`, folded (`AlertWords`: case aside, a hyphen read as a space,
+    /// spaces collapsed), so "Loop-bound platform elevator" is named by "The Loop- bound
+    /// platform elevator at Western". Empty phrases are none.
+    public var phrases: [[String]] {
+        [signpostedAs, reversedSignpostedAs].compactMap { $0.map(AlertWords.words) }.filter { !$0.isEmpty }
+    }
+
+    /// Which of `phrases` a text names (its words, `AlertWords.words`), as a run of whole words:
+    /// "platform elevator" is not named by "platform elevators".
+    public func phrasesNamed(in words: [String]) -> [[String]] {
+        phrases.filter { AlertWords.contains(words, phrase: $0) }
+    }
+
     public init(id: String, fromStopID: String, toStopID: String, mode: PathwayMode, isBidirectional: Bool,
                 length: Double? = nil, traversalTime: Int? = nil, stairCount: Int? = nil, maxSlope: Double? = nil, minWidth: Double? = nil,
                 signpostedAs: String? = nil, reversedSignpostedAs: String? = nil, facilityID: String? = nil, pathwayCode: String? = nil) {

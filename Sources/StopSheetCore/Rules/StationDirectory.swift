@@ -25,6 +25,8 @@ public struct StationDirectory: Sendable {
     public let notices: FeedNotices
     /// Each station's pathways (GTFS `pathways.txt`), by station id; empty without them.
     public let topologies: [String: StationTopology]
+    /// The deployer's map in force (`--topology-url`), nil without one.
+    public private(set) var deployerMap: DeployerMap?
 
     /// A decoded station source: its platforms, entrances, lines and agencies. `agencyName`, when
     /// given (`--agency-name`), is the name every station's "none" sentence gives.
@@ -32,6 +34,7 @@ public struct StationDirectory: Sendable {
         self.init(platforms: decoded.platforms, entrances: decoded.entrances, linesKnown: decoded.linesKnown,
                   lines: decoded.lines, agencies: decoded.agencies, agencyName: agencyName, stopsWithin: decoded.stopsWithin,
                   language: decoded.language, notices: decoded.notices, tablesMissing: decoded.tablesMissing, topologies: decoded.topologies)
+        deployerMap = decoded.deployerMap
     }
 
     /// What the "none" sentence says when nothing names the agency (another agency's

@@ -85,10 +85,14 @@ public struct StepFreeNow: Hashable, Sendable {
         public var unplaced: FacilityPlacement.Unplaced?
         /// The pathway ids of the lifts any one of which may be the outage placed on none.
         public var candidates: [String]
+        /// The rule that placed an alert's outage (`FacilityPlacement.place(_:on:)`); nil for a
+        /// unit and for an outage placed on nothing.
+        public var placedBy: OutagePlacementRule?
 
         public init(alertID: String, facility: FacilityKind, facilityID: String?, pathways: [String], source: Source = .alerts,
                     status: FacilityUnit.Status = .notAvailable, since: Instant? = nil, expectedBack: Instant? = nil, description: String = "",
-                    unplaced: FacilityPlacement.Unplaced? = nil, candidates: [String] = []) {
+                    unplaced: FacilityPlacement.Unplaced? = nil, candidates: [String] = [], placedBy: OutagePlacementRule? = nil) {
+            self.placedBy = placedBy
             self.unplaced = unplaced
             self.candidates = candidates
             self.alertID = alertID
@@ -146,12 +150,13 @@ public struct StepFreeNow: Hashable, Sendable {
             return (placement, placement.kind(of: unit, on: topology))
         }
         for facility in FacilityKind.allCases {
-            for (outage, placement) in zip(active, alertPlacements) where outage.facility == facility {
+            for (outage, placed) in zip(active, alertPlacements) where outage.facility == facility {
+                let placement = placed?.placement
                 closed.formUnion(placement?.pathways ?? [])
                 anyOneOf.append(contentsOf: placement?.candidates ?? [])
                 outages.append(Outage(alertID: outage.alertID, facility: outage.facility, facilityID: outage.elevatorNumbers.first,
                                       pathways: ids(placement?.pathways ?? []), unplaced: placement?.unplaced,
-                                      candidates: ids(placement?.candidates ?? [])))
+                                      candidates: ids(placement?.candidates ?? []), placedBy: placed?.placedBy))
             }
             for (unit, (placement, kind)) in zip(units, unitPlacements) where kind == facility {
                 switch unit.status {

@@ -31,12 +31,17 @@ public struct Config: Sendable, Equatable {
     /// Where each lift-status unit is, when the feed does not say: NYCT's equipments JSON or a
     /// deployer's CSV `facility_id,stop_id,pathway_id`. Read with each lift-status refresh.
     public var facilitiesInventoryURL: String?
+    /// A deployer's station map where the agency publishes none: GTFS `stops.txt`,
+    /// `pathways.txt`, `levels.txt` under the station data's ids (a zip, or a `file://`
+    /// directory). Read with each stations refresh.
+    public var topologyURL: String?
     /// Request headers for each URL, from a file of `Name: value` lines (RequestHeaders.swift):
     /// the path only; the file is read where its source is made, so its values never sit here.
     public var alertsHeadersFile: String?
     public var stationsHeadersFile: String?
     public var facilitiesHeadersFile: String?
     public var facilitiesInventoryHeadersFile: String?
+    public var topologyHeadersFile: String?
     public var facilitiesInterval: Double = 60
     public var facilitiesStaleAfter: Double = 300
     public var alertsInterval: Double = 60

@@ -33,7 +33,8 @@ public enum ConfigCheckCommand {
     /// when it loads, named with its header names alone.
     static func headersFileProblems(_ config: Config) -> [ConfigProblem] {
         [("--alerts-headers-file", config.alertsHeadersFile), ("--stations-headers-file", config.stationsHeadersFile),
-         ("--facilities-headers-file", config.facilitiesHeadersFile), ("--facilities-inventory-headers-file", config.facilitiesInventoryHeadersFile)]
+         ("--facilities-headers-file", config.facilitiesHeadersFile), ("--facilities-inventory-headers-file", config.facilitiesInventoryHeadersFile),
+         ("--topology-headers-file", config.topologyHeadersFile)]
             .compactMap { flag, path in
                 guard let path else { return nil }
                 do { _ = try RequestHeaders.load(path) } catch { return .error("\(flag): \(error)") }
@@ -62,6 +63,37 @@ public enum ConfigCheckCommand {
             case .failure(let failure): problems.append(.warning("\(flag) \(source.url) cannot be read now: \(Log.oneLine(failure.message, maxBytes: 400))"))
             }
         }
+        return problems + topologyProblems(config, zones: zones)
+    }
+
+    /// A `file://` `--topology-url` is read as a station load reads it: a map that would not
+    /// decode is an error; one read against `file://` station data says, as warnings, the
+    /// stations it refuses and the rows it skips (the first few, as `health.stations` does).
+    static func topologyProblems(_ config: Config, zones: TimeZones) -> [ConfigProblem] {
+        guard let url = config.topologyURL, url.hasPrefix("file://"),
+              let source = try? makeSource(url: url, options: HTTPOptions(version: StopSheetVersion.current)) else { return [] }
+        let map: DeployerMap
+        switch source.fetch(validators: nil) {
+        case .success(.body(let bytes, _, _, _)):
+            do { map = try StationsLoad.tables(bytes, source: source, maxTableBytes: HTTPOptions.defaultMaxBodyBytes) } catch {
+                return [.error("--topology-url \(source.url) would not load: \(Log.oneLine("\(error)", maxBytes: 400))")]
+            }
+        case .success(.notModified): return []
+        case .failure(let failure): return [.warning("--topology-url \(source.url) cannot be read now: \(Log.oneLine(failure.message, maxBytes: 400))")]
+        }
+        guard let stationsURL = config.stationsURL, stationsURL.hasPrefix("file://"),
+              let stations = try? makeSource(url: stationsURL, options: HTTPOptions(version: StopSheetVersion.current)),
+              case .success(.body(let bytes, _, _, _)) = stations.fetch(validators: nil),
+              var decoded = try? StationsBody.decoded(bytes, source: stations, reading: config.reading, maxTableBytes: HTTPOptions.defaultMaxBodyBytes)
+        else { return [] }
+        let before = decoded.notices.count
+        do { try map.apply(to: &decoded) } catch {
+            return [.error("--topology-url \(source.url) would not load: \(Log.oneLine("\(error)", maxBytes: 400))")]
+        }
+        let added = decoded.notices.first.filter { $0.file.hasPrefix(DeployerMap.noticePrefix) }
+        var problems = added.map { ConfigProblem.warning("--topology-url \(source.url): \($0.file) line \($0.line): \(Log.oneLine($0.problem, maxBytes: 400))") }
+        let unshown = decoded.notices.count - before - added.count
+        if unshown > 0 { problems.append(.warning("--topology-url \(source.url): \(unshown) more rows or stations skipped")) }
         return problems
     }
 }

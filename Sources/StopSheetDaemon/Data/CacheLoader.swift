@@ -11,8 +11,9 @@ public struct CacheLoader: Sendable {
     /// A round's bytes and what reading them needs.
     struct Input {
         var body: [UInt8]
-        /// What the inventory URL brought (lift status with `--facilities-inventory-url` alone).
-        var inventory: InventoryFetch?
+        /// What the companion URL brought: the inventory (lift status with
+        /// `--facilities-inventory-url`), the map (stations with `--topology-url`).
+        var companion: CompanionFetch?
         var source: any Source
         /// How the configuration says to read bodies; CTA's wall-clock times are read in
         /// `zones`' `chicago`, a lift-status feed's in `local`, the zone the answers show.
@@ -21,6 +22,8 @@ public struct CacheLoader: Sendable {
         var local: TimeZoneRules
         /// The last good lift-status load: its inventory stands when the round brings none.
         var previous: FacilitiesLoad?
+        /// The last good stations load: its deployer's map stands when the round brings none.
+        var previousStations: StationDirectory?
     }
 
     public let cache: CacheName
@@ -40,7 +43,7 @@ public struct CacheLoader: Sendable {
             }
         case .stations:
             self.init(cache: cache, noun: "stations", countField: "STATION_COUNT") { input in
-                let directory = try StationsBody.directory(input.body, source: input.source, reading: input.reading)
+                let directory = try StationsLoad.directory(input)
                 // An empty station list is an upstream fault, not news that the 'L' closed.
                 guard directory.count > 0 else { throw FetchFailure("no stations in the body") }
                 return .stations(directory)

@@ -35,7 +35,7 @@ public struct FacilitiesLoad: Sendable {
         self.init(feed: try FacilitiesBody.decode(input.body, local: input.local), body: input.body, local: input.local)
         let previous = input.previous.map { ($0.inventory, $0.inventoryNotices) }
         var decoded: (FacilityInventory, FeedNotices)?
-        switch input.inventory {
+        switch input.companion {
         case nil:
             return
         case .body(let bytes)?:

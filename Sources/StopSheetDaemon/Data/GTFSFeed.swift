@@ -26,14 +26,7 @@ enum GTFSFeed {
             try tables.stream(table.rawValue) { chunk throws in try lines.consume(chunk) }
             try lines.end()
         }
-        func whole(_ name: String) throws -> [UInt8] {
-            var bytes: [UInt8] = []
-            try tables.stream(name) { chunk in
-                guard chunk.count <= maxTableBytes - bytes.count else { throw FetchFailure("GTFS \(name) is larger than \(maxTableBytes) bytes") }
-                bytes.append(contentsOf: chunk)
-            }
-            return bytes
-        }
+        let whole = { (name: String) throws -> [UInt8] in try tables.whole(name, maxBytes: maxTableBytes) }
         let stopsBytes = try stops ?? whole("stops.txt")
         var decoded = try GTFSStopsDecoder.decode(stopsBytes, feed: lines)
         // The tables the feed lacks, not those left unread beside them.
@@ -46,6 +39,18 @@ enum GTFSFeed {
             decoded.notices.append(topology.notices)
         }
         return decoded
+    }
+}
+
+extension GTFSTables {
+    /// A table's bytes whole, at most `maxBytes` of them.
+    func whole(_ name: String, maxBytes: Int) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try stream(name) { chunk in
+            guard chunk.count <= maxBytes - bytes.count else { throw FetchFailure("GTFS \(name) is larger than \(maxBytes) bytes") }
+            bytes.append(contentsOf: chunk)
+        }
+        return bytes
     }
 }
 
@@ -85,6 +90,11 @@ public struct GTFSDirectorySource: Source {
 public enum StationsBody {
     public static func directory(_ bytes: [UInt8], source: any Source, reading: FeedReading = .init(),
                                  maxTableBytes: Int = HTTPOptions.defaultMaxBodyBytes) throws -> StationDirectory {
+        StationDirectory(try decoded(bytes, source: source, reading: reading, maxTableBytes: maxTableBytes), agencyName: reading.agencyName)
+    }
+
+    static func decoded(_ bytes: [UInt8], source: any Source, reading: FeedReading, maxTableBytes: Int) throws -> DecodedStations {
+        let source = (source as? CompanionSource)?.main ?? source
         let decoded: DecodedStations
         if let feed = source as? GTFSDirectorySource {
             decoded = try GTFSFeed.decode(feed.directory, stops: bytes, maxTableBytes: maxTableBytes, reading: reading)
@@ -93,6 +103,6 @@ public enum StationsBody {
         } else {
             decoded = try StationsDecoder.decodeStations(bytes)
         }
-        return StationDirectory(decoded, agencyName: reading.agencyName)
+        return decoded
     }
 }

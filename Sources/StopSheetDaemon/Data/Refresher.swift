@@ -197,11 +197,12 @@ public final class Refresher: Sendable {
         var content: CacheContent?
         let result: RoundResult
         switch outcome {
-        case .success(.body(let bytes, let newValidators, let httpStatus, let inventory)):
+        case .success(.body(let bytes, let newValidators, let httpStatus, let companion)):
             if let httpStatus { fields.append(("HTTP_STATUS", String(httpStatus))) }
             do {
-                content = try loader.decode(CacheLoader.Input(body: bytes, inventory: inventory, source: source, reading: reading, zones: store.zones,
-                                                              local: store.zone, previous: store.current.facilitiesFetched))
+                content = try loader.decode(CacheLoader.Input(body: bytes, companion: companion, source: source, reading: reading, zones: store.zones,
+                                                              local: store.zone, previous: store.current.facilitiesFetched,
+                                                              previousStations: store.snapshot.stations))
                 settings.withLock { $0.validators = newValidators }
                 result = .succeeded(httpStatus: httpStatus)
             } catch {
@@ -252,8 +253,10 @@ public final class Refresher: Sendable {
         heldUntil.store(retryAfterSeconds.map { _ in SystemClock.monotonicMilliseconds() + delay } ?? 0, ordering: .relaxed)
         fields.append(("DURATION_MS", String(duration)))
         let status = store.status(cache)
-        if let kept = Self.inventoryKept(outcome, content) {
-            Log.warning("facilities: keeping the last good inventory: \(Log.oneLine(kept.message, maxBytes: 400))",
+        if let kept = Self.companionKept(outcome, content) {
+            // The stations' notice says itself whether a last good map stands.
+            let what = cache == .facilities ? "keeping the last good inventory: " : "the topology map was not taken, "
+            Log.warning("\(cache.rawValue): \(what)\(Log.oneLine(kept.message, maxBytes: 400))",
                         [JournalEvent.refreshFailed.field] + fields + (kept.retryAfterSeconds.map { [("RETRY_AFTER", String($0))] } ?? []))
         }
         switch result {
@@ -274,11 +277,14 @@ public final class Refresher: Sendable {
         return delay
     }
 
-    /// Why a lift-status round kept the inventory in force: its URL failed (whatever the
-    /// statuses brought), or the body it brought did not decode.
-    private static func inventoryKept(_ outcome: Result<Fetched, FetchFailure>, _ content: CacheContent?) -> FetchFailure? {
+    /// Why a round kept the companion in force (the lift inventory, the stations' map): its URL
+    /// failed (whatever the main URL brought), or the body it brought did not decode.
+    private static func companionKept(_ outcome: Result<Fetched, FetchFailure>, _ content: CacheContent?) -> FetchFailure? {
         if case .facilities(let load)? = content { return load.inventoryKept }
-        if case .success(let fetched) = outcome { return fetched.inventoryFailure }
+        if case .stations(let directory)? = content {
+            return directory.notices.first.first { $0.file == StationsLoad.keptNoticeFile }.map { FetchFailure($0.problem) }
+        }
+        if case .success(let fetched) = outcome { return fetched.companionFailure }
         return nil
     }
 

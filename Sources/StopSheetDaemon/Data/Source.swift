@@ -9,15 +9,15 @@ public struct CacheValidators: Sendable, Equatable {
     }
 }
 
-/// What a fetch brought back: new bytes, or word that nothing changed (HTTP 304). `inventory`:
-/// what a lift-status source's inventory URL brought beside them (`FacilitiesSource`), nil for
-/// every other source.
+/// What a fetch brought back: new bytes, or word that nothing changed (HTTP 304). `companion`:
+/// what a `CompanionSource`'s second URL brought beside them (the lift inventory, the stations'
+/// topology), nil for every other source.
 public enum Fetched: Sendable {
-    case body([UInt8], validators: CacheValidators, httpStatus: Int?, inventory: InventoryFetch? = nil)
-    case notModified(httpStatus: Int, inventory: InventoryFetch? = nil)
+    case body([UInt8], validators: CacheValidators, httpStatus: Int?, companion: CompanionFetch? = nil)
+    case notModified(httpStatus: Int, companion: CompanionFetch? = nil)
 
-    /// Why the inventory in force was kept this round, when its URL failed.
-    public var inventoryFailure: FetchFailure? {
+    /// Why the companion in force was kept this round, when its URL failed.
+    public var companionFailure: FetchFailure? {
         switch self {
         case .body(_, _, _, .failed(let failure)?), .notModified(_, .failed(let failure)?): failure
         default: nil
@@ -25,14 +25,14 @@ public enum Fetched: Sendable {
     }
 }
 
-/// What `--facilities-inventory-url` brought in a lift-status round, as bytes: the loader decodes
-/// them (`CacheLoader`), and the inventory in force is the last that decoded.
-public enum InventoryFetch: Sendable {
-    /// A new inventory body (its statuses are then fetched whole, to be joined to it at once).
+/// What a companion URL (`--facilities-inventory-url`, `--topology-url`) brought in a round, as
+/// bytes: the loader decodes them (`CacheLoader`), and the one in force is the last that decoded.
+public enum CompanionFetch: Sendable {
+    /// A new body (the main body is then fetched whole, to be joined to it at once).
     case body([UInt8])
-    /// The inventory in force holds: a 304, or its `Retry-After` not yet over.
+    /// The one in force holds: a 304, or its `Retry-After` not yet over.
     case unchanged
-    /// The inventory URL failed after one had been fetched: the one in force is kept.
+    /// The companion URL failed: the one in force, if any, is kept.
     case failed(FetchFailure)
 }
 

@@ -310,11 +310,19 @@ public final class Daemon: Sendable {
         // The demo has no lift status: it stays not configured.
         guard let url else { return config.demo && cache != .facilities ? (DemoSource(cache, rebasedTo: startedAt, chicago: chicago, clock: clock), interval) : nil }
         let source = try makeSource(url: url, options: try httpOptions(config, headersFile, "--\(cache.rawValue)-headers-file", for: cache.rawValue))
-        guard cache == .facilities else { return (source, interval) }
-        let inventory = try config.facilitiesInventoryURL.map {
-            try makeSource(url: $0, options: try httpOptions(config, config.facilitiesInventoryHeadersFile, "--facilities-inventory-headers-file", for: "facilities inventory"))
+        switch cache {
+        case .alerts:
+            return (source, interval)
+        case .stations:
+            guard let url = config.topologyURL else { return (source, interval) }
+            let topology = try makeSource(url: url, options: try httpOptions(config, config.topologyHeadersFile, "--topology-headers-file", for: "topology"))
+            return (CompanionSource(main: source, companion: topology, named: "topology", required: false), interval)
+        case .facilities:
+            let inventory = try config.facilitiesInventoryURL.map {
+                try makeSource(url: $0, options: try httpOptions(config, config.facilitiesInventoryHeadersFile, "--facilities-inventory-headers-file", for: "facilities inventory"))
+            }
+            return (CompanionSource(main: source, companion: inventory, named: "inventory", required: true), interval)
         }
-        return (FacilitiesSource(status: source, inventory: inventory), interval)
     }
 
     /// One source's fetch options, with its headers file read (at start and on each reload, so a

@@ -65,10 +65,12 @@ final class Upstream: @unchecked Sendable {
     /// What `GET /dyn/<key>` answers next.
     /// `headers` go out with the answer (`Retry-After`); `requireHeaders` must come with the
     /// request, each with exactly its value, or the answer is 401.
-    func set(key: String, status: Int = 200, body: String = "", delayMs: Int = 0, etag: Bool = true,
+    /// `fixture`: serve that file under the upstream's root instead of `body` (a zip).
+    func set(key: String, status: Int = 200, body: String = "", fixture: String? = nil, delayMs: Int = 0, etag: Bool = true,
              headers: [String: String] = [:], requireHeaders: [String: String] = [:]) throws {
-        let spec: [String: Any] = ["status": status, "body": body, "delayMs": delayMs, "etag": etag,
+        var spec: [String: Any] = ["status": status, "body": body, "delayMs": delayMs, "etag": etag,
                                    "headers": headers, "requireHeaders": requireHeaders]
+        if let fixture { spec["fixture"] = fixture }
         let json = try JSONSerialization.data(withJSONObject: spec)
         let (code, reply) = try request("PUT", "/set/\(key)", body: [UInt8](json))
         guard code == 204 else { throw StartFailure(description: "PUT /set/\(key): HTTP \(code) \(String(decoding: reply, as: UTF8.self))") }

@@ -11,6 +11,11 @@
 ///   direction the reference does not define is skipped; one with a bad measure (length,
 ///   traversal time, stair count, slope, width) is kept without that value, since the graph does
 ///   not need it and an elevator should not vanish over its length.
+/// - A deployer's map (`--topology-url`, `within:` the station data's platforms) hangs its
+///   entrances, nodes and boarding areas under the station data's own station and platform ids:
+///   those are the map's stations and platforms, and rows of its `stops.txt` repeating them are
+///   matched by id, not added. A row that is a station or platform the station data lacks, or
+///   whose parent is one, is a notice, and no location.
 /// - A `pathways.txt` or `levels.txt` that cannot be read at all (no header, a missing required
 ///   column, not UTF-8, too many rows) is one notice and no pathways (no levels): stations then
 ///   fall back to what `stops.txt` says.
@@ -39,13 +44,16 @@ public enum GTFSPathwaysDecoder {
         var description: String
         var ownWheelchair: String
         var levelID: String
+        /// Its line in `stops.txt`; 0 for a station or platform of the station data.
+        var line = 0
     }
 
-    /// `pathways` or `levels` nil: the feed has no such file. Throws only for `stops.txt`.
-    public static func decode(stops: [UInt8], pathways: [UInt8]?, levels: [UInt8]? = nil,
+    /// `pathways` or `levels` nil: the feed has no such file. `within`: the station data's
+    /// platforms, for a deployer's map; nil for the feed's own tables. Throws only for `stops.txt`.
+    public static func decode(stops: [UInt8], pathways: [UInt8]?, levels: [UInt8]? = nil, within known: [Platform]? = nil,
                               limits: DecodingLimits = .init()) throws(DecodingFailure) -> Decoded {
         var decoded = Decoded()
-        let stopsByID = try readStops(stops, limits: limits)
+        let stopsByID = try readStops(stops, seeds: known.map(seeds) ?? [], limits: limits)
         // Each location's station and role.
         var stationOf: [String: String] = [:]
         var locations: [String: [StationTopology.Location]] = [:]
@@ -57,10 +65,28 @@ public enum GTFSPathwaysDecoder {
             case 2: role = .entrance(streetEnd: stop.ownWheelchair != "2")
             case 3: role = .genericNode
             case 4:
-                guard let platform = stopsByID.rows[stop.parent], platform.locationType == 0 else { continue }
+                guard let platform = stopsByID.rows[stop.parent], platform.locationType == 0 else {
+                    if known != nil { decoded.notices.add("stops.txt", line: stop.line, "boarding area '\(id.prefix(40))': parent_station '\(stop.parent.prefix(40))' is no platform of the station data") }
+                    continue
+                }
                 role = .boardingArea(platformID: stop.parent)
                 station = platform.parent
-            default: continue
+            default:
+                // A deployer's map has no stations of its own: its station rows repeat the data's.
+                if known != nil, stop.locationType == 1, stop.line > 0 { decoded.notices.add("stops.txt", line: stop.line, "station '\(id.prefix(40))' is not in the station data") }
+                continue
+            }
+            // A deployer's row hangs under the station data's own ids, or is no location.
+            if known != nil, stop.line > 0 {
+                let unknown = stop.locationType == 0 ? "platform '\(id.prefix(40))' is not in the station data"
+                    : stopsByID.rows[station].map { $0.line != 0 || $0.locationType != 1 } ?? true
+                    ? "'\(id.prefix(40))': station '\(station.prefix(40))' is not in the station data"
+                    : stop.locationType == 4 && stopsByID.rows[stop.parent]?.line != 0
+                    ? "boarding area '\(id.prefix(40))': platform '\(stop.parent.prefix(40))' is not in the station data" : nil
+                if let unknown {
+                    decoded.notices.add("stops.txt", line: stop.line, unknown)
+                    continue
+                }
             }
             guard stopsByID.rows[station]?.locationType == 1 else { continue }
             stationOf[id] = station
@@ -164,19 +190,37 @@ public enum GTFSPathwaysDecoder {
         return (ends[0].station, pathway)
     }
 
-    /// `stops.txt`'s rows by id (the first of a repeated id), in file order.
-    private static func readStops(_ bytes: [UInt8], limits: DecodingLimits) throws(DecodingFailure) -> (rows: [String: Stop], order: [String]) {
+    /// The station data's stations and platforms as the rows a deployer's map hangs under.
+    private static func seeds(_ platforms: [Platform]) -> [(id: String, stop: Stop)] {
+        var seeds: [(id: String, stop: Stop)] = []
+        var stations: Set<String> = []
+        for platform in platforms where stations.insert(platform.stationID).inserted {
+            seeds.append((platform.stationID, Stop(locationType: 1, parent: "", name: platform.stationName, description: "", ownWheelchair: "", levelID: "")))
+        }
+        for platform in platforms {
+            seeds.append((platform.stopID, Stop(locationType: 0, parent: platform.stationID, name: platform.stationName, description: "", ownWheelchair: "", levelID: "")))
+        }
+        return seeds
+    }
+
+    /// `stops.txt`'s rows by id (the first of a repeated id, `seeds` first), in file order.
+    private static func readStops(_ bytes: [UInt8], seeds: [(id: String, stop: Stop)] = [],
+                                  limits: DecodingLimits) throws(DecodingFailure) -> (rows: [String: Stop], order: [String]) {
         try UpstreamBody.validateUTF8(bytes)
         var table = GTFSTableReader(name: "stops.txt", required: ["stop_id"],
                                     optional: ["stop_name", "location_type", "parent_station", "wheelchair_boarding", "level_id", "stop_desc"],
                                     maxRows: limits.maxItems)
         var rows: [String: Stop] = [:]
         var order: [String] = []
+        for seed in seeds where rows[seed.id] == nil {
+            rows[seed.id] = seed.stop
+            order.append(seed.id)
+        }
         let take = { (row: GTFSTableReader.Row) throws(DecodingFailure) in
             let id = row.text(0), typeText = row.text(2)
             guard !id.isEmpty, rows[id] == nil, let type = typeText.isEmpty ? 0 : Int(typeText) else { return }
             rows[id] = Stop(locationType: type, parent: row.text(3), name: row.text(1), description: row.text(6), ownWheelchair: row.text(4),
-                             levelID: row.text(5))
+                             levelID: row.text(5), line: row.line)
             order.append(id)
         }
         try table.consume(bytes, take)

@@ -31,10 +31,16 @@
 /// An **alert's outage** (`AlertOutage`) of an elevator or of no stated kind is placed on the
 /// elevators ending at a generic node or boarding area it names (`stopReference`) and those
 /// whose `facility_id`, `pathway_code` or `signposted_as` is a number its headline gives as
-/// "Elevator N" (`id`), both together. An elevator alert that places none is `noRuleMatched`,
+/// "Elevator N" (`id`), both together. Failing those, it is placed by its words (`phrase`) on
+/// the elevators whose `signposted_as` or `reversed_signposted_as` its headline or description
+/// names (`Pathway.phrasesNamed(in:)`; a deployer's map, `--topology-url`, names CTA's elevators
+/// so: "Loop-bound platform elevator"); of two phrases named where one holds the other
+/// ("platform elevator", "Loop-bound platform elevator"), only the longer counts, since the
+/// shorter is named only as part of it. An elevator alert that places none is `noRuleMatched`,
 /// every elevator of the station its candidate; an escalator alert, one of no kind that places
 /// none, and an elevator alert at a station without elevator pathways are neither placed nor
-/// unplaced (nil): they take out no pathway.
+/// unplaced (nil): they take out no pathway. Which rule placed it is `OutagePlacementRule`
+/// (a phrase placement is `Rule.id` here: a name of the pathway, found in prose).
 public enum FacilityPlacement: Hashable, Sendable {
     public enum Rule: String, Hashable, Sendable, CaseIterable {
         case inventory, stopReference, id, node, levels
@@ -130,10 +136,10 @@ public enum FacilityPlacement: Hashable, Sendable {
 
     /// Where an alert's outage is on the station's pathways; nil for one that is neither placed
     /// nor unplaced (an escalator alert; one of no kind that names no elevator).
-    public static func place(_ outage: AlertOutage, on topology: StationTopology?) -> FacilityPlacement? {
+    public static func place(_ outage: AlertOutage, on topology: StationTopology?) -> (placement: FacilityPlacement, placedBy: OutagePlacementRule?)? {
         guard outage.facility != .escalator else { return nil }
         var placed: [Int] = []
-        var rule = Rule.id
+        var rule = OutagePlacementRule.id
         if let topology, !topology.pathways.isEmpty {
             // The named generic nodes and boarding areas: an alert names few.
             let named = liftEnds(outage.namedStops, in: topology)
@@ -142,12 +148,29 @@ public enum FacilityPlacement: Hashable, Sendable {
                 ends(at: named, position, topology) || (!numbers.isEmpty && topology.pathways[position].names().contains(where: numbers.contains))
             }
             if placed.contains(where: { ends(at: named, $0, topology) }) { rule = .stopReference }
+            if placed.isEmpty {
+                placed = byPhrase(outage, topology)
+                rule = .phrase
+            }
         }
-        if !placed.isEmpty { return .placed(rule, pathways: placed) }
+        if !placed.isEmpty { return (.placed(rule == .stopReference ? .stopReference : .id, pathways: placed), rule) }
         // An elevator alert that names none of the station's elevators may be any of them (at a
         // station with none, it is nothing to place).
         let candidates = outage.facility == .elevator ? topology?.elevatorPathways ?? [] : []
-        return candidates.isEmpty ? nil : .unplaced(.noRuleMatched, candidates: candidates)
+        return candidates.isEmpty ? nil : (.unplaced(.noRuleMatched, candidates: candidates), nil)
+    }
+
+    /// The elevators whose signposted phrase the alert's headline or description names, a phrase
+    /// held in a longer one also named left out.
+    private static func byPhrase(_ outage: AlertOutage, _ topology: StationTopology) -> [Int] {
+        let named = topology.elevatorPathways.map { position in
+            (position, outage.texts.flatMap { topology.pathways[position].phrasesNamed(in: $0) })
+        }
+        let phrases = named.flatMap(\.1)
+        let longest = phrases.filter { phrase in
+            !phrases.contains { $0.count > phrase.count && AlertWords.contains($0, phrase: phrase) }
+        }
+        return named.filter { $0.1.contains(where: longest.contains) }.map(\.0)
     }
 
     /// What a unit is: its stated kind, or, of no stated kind, that of the pathways it is placed on.

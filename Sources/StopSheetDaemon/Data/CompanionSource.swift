@@ -1,0 +1,75 @@
+import StopSheetCore
+
+/// A cache's URL with the second URL read beside it in each round: `--facilities-url` with its
+/// `--facilities-inventory-url` (where the lifts are), `--stations-url` with its `--topology-url`
+/// (a deployer's station map). Each round reads the companion first (a conditional GET of its
+/// own, so an unchanged one costs a 304), then the main URL, and returns both as bytes
+/// (`Fetched`'s `companion`); `CacheLoader` decodes them. A new companion fetches the main body
+/// whole, so they are joined at once. A companion URL that fails after one was fetched is
+/// `.failed`, and the loader keeps the one in force: it changes seldom, and the main data must
+/// not go stale for it. One that never fetched fails the round when `required` (the inventory:
+/// statuses cannot be placed without it), else is `.failed` too and the main data loads without
+/// one (the stations: a map is more, never a condition). The companion URL's `Retry-After` holds
+/// its own fetches back: until it ends, a round reads the main URL alone against the companion
+/// in force (and with none fetched, a required one's failure carries the wait, so the refresher
+/// holds the whole round). A body that does not decode is warned of once: its validators stand,
+/// so the URL is asked for the next one, and the one in force stays until then.
+///
+/// Threads: its refresher's thread alone fetches.
+final class CompanionSource: Source {
+    let main: any Source
+    let companion: (any Source)?
+    /// How messages name the companion: `inventory`, `topology`.
+    let companionName: String
+    let required: Bool
+    private struct CompanionState {
+        var validators: CacheValidators?
+        var fetched = false
+        /// Monotonic milliseconds before which the companion URL is not asked again.
+        var heldUntil: Int64 = 0
+    }
+    private let state = Locked(CompanionState())
+
+    init(main: any Source, companion: (any Source)?, named companionName: String, required: Bool) {
+        self.main = main
+        self.companion = companion
+        self.companionName = companionName
+        self.required = required
+    }
+
+    var url: String { main.url }
+
+    func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> {
+        guard let companion else { return main.fetch(validators: validators, stop: stop) }
+        let (previous, fetched, heldUntil) = state.withLock { ($0.validators, $0.fetched, $0.heldUntil) }
+        let brought: CompanionFetch
+        if fetched, SystemClock.monotonicMilliseconds() < heldUntil {
+            brought = .unchanged
+        } else {
+            let named = "\(companionName) \(redactedURL(companion.url))"
+            switch companion.fetch(validators: fetched ? previous : nil, stop: stop) {
+            case .success(.body(let bytes, let next, _, _)):
+                state.withLock { $0 = CompanionState(validators: next, fetched: true) }
+                brought = .body(bytes)
+            case .success(.notModified):
+                guard fetched else { return .failure(FetchFailure("\(named): 304 Not Modified with none loaded")) }
+                brought = .unchanged
+            case .failure(let error):
+                let failure = FetchFailure("\(named): \(error.message)", httpStatus: error.httpStatus, retryAfterSeconds: error.retryAfterSeconds)
+                if let seconds = error.retryAfterSeconds {
+                    state.withLock { $0.heldUntil = SystemClock.monotonicMilliseconds() + Int64(seconds) * 1000 }
+                }
+                guard fetched || !required else { return .failure(failure) }
+                brought = .failed(failure)
+            }
+        }
+        // A new companion: the main body whole, to be joined to it.
+        let mainValidators = if case .body = brought { CacheValidators?.none } else { validators }
+        return main.fetch(validators: mainValidators, stop: stop).map { outcome in
+            switch outcome {
+            case .body(let bytes, let validators, let httpStatus, _): .body(bytes, validators: validators, httpStatus: httpStatus, companion: brought)
+            case .notModified(let httpStatus, _): .notModified(httpStatus: httpStatus, companion: brought)
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import StopSheetCore
+import Testing
+@testable import StopSheetDaemon
+
+/// The second URL read beside a cache's own (`CompanionSource`): the stations' `--topology-url`,
+/// the lift inventory. Each round asks the companion with its own validators (a conditional GET),
+/// a new companion fetches the main body whole, a failure before any fetch fails the round only
+/// when the companion is required.
+@Suite struct CompanionSourceTests {
+    /// A source answering from a script, recording the validators each fetch sent.
+    final class Scripted: Source, @unchecked Sendable {
+        let url: String
+        var answers: [Result<Fetched, FetchFailure>]
+        var sent: [CacheValidators?] = []
+
+        init(_ url: String, _ answers: [Result<Fetched, FetchFailure>]) {
+            self.url = url
+            self.answers = answers
+        }
+
+        func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> {
+            sent.append(validators)
+            return answers.removeFirst()
+        }
+    }
+
+    static func body(_ text: String, etag: String) -> Result<Fetched, FetchFailure> {
+        .success(.body(Array(text.utf8), validators: CacheValidators(etag: etag), httpStatus: 200))
+    }
+
+    static func companion(_ fetched: Result<Fetched, FetchFailure>) -> CompanionFetch? {
+        switch fetched {
+        case .success(.body(_, _, _, let companion)), .success(.notModified(_, let companion)): companion
+        case .failure: nil
+        }
+    }
+
+    @Test func theTopologyIsAskedByItsOwnConditionalGET() {
+        let stations = Scripted("http://stations", [Self.body("stops", etag: "s1"), .success(.notModified(httpStatus: 304)), Self.body("stops", etag: "s1")])
+        let map = Scripted("http://map", [Self.body("zip", etag: "m1"), .success(.notModified(httpStatus: 304)), Self.body("zip2", etag: "m2")])
+        let source = CompanionSource(main: stations, companion: map, named: "topology", required: false)
+        let first = source.fetch(validators: nil)
+        guard case .body(let bytes)? = Self.companion(first) else { Issue.record("no map body: \(first)"); return }
+        #expect(bytes == Array("zip".utf8))
+        // The map's own validators, whatever the stations'.
+        let second = source.fetch(validators: CacheValidators(etag: "s1"))
+        guard case .unchanged? = Self.companion(second) else { Issue.record("the map not unchanged: \(second)"); return }
+        #expect(map.sent == [nil, CacheValidators(etag: "m1")])
+        #expect(stations.sent == [nil, CacheValidators(etag: "s1")])
+        // A new map fetches the stations whole, to be read against it.
+        _ = source.fetch(validators: CacheValidators(etag: "s1"))
+        #expect(map.sent.last == CacheValidators(etag: "m1") && stations.sent.last == .some(nil))
+    }
+
+    @Test func aTopologyNeverFetchedDoesNotFailTheStations() {
+        let failure = FetchFailure("HTTP 503", httpStatus: 503)
+        let optional = CompanionSource(main: Scripted("http://stations", [Self.body("stops", etag: "s1")]),
+                                       companion: Scripted("http://map", [.failure(failure)]), named: "topology", required: false)
+        let round = optional.fetch(validators: nil)
+        guard case .failed(let why)? = Self.companion(round) else { Issue.record("not failed: \(round)"); return }
+        #expect(why.message == "topology http://map: HTTP 503")
+        let required = CompanionSource(main: Scripted("http://statuses", []), companion: Scripted("http://inventory", [.failure(failure)]),
+                                       named: "inventory", required: true)
+        guard case .failure(let message) = required.fetch(validators: nil) else { Issue.record("a required companion's failure must fail the round"); return }
+        #expect(message.message == "inventory http://inventory: HTTP 503")
+    }
+}
