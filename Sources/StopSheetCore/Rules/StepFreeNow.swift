@@ -7,7 +7,8 @@
 ///   end reaches it over step-free pathways that no outage takes out, exit when it reaches one
 ///   (`StationTopology`); `available` when every platform has both, `none` when none has both,
 ///   else `partial`.
-/// - **basis `stations`** (no pathways): the station's reported value; entry and exit unknown.
+/// - **basis `stations`** (no pathways): each platform's reported value as its entry and exit,
+///   its `true`s made `nil` by an elevator outage that could be on its way (`StepFreeWithoutMap`).
 /// - An alert's outage (`AlertOutage`) and a lift-status unit at the station (`--facilities-url`,
 ///   `FacilityJoin`) are placed on its pathways by `FacilityPlacement`. An alert's outage takes
 ///   out the pathways it is placed on. A unit `notAvailable` takes its pathways out as an alert
@@ -19,14 +20,16 @@
 ///   `noRuleMatched`: every elevator of the station) has it `nil`. So does an elevator alert that
 ///   places no pathway, every elevator of the station its candidate. One off the map takes
 ///   nothing out; like every unplaced elevator outage, it makes `complete` false.
-/// - Without pathways, an outage of a unit the inventory marks ADA and not redundant makes an
-///   `available` station `partial`; others are listed and change nothing.
+/// - Without pathways, an elevator alert and a unit `notAvailable` or `unknown` could be any of the
+///   station's elevators: every platform's `true` is `nil`, `complete` false; a unit the feed or
+///   inventory marks not ADA, or redundant, is listed and changes nothing.
 /// - A station whose map knows no street (`StationTopology.hasStreet`: no step-free entrance, no
 ///   `<station>-Outside` node) is `unknown`, every platform's entry and exit `nil`, `complete`
 ///   false, and `reason` says why: never `none`, which says the map shows no step-free way from
 ///   a street it knows.
 /// - `complete` is false when an elevator outage at the station places no pathway, when a
-///   platform's entry or exit is `nil`, or when a step-free unit of a station without pathways is out.
+///   platform's entry or exit is `nil`, or, without pathways, while an elevator outage that could
+///   be on a platform's way stands.
 public struct StepFreeNow: Hashable, Sendable {
     public enum Verdict: String, Hashable, Sendable, CaseIterable {
         case available, partial, none, unknown
@@ -170,18 +173,14 @@ public struct StepFreeNow: Hashable, Sendable {
         self.outages = outages
         complete = !outages.contains(where: \.isUnresolved)
         guard let topology else {
+            // Without a map, never available by default (`StepFreeWithoutMap`).
             basis = .stations
-            stepFree = Self.reported(station.stepFree)
-            platforms = station.platforms.map { PlatformAccess(stopID: $0.stopID, name: station.name, entry: nil, exit: nil) }
-            // Without pathways, only the inventory says which outage matters: a unit on the
-            // step-free route (ADA) that no other unit stands in for.
-            let stepFreeRouteOut = units.contains { unit in
-                unit.status != .partiallyAvailable && (unit.isADA == true || unit.inventory.contains { $0.isADA == true })
-                    && unit.inventory.contains { $0.isRedundant == false }
-            }
-            // The others change nothing: an unplaced lift is the rule here, not news.
-            complete = !outages.contains { $0.source == .alerts && $0.isUnresolved } && !stepFreeRouteOut
-            if stepFreeRouteOut, stepFree == .available { stepFree = .partial }
+            let alertReaches = active.filter { $0.facility == .elevator }.map { _ in StepFreeWithoutMap.Reach.everyPlatform }
+            let unitReaches = units.filter(StepFreeWithoutMap.couldBeAnyElevator).map { _ in StepFreeWithoutMap.Reach.everyPlatform }
+            let reaches = alertReaches + unitReaches
+            platforms = StepFreeWithoutMap.platforms(of: station, reaches: reaches)
+            stepFree = StepFreeWithoutMap.verdict(platforms)
+            complete = reaches.isEmpty
             return
         }
         basis = .pathways
