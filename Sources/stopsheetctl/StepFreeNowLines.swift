@@ -26,7 +26,8 @@ enum StepFreeNowLines {
     }
 
     /// Without a map, which elevators are out, in plain words, and that the map is not known:
-    /// `: an elevator alert 99001 does not name is out, and the station's map is not known`.
+    /// `: an elevator alert 99001 does not name is out, and the station's map is not known`, `: an
+    /// elevator of the Western (Loop-bound) platform is out (alert 111489), and …`.
     /// Empty when no elevator outage touches a platform.
     private static func withoutMap(_ now: Answer.StepFreeNow) -> TerminalText {
         let out = now.outages.compactMap { outage -> String? in
@@ -35,7 +36,10 @@ enum StepFreeNowLines {
                 return "\(outage.facility == .other ? "lift" : "elevator") \(outage.facilityId ?? "?") is \(statusWords(outage.status))"
             }
             guard outage.facility == .elevator else { return nil }
-            return "an elevator alert \(outage.alertId) does not name is out"
+            let named = (outage.platforms ?? []).map { id in now.platforms.first { $0.stopId == id }?.name ?? id }
+            guard let last = named.last else { return "an elevator alert \(outage.alertId) does not name is out" }
+            let platforms = named.count == 1 ? "the \(last) platform" : "the " + named.dropLast().joined(separator: ", ") + " and \(last) platforms"
+            return "an elevator of \(platforms) is out (alert \(outage.alertId))"
         }
         guard !out.isEmpty else { return "" }
         return TerminalText(": " + out.joined(separator: "; ") + ", and the station's map is not known")

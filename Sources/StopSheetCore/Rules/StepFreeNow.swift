@@ -20,9 +20,11 @@
 ///   `noRuleMatched`: every elevator of the station) has it `nil`. So does an elevator alert that
 ///   places no pathway, every elevator of the station its candidate. One off the map takes
 ///   nothing out; like every unplaced elevator outage, it makes `complete` false.
-/// - Without pathways, an elevator alert and a unit `notAvailable` or `unknown` could be any of the
-///   station's elevators: every platform's `true` is `nil`, `complete` false; a unit the feed or
-///   inventory marks not ADA, or redundant, is listed and changes nothing.
+/// - Without pathways, an elevator alert whose prose names platforms (`PlatformPlacement`) makes
+///   their `true`s `nil` (an exit-only one, their exit's); one that names none and a unit
+///   `notAvailable` or `unknown` could be any of the station's elevators: every platform's `true`
+///   is `nil`. Either way `complete` is false; a unit the feed or inventory marks not ADA, or
+///   redundant, is listed and changes nothing.
 /// - A station whose map knows no street (`StationTopology.hasStreet`: no step-free entrance, no
 ///   `<station>-Outside` node) is `unknown`, every platform's entry and exit `nil`, `complete`
 ///   false, and `reason` says why: never `none`, which says the map shows no step-free way from
@@ -88,10 +90,19 @@ public struct StepFreeNow: Hashable, Sendable {
         public var unplaced: FacilityPlacement.Unplaced?
         /// The pathway ids of the lifts any one of which may be the outage placed on none.
         public var candidates: [String]
+        /// How an alert's outage was placed: on pathways (`id`, `stopReference`), or, without a
+        /// map, on platforms (`direction`, `line`: `PlatformPlacement`); nil when not placed.
+        public var placedBy: OutagePlacementRule?
+        /// Without a map, the stop ids of the platforms whose values it nulls (`placedBy`
+        /// `direction` or `line`); empty otherwise.
+        public var platforms: [String]
 
         public init(alertID: String, facility: FacilityKind, facilityID: String?, pathways: [String], source: Source = .alerts,
                     status: FacilityUnit.Status = .notAvailable, since: Instant? = nil, expectedBack: Instant? = nil, description: String = "",
-                    unplaced: FacilityPlacement.Unplaced? = nil, candidates: [String] = []) {
+                    unplaced: FacilityPlacement.Unplaced? = nil, candidates: [String] = [], placedBy: OutagePlacementRule? = nil,
+                    platforms: [String] = []) {
+            self.placedBy = placedBy
+            self.platforms = platforms
             self.unplaced = unplaced
             self.candidates = candidates
             self.alertID = alertID
@@ -144,17 +155,20 @@ public struct StepFreeNow: Hashable, Sendable {
         let units = facilities.filter { $0.status != .available }
         let ids = { (positions: [Int]) in positions.map { topology!.pathways[$0].id } }
         let alertPlacements = active.map { FacilityPlacement.place($0, on: topology) }
+        // Without a map, an elevator alert's prose may name its platforms.
+        let platformPlacements = active.map { $0.facility == .elevator && topology == nil ? PlatformPlacement.place($0, at: station) : nil }
         let unitPlacements = units.map { unit in
             let placement = FacilityPlacement.place(unit, on: topology)
             return (placement, placement.kind(of: unit, on: topology))
         }
         for facility in FacilityKind.allCases {
-            for (outage, placement) in zip(active, alertPlacements) where outage.facility == facility {
+            for ((outage, placement), onPlatforms) in zip(zip(active, alertPlacements), platformPlacements) where outage.facility == facility {
                 closed.formUnion(placement?.pathways ?? [])
                 anyOneOf.append(contentsOf: placement?.candidates ?? [])
+                let placedBy = onPlatforms?.rule ?? placement?.rule.flatMap { OutagePlacementRule(rawValue: $0.rawValue) }
                 outages.append(Outage(alertID: outage.alertID, facility: outage.facility, facilityID: outage.elevatorNumbers.first,
                                       pathways: ids(placement?.pathways ?? []), unplaced: placement?.unplaced,
-                                      candidates: ids(placement?.candidates ?? [])))
+                                      candidates: ids(placement?.candidates ?? []), placedBy: placedBy, platforms: onPlatforms?.platforms ?? []))
             }
             for (unit, (placement, kind)) in zip(units, unitPlacements) where kind == facility {
                 switch unit.status {
@@ -175,7 +189,10 @@ public struct StepFreeNow: Hashable, Sendable {
         guard let topology else {
             // Without a map, never available by default (`StepFreeWithoutMap`).
             basis = .stations
-            let alertReaches = active.filter { $0.facility == .elevator }.map { _ in StepFreeWithoutMap.Reach.everyPlatform }
+            // An elevator alert whose prose names platforms reaches those; any other, every one.
+            let alertReaches = zip(active, platformPlacements).filter { $0.0.facility == .elevator }.map { _, placed in
+                placed.map { StepFreeWithoutMap.Reach(platforms: Set($0.platforms), exitOnly: $0.exitOnly) } ?? .everyPlatform
+            }
             let unitReaches = units.filter(StepFreeWithoutMap.couldBeAnyElevator).map { _ in StepFreeWithoutMap.Reach.everyPlatform }
             let reaches = alertReaches + unitReaches
             platforms = StepFreeWithoutMap.platforms(of: station, reaches: reaches)

@@ -6,8 +6,10 @@
 ///
 /// - With no outage that could touch it, a platform's entry and exit are both its reported value
 ///   (`Platform.stepFree`: `true`, `false`, or `nil` where the station data gives none).
+/// - An elevator alert whose prose names platforms (`PlatformPlacement`) makes their `true`s `nil`
+///   (an exit-only elevator, their exit's only).
 /// - An outage that could be any of the station's elevators (`Reach.everyPlatform`) makes every
-///   `true` of every platform `nil`: an elevator alert that no rule places on platforms, and a
+///   `true` of every platform `nil`: an elevator alert that names no platform, and a
 ///   lift-feed unit at the station that is `notAvailable` or `unknown` (every unit of stale data
 ///   is `unknown`), unless the unit changes nothing (`changesNothing`).
 /// - The verdict: `available` when every platform is `true` both ways, `none` when every one is
@@ -34,7 +36,7 @@ enum StepFreeWithoutMap {
             let entryTouched = touching.contains { !$0.exitOnly }
             let exitTouched = !touching.isEmpty
             let reported = platform.stepFree
-            return StepFreeNow.PlatformAccess(stopID: platform.stopID, name: station.name,
+            return StepFreeNow.PlatformAccess(stopID: platform.stopID, name: platform.name ?? station.name,
                                               entry: entryTouched && reported == true ? nil : reported,
                                               exit: exitTouched && reported == true ? nil : reported)
         }

@@ -125,7 +125,7 @@ import Testing
 
     @Test func aRedundantElevatorKeepsThePlatform() throws {
         let now = try Self.twoElevators.now([Self.alert("a", "Elevator 1 unavailable at Central")])
-        #expect(now.outages == [.init(alertID: "a", facility: .elevator, facilityID: "1", pathways: ["L1"])])
+        #expect(now.outages == [.init(alertID: "a", facility: .elevator, facilityID: "1", pathways: ["L1"], placedBy: .id)])
         #expect(Self.access(now) == ["P": [true, true]])
         #expect(now.stepFree == .available)
         #expect(now.complete)
@@ -144,7 +144,7 @@ import Testing
         let now = try feed.now([Self.alert("a", "Elevator 963 unavailable")])
         #expect(Self.access(now) == ["P": [false, true], "Q": [true, true]])
         #expect(now.stepFree == .partial)
-        #expect(now.outages == [.init(alertID: "a", facility: .elevator, facilityID: "963", pathways: ["L"])])
+        #expect(now.outages == [.init(alertID: "a", facility: .elevator, facilityID: "963", pathways: ["L"], placedBy: .id)])
     }
 
     @Test func anOutageIsPlacedByFacilityIDPathwayCodeOrSignpostedAs() throws {
@@ -166,7 +166,7 @@ import Testing
         // Naming M takes out both elevators ending there, whatever the headline.
         let accessibility = AlertDetails(effect: "ACCESSIBILITY_ISSUE")
         let now = try feed.now([Self.alert("a", "Lift out of order", scopes: [.station("M")], details: accessibility)])
-        #expect(now.outages == [.init(alertID: "a", facility: .other, facilityID: nil, pathways: ["L1", "L2"])])
+        #expect(now.outages == [.init(alertID: "a", facility: .other, facilityID: nil, pathways: ["L1", "L2"], placedBy: .stopReference)])
         #expect(now.stepFree == .none)
         // Naming the boarding area at the end of no elevator places nothing; a platform or an
         // entrance is no unit's end either.
@@ -190,7 +190,7 @@ import Testing
         let feed = Feed(stops: ["E,2,S,1", "N,3,S", "P,0,S", "B,4,P"], pathways: ["W,E,N,1,1", elevator])
         #expect(Self.access(try feed.now()) == ["P": [true, true]])
         let now = try feed.now([Self.alert("a", "Elevator unavailable", scopes: [.station("B")])])
-        #expect(now.outages == [.init(alertID: "a", facility: .elevator, facilityID: nil, pathways: ["L"])])
+        #expect(now.outages == [.init(alertID: "a", facility: .elevator, facilityID: nil, pathways: ["L"], placedBy: .stopReference)])
         #expect(Self.access(now) == ["P": [false, false]])
         #expect(now.stepFree == .none)
         #expect(now.complete)
