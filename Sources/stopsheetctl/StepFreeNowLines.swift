@@ -28,8 +28,10 @@ enum StepFreeNowLines {
     /// Without a map, which elevators are out, in plain words, and that the map is not known:
     /// `: an elevator alert 99001 does not name is out, and the station's map is not known`, `: an
     /// elevator of the Western (Loop-bound) platform is out (alert 111489), and …`.
-    /// Empty when no elevator outage touches a platform.
+    /// Empty while `now` is complete: no elevator outage touches a platform.
     private static func withoutMap(_ now: Answer.StepFreeNow) -> TerminalText {
+        // Complete: no outage touches a platform (a redundant or non-ADA unit is only listed).
+        guard !now.complete else { return "" }
         let out = now.outages.compactMap { outage -> String? in
             guard outage.facility != .escalator, outage.status != .partiallyAvailable else { return nil }
             if outage.source == .facilities {
