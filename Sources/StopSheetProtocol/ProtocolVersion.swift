@@ -22,9 +22,14 @@
 /// and (issue 46) where a button's status came from (`accessibilityButton.stepFreeFrom`, a station's
 /// `stepFreeFrom`: the station data or its map) and why the pathways cannot say (`now.reason`);
 /// TfL's lift disruptions as a lift-status format. Added, omittable for a 2.1 daemon's answers.
+///
+/// 2.3 (issue 50): never "available" by default without a map: on basis `stations` each
+/// platform's `entry`/`exit` is its reported value, its `true`s `null` under an elevator outage
+/// that could be on its way, and `now.stepFree` derived from them; `now.outages[]` gain
+/// `placedBy` and `platforms`, omittable for a 2.2 daemon's answers.
 public enum ProtocolVersion {
     public static let major = 2
-    public static let minor = 2
+    public static let minor = 3
 
     /// "major.minor", such as "2.1".
     public static var text: String { "\(major).\(minor)" }

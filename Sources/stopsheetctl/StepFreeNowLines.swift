@@ -10,7 +10,8 @@ enum StepFreeNowLines {
     /// `Step-free now: partial (from the station's pathways)`.
     static func verdict(_ now: Answer.StepFreeNow) -> TerminalText {
         var line: TerminalText = "Step-free now: \(now.stepFree.rawValue)"
-        line = line + (now.basis == .pathways ? " (from the station's pathways)" : " (as reported; no pathways)")
+        guard now.basis == .pathways else { return line + " (as reported; no pathways)" + withoutMap(now) }
+        line = line + " (from the station's pathways)"
         let unresolved = now.outages.filter(\.isUnresolved)
         let alerts = unresolved.filter { $0.source == .alerts }.map { "alert \($0.alertId)" }
         if !alerts.isEmpty {
@@ -22,6 +23,28 @@ enum StepFreeNowLines {
         }
         if let reason = now.reason { line = line + ". " + TerminalText(reason) }
         return line
+    }
+
+    /// Without a map, which elevators are out, in plain words, and that the map is not known:
+    /// `: an elevator alert 99001 does not name is out, and the station's map is not known`, `: an
+    /// elevator of the Western (Loop-bound) platform is out (alert 111489), and …`.
+    /// Empty while `now` is complete: no elevator outage touches a platform.
+    private static func withoutMap(_ now: Answer.StepFreeNow) -> TerminalText {
+        // Complete: no outage touches a platform (a redundant or non-ADA unit is only listed).
+        guard !now.complete else { return "" }
+        let out = now.outages.compactMap { outage -> String? in
+            guard outage.facility != .escalator, outage.status != .partiallyAvailable else { return nil }
+            if outage.source == .facilities {
+                return "\(outage.facility == .other ? "lift" : "elevator") \(outage.facilityId ?? "?") is \(statusWords(outage.status))"
+            }
+            guard outage.facility == .elevator else { return nil }
+            let named = (outage.platforms ?? []).map { id in now.platforms.first { $0.stopId == id }?.name ?? id }
+            guard let last = named.last else { return "an elevator alert \(outage.alertId) does not name is out" }
+            let platforms = named.count == 1 ? "the \(last) platform" : "the " + named.dropLast().joined(separator: ", ") + " and \(last) platforms"
+            return "an elevator of \(platforms) is out (alert \(outage.alertId))"
+        }
+        guard !out.isEmpty else { return "" }
+        return TerminalText(": " + out.joined(separator: "; ") + ", and the station's map is not known")
     }
 
     /// Why a unit is on no pathway, in plain words: `is off the station's map (no such level
@@ -62,7 +85,7 @@ enum StepFreeNowLines {
     /// A03N04 status unknown)` for each that nothing decides.
     static func losses(_ now: Answer.StepFreeNow) -> [TerminalText] {
         now.platforms.compactMap { platform in
-            if let lost = missing(platform) { return "\(label(platform, in: now)): no step-free \(lost) (\(reason(now)))" }
+            if let lost = missing(platform, in: now) { return "\(label(platform, in: now)): no step-free \(lost) (\(reason(now)))" }
             if let unknown = undecided(platform, in: now) { return "\(label(platform, in: now)): step-free \(unknown) unknown (\(reason(now)))" }
             return nil
         }
@@ -102,7 +125,7 @@ enum StepFreeNowLines {
         for platform in new.platforms {
             guard let before = oldPlatforms[platform.stopId], before.entry != platform.entry || before.exit != platform.exit else { continue }
             let name = label(platform, in: new)
-            if let lost = missing(platform, joining: "and") {
+            if let lost = missing(platform, in: new, joining: "and") {
                 lines.append("\(name): lost step-free \(lost) (\(reason(new)))")
             } else if let unknown = undecided(platform, in: new) {
                 lines.append("\(name): step-free \(unknown) unknown (\(reason(new)))")
@@ -117,7 +140,10 @@ enum StepFreeNowLines {
 
     /// `entry`, `exit`, `entry or exit` (`no step-free entry or exit`; `lost step-free entry and
     /// exit`), or nil when the platform has both (or nothing says).
-    private static func missing(_ platform: Answer.PlatformAccess, joining conjunction: TerminalText = "or") -> TerminalText? {
+    private static func missing(_ platform: Answer.PlatformAccess, in now: Answer.StepFreeNow,
+                                joining conjunction: TerminalText = "or") -> TerminalText? {
+        // Without a map, a `false` is the station data's, which the spec's sentence already says.
+        guard now.basis == .pathways else { return nil }
         switch (platform.entry, platform.exit) {
         case (false?, false?): return "entry \(conjunction) exit"
         case (false?, _): return "entry"
@@ -127,9 +153,10 @@ enum StepFreeNowLines {
     }
 
     /// `entry`, `exit`, `entry and exit` that nothing decides (a lift of `unknown` status on the
-    /// way); nil when both are said, or on basis `stations` (where neither ever is).
+    /// way; without a map, an elevator out that could be on it); nil when both are said, and on
+    /// basis `stations` while no outage stands (the station data then gives no value).
     private static func undecided(_ platform: Answer.PlatformAccess, in now: Answer.StepFreeNow) -> TerminalText? {
-        guard now.basis == .pathways else { return nil }
+        guard now.basis == .pathways || !now.complete else { return nil }
         switch (platform.entry, platform.exit) {
         case (nil, nil): return "entry and exit"
         case (nil, _): return "entry"
@@ -168,6 +195,7 @@ enum StepFreeNowLines {
     /// have (`Elevator A03X02 out, not placed`), or that the pathways alone give none.
     private static func reason(_ now: Answer.StepFreeNow) -> TerminalText {
         if now.reason != nil { return "the station's map shows no street" }
+        if now.basis == .stations { return "an elevator out; the station's map is not known" }
         // An unplaced escalator's candidates are escalators: never a platform's step-free way.
         let placed = now.outages.filter { outage in
             (outage.pathways.isEmpty ? outage.candidates?.isEmpty == false && outage.facility != .escalator : true) && outage.status != .partiallyAvailable

@@ -70,7 +70,7 @@ import Testing
         let during = try daemon.result("station", ["stopId": "U306S1"])["now"]
         #expect(during?["stepFree"] == "partial")
         #expect(during?["outages"] == [["alertId": "prg-motol", "facility": "elevator", "facilityId": nil, "pathways": ["U306P10"], "source": "alerts",
-                                         "status": "notAvailable", "since": nil, "expectedBack": nil, "description": ""]])
+                                         "status": "notAvailable", "since": nil, "expectedBack": nil, "description": "", "placedBy": "stopReference"]])
         #expect(during?["platforms"]?.arrayValue?.map { [$0["entry"], $0["exit"]] } == [[true, true], [false, false]])
         let sheet = try Self.ctl(daemon, ["sheet", "U306S1"])
         #expect(sheet.contains("\n  Step-free now: partial (from the station's pathways)\n"), "\(sheet)")

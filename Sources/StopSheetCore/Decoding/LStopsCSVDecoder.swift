@@ -20,6 +20,8 @@ public enum LStopsCSVDecoder {
     private struct Columns {
         var stopID, stationName, mapID, ada: Int
         var directionID: Int?
+        /// Optional: the platform's name, which says the direction it serves.
+        var stopName: Int?
         var routeFlags: [(index: Int, name: String, route: RouteID)]
 
         init(_ header: [String]) throws(DecodingFailure) {
@@ -35,6 +37,7 @@ public enum LStopsCSVDecoder {
             mapID = try column(LStopsSchema.mapID)
             ada = try column(LStopsSchema.ada)
             directionID = names.firstIndex(of: LStopsSchema.directionID)
+            stopName = names.firstIndex(of: LStopsSchema.stopName)
             routeFlags = []
             for (name, route) in LStopsSchema.routeFlags { routeFlags.append((try column(name), name, route)) }
         }
@@ -68,6 +71,7 @@ public enum LStopsCSVDecoder {
             stationName: stationName,
             direction: direction,
             routes: routes,
-            stepFree: LStopsSchema.boolean(row[columns.ada]))
+            stepFree: LStopsSchema.boolean(row[columns.ada]),
+            name: columns.stopName.map { row[$0] })
     }
 }

@@ -47,12 +47,16 @@ public enum LStopsJSONDecoder {
 
         let directionField = field(LStopsSchema.directionID)
         let direction = try JSONFields.optionalString(directionField.value, at: directionField.path).map(UpstreamText.trimmed)
+        // Optional, and only ever read for its words: a name of another type is no name.
+        let nameValue = field(LStopsSchema.stopName)
+        let name = (try? JSONFields.optionalScalarText(nameValue.value, at: nameValue.path)) ?? nil
         return Platform(
             stopID: stopID,
             stationID: stationID,
             stationName: stationName,
             direction: direction,
             routes: routes,
-            stepFree: stepFree)
+            stepFree: stepFree,
+            name: name)
     }
 }

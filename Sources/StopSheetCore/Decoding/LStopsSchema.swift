@@ -1,7 +1,7 @@
 /// The columns of the Chicago Data Portal dataset "CTA – System Information – List of 'L' Stops",
 /// shared by its CSV export and its JSON forms.
 enum LStopsSchema {
-    static let stopID = "STOP_ID", directionID = "DIRECTION_ID", stationName = "STATION_NAME", mapID = "MAP_ID", ada = "ADA"
+    static let stopID = "STOP_ID", directionID = "DIRECTION_ID", stopName = "STOP_NAME", stationName = "STATION_NAME", mapID = "MAP_ID", ada = "ADA"
 
     /// One boolean column per line; the dataset's names are not the Alerts API's route ids.
     /// In CTA line order, so a platform's routes come out in that order whatever the columns' order.

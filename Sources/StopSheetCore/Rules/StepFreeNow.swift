@@ -7,7 +7,8 @@
 ///   end reaches it over step-free pathways that no outage takes out, exit when it reaches one
 ///   (`StationTopology`); `available` when every platform has both, `none` when none has both,
 ///   else `partial`.
-/// - **basis `stations`** (no pathways): the station's reported value; entry and exit unknown.
+/// - **basis `stations`** (no pathways): each platform's reported value as its entry and exit,
+///   its `true`s made `nil` by an elevator outage that could be on its way (`StepFreeWithoutMap`).
 /// - An alert's outage (`AlertOutage`) and a lift-status unit at the station (`--facilities-url`,
 ///   `FacilityJoin`) are placed on its pathways by `FacilityPlacement`. An alert's outage takes
 ///   out the pathways it is placed on. A unit `notAvailable` takes its pathways out as an alert
@@ -19,14 +20,18 @@
 ///   `noRuleMatched`: every elevator of the station) has it `nil`. So does an elevator alert that
 ///   places no pathway, every elevator of the station its candidate. One off the map takes
 ///   nothing out; like every unplaced elevator outage, it makes `complete` false.
-/// - Without pathways, an outage of a unit the inventory marks ADA and not redundant makes an
-///   `available` station `partial`; others are listed and change nothing.
+/// - Without pathways, an elevator alert whose prose names platforms (`PlatformPlacement`) makes
+///   their `true`s `nil` (an exit-only one, their exit's); one that names none and a unit
+///   `notAvailable` or `unknown` could be any of the station's elevators: every platform's `true`
+///   is `nil`. Either way `complete` is false; a unit the feed or inventory marks not ADA, or
+///   redundant, is listed and changes nothing.
 /// - A station whose map knows no street (`StationTopology.hasStreet`: no step-free entrance, no
 ///   `<station>-Outside` node) is `unknown`, every platform's entry and exit `nil`, `complete`
 ///   false, and `reason` says why: never `none`, which says the map shows no step-free way from
 ///   a street it knows.
 /// - `complete` is false when an elevator outage at the station places no pathway, when a
-///   platform's entry or exit is `nil`, or when a step-free unit of a station without pathways is out.
+///   platform's entry or exit is `nil`, or, without pathways, while an elevator outage that could
+///   be on a platform's way stands.
 public struct StepFreeNow: Hashable, Sendable {
     public enum Verdict: String, Hashable, Sendable, CaseIterable {
         case available, partial, none, unknown
@@ -85,14 +90,19 @@ public struct StepFreeNow: Hashable, Sendable {
         public var unplaced: FacilityPlacement.Unplaced?
         /// The pathway ids of the lifts any one of which may be the outage placed on none.
         public var candidates: [String]
-        /// The rule that placed an alert's outage (`FacilityPlacement.place(_:on:)`); nil for a
-        /// unit and for an outage placed on nothing.
+        /// How an alert's outage was placed: on pathways (`id`, `stopReference`), or, without a
+        /// map, on platforms (`direction`, `line`: `PlatformPlacement`); nil when not placed.
         public var placedBy: OutagePlacementRule?
+        /// Without a map, the stop ids of the platforms whose values it nulls (`placedBy`
+        /// `direction` or `line`); empty otherwise.
+        public var platforms: [String]
 
         public init(alertID: String, facility: FacilityKind, facilityID: String?, pathways: [String], source: Source = .alerts,
                     status: FacilityUnit.Status = .notAvailable, since: Instant? = nil, expectedBack: Instant? = nil, description: String = "",
-                    unplaced: FacilityPlacement.Unplaced? = nil, candidates: [String] = [], placedBy: OutagePlacementRule? = nil) {
+                    unplaced: FacilityPlacement.Unplaced? = nil, candidates: [String] = [], placedBy: OutagePlacementRule? = nil,
+                    platforms: [String] = []) {
             self.placedBy = placedBy
+            self.platforms = platforms
             self.unplaced = unplaced
             self.candidates = candidates
             self.alertID = alertID
@@ -145,18 +155,21 @@ public struct StepFreeNow: Hashable, Sendable {
         let units = facilities.filter { $0.status != .available }
         let ids = { (positions: [Int]) in positions.map { topology!.pathways[$0].id } }
         let alertPlacements = active.map { FacilityPlacement.place($0, on: topology) }
+        // Without a map, an elevator alert's prose may name its platforms.
+        let platformPlacements = active.map { $0.facility == .elevator && topology == nil ? PlatformPlacement.place($0, at: station) : nil }
         let unitPlacements = units.map { unit in
             let placement = FacilityPlacement.place(unit, on: topology)
             return (placement, placement.kind(of: unit, on: topology))
         }
         for facility in FacilityKind.allCases {
-            for (outage, placed) in zip(active, alertPlacements) where outage.facility == facility {
+            for ((outage, placed), onPlatforms) in zip(zip(active, alertPlacements), platformPlacements) where outage.facility == facility {
                 let placement = placed?.placement
                 closed.formUnion(placement?.pathways ?? [])
                 anyOneOf.append(contentsOf: placement?.candidates ?? [])
+                let placedBy = onPlatforms?.rule ?? placed?.placedBy
                 outages.append(Outage(alertID: outage.alertID, facility: outage.facility, facilityID: outage.elevatorNumbers.first,
                                       pathways: ids(placement?.pathways ?? []), unplaced: placement?.unplaced,
-                                      candidates: ids(placement?.candidates ?? []), placedBy: placed?.placedBy))
+                                      candidates: ids(placement?.candidates ?? []), placedBy: placedBy, platforms: onPlatforms?.platforms ?? []))
             }
             for (unit, (placement, kind)) in zip(units, unitPlacements) where kind == facility {
                 switch unit.status {
@@ -175,18 +188,17 @@ public struct StepFreeNow: Hashable, Sendable {
         self.outages = outages
         complete = !outages.contains(where: \.isUnresolved)
         guard let topology else {
+            // Without a map, never available by default (`StepFreeWithoutMap`).
             basis = .stations
-            stepFree = Self.reported(station.stepFree)
-            platforms = station.platforms.map { PlatformAccess(stopID: $0.stopID, name: station.name, entry: nil, exit: nil) }
-            // Without pathways, only the inventory says which outage matters: a unit on the
-            // step-free route (ADA) that no other unit stands in for.
-            let stepFreeRouteOut = units.contains { unit in
-                unit.status != .partiallyAvailable && (unit.isADA == true || unit.inventory.contains { $0.isADA == true })
-                    && unit.inventory.contains { $0.isRedundant == false }
+            // An elevator alert whose prose names platforms reaches those; any other, every one.
+            let alertReaches = zip(active, platformPlacements).filter { $0.0.facility == .elevator }.map { _, placed in
+                placed.map { StepFreeWithoutMap.Reach(platforms: Set($0.platforms), exitOnly: $0.exitOnly) } ?? .everyPlatform
             }
-            // The others change nothing: an unplaced lift is the rule here, not news.
-            complete = !outages.contains { $0.source == .alerts && $0.isUnresolved } && !stepFreeRouteOut
-            if stepFreeRouteOut, stepFree == .available { stepFree = .partial }
+            let unitReaches = units.filter(StepFreeWithoutMap.couldBeAnyElevator).map { _ in StepFreeWithoutMap.Reach.everyPlatform }
+            let reaches = alertReaches + unitReaches
+            platforms = StepFreeWithoutMap.platforms(of: station, reaches: reaches)
+            stepFree = StepFreeWithoutMap.verdict(platforms)
+            complete = reaches.isEmpty
             return
         }
         basis = .pathways

@@ -5,6 +5,7 @@ extension StepFreeNow.Basis: AnswerWord {}
 extension StopSheetCore.FacilityKind: AnswerWord {}
 extension StopSheetCore.StepFreeNow.Outage.Source: AnswerWord {}
 extension StopSheetCore.FacilityUnit.Status: AnswerWord {}
+extension StopSheetCore.OutagePlacementRule: AnswerWord {}
 
 extension Answer {
     public typealias StepFreeVerdict = StopSheetCore.StepFreeNow.Verdict
@@ -12,6 +13,7 @@ extension Answer {
     public typealias Facility = StopSheetCore.FacilityKind
     public typealias OutageSource = StopSheetCore.StepFreeNow.Outage.Source
     public typealias UnitStatus = StopSheetCore.FacilityUnit.Status
+    public typealias OutagePlacement = StopSheetCore.OutagePlacementRule
 
     /// `accessibilityButton.now` (and `station`'s `now`): step-free access at this moment,
     /// platform by platform, from the station's pathways and its live facility outages. It stands
@@ -79,18 +81,25 @@ extension Answer {
         public var unplaced: UnplacedReason?
         /// The pathways (lifts) any one of which may be the outage placed on none; left out when none.
         public var candidates: [String]?
+        /// How an alert's outage was placed: on pathways (`id`, `stopReference`) or, without a map,
+        /// on platforms by its prose (`direction`, `line`); left out when not placed. Since 2.3.
+        public var placedBy: OutagePlacement?
+        /// Without a map, the stop ids of the platforms whose values it nulls; left out otherwise. Since 2.3.
+        public var platforms: [String]?
 
         public enum CodingKeys: String, AnswerKey {
-            case alertId, facility, facilityId, pathways, source, status, since, expectedBack, description, unplaced, candidates
-            public static let omittable: Set<Self> = [.unplaced, .candidates]
+            case alertId, facility, facilityId, pathways, source, status, since, expectedBack, description, unplaced, candidates, placedBy, platforms
+            public static let omittable: Set<Self> = [.unplaced, .candidates, .placedBy, .platforms]
         }
 
-        public static let summary = "A facility outage: its alert or unit, facility, the pathways it takes out, its source, status, times, text and why it is unplaced."
+        public static let summary = "A facility outage: its alert or unit, facility, the pathways it takes out, its source, status, times, text, why it is unplaced, how it was placed and the platforms it touches."
 
         public init(alertId: String, facility: Facility, facilityId: String?, pathways: [String], source: OutageSource, status: UnitStatus, since: String?,
-                    expectedBack: String?, description: String, unplaced: UnplacedReason? = nil, candidates: [String]? = nil) {
+                    expectedBack: String?, description: String, unplaced: UnplacedReason? = nil, candidates: [String]? = nil,
+                    placedBy: OutagePlacement? = nil, platforms: [String]? = nil) {
             (self.alertId, self.facility, self.facilityId, self.pathways, self.source, self.status) = (alertId, facility, facilityId, pathways, source, status)
             (self.since, self.expectedBack, self.description, self.unplaced, self.candidates) = (since, expectedBack, description, unplaced, candidates)
+            (self.placedBy, self.platforms) = (placedBy, platforms)
         }
 
         /// An elevator outage that places no pathway (what makes `complete` false): the core's rule.

@@ -229,3 +229,46 @@ import Testing
         #expect(Agency(id: nil, name: "MBTA", timeZone: nil).spokenName == "MBTA")
     }
 }
+
+/// Where each platform's trains go, from a GTFS feed (issue 50): CTA's GTFS names both of
+/// Western's Brown Line platforms `Western-Brown`, but the headsigns of the trips stopping at
+/// each say which is which, and an alert's "Loop-bound" finds its platform by them. Rows in
+/// CTA's GTFS shape (its stop ids, `Brn`, its headsigns), MADE FOR THE TEST (HANDMADE).
+@Suite struct GTFSHeadsignsTests {
+    static func feed() throws -> GTFSStopLines {
+        var lines = GTFSStopLines()
+        let tables: [(GTFSStopLines.Table, String)] = [
+            (.routes, "route_id,route_type\nBrn,1\n"),
+            (.trips, "route_id,service_id,trip_id,trip_headsign\nBrn,w,in1,Loop\nBrn,w,out1,Kimball\nBrn,w,in2,Loop\nBrn,w,odd,\n"),
+            (.stopTimes, "trip_id,stop_id\nin1,30284\nout1,30283\nin2,30284\nodd,30283\n"),
+        ]
+        for (table, text) in tables {
+            lines.begin(table)
+            try lines.consume(Array(text.utf8))
+            try lines.end()
+        }
+        return lines
+    }
+
+    @Test func eachStopKeepsItsTripsHeadsigns() throws {
+        #expect(try Self.feed().headsignsByStopID == ["30284": ["Loop"], "30283": ["Kimball"]])
+    }
+
+    @Test func anAlertsDirectionFindsItsPlatformByHeadsign() throws {
+        let stops = Array("""
+            stop_id,stop_name,location_type,parent_station,wheelchair_boarding
+            41480,Western,1,,1
+            30283,Western-Brown,0,41480,1
+            30284,Western-Brown,0,41480,1
+            """.utf8)
+        let decoded = try GTFSStopsDecoder.decode(stops, feed: try Self.feed())
+        let station = Station(id: "41480", name: "Western", platforms: decoded.platforms)
+        #expect(station.platforms.map(\.headsigns) == [["Kimball"], ["Loop"]])
+        let alert = Alert(id: "111489", kindSource: .fromTime, headline: "Western Loop-bound Platform Elevator Out of Service",
+                          description: "The Loop-bound platform elevator at the Western Brown Line station is temporarily out of service.",
+                          scopes: [.station("41480")], details: .init(effect: "ACCESSIBILITY_ISSUE"))
+        let now = StepFreeNow(station: station, topology: nil, outages: [try #require(AlertOutage(alert))])
+        #expect(now.platforms.map(\.entry) == [true, nil] && now.stepFree == .partial)
+        #expect(now.outages.first?.placedBy == .direction && now.outages.first?.platforms == ["30284"])
+    }
+}

@@ -36,7 +36,7 @@ func realLStopsRows() throws -> [[String]] { try CSVReader.rows(Fixtures.bytes("
 
     @Test func spotChecks() throws {
         #expect(platforms.first == Platform(stopID: "30186", stationID: "40960", stationName: "Pulaski", direction: "S",
-                                            routes: [.orange], stepFree: true))
+                                            routes: [.orange], stepFree: true, name: "Pulaski (Midway-bound)"))
         #expect(try platform("30175").routes == [.purple, .purpleExpress, .yellow])  // Howard (Linden, Skokie-bound)
         #expect(try platform("30384").routes == [.green, .orange, .purpleExpress, .pink])  // Washington/Wabash, CTA line order
         #expect(try platform("30088").stationName == "95th/Dan Ryan")
@@ -48,7 +48,7 @@ func realLStopsRows() throws -> [[String]] { try CSVReader.rows(Fixtures.bytes("
         // STATION_DESCRIPTIVE_NAME of 30112 is "California  (Blue Line)" (two spaces).
         let california = try platform("30112")
         #expect(california == Platform(stopID: "30112", stationID: "40570", stationName: "California", direction: "S",
-                                       routes: [.blue], stepFree: false))
+                                       routes: [.blue], stepFree: false, name: "California (Forest Pk-bound)"))
         #expect(!platforms.contains { $0.stationName.contains("(") })
     }
 

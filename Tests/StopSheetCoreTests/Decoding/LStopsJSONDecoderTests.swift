@@ -49,11 +49,11 @@ enum LStopsJSONStyle: String, CaseIterable, Sendable {
         let body = style.document(picked)
         #expect(try StationsDecoder.decode(body) == [
             Platform(stopID: "30175", stationID: "40900", stationName: "Howard", direction: "N",
-                     routes: [.purple, .purpleExpress, .yellow], stepFree: true),
+                     routes: [.purple, .purpleExpress, .yellow], stepFree: true, name: "Howard (Linden, Skokie-bound)"),
             Platform(stopID: "30384", stationID: "41700", stationName: "Washington/Wabash", direction: "S",
-                     routes: [.green, .orange, .purpleExpress, .pink], stepFree: true),
+                     routes: [.green, .orange, .purpleExpress, .pink], stepFree: true, name: "Washington/Wabash (Inner Loop)"),
             Platform(stopID: "30112", stationID: "40570", stationName: "California", direction: "S",
-                     routes: [.blue], stepFree: false),
+                     routes: [.blue], stepFree: false, name: "California (Forest Pk-bound)"),
         ])
     }
 
@@ -65,7 +65,8 @@ enum LStopsJSONStyle: String, CaseIterable, Sendable {
           "location":{"latitude":"41.885737","longitude":"-87.630886","human_address":"{\"address\": \"\", \"city\": \"\", \"state\": \"\", \"zip\": \"\"}"}}]
         """#
         #expect(try StationsDecoder.decode(bytes(body)) == [
-            Platform(stopID: "30374", stationID: "40380", stationName: "Clark/Lake", direction: "S", routes: [.blue], stepFree: true),
+            Platform(stopID: "30374", stationID: "40380", stationName: "Clark/Lake", direction: "S", routes: [.blue], stepFree: true,
+                     name: "Clark/Lake (Forest Pk-bound)"),
         ])
     }
 

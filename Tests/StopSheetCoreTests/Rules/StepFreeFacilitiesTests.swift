@@ -280,22 +280,30 @@ import Testing
         #expect(now.outages.map(\.pathways) == [[]] && !now.complete && now.stepFree == .available)
     }
 
-    /// NYC: no pathways; the inventory's ADA and `redundant` decide.
-    @Test func withoutPathwaysOnlyAnADAUnitWithNoStandInMatters() {
+    /// NYC: no pathways; a unit out could be any of the station's elevators unless the feed or
+    /// the inventory marks it not ADA, or redundant.
+    @Test func withoutPathwaysAnElevatorOutIsAnyElevatorUnlessNotADAOrRedundant() {
         let station = Station(id: "A41", name: "Jay St-MetroTech",
-                              platforms: [Platform(stopID: "A41N", stationID: "A41", stationName: "Jay St-MetroTech", routes: [], stepFree: true)])
+                              platforms: [Platform(stopID: "A41N", stationID: "A41", stationName: "Jay St-MetroTech", routes: [], stepFree: true),
+                                          Platform(stopID: "A41S", stationID: "A41", stationName: "Jay St-MetroTech", routes: [], stepFree: false)])
         let sole = Self.unit("EL318", .notAvailable, inventory: [.init(unitID: "EL318", stopIDs: ["A41"], isADA: true, isRedundant: false)])
         let now = StepFreeNow(station: station, topology: nil, outages: [], facilities: [sole])
-        #expect(now.basis == .stations && now.stepFree == .partial && !now.complete)
-        #expect(now.platforms.map(\.entry) == [nil])
+        #expect(now.basis == .stations && now.stepFree == .unknown && !now.complete)
+        #expect(now.platforms.map(\.entry) == [nil, false] && now.platforms.map(\.exit) == [nil, false])
         let standIn = Self.unit("EL319", .notAvailable, inventory: [.init(unitID: "EL319", stopIDs: ["A41"], isADA: true, isRedundant: true)])
+        let notADA = Self.unit("EL320", .notAvailable, isADA: false)
         let escalator = Self.unit("ES258X", .notAvailable, facility: .escalator,
                                   inventory: [.init(unitID: "ES258X", isADA: false, isRedundant: false)])
-        let listed = StepFreeNow(station: station, topology: nil, outages: [], facilities: [standIn, escalator])
-        #expect(listed.stepFree == .available && listed.complete && listed.outages.map(\.facilityID) == ["EL319", "ES258X"])
-        // The feed's own ADA flag counts; without the inventory's `redundant`, nothing is guessed.
-        let noInventory = StepFreeNow(station: station, topology: nil, outages: [], facilities: [Self.unit("EL318", .notAvailable, isADA: true)])
-        #expect(noInventory.stepFree == .available)
+        let partly = Self.unit("EL321", .partiallyAvailable)
+        let listed = StepFreeNow(station: station, topology: nil, outages: [], facilities: [standIn, notADA, escalator, partly])
+        #expect(listed.stepFree == .partial && listed.complete && listed.outages.map(\.facilityID) == ["EL319", "EL320", "EL321", "ES258X"])
+        #expect(listed.platforms.map(\.entry) == [true, false])
+        // Without an inventory, nothing marks it not ADA or redundant: it could be any elevator.
+        let noInventory = StepFreeNow(station: station, topology: nil, outages: [], facilities: [Self.unit("EL318", .notAvailable)])
+        #expect(noInventory.stepFree == .unknown && !noInventory.complete)
+        // So could a unit whose status is unknown (every unit of stale data).
+        let unknown = StepFreeNow(station: station, topology: nil, outages: [], facilities: [Self.unit("EL318", .unknown)])
+        #expect(unknown.platforms.map(\.exit) == [nil, false])
     }
 
     @Test func theJoinFindsEachUnitsStation() {

@@ -228,15 +228,21 @@ import Testing
         #expect(later.stepFree == .none)
     }
 
-    @Test func aStationWithoutPathwaysGivesItsReportedValue() throws {
-        let feed = Feed(stops: ["P,0,S", "Q,0,S"], pathways: [])
+    /// Without pathways each platform's reported value is its entry and exit; an elevator alert
+    /// that could be any of the station's elevators makes each `true` unsaid, never "available".
+    @Test func aStationWithoutPathwaysGivesItsReportedValueUntilAnElevatorIsOut() throws {
+        let feed = Feed(stops: ["P,0,S", "Q,0,S,2"], pathways: [])
+        let quiet = StepFreeNow(station: try feed.station(), topology: nil, applying: [], now: .init(secondsSince1970: 0))
+        #expect(quiet.basis == .stations && quiet.complete && quiet.stepFree == .partial)
+        #expect(Self.access(quiet) == ["P": [true, true], "Q": [false, false]])
         let now = try feed.now([Self.alert("a", "Elevator 1 unavailable")])
         #expect(now.basis == .stations)
-        #expect(now.stepFree == .available)
-        #expect(now.platforms.map(\.entry) == [nil, nil])
-        #expect(now.platforms.map(\.exit) == [nil, nil])
+        #expect(Self.access(now) == ["P": [nil, nil], "Q": [false, false]])
+        #expect(now.stepFree == .unknown)
         #expect(!now.complete)
-        #expect(StepFreeNow(station: try feed.station(), topology: nil, applying: [], now: .init(secondsSince1970: 0)).complete)
+        // An escalator alert changes nothing.
+        let escalator = try feed.now([Self.alert("e", "Escalator 1 unavailable")])
+        #expect(Self.access(escalator) == Self.access(quiet) && escalator.complete)
     }
 
     // MARK: Decoding

@@ -58,7 +58,7 @@ import Testing
         let out = EncodedSnapshot(Snapshot.build(stations: directory, alerts: [Self.outage], now: at), zone: .utc, previous: quiet)
         try Self.expectPlainPath(out)
         #expect(try Self.now(out, "U306S1")
-            == (try Self.motol(z102: false, outages: #"[{"alertId":"motol","facility":"elevator","facilityId":null,"pathways":["U306P10"],"source":"alerts","status":"notAvailable","since":null,"expectedBack":null,"description":""}]"#)))
+            == (try Self.motol(z102: false, outages: #"[{"alertId":"motol","facility":"elevator","facilityId":null,"pathways":["U306P10"],"source":"alerts","status":"notAvailable","since":null,"expectedBack":null,"description":"","placedBy":"stopReference"}]"#)))
         // And ends.
         let back = EncodedSnapshot(Snapshot.build(stations: directory, alerts: [], now: at), zone: .utc, previous: out)
         try Self.expectPlainPath(back)

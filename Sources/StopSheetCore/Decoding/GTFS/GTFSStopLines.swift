@@ -39,6 +39,13 @@ public struct GTFSStopLines {
     private var feedLanguage: String?
     private var tripRoutes: [String: RouteID] = [:]
     private var linesByStop: [String: Set<RouteID>] = [:]
+    /// Each rail trip's `trip_headsign`, as a position in `headsigns` (a feed has few).
+    private var tripHeadsigns: [String: Int] = [:]
+    private var headsigns: [String] = []
+    private var headsignPositions: [String: Int] = [:]
+    /// The headsigns of the trips stopping at each stop, as positions, in first-seen order.
+    private var headsignsByStop: [String: [Int]] = [:]
+    private var lastTripHeadsign: Int?
     /// `stop_times.txt` lists a trip's stops together: its route is looked up once per trip.
     private var lastTrip: [UInt8] = []
     private var lastTripRoute: RouteID?
@@ -72,7 +79,7 @@ public struct GTFSStopLines {
         case .routes:
             reader = GTFSTableReader(name: table.rawValue, required: ["route_id", "route_type"],
                                      optional: ["route_short_name", "route_long_name", "route_color", "agency_id"], maxRows: limits.maxItems)
-        case .trips: reader = GTFSTableReader(name: table.rawValue, required: ["route_id", "trip_id"])
+        case .trips: reader = GTFSTableReader(name: table.rawValue, required: ["route_id", "trip_id"], optional: ["trip_headsign"])
         case .stopTimes: reader = GTFSTableReader(name: table.rawValue, required: ["trip_id", "stop_id"])
         }
         open = (table, reader)
@@ -119,6 +126,12 @@ public struct GTFSStopLines {
         linesByStop.mapValues { $0.sorted() }
     }
 
+    /// Where the trains stopping at each stop go: the `trip_headsign`s of its rail trips, in
+    /// first-seen order (a platform's direction words, `PlatformPlacement`).
+    public var headsignsByStopID: [String: [String]] {
+        headsignsByStop.mapValues { $0.map { headsigns[$0] } }
+    }
+
     /// The language of the feed's names: `feed_lang`, else the first `agency_lang`; nil when
     /// neither says.
     public var language: String? { feedLanguage ?? agencies.lazy.compactMap(\.language).first }
@@ -129,11 +142,16 @@ public struct GTFSStopLines {
         let trip = row.bytes(0)
         if !trip.elementsEqual(lastTrip) {
             lastTrip = Array(trip)
-            lastTripRoute = tripRoutes[UpstreamText.trimmed(String(decoding: trip, as: UTF8.self))]
+            let id = UpstreamText.trimmed(String(decoding: trip, as: UTF8.self))
+            lastTripRoute = tripRoutes[id]
+            lastTripHeadsign = tripHeadsigns[id]
         }
         guard let route = lastTripRoute else { return }
         let stop = row.text(1)
         guard !stop.isEmpty else { return }
+        if let headsign = lastTripHeadsign, headsignsByStop[stop]?.contains(headsign) != true {
+            headsignsByStop[stop, default: []].append(headsign)
+        }
         if linesByStop[stop]?.contains(route) == true { return }
         linesByStop[stop, default: []].insert(route)
         if linesByStop.count > limits.maxItems { throw .tooMany(count: linesByStop.count, limit: limits.maxItems) }
@@ -175,6 +193,12 @@ public struct GTFSStopLines {
                 return tableNotices.add(table.rawValue, line: row.line, "trip_id '\(UpstreamText.quoted(trip))' repeats an earlier row")
             }
             if tripRoutes.count > Self.maxRailTrips { throw .tooMany(count: tripRoutes.count, limit: Self.maxRailTrips) }
+            let headsign = row.text(2)
+            if !headsign.isEmpty {
+                let position = headsignPositions[headsign] ?? headsigns.count
+                if position == headsigns.count { headsigns.append(headsign); headsignPositions[headsign] = position }
+                tripHeadsigns[trip] = position
+            }
         case .stopTimes:
             preconditionFailure("stop times take the other path")
         }

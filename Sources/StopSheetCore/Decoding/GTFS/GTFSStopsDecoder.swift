@@ -50,6 +50,7 @@ public enum GTFSStopsDecoder {
     public static func decode(_ bytes: [UInt8], feed: GTFSStopLines? = nil,
                               limits: DecodingLimits = .init()) throws(DecodingFailure) -> DecodedStations {
         let linesByStopID = feed?.linesKnown == true ? feed?.linesByStopID : nil
+        let headsignsByStopID = feed?.headsignsByStopID ?? [:]
         try UpstreamBody.validateUTF8(bytes)
         var table = GTFSTableReader(name: file, required: ["stop_id"],
                                     optional: ["stop_name", "location_type", "parent_station", "wheelchair_boarding", "stop_lat", "stop_lon"],
@@ -114,7 +115,8 @@ public enum GTFSStopsDecoder {
                     guard !ctaNumbering || isCTANumber(row.id, first: "3") else { continue }
                     lines = []
                 }
-                platforms.append(Platform(stopID: row.id, stationID: station.id, stationName: station.name, routes: lines, stepFree: stepFree))
+                platforms.append(Platform(stopID: row.id, stationID: station.id, stationName: station.name, routes: lines, stepFree: stepFree,
+                                          name: row.name, headsigns: headsignsByStopID[row.id] ?? []))
             case 2:
                 entrances.append(Entrance(id: row.id, stationID: station.id, name: row.name, stepFree: stepFree))
             case 3, 4:

@@ -24,10 +24,11 @@ public struct AlertOutage: Hashable, Sendable {
     /// The stop ids the alert's informed entities name: a generic node or boarding area at the
     /// end of an elevator pathway places the outage there.
     public var namedStops: [String]
-    /// The headline's words and the description's (`AlertWords.words`), each apart, so no
-    /// phrase runs from one into the other: where a pathway's signposted phrase is looked for
-    /// (`Pathway.phrasesNamed(in:)`).
-    public var texts: [[String]]
+    /// The words of the headline and of the description (`AlertWords`), each text apart so no
+    /// phrase runs from one into the other: how CTA names an elevator in prose ("The Loop-bound
+    /// platform elevator at …"), which `PlatformPlacement` reads at a station without a map and
+    /// `Pathway.phrasesNamed(in:)` on a deployer's map.
+    public var prose: [[String]]
 
     /// The outage an alert is, nil when it is none.
     public init?(_ alert: Alert) {
@@ -49,7 +50,7 @@ public struct AlertOutage: Hashable, Sendable {
         elevatorNumbers = zip(headline, headline.dropFirst()).compactMap { word, next in
             word == "elevator" && next.allSatisfy(\.isNumber) ? next : nil
         }
-        texts = [headline, AlertWords.words(alert.description)]
+        prose = [headline, AlertWords.words(alert.description)]
         namedStops = alert.scopes.compactMap { scope in
             if case .station(let id) = scope { return id }
             return nil

@@ -164,7 +164,7 @@ public enum FacilityPlacement: Hashable, Sendable {
     /// held in a longer one also named left out.
     private static func byPhrase(_ outage: AlertOutage, _ topology: StationTopology) -> [Int] {
         let named = topology.elevatorPathways.map { position in
-            (position, outage.texts.flatMap { topology.pathways[position].phrasesNamed(in: $0) })
+            (position, outage.prose.flatMap { topology.pathways[position].phrasesNamed(in: $0) })
         }
         let phrases = named.flatMap(\.1)
         let longest = phrases.filter { phrase in

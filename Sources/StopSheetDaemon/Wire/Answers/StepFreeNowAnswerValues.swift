@@ -23,6 +23,7 @@ extension StepFreeNow.Outage {
     func answer(in zone: TimeZoneRules) -> Answer.FacilityOutage {
         Answer.FacilityOutage(alertId: alertID, facility: facility, facilityId: facilityID, pathways: pathways, source: source, status: status,
                               since: since.map(zone.iso8601), expectedBack: expectedBack.map(zone.iso8601), description: description,
-                              unplaced: unplaced, candidates: candidates.isEmpty ? nil : candidates)
+                              unplaced: unplaced, candidates: candidates.isEmpty ? nil : candidates, placedBy: placedBy,
+                              platforms: platforms.isEmpty ? nil : platforms)
     }
 }
