@@ -26,8 +26,8 @@ no unit suite runs the binaries), put the file back.
 The tests stop at the first failing test (fail-fast: the verdict is the same as the whole run's,
 and a surviving mutation has run every suite): its suite's process is ended as soon as it reports
 an issue, and so is the other one running. Everything runs under `nice -n 15`: a mutation run
-is background work beside a developer's build. A suite's time limit is ten times its baseline
-time (at least 30 s, at most --timeout). The suite that caught a mutation last time runs
+is background work beside a developer's build. A suite's time limit is ten times its time in
+the last baseline (at least 30 s, at most --timeout). The suite that caught a mutation last time runs
 first (.build/mutate/hints.json), then those whose files name the mutated file's type. A mutation
 that changes a module's interface (a public constant's value) rebuilds every module above it:
 minutes, where a change inside a function takes seconds. A build that fails is caught by the
@@ -62,6 +62,8 @@ WORK = os.path.join(REPO, ".build", "mutate")
 TREE = os.path.join(WORK, "tree")
 LOGS = os.path.join(WORK, "logs")
 HINTS = os.path.join(WORK, "hints.json")
+# Each unit suite's wall time in the last baseline: a suite's time limit under a mutant.
+BASELINE_TIMES = os.path.join(WORK, "baseline-times.json")
 LIST = os.path.join(REPO, "Tests", "Mutations", "mutations.tsv")
 # The unit suite that checks the list itself (each text found once), which no mutation run includes.
 LIST_CHECK = "MutationListTests"
@@ -372,7 +374,11 @@ def run(mutations, args, started, randomly):
     except (OSError, ValueError):
         hints = {}
 
-    baseline_times = {}
+    try:
+        with open(BASELINE_TIMES) as f:
+            baseline_times = json.load(f)
+    except (OSError, ValueError):
+        baseline_times = {}
     if not args.skip_baseline:
         print("baseline: building the scratch copy and running the unit tests unmutated …", flush=True)
         with open(os.path.join(LOGS, "baseline.log"), "w") as log:
@@ -381,6 +387,8 @@ def run(mutations, args, started, randomly):
         failure = run_units(tests, [], args.timeout, os.path.join(LOGS, "baseline"), times_taken=baseline_times)
         if failure:
             sys.exit(f"the unmutated tree fails make check ({failure[1]}): fix that first")
+        with open(BASELINE_TIMES, "w") as f:
+            json.dump(baseline_times, f, indent=1, sort_keys=True)
         print(f"baseline: clean, {time.monotonic() - started:.0f} s", flush=True)
 
     def limit(suite):
