@@ -60,6 +60,14 @@ import Testing
         }
     }
 
+    @Test func zonesNamedByTheirOffsetReadTheirAngleBracketedNames() {
+        // São Paulo's footer is `<-03>3`, Tehran's `<+0330>-3:30`: a name of at least three
+        // characters between `<` and `>` (POSIX), here the offset itself.
+        #expect(TestZones.rules("America/Sao_Paulo").utcOffset(at: Self.july2100) == -3 * 3600)
+        #expect(TestZones.rules("Asia/Tehran").utcOffset(at: Self.july2100) == 3 * 3600 + 30 * 60)
+        #expect(throws: DecodingFailure.self) { try TZifDecoder.decode(Self.chicago(footer: "<03>3"), identifier: "x") }
+    }
+
     @Test func aRuleCutAfterItsDaylightNameIsRefusedNotReadPastItsEnd() {
         // `CST6CDT` names a daylight time but not when it starts and ends: POSIX wants both.
         #expect(throws: DecodingFailure.self) { try TZifDecoder.decode(Self.chicago(footer: "CST6CDT"), identifier: "x") }
