@@ -42,8 +42,11 @@ integration: build-tests
 # (.build/mutate/tree, its own build kept between runs), runs `make check` there, and prints which
 # test caught each, the score and the wall time (scripts/mutate.py). Every one must be caught. Not
 # part of `make test`; run it before calling an issue resolved. MUTATIONS="id …" runs only those.
+# RANDOM=N SEED=S plants N one-token mutants drawn with that seed from the code of the core, the
+# daemon and the protocol instead (scripts/random_mutants.py), and scores them per room.
+SEED ?= 1
 mutate: deps
-	scripts/mutate.py $(MUTATIONS)
+	scripts/mutate.py $(if $(RANDOM),--random $(RANDOM) --seed $(SEED)) $(MUTATIONS)
 
 build-tests: deps
 	$(SWIFT) build --build-tests

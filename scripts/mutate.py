@@ -3,6 +3,15 @@
 says which unit test catches it.
 
     scripts/mutate.py [ID ...] [--list FILE] [--skip-baseline] [--timeout SECONDS]
+    scripts/mutate.py --random N [--seed S] [--show]
+
+--random N plants N one-token mutants drawn with seed S from the code of Sources/StopSheetCore,
+Sources/StopSheetDaemon and Sources/StopSheetProtocol instead (scripts/random_mutants.py says
+which tokens; --show prints the draw and stops). A random mutant that does not compile is no
+verdict on the tests: it is counted apart, as are those Tests/Mutations/equivalent.tsv lists, and
+the score is given per room (Core, Daemon, Protocol) over the mutants that compiled. Survivors
+are printed with file and line; the run exits 0 whatever survived (a draw is a measure, the list
+is a rule).
 
 Everything happens in a scratch copy of the tree, .build/mutate/tree, with its own .build: the
 developer's files and build are never touched, and the copy is kept between runs, so each build
@@ -14,8 +23,11 @@ file) with the replacement, do what `make check` does (build, then every unit su
 scripts/swift-tests.py, one process each, two at a time; of the build only the test bundle, since
 no unit suite runs the binaries), put the file back.
 
-The tests stop at the first failing suite (fail-fast: the verdict is the same as the whole run's,
-and a surviving mutation has run every suite). The suite that caught a mutation last time runs
+The tests stop at the first failing test (fail-fast: the verdict is the same as the whole run's,
+and a surviving mutation has run every suite): its suite's process is ended as soon as it reports
+an issue, and so is the other one running. Everything runs under `nice -n 15`: a mutation run
+is background work beside a developer's build. A suite's time limit is ten times its time in
+the last baseline (at least 30 s, at most --timeout). The suite that caught a mutation last time runs
 first (.build/mutate/hints.json), then those whose files name the mutated file's type. A mutation
 that changes a module's interface (a public constant's value) rebuilds every module above it:
 minutes, where a change inside a function takes seconds. A build that fails is caught by the
@@ -43,14 +55,20 @@ import sys
 import threading
 import time
 
+import random_mutants
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(REPO, ".build", "mutate")
 TREE = os.path.join(WORK, "tree")
 LOGS = os.path.join(WORK, "logs")
 HINTS = os.path.join(WORK, "hints.json")
+# Each unit suite's wall time in the last baseline: a suite's time limit under a mutant.
+BASELINE_TIMES = os.path.join(WORK, "baseline-times.json")
 LIST = os.path.join(REPO, "Tests", "Mutations", "mutations.tsv")
 # The unit suite that checks the list itself (each text found once), which no mutation run includes.
 LIST_CHECK = "MutationListTests"
+# Swift Testing's line for a test's first issue: `✘ Test name() recorded an issue at …`.
+ISSUE = re.compile(r"^\S+ Test (?!run with )(\S.*?) recorded an issue")
 
 
 def unescape(text):
@@ -174,10 +192,25 @@ def run_suite(tests, suite, timeout, log_dir, running):
     os.makedirs(daemon_logs, exist_ok=True)
     env = dict(os.environ, STOPSHEET_TEST_LOGS=daemon_logs, NO_COLOR="1")
     path = os.path.join(log_dir, name + ".log")
+    first_issue = []
     with open(path, "w") as log:
         process = subprocess.Popen([tests.bundle(), "--testing-library", "swift-testing", "--filter", "^" + re.escape(suite)],
-                                   stdout=log, stderr=subprocess.STDOUT, env=env, cwd=TREE, start_new_session=True)
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=TREE, start_new_session=True)
         running.started(process)
+
+        def copy():
+            # The first issue a test records is the verdict: the rest of the suite is not needed.
+            for raw in process.stdout:
+                line = raw.decode(errors="replace")
+                log.write(line)
+                issue = ISSUE.match(line)
+                if issue and not first_issue:
+                    first_issue.append(issue.group(1))
+                    log.flush()
+                    running.cut()
+
+        reader = threading.Thread(target=copy)
+        reader.start()
         timed_out = False
         try:
             process.wait(timeout=timeout)
@@ -185,12 +218,15 @@ def run_suite(tests, suite, timeout, log_dir, running):
             timed_out = True
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-        if running.finished(process) and not timed_out:
+        reader.join()
+        if running.finished(process) and not timed_out and not first_issue:
             # Another suite caught it already: this one's verdict is not needed.
             return False, ""
     with open(path, errors="replace") as log:
         text = log.read()
     short = suite.split(".", 1)[-1].rstrip("/")
+    if first_issue:
+        return True, f"{short}/{first_issue[0]}"
     if timed_out:
         return True, f"{short} (still running after {timeout} s)"
     failed = re.search(r"^\S+ Test (?!run with )(\S.*?) failed after", text, re.M)
@@ -201,9 +237,11 @@ def run_suite(tests, suite, timeout, log_dir, running):
     return False, ""
 
 
-def run_units(tests, first, timeout, log_dir, jobs=2):
+def run_units(tests, first, timeout, log_dir, jobs=2, times_taken=None):
     """Every unit suite, `first` ones first, `jobs` at a time, until one fails. Returns the first
-    failure's description, or None when every suite passed."""
+    failure's description, or None when every suite passed. `timeout` is a suite's limit in
+    seconds, or a function of the suite giving it; `times_taken`, when given, gets each suite's
+    wall time."""
     shutil.rmtree(log_dir, ignore_errors=True)
     os.makedirs(log_dir)
     # The list's own check finds every planted text gone from its file: it would catch every
@@ -214,7 +252,8 @@ def run_units(tests, first, timeout, log_dir, jobs=2):
             times = json.load(f).get("unit", {})
     except (OSError, ValueError):
         times = {}
-    queue = sorted(suites, key=lambda s: (s not in first, -times.get(s, suites[s]), s))
+    rank = {suite: position for position, suite in reversed(list(enumerate(first)))}
+    queue = sorted(suites, key=lambda s: (rank.get(s, len(first)), -times.get(s, suites[s]), s))
     lock, stop, caught, running = threading.Lock(), threading.Event(), [], Running()
 
     def worker():
@@ -223,7 +262,10 @@ def run_units(tests, first, timeout, log_dir, jobs=2):
                 if not queue:
                     return
                 suite = queue.pop(0)
-            failed, what = run_suite(tests, suite, timeout, log_dir, running)
+            started = time.monotonic()
+            failed, what = run_suite(tests, suite, timeout(suite) if callable(timeout) else timeout, log_dir, running)
+            if times_taken is not None:
+                times_taken[suite] = time.monotonic() - started
             if failed:
                 with lock:
                     caught.append((suite, what))
@@ -245,6 +287,13 @@ def likely(path):
     stem = os.path.splitext(os.path.basename(path))[0]
     found = subprocess.run(["grep", "-rlw", "--include=*.swift", stem, "Tests"], cwd=TREE, capture_output=True, text=True).stdout.split()
     return [f"{os.path.normpath(f).split(os.sep)[1]}.{os.path.splitext(os.path.basename(f))[0]}/" for f in found]
+
+
+def module_suites(path, tests_units):
+    """The unit suites of the test target of the mutated file's module (StopSheetCoreTests for
+    Sources/StopSheetCore): after the likely ones, they are the next most likely to catch it."""
+    module = path.split("/")[1] + "Tests."
+    return sorted(suite for suite in tests_units if suite.startswith(module))
 
 
 def line_of(text, content):
@@ -274,10 +323,20 @@ def main():
     parser.add_argument("--list", default=LIST, help="the list of mutations (default: Tests/Mutations/mutations.tsv)")
     parser.add_argument("--skip-baseline", action="store_true", help="do not build and test the copy unmutated first")
     parser.add_argument("--timeout", type=int, default=300, help="seconds one suite may run (default 300)")
+    parser.add_argument("--random", type=int, metavar="N", help="plant N random one-token mutants instead of the list")
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the random draw (default 1)")
+    parser.add_argument("--show", action="store_true", help="with --random: print the draw and stop")
     parser.add_argument("--check", action="store_true",
                         help="only check the list: each text found exactly once in its file (MutationListTests runs this)")
     args = parser.parse_args()
     started = time.monotonic()
+    if args.random is not None:
+        mutations = random_mutants.draw(REPO, args.random, args.seed)
+        if args.show:
+            for mutant in mutations:
+                print(f"{mutant['room']}\t{mutant['kind']}\t{mutant['id']}" + ("\tEQUIVALENT" if mutant["equivalent"] else ""))
+            sys.exit(0)
+        return run(mutations, args, started, randomly=True)
     mutations = load(args.list)
     if args.check:
         sys.exit(check(mutations))
@@ -286,6 +345,26 @@ def main():
         if unknown:
             sys.exit("no such mutation: " + ", ".join(sorted(unknown)))
         mutations = [m for m in mutations if m["id"] in args.ids]
+    return run(mutations, args, started, randomly=False)
+
+
+def planted(mutation, original):
+    """(the mutated text, where, None), or (None, where, why it could not be planted)."""
+    if "offset" in mutation:
+        try:
+            return random_mutants.plant(mutation, original), f"{mutation['file']}:{mutation['line']}", None
+        except ValueError as error:
+            return None, mutation["file"], f"NOT APPLIED ({error})"
+    occurrences = original.count(mutation["text"])
+    if occurrences != 1:
+        return None, mutation["file"], f"NOT APPLIED ({'text not found' if occurrences == 0 else f'text found {occurrences} times'})"
+    return (original.replace(mutation["text"], mutation["replacement"]),
+            f"{mutation['file']}:{line_of(mutation['text'], original)}", None)
+
+
+def run(mutations, args, started, randomly):
+    # Background work: the builds and suites of every mutant yield to the developer's own.
+    os.nice(15)
     os.makedirs(LOGS, exist_ok=True)
     sync()
     tests = swift_tests()
@@ -295,41 +374,55 @@ def main():
     except (OSError, ValueError):
         hints = {}
 
+    try:
+        with open(BASELINE_TIMES) as f:
+            baseline_times = json.load(f)
+    except (OSError, ValueError):
+        baseline_times = {}
     if not args.skip_baseline:
         print("baseline: building the scratch copy and running the unit tests unmutated …", flush=True)
         with open(os.path.join(LOGS, "baseline.log"), "w") as log:
             if not build(log):
                 sys.exit(f"the unmutated tree does not build: see {log.name}")
-        failure = run_units(tests, [], args.timeout, os.path.join(LOGS, "baseline"))
+        failure = run_units(tests, [], args.timeout, os.path.join(LOGS, "baseline"), times_taken=baseline_times)
         if failure:
             sys.exit(f"the unmutated tree fails make check ({failure[1]}): fix that first")
+        with open(BASELINE_TIMES, "w") as f:
+            json.dump(baseline_times, f, indent=1, sort_keys=True)
         print(f"baseline: clean, {time.monotonic() - started:.0f} s", flush=True)
 
+    def limit(suite):
+        # Ten times the suite's baseline: a mutant that loops is caught by the limit, soon.
+        return min(args.timeout, max(30, 10 * baseline_times[suite])) if suite in baseline_times else args.timeout
+
+    all_suites = list(tests.units("unit"))
     rows = []
     for number, mutation in enumerate(mutations, 1):
         mutated_at = time.monotonic()
         path = os.path.join(TREE, mutation["file"])
+        log_name = re.sub(r"[^\w.-]+", "_", mutation["id"]).strip("_")
         try:
             with open(path, encoding="utf-8") as f:
                 original = f.read()
         except OSError:
             original = ""
-        where = mutation["file"]
-        occurrences = original.count(mutation["text"])
-        if occurrences != 1:
-            verdict, status = f"NOT APPLIED ({'text not found' if occurrences == 0 else f'text found {occurrences} times'})", "error"
+        mutated, where, problem = planted(mutation, original)
+        if mutation.get("equivalent"):
+            verdict, status = f"equivalent, not run ({mutation['equivalent']})", "equivalent"
+        elif problem:
+            verdict, status = problem, "error"
         else:
-            where = f"{mutation['file']}:{line_of(mutation['text'], original)}"
             with open(path, "w", encoding="utf-8") as f:
-                f.write(original.replace(mutation["text"], mutation["replacement"]))
+                f.write(mutated)
             try:
-                with open(os.path.join(LOGS, mutation["id"] + ".log"), "w") as log:
+                with open(os.path.join(LOGS, log_name + ".log"), "w") as log:
                     built = build(log)
                 if not built:
-                    verdict, status = "caught by the compiler", "caught"
+                    verdict, status = ("does not compile", "uncompiled") if randomly else ("caught by the compiler", "caught")
                 else:
                     first = [hints[mutation["id"]]] if mutation["id"] in hints else []
-                    failure = run_units(tests, first + likely(mutation["file"]), args.timeout, os.path.join(LOGS, mutation["id"]))
+                    first += likely(mutation["file"]) + module_suites(mutation["file"], all_suites)
+                    failure = run_units(tests, first, limit, os.path.join(LOGS, log_name))
                     if failure:
                         hints[mutation["id"]] = failure[0]
                         verdict, status = failure[1], "caught"
@@ -338,16 +431,18 @@ def main():
             finally:
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(original)
-        rows.append((mutation["id"], where, verdict, status))
+        rows.append((mutation["id"], where, verdict, status, mutation.get("room")))
         print(f"[{number}/{len(mutations)}] {mutation['id']}: {verdict} ({time.monotonic() - mutated_at:.0f} s)", flush=True)
         with open(HINTS, "w") as f:
             json.dump(hints, f, indent=1, sort_keys=True)
 
     wall = time.monotonic() - started
+    if randomly:
+        return report_random(rows, wall, args)
     width = max([len(r[0]) for r in rows] + [8])
     where_width = max([len(r[1]) for r in rows] + [4])
     print(f"\n{'mutation':{width}}  {'where':{where_width}}  caught by")
-    for identifier, where, verdict, _ in rows:
+    for identifier, where, verdict, _, _ in rows:
         print(f"{identifier:{width}}  {where:{where_width}}  {verdict}")
     caught = sum(1 for r in rows if r[3] == "caught")
     survived = [r[0] for r in rows if r[3] == "survived"]
@@ -358,6 +453,26 @@ def main():
           + (f"; NOT APPLIED: {', '.join(errors)}" if errors else ""))
     print(f"wall time: {wall:.0f} s ({wall / 60:.1f} min)")
     sys.exit(0 if rows and caught == len(rows) else 1)
+
+
+def report_random(rows, wall, args):
+    """Survivors with file and line, then per room: compiled, caught, survived, the score."""
+    print(f"\nrandom mutants, seed {args.seed}: {len(rows)} drawn")
+    survivors = [r for r in rows if r[3] == "survived"]
+    for identifier, _, _, _, room in survivors:
+        print(f"SURVIVED  {identifier}")
+    for identifier, _, verdict, status, _ in rows:
+        if status == "error":
+            print(f"{verdict}  {identifier}")
+    for room in sorted({r[4] for r in rows}):
+        mine = [r for r in rows if r[4] == room]
+        compiled = [r for r in mine if r[3] in ("caught", "survived")]
+        lived = sum(1 for r in compiled if r[3] == "survived")
+        share = f"{100 * lived / len(compiled):.0f} %" if compiled else "-"
+        print(f"{room}: {len(compiled)} compiled, {len(compiled) - lived} caught, {lived} survived ({share});"
+              f" {sum(1 for r in mine if r[3] == 'uncompiled')} did not compile, {sum(1 for r in mine if r[3] == 'equivalent')} equivalent")
+    print(f"wall time: {wall:.0f} s ({wall / 60:.1f} min)")
+    sys.exit(1 if any(r[3] == "error" for r in rows) else 0)
 
 
 if __name__ == "__main__":

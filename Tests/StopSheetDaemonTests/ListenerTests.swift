@@ -57,6 +57,29 @@ import Testing
         }
     }
 
+    /// At exit the daemon removes its socket file only if the path still holds it: not a file of
+    /// another kind put there since, nor another socket bound there since.
+    @Test func theBoundSocketIsRemovedOnlyWhileItIsStillThere() throws {
+        try withDirectory { directory in
+            let path = directory + "/s.sock"
+            close(try bindUnixListener(path: path))
+            let bound = try #require(BoundSocketFile(path: path))
+            #expect(BoundSocketFile(path: directory) == nil, "a directory is no socket")
+            // Another daemon's socket at the same path: a file of its own (the first one kept,
+            // moved aside, so that its inode is not free for the new one to take).
+            #expect(rename(path, directory + "/moved.sock") == 0)
+            close(try bindUnixListener(path: path))
+            #expect(!bound.removeIfUnchanged() && access(path, F_OK) == 0)
+            unlink(path)
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("keep".utf8)))
+            #expect(BoundSocketFile(path: path) == nil, "a regular file is no socket")
+            #expect(!bound.removeIfUnchanged() && access(path, F_OK) == 0)
+            unlink(path)
+            close(try bindUnixListener(path: path))
+            #expect(try #require(BoundSocketFile(path: path)).removeIfUnchanged() && access(path, F_OK) != 0)
+        }
+    }
+
     /// The documented layout's runtime directory, `/run/NAME`, is made as systemd would (0755).
     @Test(.enabled(if: geteuid() == 0 && access("/run", W_OK) == 0, "needs a writable /run"))
     func makesARuntimeDirectoryDirectlyInRunWith0755() throws {

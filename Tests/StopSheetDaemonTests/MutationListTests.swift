@@ -10,4 +10,12 @@ import Testing
         let checked = try runProcess("/usr/bin/env", ["python3", Fixtures.packageRoot + "/scripts/mutate.py", "--check"])
         #expect(checked.status == 0, "scripts/mutate.py --check:\n\(checked.stdout)\(checked.stderr)")
     }
+
+    /// The random draw of `make mutate RANDOM=N SEED=S`: no mutant in a comment or a string, the
+    /// same draw for a seed, each entry of Tests/Mutations/equivalent.tsv still a mutant of the
+    /// code (Tests/Mutations/test_random_mutants.py).
+    @Test func theRandomDrawKeepsToCodeAndToItsSeed() throws {
+        let tested = try runProcess("/usr/bin/env", ["python3", Fixtures.packageRoot + "/Tests/Mutations/test_random_mutants.py"])
+        #expect(tested.status == 0, "Tests/Mutations/test_random_mutants.py:\n\(tested.stdout)\(tested.stderr)")
+    }
 }

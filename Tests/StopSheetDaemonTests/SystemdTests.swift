@@ -113,6 +113,13 @@ private func monotonicUsec() -> UInt64 {
         #expect(ServiceNotifier.fromEnvironment().watchdogPingInterval == .milliseconds(1500))
     }
 
+    /// sd_watchdog_enabled(3): a WATCHDOG_USEC of 0 enables nothing; a ping interval of zero
+    /// would have the loop ping without end.
+    @Test func aWatchdogOfZeroMicrosecondsIsOff() {
+        #expect(ServiceNotifier(isActive: true, watchdogUsec: 0).watchdogPingInterval == nil)
+        #expect(ServiceNotifier(isActive: true, watchdogUsec: 2).watchdogPingInterval == .microseconds(1))
+    }
+
     @Test func inactiveWithoutNotifySocket() {
         unsetenv("NOTIFY_SOCKET")
         setenv("WATCHDOG_USEC", "3000000", 1)

@@ -21,4 +21,11 @@ public enum CSVReader {
         try stream.finish(collect)
         return rows
     }
+
+    /// The rows after the header that hold data, each with its position in `rows` (the header is
+    /// 0): a blank line (no fields) and a line of one empty field (`""`) are skipped, so that a
+    /// table's spacing is no notice.
+    public static func dataRows(_ rows: [[String]]) -> [(offset: Int, element: [String])] {
+        rows.enumerated().dropFirst().filter { !$0.element.isEmpty && $0.element != [""] }
+    }
 }

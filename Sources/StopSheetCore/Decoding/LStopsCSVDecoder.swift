@@ -6,7 +6,7 @@ public enum LStopsCSVDecoder {
         guard let header = rows.first else { throw .malformed(path: "header", reason: "no header row") }
         let columns = try Columns(header)
         // Row numbers as a spreadsheet shows them: the header is row 1. Blank lines are skipped.
-        let records = rows.enumerated().dropFirst().filter { !$0.element.isEmpty && $0.element != [""] }
+        let records = CSVReader.dataRows(rows)
         try limits.check(itemCount: records.count)
 
         var platforms: [Platform] = []

@@ -14,7 +14,9 @@
 ///   and **exit** when it or one of its boarding areas reaches a street end.
 ///
 /// Immutable; built once per station load. The answer with nothing closed is computed here once,
-/// so a station without an outage costs nothing more on each alert refresh.
+/// so a station without an outage costs nothing more on each alert refresh. Equality is the
+/// synthesised one: every other stored property is computed from the station's id, locations,
+/// pathways and levels, so two maps are equal exactly when those are.
 public struct StationTopology: Sendable, Equatable {
     public enum Role: Hashable, Sendable {
         /// `streetEnd` is false when the entrance's own `wheelchair_boarding` is 2.
@@ -55,6 +57,18 @@ public struct StationTopology: Sendable, Equatable {
         }
     }
 
+    /// A pathway's ends, as positions in `locations`.
+    public struct PathwayEnds: Hashable, Sendable {
+        public let from: Int
+        public let to: Int
+    }
+
+    /// A step-free edge of the graph: the node it leads to and the pathway it takes.
+    private struct Edge: Hashable, Sendable {
+        let node: Int
+        let pathway: Int
+    }
+
     /// The id of a station's street node, after the station's id: TfL's `HUBABW-Outside`.
     public static let streetNodeSuffix = "-Outside"
 
@@ -74,10 +88,10 @@ public struct StationTopology: Sendable, Equatable {
     private let indexByID: [String: Int]
     /// The elevators' positions in `pathways`, and each pathway's ends as positions in `locations`.
     public let elevatorPathways: [Int]
-    public let pathwayEnds: [(from: Int, to: Int)]
-    /// Step-free edges by their start (`forward`) and by their end (`backward`): (node, pathway).
-    private let forward: [[(node: Int, pathway: Int)]]
-    private let backward: [[(node: Int, pathway: Int)]]
+    public let pathwayEnds: [PathwayEnds]
+    /// Step-free edges by their start (`forward`) and by their end (`backward`).
+    private let forward: Edges
+    private let backward: Edges
     private let streetEnds: [Int]
     /// For each platform (by position in `platformIDs`), its node and its boarding areas' nodes.
     private let platformNodes: [[Int]]
@@ -95,21 +109,21 @@ public struct StationTopology: Sendable, Equatable {
         indexByID = byID
         let kept = pathways.filter { byID[$0.fromStopID] != nil && byID[$0.toStopID] != nil }
         self.pathways = kept
-        var forward = [[(node: Int, pathway: Int)]](repeating: [], count: unique.count)
+        var forward = Edges(repeating: [], count: unique.count)
         var backward = forward
         for (position, pathway) in kept.enumerated() where pathway.mode.isStepFree {
             let from = byID[pathway.fromStopID]!, to = byID[pathway.toStopID]!
-            forward[from].append((to, position))
-            backward[to].append((from, position))
+            forward[from].append(Edge(node: to, pathway: position))
+            backward[to].append(Edge(node: from, pathway: position))
             if pathway.isBidirectional {
-                forward[to].append((from, position))
-                backward[from].append((to, position))
+                forward[to].append(Edge(node: from, pathway: position))
+                backward[from].append(Edge(node: to, pathway: position))
             }
         }
         self.forward = forward
         self.backward = backward
         elevatorPathways = kept.indices.filter { kept[$0].mode == .elevator }
-        pathwayEnds = kept.map { (byID[$0.fromStopID]!, byID[$0.toStopID]!) }
+        pathwayEnds = kept.map { PathwayEnds(from: byID[$0.fromStopID]!, to: byID[$0.toStopID]!) }
         let streetNode = stationID + Self.streetNodeSuffix
         streetEnds = unique.indices.filter {
             unique[$0].role == .entrance(streetEnd: true) || (unique[$0].role == .genericNode && unique[$0].id == streetNode)
@@ -134,10 +148,6 @@ public struct StationTopology: Sendable, Equatable {
         openAccess = Self.access(platformNodes, streetEnds, forward, backward, pathwayCount: kept.count, closed: [])
     }
 
-    public static func == (lhs: StationTopology, rhs: StationTopology) -> Bool {
-        lhs.stationID == rhs.stationID && lhs.locations == rhs.locations && lhs.pathways == rhs.pathways && lhs.levelNames == rhs.levelNames
-    }
-
     /// Whether the map knows the station's street: an entrance (stepped or not) or its street node.
     public let hasStreet: Bool
 
@@ -154,7 +164,7 @@ public struct StationTopology: Sendable, Equatable {
     }
 
 
-    private typealias Edges = [[(node: Int, pathway: Int)]]
+    private typealias Edges = [[Edge]]
 
     private static func access(_ platformNodes: [[Int]], _ streetEnds: [Int], _ forward: Edges, _ backward: Edges, pathwayCount: Int,
                                closed: Set<Int>) -> [Access] {

@@ -22,11 +22,16 @@ public enum ConfigCheckCommand {
             if problems.contains(where: { $0.severity == .error }) { checked.action = nil }
         }
         for problem in checked.problems { printError(problem.description) }
-        let counts = [(checked.errors.count, "error"), (checked.warnings.count, "warning")]
-            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: ", ")
-        let verdict = checked.action == nil ? "configuration has errors" : "configuration OK"
-        printError("stopsheetd: \(verdict)\(counts.isEmpty ? "" : " (\(counts))")")
+        printError(verdict(refused: checked.action == nil, errors: checked.errors.count, warnings: checked.warnings.count))
         return checked.action == nil ? 1 : 0
+    }
+
+    /// The last line: `stopsheetd: configuration OK`, with the problems counted when there are
+    /// any (`configuration has errors (1 error, 2 warnings)`).
+    static func verdict(refused: Bool, errors: Int, warnings: Int) -> String {
+        let counts = [(errors, "error"), (warnings, "warning")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: ", ")
+        return "stopsheetd: \(refused ? "configuration has errors" : "configuration OK")\(counts.isEmpty ? "" : " (\(counts))")"
     }
 
     /// Each headers file is read as the start reads it: refused the same, in the same words, and

@@ -29,10 +29,12 @@ public struct DaemonClock: Sendable {
     /// step of the real clock (NTP, a suspend) moves nothing.
     public static func pinned(at instant: Instant) -> DaemonClock {
         let offset = instant.secondsSince1970 * 1_000_000_000 - SystemClock.monotonicNanoseconds()
-        return DaemonClock(pinned: true) {
-            // Floor, so that the second of the pin lasts a whole second.
-            let nanoseconds = offset + SystemClock.monotonicNanoseconds()
-            return Instant(secondsSince1970: nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds + 1) / 1_000_000_000 - 1)
-        }
+        return DaemonClock(pinned: true) { Instant(secondsSince1970: wholeSeconds(nanoseconds: offset + SystemClock.monotonicNanoseconds())) }
+    }
+
+    /// The second a time in nanoseconds since 1970 falls in: floored, so that the second of a pin
+    /// before 1970 lasts a whole second too (division truncates towards zero).
+    static func wholeSeconds(nanoseconds: Int64) -> Int64 {
+        nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds + 1) / 1_000_000_000 - 1
     }
 }

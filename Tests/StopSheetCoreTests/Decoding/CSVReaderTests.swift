@@ -71,6 +71,22 @@ import Testing
         #expect(lines == [1, 3, 4, 6])
     }
 
+    /// A CR and an LF inside quotes are one line break only when the LF follows the CR at once:
+    /// with a doubled quote between them, or a field's end and the next one's opening quote, they
+    /// are two. Python's `csv.reader(..., newline='')` reads the records of this text ending on
+    /// lines 3, 4, 7 and 8 (its `line_num`), so they start on 1, 4, 5 and 8.
+    @Test func aCROrLFApartInsideQuotesAreTwoLineBreaks() throws {
+        let text = Array("\"a\r\"\"\nb\",x\r\nnext\r\n\"c\r\",\"\nd\"\nlast\n".utf8)
+        for chunk in [1, 3, text.count] {
+            var stream = CSVRecordStream()
+            var lines: [Int] = []
+            let collect = { (record: CSVRecordStream.Record) throws(DecodingFailure) in lines.append(record.line) }
+            for start in stride(from: 0, to: text.count, by: chunk) { try stream.consume(Array(text[start..<min(text.count, start + chunk)]), collect) }
+            try stream.finish(collect)
+            #expect(lines == [1, 4, 5, 8], "chunks of \(chunk)")
+        }
+    }
+
     /// The records' fields as bytes, `body` fed to a `CSVRecordStream` in chunks of `chunk` bytes.
     static func streamed(_ body: [UInt8], chunk: Int, maxRecordBytes: Int = .max) throws -> [[[UInt8]]] {
         var stream = CSVRecordStream(maxRecordBytes: maxRecordBytes)
@@ -85,6 +101,13 @@ import Testing
 
     // Expected values below are what Python's csv.reader gives (CSVDifferentialTests checks
     // many more against Python itself).
+    @Test func dataRowsSkipTheHeaderAndBlankLinesAndKeepTheirPositions() throws {
+        let table = try rows("h1,h2\n\na,b\n\"\"\n,\nc\n")
+        let data = CSVReader.dataRows(table)
+        #expect(data.map(\.offset) == [2, 4, 5])
+        #expect(data.map(\.element) == [["a", "b"], ["", ""], ["c"]])
+    }
+
     @Test func blankLinesAreRecordsOfNoFields() throws {
         #expect(try rows("") == [])
         #expect(try rows("\n") == [[]])

@@ -26,10 +26,53 @@ import Testing
     }
 
     @Test func aBadFooterRuleIsRefused() {
-        var bytes = Self.chicagoFile
-        let footer = Array("\nCST6CDT,M3.2.0,M11.1.0\n".utf8)
-        #expect(bytes.suffix(footer.count).elementsEqual(footer))
-        bytes.replaceSubrange((bytes.count - footer.count)..., with: Array("\nCST6CDT,M13.2.0,M11.1.0\n".utf8))
-        #expect(throws: DecodingFailure.self) { try TZifDecoder.decode(bytes, identifier: "x") }
+        #expect(throws: DecodingFailure.self) { try TZifDecoder.decode(Self.chicago(footer: "CST6CDT,M13.2.0,M11.1.0"), identifier: "x") }
+    }
+
+    /// Chicago's file with its footer's TZ string replaced (RFC 8536 §3.3: a newline, the
+    /// string, a newline).
+    static func chicago(footer: String) -> [UInt8] {
+        var bytes = chicagoFile
+        let original = Array("\nCST6CDT,M3.2.0,M11.1.0\n".utf8)
+        precondition(bytes.suffix(original.count).elementsEqual(original), "the system's Chicago file ends otherwise")
+        bytes.replaceSubrange((bytes.count - original.count)..., with: Array("\n\(footer)\n".utf8))
+        return bytes
+    }
+
+    /// Far-future instants, after the file's last transition: the footer's rule decides them.
+    static let january2100 = Instant(secondsSince1970: 4_102_444_800)
+    static let july2100 = Instant(secondsSince1970: 4_118_083_200)
+
+    @Test func anEmptyFooterMeansTheLastTimeTypeGoesOn() throws {
+        // RFC 8536 §3.3: an empty TZ string says no rule follows the last transition, which in
+        // Chicago's file is a return to standard time: no daylight time after it.
+        #expect(try TZifDecoder.decode(Self.chicagoFile, identifier: "x").utcOffset(at: Self.july2100) == -18000)
+        let rules = try TZifDecoder.decode(Self.chicago(footer: ""), identifier: "x")
+        #expect(rules.utcOffset(at: Self.july2100) == -21600)
+        #expect(rules.utcOffset(at: Self.january2100) == -21600)
+    }
+
+    @Test func minutesAndSecondsOfAnOffsetGoUpTo59() throws {
+        let latest = try TZifDecoder.decode(Self.chicago(footer: "XXX5:59:59"), identifier: "x")
+        #expect(latest.utcOffset(at: Self.january2100) == -(5 * 3600 + 59 * 60 + 59))
+        for footer in ["XXX5:60", "XXX5:00:60"] {
+            #expect(throws: DecodingFailure.self, "\(footer)") { try TZifDecoder.decode(Self.chicago(footer: footer), identifier: "x") }
+        }
+    }
+
+    @Test func zonesNamedByTheirOffsetReadTheirAngleBracketedNames() throws {
+        // São Paulo's footer is `<-03>3`, Tehran's `<+0330>-3:30`: a name of at least three
+        // characters between `<` and `>` (POSIX), here the offset itself.
+        func zone(_ identifier: String) throws -> TimeZoneRules {
+            try TZifDecoder.decode(Fixtures.bytes(atPath: TestZones.directory + "/" + identifier), identifier: identifier)
+        }
+        #expect(try zone("America/Sao_Paulo").utcOffset(at: Self.july2100) == -3 * 3600)
+        #expect(try zone("Asia/Tehran").utcOffset(at: Self.july2100) == 3 * 3600 + 30 * 60)
+        #expect(throws: DecodingFailure.self) { try TZifDecoder.decode(Self.chicago(footer: "<03>3"), identifier: "x") }
+    }
+
+    @Test func aRuleCutAfterItsDaylightNameIsRefusedNotReadPastItsEnd() {
+        // `CST6CDT` names a daylight time but not when it starts and ends: POSIX wants both.
+        #expect(throws: DecodingFailure.self) { try TZifDecoder.decode(Self.chicago(footer: "CST6CDT"), identifier: "x") }
     }
 }

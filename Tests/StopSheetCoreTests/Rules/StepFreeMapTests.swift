@@ -108,6 +108,22 @@ import StopSheetTestSupport
         #expect(notices.count == 1)
     }
 
+    @Test func blankLinesAreNeitherLiftsNorNotices() throws {
+        // A blank line, and a line of one empty quoted field: spacing, not a lift without an id.
+        let body = Array("""
+            StationUniqueId,LiftUniqueId,FriendlyName\r
+            \r
+            940GZZLUWYP,940GZZLUWYP-Lift-2,Lift 2\r
+            ""\r
+            \r
+            940GZZLUWYP,940GZZLUWYP-Lift-5,Lift 5\r
+
+            """.utf8)
+        let (inventory, notices) = try FacilityInventoryDecoder.decode(body)
+        #expect(inventory.rows.map(\.unitID) == ["940GZZLUWYP-Lift-2", "940GZZLUWYP-Lift-5"])
+        #expect(notices.count == 0)
+    }
+
     @Test func theRealFileNamesEveryLift() throws {
         let (inventory, notices) = try FacilityInventoryDecoder.decode(Fixtures.bytes("facilities/tfl/detailed/Lifts.csv"))
         #expect(inventory.rows.count == 546 && notices.count == 0)

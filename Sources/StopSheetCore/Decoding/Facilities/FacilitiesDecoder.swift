@@ -33,10 +33,8 @@ public enum FacilitiesDecoder {
             self.notices = notices
         }
 
-        public static func == (lhs: Feed, rhs: Feed) -> Bool {
-            lhs.format == rhs.format && lhs.units == rhs.units && lhs.producedAt == rhs.producedAt && lhs.notices == rhs.notices
-        }
-
+        // Equality is the synthesised one, every property; the hash takes the two that tell
+        // feeds apart in practice.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(format)
             hasher.combine(units)

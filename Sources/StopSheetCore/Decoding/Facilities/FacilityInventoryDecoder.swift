@@ -47,7 +47,7 @@ public enum FacilityInventoryDecoder {
             throw .unrecognisedFormat("neither JSON nor a CSV whose header has facility_id or LiftUniqueId")
         }
         let stopColumn = names.firstIndex(of: "stop_id"), pathwayColumn = names.firstIndex(of: "pathway_id")
-        let records = rows.enumerated().dropFirst().filter { !$0.element.isEmpty && $0.element != [""] }
+        let records = CSVReader.dataRows(rows)
         try limits.check(itemCount: records.count)
         var notices = FeedNotices()
         var units: [FacilityInventory.Row] = []

@@ -8,7 +8,7 @@ enum TfLLifts {
     static let table = "Lifts.csv"
 
     static func decode(_ rows: [[String]], names: [String], limits: DecodingLimits) throws(DecodingFailure) -> (FacilityInventory, FeedNotices) {
-        let records = rows.enumerated().dropFirst().filter { !$0.element.isEmpty && $0.element != [""] }
+        let records = CSVReader.dataRows(rows)
         try limits.check(itemCount: records.count)
         var notices = FeedNotices()
         var units: [FacilityInventory.Row] = []

@@ -1,0 +1,18 @@
+import Testing
+@testable import StopSheetDaemon
+
+/// `stopsheetd --check-config`'s last line, as man/stopsheetd.8 and protocol.md show it: the
+/// verdict, and the problems counted only when there are some (ConfigCheckIntegrationTests runs
+/// the command itself).
+@Suite struct ConfigCheckVerdictTests {
+    @Test func aCleanConfigurationIsOKWithNothingCounted() {
+        #expect(ConfigCheckCommand.verdict(refused: false, errors: 0, warnings: 0) == "stopsheetd: configuration OK")
+    }
+
+    @Test func problemsAreCountedInTheirNumber() {
+        #expect(ConfigCheckCommand.verdict(refused: false, errors: 0, warnings: 1) == "stopsheetd: configuration OK (1 warning)")
+        #expect(ConfigCheckCommand.verdict(refused: true, errors: 2, warnings: 0) == "stopsheetd: configuration has errors (2 errors)")
+        #expect(ConfigCheckCommand.verdict(refused: true, errors: 1, warnings: 3)
+            == "stopsheetd: configuration has errors (1 error, 3 warnings)")
+    }
+}

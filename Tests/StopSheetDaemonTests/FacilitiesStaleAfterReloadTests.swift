@@ -1,0 +1,39 @@
+import StopSheetCore
+import StopSheetProtocol
+import StopSheetTestSupport
+import Testing
+@testable import StopSheetDaemon
+
+/// A reload that changes `--facilities-stale-after` takes effect on the answers at once, both
+/// ways: lift status older than the new limit counts as unknown, and a longer limit makes it
+/// count again (Store.reconfigure rebuilds the snapshot; no fetch, no tick).
+@Suite struct FacilitiesStaleAfterReloadTests {
+    @Test func aNewLimitTurnsTheSameStatusUnknownAndBack() throws {
+        let clock = ManualClock(UpcomingOutageTests.t0)
+        let store = Store(alertsSource: nil, stationsSource: "test:stations", facilitiesSource: "test:facilities", clock: clock.clock, zones: .cta)
+        store.reconfigure(sources: [:], staleAfterSeconds: [.facilities: 86_400], zones: store.current.zones)
+        store.install(stations: StationDirectory(platforms: try GTFSStopsDecoder.decode(Fixtures.bytes("facilities/gtfs/stops.txt")).platforms,
+                                                 agencies: [Agency(id: "MTA", name: "MTA", timeZone: "America/New_York")]), at: clock.now)
+        let body = Fixtures.bytes("facilities/nyct_ene.HANDMADE.json")
+        let (inventory, _) = try FacilityInventoryDecoder.decode(Fixtures.bytes("facilities/nyct_ene_equipments.HANDMADE.json"))
+        store.install(facilities: FacilitiesLoad(feed: try FacilitiesBody.decode(body, local: store.zone), inventory: inventory, body: body,
+                                                 local: store.zone), at: clock.now)
+        let service = StopSheetService(store: store, refreshers: [], connections: { 0 }, clock: store.clock)
+        /// The sheet's step-free now, and the status of each lift it names.
+        func now() throws -> (now: JSON?, statuses: [String]) {
+            let now = try JSONParser.parse(try service.stopSheet(StopSheetQuery(stopID: "A41")).bytes)["accessibilityButton"]?["now"]
+            return (now, (now?["outages"]?.arrayValue ?? []).compactMap { $0["status"]?.stringValue })
+        }
+        // Half an hour after the load (and before the feed's upcoming outage starts: only the
+        // limit changes what is said).
+        clock.set(UpcomingOutageTests.t0.adding(seconds: 1_800))
+        let fresh = try now()
+        #expect(!fresh.statuses.isEmpty && !fresh.statuses.contains("unknown"), "\(fresh.now?.encodedString ?? "")")
+
+        store.reconfigure(sources: [:], staleAfterSeconds: [.facilities: 600], zones: store.current.zones)
+        let stale = try now()
+        #expect(!stale.statuses.isEmpty && stale.statuses.allSatisfy { $0 == "unknown" }, "half an hour old, ten minutes allowed: \(stale.now?.encodedString ?? "")")
+        store.reconfigure(sources: [:], staleAfterSeconds: [.facilities: 86_400], zones: store.current.zones)
+        #expect(try now().now == fresh.now, "a day allowed again")
+    }
+}
