@@ -22,9 +22,13 @@
 /// and (issue 46) where a button's status came from (`accessibilityButton.stepFreeFrom`, a station's
 /// `stepFreeFrom`: the station data or its map) and why the pathways cannot say (`now.reason`);
 /// TfL's lift disruptions as a lift-status format. Added, omittable for a 2.1 daemon's answers.
+///
+/// 2.3: which way is step-free now (issue 51): each `now.platforms[]` on a map gains `via`, its
+/// street ends and whether each works now; omittable (a 2.2 daemon's answers, and stations
+/// without a map).
 public enum ProtocolVersion {
     public static let major = 2
-    public static let minor = 2
+    public static let minor = 3
 
     /// "major.minor", such as "2.1".
     public static var text: String { "\(major).\(minor)" }

@@ -12,11 +12,14 @@ extension StepFreeNow {
     }
 
     /// `answer(in:)`, encoded: once per station when a snapshot is built.
-    func encoded(in zone: TimeZoneRules) -> PreEncoded<Answer.StepFreeNow> { PreEncoded(answer(in: zone), capacity: 80 + 96 * platforms.count) }
+    func encoded(in zone: TimeZoneRules) -> PreEncoded<Answer.StepFreeNow> { PreEncoded(answer(in: zone), capacity: 80 + platforms.reduce(0) { $0 + 96 + 80 * ($1.via?.count ?? 0) }) }
 }
 
 extension StepFreeNow.PlatformAccess {
-    var answer: Answer.PlatformAccess { Answer.PlatformAccess(stopId: stopID, name: name, entry: entry, exit: exit) }
+    var answer: Answer.PlatformAccess {
+        Answer.PlatformAccess(stopId: stopID, name: name, entry: entry, exit: exit,
+                              via: via?.map { Answer.StepFreeWay(id: $0.id, name: $0.name, entry: $0.entry, exit: $0.exit) })
+    }
 }
 
 extension StepFreeNow.Outage {

@@ -1,0 +1,37 @@
+import Foundation
+import StopSheetCore
+import StopSheetTestSupport
+import Testing
+
+/// Which way is step-free now (issue 51), through the real binaries on WMATA's real topology
+/// (Tests/Fixtures/gtfs-pathways/wmata-2026-04): Friendship Heights with one of its two elevator
+/// entrances' lifts out (a hand-made body), so the platform keeps one way and loses the other.
+@Suite(.serialized) struct StepFreeWaysIntegrationTests {
+    static let stations = "file://\(Fixtures.directory)/gtfs-pathways/wmata-2026-04"
+    static let body = "file://\(Fixtures.path("facilities/wmata_lift_friendship_heights.HANDMADE.json"))"
+
+    static func daemon() throws -> DaemonProcess {
+        try DaemonProcess(["--stations-url", stations, "--facilities-url", body, "--facilities-interval", "3600", "--stations-interval", "3600"],
+                          until: FacilitiesIntegrationTests.loaded)
+    }
+
+    @Test func aPlatformKeepsOneWayAndLosesTheOther() throws {
+        let daemon = try Self.daemon()
+        defer { _ = daemon.stop() }
+        let now = try #require(try FacilitiesIntegrationTests.now(daemon, "STN_A08"))
+        #expect(now["stepFree"] == "available" && now["complete"] == true)
+        let platform = try #require(now["platforms"]?.arrayValue?.first)
+        #expect(platform["entry"] == true && platform["exit"] == true)
+        #expect(platform["via"] == [
+            ["id": "ENT_A08_S_EL", "name": "Friendship Heights - SW Corner of Wisconsin Ave. & Jenifer St. (Elevator)", "entry": true, "exit": true],
+            ["id": "ENT_A08_E_EL", "name": "Friendship Heights - East Side Wisconsin Ave., NW At Western Ave. (Elevator)", "entry": false, "exit": false],
+        ])
+        // The rider's line (a paragraph: its wrapping aside).
+        let sheet = try FacilitiesIntegrationTests.ctl(daemon, ["sheet", "STN_A08"]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(sheet.contains("Friendship Heights, Red Line Center Platform platform: step-free from Friendship Heights - SW Corner of Wisconsin Ave. & Jenifer St. (Elevator) only; the way from Friendship Heights - East Side Wisconsin Ave., NW At Western Ave. (Elevator) is out. Elevator A08_111123 out"), "\(sheet)")
+        // Tenleytown has one way: nothing to choose between, so no line.
+        let tenleytown = try #require(try FacilitiesIntegrationTests.now(daemon, "STN_A07"))
+        #expect(tenleytown["platforms"]?.arrayValue?.allSatisfy { $0["via"]?.arrayValue?.count == 1 } == true)
+        #expect(try FacilitiesIntegrationTests.ctl(daemon, ["sheet", "STN_A07"]).contains("step-free from") == false)
+    }
+}
