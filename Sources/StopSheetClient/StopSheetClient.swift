@@ -83,6 +83,11 @@ public final class StopSheetClient {
         try call(Methods.Station.self, [.stopId: .string(stopId)])
     }
 
+    /// A station's map (its locations, pathways, what is out, each platform's ways), or null and why.
+    public func stationMap(stopId: String) throws(ClientError) -> Reply<Answer.StationMap> {
+        try call(Methods.StationMap.self, [.stopId: .string(stopId)])
+    }
+
     /// Every station, by name, without platforms.
     public func stations() throws(ClientError) -> Reply<Answer.Stations> {
         try call(Methods.Stations.self, NoParams())

@@ -34,4 +34,27 @@ import Testing
         #expect(tenleytown["platforms"]?.arrayValue?.allSatisfy { $0["via"]?.arrayValue?.count == 1 } == true)
         #expect(try FacilitiesIntegrationTests.ctl(daemon, ["sheet", "STN_A07"]).contains("step-free from") == false)
     }
+
+    /// `stationMap`: the map of a station with one, its platforms the sheet's; errors as `station`'s.
+    @Test func theStationMapIsTheSheetsVerdictDrawn() throws {
+        let daemon = try Self.daemon()
+        defer { _ = daemon.stop() }
+        let map = try daemon.result("stationMap", ["stopId": "PF_A08_C"])
+        #expect(map["stationId"] == "STN_A08" && map["reason"] == nil)
+        #expect(map["map"]?["platforms"] == (try FacilitiesIntegrationTests.now(daemon, "STN_A08"))?["platforms"])
+        let lift = try #require(map["map"]?["pathways"]?.arrayValue?.first { $0["id"] == "A08_111123" })
+        #expect(lift["out"] == [["source": "facilities", "id": "A08_111123"]] && lift["mode"] == "elevator")
+        let unknown = try daemon.call("stationMap", ["stopId": "NO_SUCH_STOP"])["error"]
+        #expect(unknown?["code"] == -32001)
+        #expect(unknown == (try daemon.call("station", ["stopId": "NO_SUCH_STOP"]))["error"])
+    }
+
+    /// A station without a map: `map` null and why, not an error.
+    @Test func aStationWithoutAMapSaysWhy() throws {
+        let daemon = try DaemonProcess(["--demo"])
+        defer { _ = daemon.stop() }
+        let map = try daemon.result("stationMap", ["stopId": "40380"])
+        #expect(map["stationId"] == "40380" && map["map"] == .null)
+        #expect(map["reason"]?.stringValue?.contains("no map") == true)
+    }
 }
