@@ -86,7 +86,7 @@ import Testing
 
     /// The cases on real stations, so that a change of fixture or oracle cannot make the
     /// comparison above vacuous.
-    @Test func aLostEntranceANullWayAndAStreetlessPlatform() throws {
+    @Test func aLostEntranceAndANullWayOnTheRealMap() throws {
         let wmata = try Self.map("gtfs-pathways/wmata-2026-04")
         // With one elevator out, a platform keeps a way and loses another; it still has entry.
         var lost = 0, unsure = 0
