@@ -4,7 +4,7 @@ RUN_DIR := $(CURDIR)/run
 SOCKET ?= $(RUN_DIR)/stopsheetd.sock
 
 .PHONY: all deps build build-tests run check integration test systemd-test install clean bench fuzz soak sanitize mutate \
-	release deb uninstall man-lint completion-test
+	release deb uninstall man-lint completion-test docs
 
 all: build
 
@@ -111,6 +111,10 @@ deb:
 # The man pages: mandoc's lint (warnings and worse; its style notes about our own pages missing
 # from the man database are not warnings) and groff's, then man(1) renders each.
 MAN_PAGES := man/stopsheetd.8 man/stopsheetctl.1 man/stopsheetd.conf.5
+# The docs' pictures: a real station's map drawn by stopsheetctl map --dot and Graphviz (scripts/docs.sh).
+docs: build
+	scripts/docs.sh
+
 man-lint: deps
 	mandoc -Tlint -Wwarning $(MAN_PAGES)
 	@for page in $(MAN_PAGES); do \

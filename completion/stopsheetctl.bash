@@ -97,7 +97,7 @@ _stopsheetctl() {
         return
     fi
     case $command in
-        sheet | station | alerts | facilities)
+        sheet | station | map | alerts | facilities)
             local stations
             stations=$(_stopsheetctl_stations "$socket")
             [[ -z $stations ]] && return
@@ -112,7 +112,7 @@ _stopsheetctl() {
         refresh)
             mapfile -t COMPREPLY < <(compgen -W "alerts stations facilities all" -- "$cur") ;;
         call)
-            mapfile -t COMPREPLY < <(compgen -W "stopSheet station alerts facilities health refresh version stations" -- "$cur") ;;
+            mapfile -t COMPREPLY < <(compgen -W "stopSheet station stationMap alerts facilities health refresh version stations" -- "$cur") ;;
     esac
 }
 

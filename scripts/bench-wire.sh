@@ -12,7 +12,7 @@
 #     load generator's sources (C, libc only); without it this part is skipped;
 #   * a fresh snapshot build (a stations load) at ×100 CTA's scale (`stopsheet-bench snapshot
 #     --repeat 1`) and on a real GTFS feed (`stopsheet-bench fresh-build`; WIRE_FEED names its
-#     folder, the largest real feed at hand; default the Euskotren fixture), medians of alternating
+#     folder, or folders, space-separated; default the Euskotren fixture), medians of alternating
 #     runs, first, while the machine is still quiet (after the load runs its times scatter by
 #     half), and the ×100 build's instructions under callgrind, which a slower or busier machine
 #     does not change. BASE gets this tree's fresh-build bench, so both are measured alike.
@@ -71,7 +71,9 @@ for name in before after; do
     printf '   %-6s %6s ms  (runs: %s)\n' "$name" "$SNAP" "$(tr '\n' ' ' < "$WORK/snap.$name")"
 done
 echo
+for FEED in $FEED; do
 echo "== fresh snapshot build of a real feed, $(basename "$FEED") (pinned to one core; medians of 5 alternating runs of median-of-9)"
+rm -f "$WORK/feed.before" "$WORK/feed.after"
 for _ in 1 2 3 4 5; do
     for name in before after; do
         taskset -c "$PIN" "$WORK/bin/$name-stopsheet-bench" fresh-build --gtfs "$FEED" >> "$WORK/feed.$name"
@@ -80,6 +82,7 @@ done
 for name in before after; do
     FEEDMS=$(sed -n 's/.*build_ms=\([0-9.]*\).*/\1/p' "$WORK/feed.$name" | median | tr -d '\n'); eval "FEED_$name=$FEEDMS"
     printf '   %-6s %6s ms  (%s stations)\n' "$name" "$FEEDMS" "$(sed -n 's/.*stations=\([0-9]*\).*/\1/p' "$WORK/feed.$name" | head -1)"
+done
 done
 # Instructions do not depend on the machine's speed or its neighbours: one build's are the
 # difference between a run that builds twice and one that builds once (decoding and the

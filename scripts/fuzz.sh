@@ -124,7 +124,7 @@ def req(method, params=None, id=1):
 requests = [
     req("stopSheet", {"stopId": "40380"}), req("stopSheet", {"stopId": 30374}, id="a"),
     req("stopSheet", {"stopId": "1106", "stopType": "bus"}), req("stopSheet", {"stopId": "49999", "stationName": "X"}),
-    req("station", {"stopId": "40380"}), req("alerts"), req("alerts", {"stopId": "40900"}), req("health"),
+    req("station", {"stopId": "40380"}), req("stationMap", {"stopId": "40380"}), req("alerts"), req("alerts", {"stopId": "40900"}), req("health"),
     req("version", id=None), req("stations"), req("refresh", {"what": "alerts"}), req("refresh"), req("launch", [1, 2]),
     req("stats"), req("rpc.discover"), req("rpc.discover", {"x": 1}),
     json.dumps({"jsonrpc": "2.0", "method": "health"}), "[" + ",".join([req("version", id=i) for i in range(3)]) + "]",

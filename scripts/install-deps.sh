@@ -4,8 +4,8 @@
 set -eu
 # libarchive-dev: GTFS feed zips; libxml2-dev: SIRI-FM lift status; libicu-dev: the stations' collation; tzdata: the time-zone database every shown time is read from; jq: the docs examples; python3-venv: the GTFS-realtime oracle's virtual environment;
 # debhelper, dpkg-dev, lintian, git: `make deb`; mandoc, groff: `make man-lint`; bash-completion:
-# the completion test; strace: the race tests (fault injection); debootstrap, systemd-container: the nspawn end-to-end test.
-packages="libsystemd-dev libcurl4-openssl-dev libarchive-dev libxml2-dev libicu-dev tzdata pkg-config socat jq python3 python3-venv git debhelper dpkg-dev lintian mandoc groff bash-completion strace nginx-core $*"
+# the completion test; graphviz: `make docs` and the map drawing test; strace: the race tests (fault injection); debootstrap, systemd-container: the nspawn end-to-end test.
+packages="libsystemd-dev libcurl4-openssl-dev libarchive-dev libxml2-dev libicu-dev tzdata pkg-config socat jq python3 python3-venv git debhelper dpkg-dev lintian mandoc groff bash-completion graphviz strace nginx-core $*"
 missing=""
 for package in $packages; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing="$missing $package"

@@ -86,6 +86,11 @@ public final class StopSheetClient {
         try call(Methods.Station.self, Methods.Station.Params(stopId: try Self.param(.string(stopId), Methods.Station.Params.CodingKeys.stopId)))
     }
 
+    /// A station's map (its locations, pathways, what is out, each platform's ways), or null and why.
+    public func stationMap(stopId: String) throws(ClientError) -> Reply<Answer.StationMap> {
+        try call(Methods.StationMap.self, [.stopId: .string(stopId)])
+    }
+
     /// Every station, by name, without platforms.
     public func stations() throws(ClientError) -> Reply<Answer.Stations> {
         try call(Methods.Stations.self, NoParams())

@@ -27,9 +27,12 @@
 /// platform's `entry`/`exit` is its reported value, its `true`s `null` under an elevator outage
 /// that could be on its way, and `now.stepFree` derived from them; `now.outages[]` gain
 /// `placedBy` and `platforms`, omittable for a 2.2 daemon's answers.
+/// 2.4: which way is step-free now (issue 51): each `now.platforms[]` on a map gains `via`, its
+/// street ends and whether each works now; omittable (a 2.3 daemon's answers, and stations
+/// without a map).
 public enum ProtocolVersion {
     public static let major = 2
-    public static let minor = 3
+    public static let minor = 4
 
     /// "major.minor", such as "2.1".
     public static var text: String { "\(major).\(minor)" }

@@ -78,6 +78,20 @@ public enum Methods {
         }
     }
 
+    public enum StationMap: RPCMethodType {
+        public static let name = "stationMap"
+        public static let summary = "A station's map: its locations, pathways, what is out, and each platform's step-free ways; null without one."
+        public static let errors: [ErrorCode] = [.unknownStop, .notLoaded]
+        public typealias Result = Answer.StationMap
+
+        public struct Params: RPCParams, Equatable {
+            public var stopId: StopID
+            public enum CodingKeys: String, CodingKey { case stopId }
+
+            public init(stopId: StopID) { self.stopId = stopId }
+        }
+    }
+
     public enum Stations: RPCMethodType {
         public static let name = "stations"
         public static let summary = "Every station, by name, without platforms."
@@ -229,7 +243,7 @@ public struct RPCMethod: Sendable, Equatable {
 
     /// Every method the daemon serves, `rpc.discover` last (OpenRPC lists it in no document).
     public static let all: [RPCMethod] = [
-        Methods.StopSheet.method, Methods.Station.method, Methods.Stations.method, Methods.Alerts.method, Methods.Facilities.method,
+        Methods.StopSheet.method, Methods.Station.method, Methods.StationMap.method, Methods.Stations.method, Methods.Alerts.method, Methods.Facilities.method,
         Methods.Health.method, Methods.Refresh.method, Methods.Stats.method, Methods.Version.method, Methods.Subscribe.method,
         Methods.Unsubscribe.method, Methods.Discover.method,
     ]

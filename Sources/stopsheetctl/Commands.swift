@@ -5,7 +5,7 @@ import StopSheetCore
 /// The command table. A new command is one entry here (its definition may live in a file of its
 /// own, as an `extension Command { static let … }`).
 extension Command {
-    static let all: [Command] = [.sheet, .station, .stations, .alerts, .facilities, .health, .instances, .wait, .stats, .watch, .version, .refresh, .call, .help]
+    static let all: [Command] = [.sheet, .station, .map, .stations, .alerts, .facilities, .health, .instances, .wait, .stats, .watch, .version, .refresh, .call, .help]
 
     static let globalOptions: [Option] = [
         Option(name: "--socket", value: "PATH", summary: "the daemon's socket (default $STOPSHEETD_SOCKET, else /run/stopsheetd/stopsheetd.sock)"),

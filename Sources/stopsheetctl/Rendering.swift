@@ -40,6 +40,7 @@ enum Rendering {
     static func stepFreeNow(_ now: Answer.StepFreeNow, into page: inout Page) {
         page.paragraph(StepFreeNowLines.verdict(now), indent: 2)
         for loss in StepFreeNowLines.losses(now) { page.paragraph(loss, indent: 4) }
+        for way in StepFreeNowLines.ways(now) { page.paragraph(way, indent: 4) }
         for unit in StepFreeNowLines.units(now) { page.paragraph(unit, indent: 4) }
     }
 

@@ -91,6 +91,31 @@ enum StepFreeNowLines {
         }
     }
 
+    /// Which way is step-free now (issue 51), for each platform some of whose ways work and some
+    /// not: `Metro Center, Red Line Track 2 Platform platform: step-free from Entrance A only;
+    /// the way from Entrance B is out.` A way works when the daemon says both its entry and exit
+    /// (`via`); one with either `false` is out, one with either `null` may be.
+    static func ways(_ now: Answer.StepFreeNow) -> [TerminalText] {
+        now.platforms.compactMap { platform in
+            guard let via = platform.via else { return nil }
+            let working = via.filter { $0.entry == true && $0.exit == true }
+            let out = via.filter { $0.entry == false || $0.exit == false }
+            let unsure = via.filter { !working.contains($0) && !out.contains($0) }
+            guard !working.isEmpty, working.count < via.count else { return nil }
+            var line = label(platform, in: now) + ": step-free from " + wayNames(working) + " only"
+            if !out.isEmpty { line = line + "; the way from " + wayNames(out) + " is out" }
+            if !unsure.isEmpty { line = line + "; the way from " + wayNames(unsure) + " may be out" }
+            return line + "."
+        }
+    }
+
+    /// `Entrance A and Entrance B`, `A, B and C`: each way's name, else its id.
+    private static func wayNames(_ ways: [Answer.StepFreeWay]) -> TerminalText {
+        let names = ways.map { $0.name.isEmpty ? $0.id : $0.name }
+        let text = names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        return TerminalText(text)
+    }
+
     /// One line per lift-status unit listed (`--facilities-url`): the unit, what the feed says of
     /// it (what it serves, why it is out), since when and when it is expected back.
     /// `Elevator A03N04 out: Elevator between street and mezzanine: Modernization; since Thu 10 Sep 2026 05:30, expected back Sat 31 Oct 2026 23:59`.

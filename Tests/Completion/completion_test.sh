@@ -31,7 +31,7 @@ expect() {
 }
 
 export STOPSHEETD_SOCKET=$tmp/absent.sock
-expect "commands, from stopsheetctl --help" "alerts call facilities health help instances refresh sheet station stations stats version wait watch" "$(complete_line "")"
+expect "commands, from stopsheetctl --help" "alerts call facilities health help instances map refresh sheet station stations stats version wait watch" "$(complete_line "")"
 expect "a command prefix" "sheet station stations stats" "$(complete_line s)"
 expect "options" "--json" "$(complete_line --j)"
 expect "options after a command" "--bus" "$(complete_line sheet --b)"
@@ -59,6 +59,8 @@ daemon=$!
 wait_for "$tmp/stopsheetd.sock" all
 _stopsheetctl_stations_at=0
 expect "--socket is honoured: a station id" "40380" "$(complete_line --socket "$tmp/stopsheetd.sock" station 4038)"
+expect "map takes a station id" "40380" "$(complete_line --socket "$tmp/stopsheetd.sock" map 4038)"
+expect "map --dot is an option" "--dot" "$(complete_line map 40380 --d)"
 expect "every id of the daemon" "143" "$(complete_line --socket "$tmp/stopsheetd.sock" sheet "" | wc -w)"
 expect "a name where an id goes: the ids it names" "40220 40310 40670 40740 41480" "$(complete_line --socket "$tmp/stopsheetd.sock" sheet Western)"
 # Instances: the sockets of the run directory, a file that is no socket left out.

@@ -27,7 +27,7 @@ import Testing
         #expect(reply.requests("unknown") == 20)
         #expect(reply.requests("refresh") == 1 && reply.requests("stats") == 1 && reply.requests("health") == 0)
         let keys = stats["requests"]?.objectValue?.members.map(\.key) ?? []
-        #expect(keys == ["alerts", "facilities", "health", "refresh", "rpc.discover", "station", "stations", "stats", "stopSheet", "subscribe", "unsubscribe", "version", "unknown"])
+        #expect(keys == ["alerts", "facilities", "health", "refresh", "rpc.discover", "station", "stationMap", "stations", "stats", "stopSheet", "subscribe", "unsubscribe", "version", "unknown"])
         #expect(reply.errors(-32001) == 1 && reply.errors(-32601) == 20 && reply.errors(-32700) == 0)
         #expect(stats["errors"]?.objectValue?.members.count == 13, "the documented codes and other, nothing more")
         #expect(reply.refreshes.alerts.ok == 2 && reply.refreshes.alerts.failed == 0)

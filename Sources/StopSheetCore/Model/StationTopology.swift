@@ -12,6 +12,9 @@
 ///   step-free from it.
 /// - A platform has step-free **entry** when a street end reaches it or one of its boarding areas,
 ///   and **exit** when it or one of its boarding areas reaches a street end.
+/// - A platform's **ways** (issue 51) are the street ends that reach it, or that it reaches, with
+///   every pathway open, each walked from alone: which of them still does so with some pathways
+///   closed is `ways(closedPathways:)`.
 ///
 /// Immutable; built once per station load. The answer with nothing closed is computed here once,
 /// so a station without an outage costs nothing more on each alert refresh. Equality is the
@@ -84,6 +87,13 @@ public struct StationTopology: Sendable, Equatable {
     public let platformIDs: [String]
     public let platformNames: [String]
     public let openAccess: [Access]
+    /// The street ends' positions in `locations`, in `locations` order.
+    public let streetEnds: [Int]
+    /// Each platform's ways (in `platformIDs` order): the positions in `streetEnds` of the street
+    /// ends it is entered from or left to with every pathway open, in `streetEnds` order.
+    public let openWays: [[Int]]
+    /// Each platform's ways' access with every pathway open, aligned with `openWays`.
+    public let openWayAccess: [[Access]]
 
     private let indexByID: [String: Int]
     /// The elevators' positions in `pathways`, and each pathway's ends as positions in `locations`.
@@ -92,7 +102,6 @@ public struct StationTopology: Sendable, Equatable {
     /// Step-free edges by their start (`forward`) and by their end (`backward`).
     private let forward: Edges
     private let backward: Edges
-    private let streetEnds: [Int]
     /// For each platform (by position in `platformIDs`), its node and its boarding areas' nodes.
     private let platformNodes: [[Int]]
 
@@ -146,6 +155,9 @@ public struct StationTopology: Sendable, Equatable {
         platformNames = platformIDs.map { unique[byID[$0]!].name }
         self.platformNodes = platformNodes
         openAccess = Self.access(platformNodes, streetEnds, forward, backward, pathwayCount: kept.count, closed: [])
+        let everyWay = Self.wayAccess(platformNodes, streetEnds, forward, backward, pathwayCount: kept.count, closed: [])
+        openWays = everyWay.map { access in access.indices.filter { access[$0].entry || access[$0].exit } }
+        openWayAccess = zip(everyWay, openWays).map { access, ways in ways.map { access[$0] } }
     }
 
     /// Whether the map knows the station's street: an entrance (stepped or not) or its street node.
@@ -163,6 +175,13 @@ public struct StationTopology: Sendable, Equatable {
             : Self.access(platformNodes, streetEnds, forward, backward, pathwayCount: pathways.count, closed: closedPathways)
     }
 
+    /// Each platform's ways' access (aligned with `openWays`) with the pathways at
+    /// `closedPathways` taken out: each street end walked from alone.
+    public func ways(closedPathways: Set<Int>) -> [[Access]] {
+        guard !closedPathways.isEmpty else { return openWayAccess }
+        let every = Self.wayAccess(platformNodes, streetEnds, forward, backward, pathwayCount: pathways.count, closed: closedPathways)
+        return zip(every, openWays).map { access, ways in ways.map { access[$0] } }
+    }
 
     private typealias Edges = [[Edge]]
 
@@ -176,6 +195,22 @@ public struct StationTopology: Sendable, Equatable {
         return platformNodes.map { nodes in
             Access(entry: nodes.contains { entered[$0] }, exit: nodes.contains { left[$0] })
         }
+    }
+
+    /// For each platform, its access from and to each street end alone (in `streetEnds` order).
+    private static func wayAccess(_ platformNodes: [[Int]], _ streetEnds: [Int], _ forward: Edges, _ backward: Edges, pathwayCount: Int,
+                                  closed: Set<Int>) -> [[Access]] {
+        var mask = [Bool](repeating: false, count: pathwayCount)
+        for position in closed where position < pathwayCount { mask[position] = true }
+        var result = platformNodes.map { _ in [Access]() }
+        for end in streetEnds {
+            let entered = reach(from: [end], over: forward, closed: mask)
+            let left = reach(from: [end], over: backward, closed: mask)
+            for (platform, nodes) in platformNodes.enumerated() {
+                result[platform].append(Access(entry: nodes.contains { entered[$0] }, exit: nodes.contains { left[$0] }))
+            }
+        }
+        return result
     }
 
     /// Every node some start reaches over the edges not closed.

@@ -6,7 +6,9 @@
 /// - **basis `pathways`** (the station has pathways): a platform has entry when a step-free street
 ///   end reaches it over step-free pathways that no outage takes out, exit when it reaches one
 ///   (`StationTopology`); `available` when every platform has both, `none` when none has both,
-///   else `partial`.
+///   else `partial`. Each platform lists its ways (`via`: the street ends it is reached from or
+///   leads to with every pathway open, each walked alone, and whether each still does), and its
+///   entry and exit are its ways' (`Way.access(via:)`).
 /// - **basis `stations`** (no pathways): each platform's reported value as its entry and exit,
 ///   its `true`s made `nil` by an elevator outage that could be on its way (`StepFreeWithoutMap`).
 /// - An alert's outage (`AlertOutage`) and a lift-status unit at the station (`--facilities-url`,
@@ -49,15 +51,25 @@ public struct StepFreeNow: Hashable, Sendable {
     public struct PlatformAccess: Hashable, Sendable {
         public var stopID: String
         public var name: String
-        /// Nil on basis `stations`: nothing says.
+        /// Nil on basis `stations`: nothing says. On a map, derived from `via` (`Way.access(via:)`).
         public var entry: Bool?
         public var exit: Bool?
+        /// The platform's ways on a map that shows a street (`Way`); nil without a map, and where
+        /// the map shows no street.
+        public var via: [Way]?
 
-        public init(stopID: String, name: String, entry: Bool?, exit: Bool?) {
+        public init(stopID: String, name: String, entry: Bool?, exit: Bool?, via: [Way]? = nil) {
             self.stopID = stopID
             self.name = name
             self.entry = entry
             self.exit = exit
+            self.via = via
+        }
+
+        /// A platform on a map with a street: its entry and exit are its ways' (`Way.access`).
+        public init(stopID: String, name: String, via: [Way], surely: (entry: Bool, exit: Bool) = (false, false)) {
+            let access = Way.access(via: via, surely: surely)
+            self.init(stopID: stopID, name: name, entry: access.entry, exit: access.exit, via: via)
         }
     }
 
@@ -210,28 +222,35 @@ public struct StepFreeNow: Hashable, Sendable {
             }
             return
         }
-        let access = topology.access(closedPathways: closed)
-        // An `unknown` unit may be out or not: a platform whose access differs between the two
+        let ways = topology.ways(closedPathways: closed)
+        // An `unknown` unit may be out or not: a way whose entry or exit differs between the two
         // has none said.
-        // So may any one candidate of an unplaced elevator: a platform that loses entry or exit
-        // with one of them out has it none said either.
-        var doubts = unsure.subtracting(closed).isEmpty ? [] : [topology.access(closedPathways: closed.union(unsure))]
+        // So may any one candidate of an unplaced elevator: a way lost with one of them out has
+        // none said either. The platform's own entry and exit are its ways' (`Way.access(via:)`).
+        var doubts = unsure.subtracting(closed).isEmpty ? [] : [topology.ways(closedPathways: closed.union(unsure))]
         for candidate in Set(anyOneOf) where !closed.contains(candidate) {
-            doubts.append(topology.access(closedPathways: closed.union([candidate])))
+            doubts.append(topology.ways(closedPathways: closed.union([candidate])))
         }
-        // A platform the pathways do not reach at all has neither: the reference asks a feed with
-        // pathways to give them for the whole station. Both lists are usually in the same order;
-        // a station has few platforms, so a search beats a dictionary otherwise.
+        // A platform the pathways do not reach at all has no way, so neither entry nor exit: the
+        // reference asks a feed with pathways to give them for the whole station. Both lists are
+        // usually in the same order; a station has few platforms, so a search beats a
+        // dictionary otherwise.
         platforms = station.platforms.enumerated().map { index, platform in
             let ids = topology.platformIDs
             guard let position = index < ids.count && ids[index] == platform.stopID ? index : ids.firstIndex(of: platform.stopID) else {
-                return PlatformAccess(stopID: platform.stopID, name: station.name, entry: false, exit: false)
+                return PlatformAccess(stopID: platform.stopID, name: station.name, via: [])
             }
             let name = topology.platformNames[position]
-            let best = access[position]
-            return PlatformAccess(stopID: platform.stopID, name: name.isEmpty ? station.name : name,
-                                  entry: doubts.allSatisfy { $0[position].entry == best.entry } ? best.entry : nil,
-                                  exit: doubts.allSatisfy { $0[position].exit == best.exit } ? best.exit : nil)
+            let via = topology.openWays[position].enumerated().map { way, end in
+                let best = ways[position][way], street = topology.locations[topology.streetEnds[end]]
+                return Way(id: street.id, name: street.name,
+                           entry: doubts.allSatisfy { $0[position][way].entry == best.entry } ? best.entry : nil,
+                           exit: doubts.allSatisfy { $0[position][way].exit == best.exit } ? best.exit : nil)
+            }
+            // Whether some way works whichever outage in doubt is out.
+            let surely = (entry: ([ways] + doubts).allSatisfy { $0[position].contains(where: \.entry) },
+                          exit: ([ways] + doubts).allSatisfy { $0[position].contains(where: \.exit) })
+            return PlatformAccess(stopID: platform.stopID, name: name.isEmpty ? station.name : name, via: via, surely: surely)
         }
         if platforms.contains(where: { $0.entry == nil || $0.exit == nil }) { complete = false }
         let both = platforms.filter { $0.entry == true && $0.exit == true }.count

@@ -33,6 +33,7 @@ public struct StopSheetService: Sendable {
             .of { () throws(RPCError) in try stopSheet(StopSheetQuery(stopID: stopID)) }
         }
         dispatcher.register(Methods.Station.self) { params, _ in .of { () throws(RPCError) in try station(params.stopId.text) } }
+        dispatcher.register(Methods.StationMap.self) { params, _ in .of { () throws(RPCError) in try stationMap(params.stopId.text) } }
         dispatcher.register(Methods.Stations.self) { _, _ in .of { () throws(RPCError) in try stations() } }
         dispatcher.register(Methods.Alerts.self) { params, _ in .of { () throws(RPCError) in try alerts(params.stopId?.text) } }
         dispatcher.register(Methods.Facilities.self) { params, _ in .of { () throws(RPCError) in try facilities(params.stopId?.text) } }

@@ -49,13 +49,39 @@ extension Answer {
         public var name: String
         public var entry: Bool?
         public var exit: Bool?
+        /// On a map that shows a street (basis `pathways`): every street end the platform is
+        /// reached from or leads to with every pathway open, and whether it does now; `entry` and
+        /// `exit` are then its ways'. Left out without a map and where the map shows no street.
+        /// Since protocol 2.3.
+        public var via: [StepFreeWay]?
 
-        public enum CodingKeys: String, AnswerKey { case stopId, name, entry, exit }
+        public enum CodingKeys: String, AnswerKey {
+            case stopId, name, entry, exit, via
+            public static let omittable: Set<Self> = [.via]
+        }
 
-        public static let summary = "A platform's step-free entry and exit now."
+        public static let summary = "A platform's step-free entry and exit now, and on a map the street ends they are by."
 
-        public init(stopId: String, name: String, entry: Bool?, exit: Bool?) {
-            (self.stopId, self.name, self.entry, self.exit) = (stopId, name, entry, exit)
+        public init(stopId: String, name: String, entry: Bool?, exit: Bool?, via: [StepFreeWay]? = nil) {
+            (self.stopId, self.name, self.entry, self.exit, self.via) = (stopId, name, entry, exit, via)
+        }
+    }
+
+    /// A platform's way: a street end (a step-free entrance, or TfL's `<station>-Outside` node)
+    /// and whether the platform is entered from it and left to it step-free now: `false` when
+    /// an outage takes the way, `null` when one the verdict cannot rule out may.
+    public struct StepFreeWay: AnswerObject {
+        public var id: String
+        public var name: String
+        public var entry: Bool?
+        public var exit: Bool?
+
+        public enum CodingKeys: String, AnswerKey { case id, name, entry, exit }
+
+        public static let summary = "A street end of the station and whether the platform is entered from it and left to it step-free now."
+
+        public init(id: String, name: String, entry: Bool?, exit: Bool?) {
+            (self.id, self.name, self.entry, self.exit) = (id, name, entry, exit)
         }
     }
 

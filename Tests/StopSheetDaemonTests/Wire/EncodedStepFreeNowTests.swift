@@ -36,11 +36,17 @@ import Testing
     /// entrance E6 walks to platform Z101P (U306P7); Z102P is reached from the street (E1 → N6 → N5)
     /// only by the elevator U306P10 between N5 and N1 (Výtah, "lift"), N2 being an escalator away.
     /// Naming N1 takes that elevator out: Z102P has neither entry nor exit, the station is partial.
+    /// Its ways (issue 51): the four entrances not marked stepped, each of which reaches both
+    /// platforms with nothing out; Z102P's all go by the elevator.
     static func motol(z102: Bool, outages: String) throws -> JSON {
-        try JSONParser.parse("""
+        let ways = { (up: Bool) in
+            [("U306S1E6", "BUS Řepy, Zličín"), ("U306S1E2", "BUS Vypich, Nem. Na Homolce"), ("U306S1E3", "FN Motol"), ("U306S1E1", "BUS Řepy, Zličín")]
+                .map { #"{"id":"\#($0.0)","name":"\#($0.1)","entry":\#(up),"exit":\#(up)}"# }.joined(separator: ",")
+        }
+        return try JSONParser.parse("""
             {"stepFree":"\(z102 ? "available" : "partial")","basis":"pathways","complete":true,"platforms":[\
-            {"stopId":"U306Z101P","name":"Nemocnice Motol","entry":true,"exit":true},\
-            {"stopId":"U306Z102P","name":"Nemocnice Motol","entry":\(z102),"exit":\(z102)}],"outages":\(outages)}
+            {"stopId":"U306Z101P","name":"Nemocnice Motol","entry":true,"exit":true,"via":[\(ways(true))]},\
+            {"stopId":"U306Z102P","name":"Nemocnice Motol","entry":\(z102),"exit":\(z102),"via":[\(ways(z102))]}],"outages":\(outages)}
             """)
     }
 

@@ -16,7 +16,10 @@ extension StepFreeNow {
 }
 
 extension StepFreeNow.PlatformAccess {
-    var answer: Answer.PlatformAccess { Answer.PlatformAccess(stopId: stopID, name: name, entry: entry, exit: exit) }
+    var answer: Answer.PlatformAccess {
+        Answer.PlatformAccess(stopId: stopID, name: name, entry: entry, exit: exit,
+                              via: via?.map { Answer.StepFreeWay(id: $0.id, name: $0.name, entry: $0.entry, exit: $0.exit) })
+    }
 }
 
 extension StepFreeNow.Outage {

@@ -12,6 +12,9 @@ public final class EncodedSnapshot: Sendable {
     public let zone: TimeZoneRules
     /// Each station's `stopSheet` result without `data`, in the directory's station order.
     private let sheets: [EncodedSheet]
+    /// The verdict of each station on a map (basis `pathways`), by position in the directory:
+    /// `stationMap` answers from it, so a station's ways are worked out once per build.
+    private let mapVerdicts: [Int: StepFreeNow]
     private let decimalIndex: DecimalStopIndex
     /// The `stations` answer's order (`StationsByName`): positions in the directory's stations.
     public let stationsByName: [Int]
@@ -21,7 +24,7 @@ public final class EncodedSnapshot: Sendable {
     public init(_ snapshot: Snapshot, zone: TimeZoneRules, previous: EncodedSnapshot? = nil) {
         self.snapshot = snapshot
         self.zone = zone
-        sheets = Self.encodeSheets(snapshot, zone: zone)
+        (sheets, mapVerdicts) = Self.encodeSheets(snapshot, zone: zone)
         decimalIndex = DecimalStopIndex(snapshot.stations)
         let sameLoad = previous.map { Self.sameLoad($0.snapshot.stations, snapshot.stations) } ?? false
         stationsByName = sameLoad ? previous!.stationsByName : StationsByName.order(snapshot.stations)
@@ -55,15 +58,19 @@ public final class EncodedSnapshot: Sendable {
 
     public var stationCount: Int { sheets.count }
 
+    /// The verdict of the station at `index` when it is on a map; nil otherwise.
+    func mapVerdict(at index: Int) -> StepFreeNow? { mapVerdicts[index] }
+
     /// Each alert is encoded once (and each advisory), and so is each distinct set of alerts that
     /// applies to some station (a line's stations share one): building is then linear in
     /// stations + alerts, not stations × alerts-per-station encodings.
-    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules) -> [EncodedSheet] {
+    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules) -> ([EncodedSheet], [Int: StepFreeNow]) {
         let live = snapshot.liveAlerts
         let alerts = live.map { $0.encoded(in: zone) }
         let advisories = live.map { AccessibilityAdvisory($0)?.encoded(in: zone) }
         var membersBySet: [[Int]: EncodedAlertMembers] = [:]
         var sheets: [EncodedSheet] = []
+        var mapVerdicts: [Int: StepFreeNow] = [:]
         sheets.reserveCapacity(snapshot.stations?.count ?? 0)
         // Stations are read in place: a `for station in` loop copies each one, retains included.
         (snapshot.stations?.stations ?? []).withUnsafeBufferPointer { stations in
@@ -75,12 +82,14 @@ public final class EncodedSnapshot: Sendable {
                     membersBySet[positions] = members
                     return members
                 }()
+                let now = snapshot.stepFreeNow(for: stations[index], alertPositions: positions)
+                if now.basis == .pathways { mapVerdicts[index] = now }
                 sheets.append(EncodedSheet(stationID: stations[index].id, stationName: stations[index].name, stepFree: stations[index].stepFree,
                                            from: stations[index].stepFreeFrom,
                                            agency: stations[index].agencyName, alerts: members,
-                                           now: snapshot.stepFreeNow(for: stations[index], alertPositions: positions).encoded(in: zone)))
+                                           now: now.encoded(in: zone)))
             }
         }
-        return sheets
+        return (sheets, mapVerdicts)
     }
 }
