@@ -88,7 +88,7 @@ public final class StopSheetClient {
 
     /// A station's map (its locations, pathways, what is out, each platform's ways), or null and why.
     public func stationMap(stopId: String) throws(ClientError) -> Reply<Answer.StationMap> {
-        try call(Methods.StationMap.self, [.stopId: .string(stopId)])
+        try call(Methods.StationMap.self, Methods.StationMap.Params(stopId: try Self.param(.string(stopId), Methods.StationMap.Params.CodingKeys.stopId)))
     }
 
     /// Every station, by name, without platforms.
