@@ -77,17 +77,12 @@ def unescape(text):
 
 def load(path):
     mutations, seen = [], set()
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line.strip() or line.startswith("#"):
-                continue
-            fields = line.split("\t")
-            if len(fields) != 4 or fields[2] == fields[3] or fields[0] in seen:
-                sys.exit(f"{path}:{number}: want four tab-separated fields (id, file, text, replacement), "
-                         f"a text that changes and an id of its own")
-            seen.add(fields[0])
-            mutations.append({"id": fields[0], "file": fields[1], "text": unescape(fields[2]), "replacement": unescape(fields[3])})
+    for number, fields in random_mutants.tsv_rows(path):
+        if len(fields) != 4 or fields[2] == fields[3] or fields[0] in seen:
+            sys.exit(f"{path}:{number}: want four tab-separated fields (id, file, text, replacement), "
+                     f"a text that changes and an id of its own")
+        seen.add(fields[0])
+        mutations.append({"id": fields[0], "file": fields[1], "text": unescape(fields[2]), "replacement": unescape(fields[3])})
     return mutations
 
 

@@ -186,16 +186,21 @@ def load_equivalent(root):
     path = os.path.join(root, EQUIVALENT)
     if not os.path.exists(path):
         return listed
+    for number, fields in tsv_rows(path):
+        if len(fields) != 4 or not fields[3].strip():
+            raise ValueError(f"{path}:{number}: want four tab-separated fields (file, line, mutated line, reason)")
+        listed[(fields[0], fields[1], fields[2])] = fields[3]
+    return listed
+
+
+def tsv_rows(path):
+    """The rows of one of Tests/Mutations' lists (mutations.tsv, equivalent.tsv) as (line number,
+    tab-separated fields), blank lines and `#` comments left out."""
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             line = line.rstrip("\n")
-            if not line.strip() or line.startswith("#"):
-                continue
-            fields = line.split("\t")
-            if len(fields) != 4 or not fields[3].strip():
-                raise ValueError(f"{path}:{number}: want four tab-separated fields (file, line, mutated line, reason)")
-            listed[(fields[0], fields[1], fields[2])] = fields[3]
-    return listed
+            if line.strip() and not line.startswith("#"):
+                yield number, line.split("\t")
 
 
 def draw(root, count, seed):
