@@ -75,6 +75,12 @@ import Testing
         #expect(next() == Self.pad + "added: accessibility advisory: Elevator at Clark/Lake out of service", "\(seen)")
         #expect(next() == Self.pad + "edited: Active train alert: Brown and Red Line Delays", "\(seen)")
         #expect(next() == Self.pad + "  was: Brown Line Delays Cleared", "\(seen)")
+        // Without a map, an elevator alert that names no platform may be on any platform's way
+        // (issue 50): the verdict's change, then each platform's, each cut to the width.
+        #expect(next() == Self.pad + "step-free now: available → unknown", "\(seen)")
+        for platform in ["Forest Pk-bound", "O'Hare-bound", "Inner Loop", "Outer Loop"] {
+            #expect(next()?.hasPrefix(Self.pad + "Clark/Lake (\(platform)) platform: step-free entry and exit unkno") == true, "\(seen)")
+        }
 
         // One removed, one added whose headline is longer than the line: cut, with an ellipsis.
         let long = (id: "4", headline: "Boarding Change, Delays Between Armitage and Merchandise Mart While Crews Repair the Track", impact: String?.none,
