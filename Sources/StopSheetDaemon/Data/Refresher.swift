@@ -296,6 +296,12 @@ public final class Refresher: Sendable {
                                                                    (.ambiguous, "ambiguous", "AMBIGUOUS"), (.unplaced, "unplaced", "UNPLACED")]
         let message = "facilities: lift units " + words.map { "\(counts[$0.0] ?? 0) \($0.1)" }.joined(separator: ", ")
         let all = [JournalEvent.facilityPlacement.field] + words.map { ($0.2, String(counts[$0.0] ?? 0)) } + fields
-        if counts.contains(where: { $0.key != .placed && $0.value > 0 }) { Log.notice(message, all) } else { Log.info(message, all) }
+        Log.log(placementLevel(counts), message, all)
+    }
+
+    /// A notice when some unit is not placed (the deployer has mapping to do); info when every
+    /// unit is, or there are none.
+    static func placementLevel(_ counts: [FacilityPlacement.Count: Int]) -> LogLevel {
+        counts.contains { $0.key != .placed && $0.value > 0 } ? .notice : .info
     }
 }
