@@ -311,6 +311,36 @@ import Testing
         #expect(try other.request(#"{"jsonrpc":"2.0","id":"p","method":"echo"}"#)["id"] == "p")
     }
 
+    /// Over the memory budget a connection holding part of a line is neither read from nor
+    /// answered; once the total falls back under, it is read again, though no event of its own
+    /// brings it back (the rest of its line waits unread in the kernel).
+    @Test func aConnectionHeldBackOverBudgetIsServedOnceTheTotalFallsUnder() throws {
+        var limits = ServerLimits()
+        limits.maxBufferedBytes = 64 << 10
+        limits.tickInterval = .milliseconds(20)  // only for `waitForTwoTicks`: nothing here times out
+        let harness = try TestServer(limits: limits)
+        defer { #expect(harness.finish()) }
+        // A megabyte answer whose client does not read yet: most of it stays in the server, over budget.
+        let reader = try harness.client()
+        let bigRequest = #"{"jsonrpc":"2.0","id":"big","method":"big","params":[1000000]}"# + "\n"
+        #expect(reader.send(Array(bigRequest.utf8)))
+        #expect(harness.waitForTwoTicks())
+        // A request longer than one read over budget: the server takes part of it, then holds it back.
+        let held = try harness.client()
+        let text = String(repeating: "y", count: 20_000)
+        let heldRequest = #"{"jsonrpc":"2.0","id":"held","method":"echo","params":["\#(text)"]}"# + "\n"
+        #expect(held.send(Array(heldRequest.utf8)))
+        // Accepted in the round of the first tick, read in the round of the third.
+        #expect(harness.waitForTwoTicks() && harness.waitForTwoTicks())
+        #expect(harness.server.counters[.bytesIn] < bigRequest.utf8.count + heldRequest.utf8.count, "held back: part of its line unread")
+
+        // The reader takes its answer: the total falls under budget, and the held request is read and answered.
+        let big = try #require(reader.readLine(), "\(reader.lastReadFailure ?? "")")
+        #expect(big.parsed["id"] == "big" && big.utf8.count > 1_000_000)
+        let answer = try #require(held.readLine(), "\(held.lastReadFailure ?? "")")
+        #expect(answer.parsed["id"] == "held" && answer.parsed["result"] == [.string(text)])
+    }
+
     @Test func idleConnectionsAreClosedButNotWhileADeferredReplyIsPending() throws {
         var limits = ServerLimits()
         limits.idleTimeout = .milliseconds(200)

@@ -216,7 +216,9 @@ final class EventLoop<Handler: ConnectionHandler> {
         if !connection.readClosed, !connection.handler.isWaiting, connection.unsent <= limits.maxOutputBytes, !heldBack {
             wanted |= Epoll.readable
         }
-        if connection.unsent > 0 { wanted |= Epoll.writable }
+        // Writability only while bytes wait for it: epoll is level-triggered, and an empty
+        // socket is always writable, so watching it idle would wake the loop at once, forever.
+        if connection.unsent != 0 { wanted |= Epoll.writable }
         if wanted != connection.registeredEvents {
             if modify(connection.fd, generation: connection.generation, events: wanted) {
                 connection.registeredEvents = wanted
