@@ -158,14 +158,12 @@ struct OutputBuffer {
                 left -= step
                 continue
             }
-            let remaining = splices[splicesSent].piece.count - pieceSent
-            if left < remaining {
-                pieceSent += left
-                return
-            }
-            left -= remaining
-            splicesSent += 1
-            pieceSent = 0
+            // As the tail's bytes above: a piece sent to its last byte is passed at once, so
+            // `dropSent` lets it go and no empty segment is sent for it.
+            let step = min(left, splices[splicesSent].piece.count - pieceSent)
+            pieceSent += step
+            left -= step
+            if pieceSent == splices[splicesSent].piece.count { (splicesSent, pieceSent) = (splicesSent + 1, 0) }
         }
     }
 
