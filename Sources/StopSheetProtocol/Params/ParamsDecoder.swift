@@ -168,7 +168,9 @@ private struct RecordingContainer<Key: CodingKey>: FlatParamsContainer {
     var allKeys: [Key] { [] }
 
     func contains(_ key: Key) -> Bool { true }
-    func decodeNil(forKey key: Key) throws -> Bool { false }
+    /// A member read by `decode` is required and by `decodeIfPresent` optional; one read by
+    /// `decodeNil` would be neither, so no params type may (its shape could not be told).
+    func decodeNil(forKey key: Key) throws -> Bool { preconditionFailure("param '\(key.stringValue)' read by decodeNil: read it by decode or decodeIfPresent") }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try required(type, key) }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { optional(type, key) }
