@@ -113,7 +113,8 @@ private struct ParamsContainer<Key: CodingKey>: FlatParamsContainer {
     }
 
     func contains(_ key: Key) -> Bool { value(key) != nil }
-    func decodeNil(forKey key: Key) throws -> Bool { value(key) == nil }
+    /// Never called: `ParamsShape`, recorded first, refuses a params type that reads by it.
+    func decodeNil(forKey key: Key) throws -> Bool { preconditionFailure("param '\(key.stringValue)' read by decodeNil") }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try required(type, key) }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try optional(type, key) }
