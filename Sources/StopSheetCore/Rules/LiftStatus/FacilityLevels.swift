@@ -14,9 +14,7 @@ public enum FacilityLevels {
            let and = words[(between + 1)...].firstIndex(of: "and"), and > between + 1, and + 1 < words.count {
             return [words[(between + 1)..<and].joined(separator: " "), words[(and + 1)...].joined(separator: " ")]
         }
-        let place = words.filter { !kindWords.contains($0) }
+        let place = words.filter { !FacilityKind.unitWords.contains($0) }
         return place.isEmpty || words.contains("between") ? [] : [place.joined(separator: " ")]
     }
-
-    private static let kindWords: Set<String> = ["elevator", "elevators", "escalator", "escalators", "lift", "lifts", "unit"]
 }
