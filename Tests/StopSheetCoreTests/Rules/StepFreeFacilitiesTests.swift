@@ -35,7 +35,7 @@ import Testing
         let now = try Self.now(Self.station, [Self.unit("K3", .notAvailable)])
         #expect(StepFreeNowTests.access(now) == ["P": [true, true], "Q": [false, false]])
         #expect(now.stepFree == .partial && now.complete)
-        #expect(now.outages == [.init(alertID: "", facility: .elevator, facilityID: "K3", pathways: ["L3"], source: .facilities,
+        #expect(now.outages == [.init(alertID: nil, facility: .elevator, facilityID: "K3", pathways: ["L3"], source: .facilities,
                                       status: .notAvailable, since: Instant(secondsSince1970: 500), description: "Lift K3")])
     }
 
