@@ -198,6 +198,14 @@ import Testing
         #expect(FacilityLevels.levels("Elevator") == [])
     }
 
+    /// One reading of a level for every comparison: a unit's, a location's, a `levels.txt` name.
+    @Test func aLevelIsItsWordsTheWordLevelAside() {
+        #expect(FacilityLevels.words("Mezzanine Level") == ["mezzanine"])
+        #expect(FacilityLevels.words("  MEZZANINE ") == FacilityLevels.words("mezzanine level"))
+        #expect(FacilityLevels.words("Street/Mezzanine") == ["street", "mezzanine"])
+        #expect(FacilityLevels.words("Silver Line Platform") == ["silver", "line", "platform"])
+    }
+
     @Test func inventoryPlacesFirst() throws {
         // The inventory's pathway beats the id's own match (K1 is L1's code).
         let byPathway = try Self.now(Self.station, [Self.unit("K1", .notAvailable, inventory: [.init(unitID: "K1", pathwayID: "L3")])])
