@@ -173,7 +173,9 @@ public enum FacilityPlacement: Hashable, Sendable {
         return named.filter { $0.1.contains(where: longest.contains) }.map(\.0)
     }
 
-    /// What a unit is: its stated kind, or, of no stated kind, that of the pathways it is placed on.
+    /// What a unit is: its stated kind, or, of no stated kind, that of the pathways it is placed on
+    /// (an `other` unit on an elevator is an elevator). The one decision of a unit's kind: the
+    /// verdict counts it and the `facilities` answer shows it.
     public func kind(of unit: FacilityUnit, on topology: StationTopology?) -> FacilityKind {
         guard unit.facility == .other, let topology, let first = pathways.first else { return unit.facility }
         switch topology.pathways[first].mode {
