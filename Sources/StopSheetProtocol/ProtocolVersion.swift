@@ -29,7 +29,8 @@
 /// `placedBy` and `platforms`, omittable for a 2.2 daemon's answers.
 /// 2.4: which way is step-free now (issue 51): each `now.platforms[]` on a map gains `via`, its
 /// street ends and whether each works now; omittable (a 2.3 daemon's answers, and stations
-/// without a map).
+/// without a map); the method `stationMap`. With it (issue 54), a `facilities` unit of no stated
+/// kind placed on pathways shows their kind, as the verdict counts it (before: `other`).
 public enum ProtocolVersion {
     public static let major = 2
     public static let minor = 4

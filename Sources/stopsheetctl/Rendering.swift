@@ -56,7 +56,7 @@ enum Rendering {
         for unit in answer.units {
             if unit.stationId != station {
                 station = unit.stationId
-                page.paragraph(unit.stationId.isEmpty ? "At no station" : "\(unit.stationName) (\(unit.stationId))")
+                page.paragraph(unit.stationId == Answer.FacilityUnit.noStation ? "At no station" : "\(unit.stationName) (\(unit.stationId))")
             }
             let line = StepFreeNowLines.unit(facility: unit.facility, id: unit.unitId, status: unit.status, description: unit.description,
                                              since: unit.since, expectedBack: unit.expectedBack)

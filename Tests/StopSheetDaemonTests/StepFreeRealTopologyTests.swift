@@ -1,5 +1,6 @@
 import Foundation
 import StopSheetCore
+import StopSheetProtocol
 import Testing
 
 /// Step-free now on two real agencies' station topology (Tests/Fixtures/gtfs-pathways: Prague's
@@ -34,7 +35,7 @@ import Testing
                                     ("exit", platform.exit.map(JSON.bool) ?? .null)]))
             })),
             ("outages", .array(now.outages.map { outage in
-                .object(JSONObject([("alertId", .string(outage.alertID)), ("facility", .string(outage.facility.rawValue)),
+                .object(JSONObject([("alertId", .string(outage.alertID ?? Answer.FacilityOutage.noAlert)), ("facility", .string(outage.facility.rawValue)),
                                     ("facilityId", outage.facilityID.map(JSON.string) ?? .null), ("pathways", .array(outage.pathways.map(JSON.string))),
                                     ("source", .string(outage.source.rawValue)), ("status", .string(outage.status.rawValue))]))
             })),

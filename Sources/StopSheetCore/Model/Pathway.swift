@@ -32,6 +32,20 @@ public struct Pathway: Hashable, Sendable {
         [facilityID, pathwayCode, signpostedAs].compactMap { $0 } + (withID ? [id] : [])
     }
 
+    /// The name an inventory row's `pathway_id` gives the pathway (`--facilities-inventory-url`):
+    /// its `pathway_id`, as written.
+    public var inventoryName: String { id }
+
+    /// Whether an inventory row names the pathway (`inventoryName`).
+    public func isNamed(by row: FacilityInventory.Row) -> Bool { row.pathwayID == inventoryName }
+
+    /// Whether the pathway is one of TfL's lift pathways for the lift `unitID`: TfL publishes one
+    /// per pair of landings, `<from>-<to>-lift-<LiftUniqueId>`, so its id ends in `-lift-` and
+    /// the lift's id.
+    public func isTfLLift(_ unitID: String) -> Bool { id.hasSuffix(Self.tflLiftInfix + unitID) }
+
+    private static let tflLiftInfix = "-lift-"
+
     /// The phrases an alert's prose may name the pathway by: its `signposted_as` and
     /// `reversed_signposted_as`, folded (`AlertWords`: case aside, a hyphen read as a space,
     /// spaces collapsed), so "Loop-bound platform elevator" is named by "The Loop- bound

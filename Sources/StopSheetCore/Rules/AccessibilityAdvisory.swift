@@ -47,7 +47,7 @@ public struct AccessibilityAdvisory: Sendable, Equatable {
         return restoredPhrases.contains { AlertWords.contains(headline, phrase: $0) }
     }
 
-    private static let impactWords: Set<String> = ["elevator", "elevators", "accessibility", "accessiblity"]
+    private static let impactWords = FacilityKind.elevator.words.union(["accessibility", "accessiblity"])
     private static let restoredPhrases = [["back", "in", "service"], ["returned", "to", "service"]]
     private static let outOfService = ["out", "of", "service"]
 }

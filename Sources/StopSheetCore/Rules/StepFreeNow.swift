@@ -81,8 +81,8 @@ public struct StepFreeNow: Hashable, Sendable {
             case alerts, facilities
         }
 
-        /// The alert's id; empty for a lift-status unit (`facilityID` is its id).
-        public var alertID: String
+        /// The alert's id; nil for a lift-status unit (`facilityID` is its id).
+        public var alertID: String?
         public var facility: FacilityKind
         /// The first number the headline gives as "Elevator N", if any; a lift-status unit's id.
         public var facilityID: String?
@@ -109,7 +109,7 @@ public struct StepFreeNow: Hashable, Sendable {
         /// `direction` or `line`); empty otherwise.
         public var platforms: [String]
 
-        public init(alertID: String, facility: FacilityKind, facilityID: String?, pathways: [String], source: Source = .alerts,
+        public init(alertID: String?, facility: FacilityKind, facilityID: String?, pathways: [String], source: Source = .alerts,
                     status: FacilityUnit.Status = .notAvailable, since: Instant? = nil, expectedBack: Instant? = nil, description: String = "",
                     unplaced: FacilityPlacement.Unplaced? = nil, candidates: [String] = [], placedBy: OutagePlacementRule? = nil,
                     platforms: [String] = []) {
@@ -191,7 +191,7 @@ public struct StepFreeNow: Hashable, Sendable {
                 }
                 // Any one of an unplaced elevator's candidates may be out.
                 if kind != .escalator, unit.status != .partiallyAvailable { anyOneOf.append(contentsOf: placement.candidates) }
-                outages.append(Outage(alertID: "", facility: kind, facilityID: unit.unitID, pathways: ids(placement.pathways),
+                outages.append(Outage(alertID: nil, facility: kind, facilityID: unit.unitID, pathways: ids(placement.pathways),
                                       source: .facilities, status: unit.status, since: unit.since,
                                       expectedBack: unit.expectedBack, description: unit.description,
                                       unplaced: placement.unplaced, candidates: ids(placement.candidates)))

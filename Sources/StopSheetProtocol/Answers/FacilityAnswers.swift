@@ -32,7 +32,7 @@ extension Answer {
 
     /// One unit of a lift-status feed at a station.
     public struct FacilityUnit: AnswerObject {
-        /// Empty for a unit at no station (`unplaced` `noSuchStation`).
+        /// `noStation` (empty) for a unit at no station (`unplaced` `noSuchStation`).
         public var stationId: String
         public var stationName: String
         /// The feed's id for the unit.
@@ -54,6 +54,10 @@ extension Answer {
         public var expectedBack: String?
         /// The feed's own text, made safe for terminals.
         public var description: String
+
+        /// What `stationId` and `stationName` say for a unit at no station: the empty string, as
+        /// the wire has always written it (the daemon says nil).
+        public static let noStation = ""
 
         public enum CodingKeys: String, AnswerKey {
             case stationId, stationName, unitId, facility, status, serving, pathways, placedBy, unplaced, candidates, since, expectedBack, description

@@ -87,8 +87,11 @@ extension Answer {
 
     /// A live facility outage at the station and the pathways it takes out.
     public struct FacilityOutage: AnswerObject {
-        /// The alert's id; empty for a unit of a lift-status feed.
+        /// The alert's id; `noAlert` (empty) for a unit of a lift-status feed.
         public var alertId: String
+        /// What `alertId` says for an outage no alert told (a lift-status unit's): the empty
+        /// string, as the wire has always written it (the core and the daemon say nil).
+        public static let noAlert = ""
         public var facility: Facility
         /// The first number the headline gives as "Elevator N", if any; a lift-status unit's id.
         public var facilityId: String?

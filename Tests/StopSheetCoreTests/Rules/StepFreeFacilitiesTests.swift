@@ -35,7 +35,7 @@ import Testing
         let now = try Self.now(Self.station, [Self.unit("K3", .notAvailable)])
         #expect(StepFreeNowTests.access(now) == ["P": [true, true], "Q": [false, false]])
         #expect(now.stepFree == .partial && now.complete)
-        #expect(now.outages == [.init(alertID: "", facility: .elevator, facilityID: "K3", pathways: ["L3"], source: .facilities,
+        #expect(now.outages == [.init(alertID: nil, facility: .elevator, facilityID: "K3", pathways: ["L3"], source: .facilities,
                                       status: .notAvailable, since: Instant(secondsSince1970: 500), description: "Lift K3")])
     }
 
@@ -196,6 +196,14 @@ import Testing
         #expect(FacilityLevels.levels("Garage elevator") == ["garage"])
         #expect(FacilityLevels.levels("Top of Elevator Between Street Platform") == [])
         #expect(FacilityLevels.levels("Elevator") == [])
+    }
+
+    /// One reading of a level for every comparison: a unit's, a location's, a `levels.txt` name.
+    @Test func aLevelIsItsWordsTheWordLevelAside() {
+        #expect(FacilityLevels.words("Mezzanine Level") == ["mezzanine"])
+        #expect(FacilityLevels.words("  MEZZANINE ") == FacilityLevels.words("mezzanine level"))
+        #expect(FacilityLevels.words("Street/Mezzanine") == ["street", "mezzanine"])
+        #expect(FacilityLevels.words("Silver Line Platform") == ["silver", "line", "platform"])
     }
 
     @Test func inventoryPlacesFirst() throws {

@@ -74,7 +74,7 @@ struct NowFacts: Equatable {
     init(_ now: StepFreeNow) {
         verdict = [now.stepFree.rawValue, now.basis.rawValue, String(now.complete), now.reason?.rawValue ?? "-"]
         platforms = now.platforms.map { [$0.stopID, $0.name, $0.entry.map(String.init), $0.exit.map(String.init)] }
-        outages = now.outages.map { [$0.alertID, $0.facility.rawValue, $0.facilityID, $0.pathways.joined(separator: ",")] }
+        outages = now.outages.map { [$0.alertID ?? Answer.FacilityOutage.noAlert, $0.facility.rawValue, $0.facilityID, $0.pathways.joined(separator: ",")] }
     }
 }
 

@@ -31,7 +31,7 @@ enum SIRIFacilityMonitoringDecoder {
             let place = facility?.child("FacilityLocation")
             let stops = ["StopPlaceRef", "StopPointRef"].compactMap { place?.child($0).flatMap(text) }
             units.append(FacilityUnit(
-                unitID: unit, facility: kind(text(facility?.child("FacilityClass"))), status: status ?? .unknown,
+                unitID: unit, facility: FacilityKind(feedWord: text(facility?.child("FacilityClass"))), status: status ?? .unknown,
                 since: time(condition.descendant("ValidityPeriod", "StartTime"), local),
                 expectedBack: time(condition.descendant("ValidityPeriod", "EndTime"), local),
                 description: text(condition.descendant("FacilityStatus", "Description")) ?? text(facility?.child("Description")) ?? "",
@@ -48,14 +48,5 @@ enum SIRIFacilityMonitoringDecoder {
 
     private static func time(_ element: MarkupElement?, _ local: TimeZoneRules) -> Instant? {
         text(element).flatMap { ISO8601Time.instant($0, localTime: local) }
-    }
-
-    /// SIRI's `FacilityClass` (`lift`, `escalator`, …); nil or anything else is `other`.
-    private static func kind(_ facilityClass: String?) -> FacilityKind {
-        switch facilityClass?.lowercased() {
-        case "lift", "elevator": return .elevator
-        case "escalator": return .escalator
-        default: return .other
-        }
     }
 }

@@ -9,8 +9,7 @@ enum WMATAElevatorIncidentsDecoder {
         let rows = try JSONFields.array(document["ElevatorIncidents"], at: table)
         var notices = FeedNotices()
         let units = try FacilitiesDecoder.rows(rows, table: table, idKey: "UnitName", limits: limits, notices: &notices) { object, unit, _ in
-            let type = FacilitiesDecoder.text(object["UnitType"])?.uppercased()
-            let facility: FacilityKind = type == "ELEVATOR" ? .elevator : type == "ESCALATOR" ? .escalator : .other
+            let facility = FacilityKind(feedWord: FacilitiesDecoder.text(object["UnitType"]))
             let location = FacilitiesDecoder.text(object["LocationDescription"]) ?? ""
             let symptom = FacilitiesDecoder.text(object["SymptomDescription"]) ?? ""
             return FacilityUnit(

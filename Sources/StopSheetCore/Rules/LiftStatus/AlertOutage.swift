@@ -35,8 +35,8 @@ public struct AlertOutage: Hashable, Sendable {
         let headline = AlertWords.words(alert.headline)
         let detail = alert.details.effectDetail.map(Self.enumName)
         let elevatorStatus = alert.details.impact.map(AlertWords.words) == ["elevator", "status"]
-        let namesElevator = headline.contains { Self.elevatorWords.contains($0) }
-        let namesEscalator = headline.contains { Self.escalatorWords.contains($0) }
+        let namesElevator = headline.contains { FacilityKind.elevator.words.contains($0) }
+        let namesEscalator = headline.contains { FacilityKind.escalator.words.contains($0) }
         let saysOut = { Self.outagePhrases.contains { AlertWords.contains(headline, phrase: $0) } }
         guard alert.details.effect?.uppercased() == "ACCESSIBILITY_ISSUE" || detail == "ELEVATOR_CLOSURE" || detail == "ESCALATOR_CLOSURE"
                 || elevatorStatus || ((namesElevator || namesEscalator) && saysOut()),
@@ -61,8 +61,6 @@ public struct AlertOutage: Hashable, Sendable {
     /// accessibility advisories too (`AccessibilityAdvisory.isAdvisory`).
     public static func isOutage(_ alert: Alert) -> Bool { AlertOutage(alert) != nil }
 
-    private static let elevatorWords: Set<String> = ["elevator", "elevators"]
-    private static let escalatorWords: Set<String> = ["escalator", "escalators"]
     private static let outagePhrases = [["unavailable"], ["out", "of", "service"], ["closed"], ["not", "in", "service"]]
 
     /// `Elevator closure`, `elevator_closure` → `ELEVATOR_CLOSURE`.

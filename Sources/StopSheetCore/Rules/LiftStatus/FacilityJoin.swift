@@ -26,6 +26,7 @@ public enum FacilityJoin {
     /// its stale-after), every unit's status is `unknown`. The units at no station are `nowhere`.
     public static func join(_ units: [FacilityUnit], inventory: FacilityInventory = .empty, stations: StationDirectory,
                             at now: Instant, stale: Bool = false, keepAvailable: Bool = false) -> Joined {
+        // Each pathway by the name an inventory row gives it (`Pathway.inventoryName`), with its station.
         var pathwayStation: [String: String] = [:]
         // Each pathway id, facility_id, pathway_code and signposted_as, with its station; nil
         // for a name two stations share (it places the unit at neither).
@@ -33,7 +34,7 @@ public enum FacilityJoin {
         if !units.isEmpty {
             for (stationID, topology) in stations.topologies {
                 for pathway in topology.pathways {
-                    pathwayStation[pathway.id] = stationID
+                    pathwayStation[pathway.inventoryName] = stationID
                     for name in Set(pathway.names(withID: true)) {
                         named[name] = named[name] == nil ? stationID : named[name]! == stationID ? stationID : .some(nil)
                     }

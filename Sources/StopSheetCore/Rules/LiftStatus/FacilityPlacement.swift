@@ -2,7 +2,8 @@
 /// nowhere: the one place that decides it (the verdict, the `facilities` answer,
 /// `health.facilities` and the deployer's list of units to map all read it). Which station a
 /// unit is at is decided before, by `FacilityJoin`; pathways are matched by name through
-/// `Pathway.names(withID:)`, and in rule 3 also by TfL's `-lift-` ending.
+/// `Pathway.names(withID:)`, by inventory rows through `Pathway.isNamed(by:)`, and in rule 3
+/// also by TfL's `-lift-` ending (`Pathway.isTfLLift`).
 ///
 /// A **unit**: the first rule that finds pathways places it:
 /// 1. `inventory`: the pathways its inventory rows name (`--facilities-inventory-url`);
@@ -101,7 +102,7 @@ public enum FacilityPlacement: Hashable, Sendable {
         let id = unit.unitID
         let lifts = unit.facility == .escalator ? topology.pathways.indices.filter { topology.pathways[$0].mode == .escalator } : topology.elevatorPathways
         let ending = { (nodes: [Int]) -> [Int] in lifts.filter { ends(at: nodes, $0, topology) } }
-        let byInventory = topology.pathways.indices.filter { position in unit.inventory.contains { $0.pathwayID == topology.pathways[position].id } }
+        let byInventory = topology.pathways.indices.filter { position in unit.inventory.contains(where: topology.pathways[position].isNamed(by:)) }
         if !byInventory.isEmpty { return .placed(.inventory, pathways: byInventory) }
         let byInventoryStop = ending(liftEnds(unit.inventory.flatMap(\.stopIDs), in: topology))
         if !byInventoryStop.isEmpty { return .placed(.stopReference, pathways: byInventoryStop) }
@@ -109,14 +110,13 @@ public enum FacilityPlacement: Hashable, Sendable {
             topology.pathways[position].names(withID: true).contains(id)
         }
         if !byID.isEmpty { return .placed(.id, pathways: byID) }
-        let suffix = "-lift-" + id
-        let byLiftSuffix = lifts.filter { topology.pathways[$0].id.hasSuffix(suffix) }
+        let byLiftSuffix = lifts.filter { topology.pathways[$0].isTfLLift(id) }
         if !byLiftSuffix.isEmpty { return .placed(.id, pathways: byLiftSuffix) }
         let byNode = ending(topology.index(of: id).map { [$0] } ?? [])
         if !byNode.isEmpty { return .placed(.node, pathways: byNode) }
         let named = unit.location.levels
         if named.count == 2 {
-            let wanted = named.map(words)
+            let wanted = named.map(FacilityLevels.words)
             let pairs = { (position: Int) in
                 [topology.pathwayEnds[position].from, topology.pathwayEnds[position].to].flatMap { levelsOf(topology.locations[$0]) }
             }
@@ -173,7 +173,9 @@ public enum FacilityPlacement: Hashable, Sendable {
         return named.filter { $0.1.contains(where: longest.contains) }.map(\.0)
     }
 
-    /// What a unit is: its stated kind, or, of no stated kind, that of the pathways it is placed on.
+    /// What a unit is: its stated kind, or, of no stated kind, that of the pathways it is placed on
+    /// (an `other` unit on an elevator is an elevator). The one decision of a unit's kind: the
+    /// verdict counts it and the `facilities` answer shows it.
     public func kind(of unit: FacilityUnit, on topology: StationTopology?) -> FacilityKind {
         guard unit.facility == .other, let topology, let first = pathways.first else { return unit.facility }
         switch topology.pathways[first].mode {
@@ -202,12 +204,7 @@ public enum FacilityPlacement: Hashable, Sendable {
 
     /// The level pairs a location's name and description say (`FacilityLevels`), each level its words.
     private static func levelsOf(_ location: StationTopology.Location) -> [[Set<String>]] {
-        [location.name, location.description].map { FacilityLevels.levels($0).map(words) }.filter { $0.count == 2 }
-    }
-
-    /// A level's words, "level" aside: "Mezzanine Level" is the mezzanine.
-    private static func words(_ level: String) -> Set<String> {
-        Set(level.split(separator: " ").map(String.init)).subtracting(["level"])
+        [location.name, location.description].map { FacilityLevels.levels($0).map(FacilityLevels.words) }.filter { $0.count == 2 }
     }
 
     /// Whether two levels could be one: the words of one hold all of the other's ("platform",
@@ -221,11 +218,10 @@ public enum FacilityPlacement: Hashable, Sendable {
     /// could be it (`couldBe`). A compass word alone ("East elevator") names a side, not a place, and
     /// is always on the map.
     static func isOnMap(_ place: String, _ topology: StationTopology) -> Bool {
-        let place = words(place)
+        let place = FacilityLevels.words(place)
         guard !place.isEmpty, !place.isSubset(of: sideWords) else { return true }
-        let levels = topology.levelNames.map { [AlertWords.words($0).joined(separator: " ")] }
-            + topology.locations.flatMap { [FacilityLevels.levels($0.name), FacilityLevels.levels($0.description)] }
-        return levels.joined().contains { couldBe(words($0), place) }
+        let levels = topology.levelNames + topology.locations.flatMap { FacilityLevels.levels($0.name) + FacilityLevels.levels($0.description) }
+        return levels.contains { couldBe(FacilityLevels.words($0), place) }
     }
 
     private static let sideWords: Set<String> = ["north", "south", "east", "west", "side", "center", "central", "upper", "lower", "main"]

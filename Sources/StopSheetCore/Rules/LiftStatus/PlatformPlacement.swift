@@ -83,10 +83,10 @@ public enum PlatformPlacement {
     }
 
     /// Words a direction or line phrase never runs across: what comes before it in CTA's prose.
-    private static let boundaries: Set<String> = [
-        "the", "a", "an", "from", "to", "at", "of", "for", "on", "in", "is", "are", "platform", "platforms", "elevator", "elevators",
+    private static let boundaries: Set<String> = FacilityKind.elevator.words.union([
+        "the", "a", "an", "from", "to", "at", "of", "for", "on", "in", "is", "are", "platform", "platforms",
         "only", "exit", "entry", "station", "line", "lines", "service", "out", "street", "via", "by", "take",
-    ]
+    ])
     /// The most words a phrase runs back: "Howard-, Kimball- and Linden-bound" is four.
     private static let maxPhraseWords = 8
 }

@@ -23,7 +23,7 @@ extension Answer.StationMap {
             return Answer.MapLocation(id: location.id, name: location.name, role: role, level: location.levelID)
         }
         let reference = { (outage: StepFreeNow.Outage) in
-            Answer.OutageReference(source: outage.source, id: outage.source == .alerts ? outage.alertID : outage.facilityID ?? "")
+            Answer.OutageReference(source: outage.source, id: outage.alertID ?? outage.facilityID ?? "")
         }
         let pathways = topology.pathways.map { pathway in
             Answer.MapPathway(

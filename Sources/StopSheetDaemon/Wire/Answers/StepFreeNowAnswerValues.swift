@@ -24,7 +24,7 @@ extension StepFreeNow.PlatformAccess {
 
 extension StepFreeNow.Outage {
     func answer(in zone: TimeZoneRules) -> Answer.FacilityOutage {
-        Answer.FacilityOutage(alertId: alertID, facility: facility, facilityId: facilityID, pathways: pathways, source: source, status: status,
+        Answer.FacilityOutage(alertId: alertID ?? Answer.FacilityOutage.noAlert, facility: facility, facilityId: facilityID, pathways: pathways, source: source, status: status,
                               since: since.map(zone.iso8601), expectedBack: expectedBack.map(zone.iso8601), description: description,
                               unplaced: unplaced, candidates: candidates.isEmpty ? nil : candidates, placedBy: placedBy,
                               platforms: platforms.isEmpty ? nil : platforms)
