@@ -4,7 +4,7 @@ import func Glibc.cos
 import func Glibc.sin
 
 /// A point on the Earth, as GTFS `stop_lat`/`stop_lon` give it (WGS 84 degrees).
-public struct Coordinate: Sendable, Equatable {
+public struct Coordinate: Sendable, Hashable {
     public var latitude: Double
     public var longitude: Double
 

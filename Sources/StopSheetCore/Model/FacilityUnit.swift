@@ -16,14 +16,24 @@ public struct FacilityUnit: Hashable, Sendable {
         public var stopIDs: [String]
         /// WMATA's `StationCode` (`A01`): the GTFS station whose id holds it, `STN_A01` or `STN_A01_C01`.
         public var stationCode: String?
+        /// The feed's own reference of the unit's station, for a feed that names none of the
+        /// station data's ids: DB FaSta's `stationnumber`, IDFM's `ZdcId`. A deployer's table
+        /// (`--facilities-stations-url`) turns it into stops.
+        public var stationRef: String?
+        /// Where the feed says the unit stands (FaSta's `geocoordY`/`geocoordX`, IDFM's
+        /// `ZdcCentroid`): the position join's (`--facilities-radius`) input.
+        public var position: Coordinate?
         /// The two levels a WMATA "Elevator between Street and Mezzanine" joins, lowercased, as
         /// written: `["street", "mezzanine"]`; the one place of a "Garage elevator", `["garage"]`
         /// (`FacilityLevels`). Empty when the words name none.
         public var levels: [String]
 
-        public init(stopIDs: [String] = [], stationCode: String? = nil, levels: [String] = []) {
+        public init(stopIDs: [String] = [], stationCode: String? = nil, stationRef: String? = nil,
+                    position: Coordinate? = nil, levels: [String] = []) {
             self.stopIDs = stopIDs
             self.stationCode = stationCode
+            self.stationRef = stationRef
+            self.position = position
             self.levels = levels
         }
     }
