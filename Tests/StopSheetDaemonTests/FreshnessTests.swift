@@ -198,12 +198,12 @@ import Testing
             return config
         }
         let defaults = try config([])
-        #expect(Daemon.staleAfterSeconds(.alerts, defaults) == 600)
-        #expect(Daemon.staleAfterSeconds(.stations, defaults) == 10_800)
-        #expect(Daemon.staleAfterSeconds(.stations, try config(["--stations-interval", "60"])) == 180)
+        #expect(defaults.staleAfterSeconds(.alerts) == 600)
+        #expect(defaults.staleAfterSeconds(.stations) == 10_800)
+        #expect(try config(["--stations-interval", "60"]).staleAfterSeconds(.stations) == 180)
         let set = try config(["--alerts-stale-after", "5", "--stations-stale-after=7"])
-        #expect(Daemon.staleAfterSeconds(.alerts, set) == 5 && Daemon.staleAfterSeconds(.stations, set) == 7)
-        #expect(Daemon.staleAfterSeconds(.alerts, try config([], ["STOPSHEETD_ALERTS_STALE_AFTER": "42"])) == 42)
+        #expect(set.staleAfterSeconds(.alerts) == 5 && set.staleAfterSeconds(.stations) == 7)
+        #expect(try config([], ["STOPSHEETD_ALERTS_STALE_AFTER": "42"]).staleAfterSeconds(.alerts) == 42)
         #expect(throws: Config.Failure.self) { try config(["--alerts-stale-after", "0"]) }
     }
 

@@ -72,7 +72,7 @@ extension Daemon {
         // One generation: the sources, the stale-after limits and the zones together, before any
         // refresher runs under its new setting.
         store.reconfigure(sources: Dictionary(uniqueKeysWithValues: zip(refreshers.map(\.cache), settings.map(\.source.url))),
-                          staleAfterSeconds: Dictionary(uniqueKeysWithValues: CacheName.allCases.map { ($0, Daemon.staleAfterSeconds($0, applied)) }),
+                          staleAfterSeconds: Dictionary(uniqueKeysWithValues: CacheName.allCases.map { ($0, applied.staleAfterSeconds($0)) }),
                           zones: zones)
         for (refresher, setting) in zip(refreshers, settings) {
             refresher.reconfigure(source: setting.source, interval: setting.interval, reading: applied.reading,

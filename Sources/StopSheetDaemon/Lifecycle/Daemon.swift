@@ -336,15 +336,6 @@ public final class Daemon: Sendable {
         return options
     }
 
-    /// How old one cache's data may be before sheets and `health` call it stale.
-    static func staleAfterSeconds(_ cache: CacheName, _ config: Config) -> Int64 {
-        switch cache {
-        case .alerts: Int64(config.alertsStaleAfter)
-        case .stations: Int64(config.stationsStaleAfter ?? 3 * config.stationsInterval)
-        case .facilities: Int64(config.facilitiesStaleAfter)
-        }
-    }
-
     /// A config file's text, or nil when there is no file at `path` (an absent config is an
     /// empty one). Anything else that is not a readable regular file of at most 1 MiB without NUL
     /// bytes is an error naming why: a FIFO must not hang start-up or a reload, a directory or

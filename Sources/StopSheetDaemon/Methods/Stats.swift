@@ -43,16 +43,3 @@ public struct StatsMethod: Sendable {
             notificationsSent: counts[.notificationsSent]))
     }
 }
-
-/// `Answer.Stats` with its counts in the daemon's order (`AnswerForm`).
-private struct StatsMembers: AnswerForm {
-    typealias Encodes = Answer.Stats
-    typealias CodingKeys = Answer.Stats.CodingKeys
-    let since: String?
-    let requests: OrderedMembers<Int>
-    let errors: OrderedMembers<Int>
-    let connections: Answer.ConnectionCounts
-    let refreshes: Answer.RefreshCounts
-    let bytes: Answer.ByteCounts
-    let notificationsSent: Int
-}

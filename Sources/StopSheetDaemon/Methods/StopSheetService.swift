@@ -48,10 +48,10 @@ public struct StopSheetService: Sendable {
         let generation = store.current
         let data = generation.sheetData(now: clock.now())
         if query.stopType == .train, let index = generation.encoded.stationIndex(stopID: query.stopID) {
-            return spliced.sheet(at: index, of: generation, data: data)
+            return spliced.sheet(at: index, of: generation.encoded, data: data)
         }
         // A bus stop, an unknown stop, or stations not loaded yet: the rule is `stopSheet(_:in:)`'s.
-        return PreEncoded(try stopSheet(query, in: generation.encoded), data: spliced.encodedData(data, of: generation))
+        return PreEncoded(try stopSheet(query, in: generation.encoded), data: spliced.encodedData(data, of: generation.encoded))
     }
 
     /// The answer without the train sheet's `data` (it moves with the clock) from a given

@@ -9,7 +9,7 @@ import CLinux
 /// connection's `Handler`'s business (`Session` for JSON-RPC), which takes them from the
 /// connection's input and writes the answers into its output. Handlers return promptly; a
 /// deferred answer comes back through the inbox. All state in this class belongs to the loop
-/// thread; `Server` is the thread-safe face.
+/// thread; `LoopHandle` is the thread-safe face.
 ///
 /// Level-triggered, because a connection is paused often (a `.later` outstanding, output over its
 /// limit, input ended): pausing is then just dropping EPOLLIN from its interest, and resuming needs
@@ -20,13 +20,13 @@ import CLinux
 /// buffers). None can see overlapping accesses: `Clients` calls out to nothing, `scratch` and
 /// `events` serve one call at a time (`read`; `epoll_wait`), `deferred` is walked as a copy.
 final class EventLoop<Handler: ConnectionHandler> {
-    private let server: Server
+    private let handle: LoopHandle
     private let limits: ServerLimits
     // Each descriptor is held by its one owner (`Descriptor`), closed once: the loop's own here,
     // each connection's by its `Connection`, the wake-up eventfd's by the inbox.
     private let epoll: Descriptor
     private let wakeFD: Int32
-    /// Adopted once the loop has started: until then they are the caller's (`Server.run`).
+    /// Adopted once the loop has started: until then they are the caller's (`LoopHandle.run`).
     private var listeners: [Descriptor] = []
     @exclusivity(unchecked) private var clients: Clients<Handler>
     /// Tags each connection's epoll events: an event read in the same round in which its
@@ -55,15 +55,15 @@ final class EventLoop<Handler: ConnectionHandler> {
     private var acceptThrottle = LogThrottle(intervalNanoseconds: 10_000_000_000)
     private var busyThrottle = LogThrottle(intervalNanoseconds: 60_000_000_000)
 
-    init(server: Server, listeners: [Int32], host: Handler.Host) throws(ServerError) {
-        self.server = server
-        self.limits = server.limits
+    init(handle: LoopHandle, listeners: [Int32], host: Handler.Host) throws(ServerError) {
+        self.handle = handle
+        self.limits = handle.limits
         self.clients = Clients(limits: limits)
         self.tickNanos = max(limits.tickInterval.clampedNanoseconds, 1_000_000)
         self.drainNanos = limits.drainTimeout.clampedNanoseconds
         self.graceNanos = min(limits.drainGrace.clampedNanoseconds, drainNanos)
         self.host = host
-        bytesIn = server.liveCounters[.bytesIn]
+        bytesIn = handle.liveCounters[.bytesIn]
         now = SystemClock.monotonicNanoseconds()
         nextTick = now + tickNanos
 
@@ -83,7 +83,7 @@ final class EventLoop<Handler: ConnectionHandler> {
             throw .system(call: "epoll_ctl", errno: errno)
         }
         self.listeners = listeners.map(Descriptor.init(adopting:))
-        server.inbox.open(wake: wake)
+        handle.inbox.open(wake: wake)
     }
 
     /// Returns once `stop()` has drained every connection or the drain timeout passed; throws
@@ -293,20 +293,20 @@ final class EventLoop<Handler: ConnectionHandler> {
             socket.close()
             return
         }
-        let inbox = server.inbox
+        let inbox = handle.inbox
         let generation = nextGeneration
         let handler = Handler(peer: peer, host: host, resume: { inbox.complete(LoopInbox.Completion(fd: fd, resumption: $0)) },
                               wake: { [weak self] in self?.wake(fd, generation) })
         clients.add(Connection(socket: socket, generation: generation, peer: peer, handler: handler, maxLineBytes: limits.maxLineBytes,
                                registeredEvents: Epoll.readable, now: now))
-        server.openConnections.store(clients.count, ordering: .relaxed)
-        server.liveCounters[.accepted].add()
+        handle.openConnections.store(clients.count, ordering: .relaxed)
+        handle.liveCounters[.accepted].add()
     }
 
     /// One busy line saying why, then close. The socket is fresh, so its send buffer takes the
     /// line whole.
     private func reject(_ socket: Descriptor, _ peer: PeerCredentials, _ refusal: ConnectionRefusal) {
-        server.liveCounters[.refusedBusy].add()  // before the close, as in close(_:_:)
+        handle.liveCounters[.refusedBusy].add()  // before the close, as in close(_:_:)
         let line = Handler.refusalLine(refusal, host: host)
         _ = line.withUnsafeBytes { send(socket.raw, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         socket.close()
@@ -334,7 +334,7 @@ final class EventLoop<Handler: ConnectionHandler> {
     // MARK: - Inbox, ticks, shutdown
 
     private func takeInbox() {
-        let batch = server.inbox.take()
+        let batch = handle.inbox.take()
         for work in batch.work { work() }
         for completion in batch.completions { resume(completion) }
         if batch.stopRequested, drainDeadline == nil { beginDrain() }
@@ -343,7 +343,7 @@ final class EventLoop<Handler: ConnectionHandler> {
     private func tick() {
         let previousTick = nextTick - tickNanos
         nextTick = now + tickNanos
-        server.tickHandler?()
+        handle.onTick?()
         for case let connection? in clients.byFD {
             connection.releaseIdleBuffer(quietSince: previousTick)
             if let reason = clients.timedOut(connection, now: now) { close(connection, reason) }
@@ -361,7 +361,7 @@ final class EventLoop<Handler: ConnectionHandler> {
         closeListeners()
         acceptPausedUntil = nil
         // Last: whoever hears of the drain finds its start complete.
-        server.drainHandler?(clients.count)
+        handle.onDrain?(clients.count)
     }
 
     private func endGrace() {
@@ -380,16 +380,16 @@ final class EventLoop<Handler: ConnectionHandler> {
     private func shutDown() {
         closeListeners()
         for case let connection? in clients.byFD { close(connection, .drained) }
-        server.inbox.close()
+        handle.inbox.close()
         epoll.close()
     }
 
     private func close(_ connection: Connection<Handler>, _ reason: CloseReason) {
         guard clients.remove(connection) else { return }
         connection.handler.end()
-        server.openConnections.store(clients.count, ordering: .relaxed)
+        handle.openConnections.store(clients.count, ordering: .relaxed)
         // Counted before the close, so a client that sees its end of stream sees the count too.
-        server.liveCounters[reason.counter].add()
+        handle.liveCounters[reason.counter].add()
         if let message = reason.clientError { Log.clientError(connection.peer, message) }
         connection.socket.close()
     }

@@ -10,11 +10,10 @@ import StopSheetTestSupport
 @Suite struct SplicedSheetsTests {
     private let now = CTATime.instant("2015-02-14T14:35:00", in: TestZones.chicago)!
 
-    private func generation() throws -> Generation {
+    private func snapshot() throws -> EncodedSnapshot {
         let alerts = try AlertsDecoder.decode(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"), chicago: TestZones.chicago)
         let directory = StationDirectory(platforms: try StationsDecoder.decode(Fixtures.bytes("L_stops_2021.csv")))
-        let encoded = EncodedSnapshot(Snapshot.build(stations: directory, alerts: alerts, now: now), zone: TestZones.chicago)
-        return Generation(encoded, alerts: CacheStatus(source: "alerts"), stations: CacheStatus(source: "stations"), facilities: .notConfigured, zones: .cta)
+        return EncodedSnapshot(Snapshot.build(stations: directory, alerts: alerts, now: now), zone: TestZones.chicago)
     }
 
     /// A `data` whose alerts were loaded 30 s before `now` and made `producedAgo` before it.
@@ -27,16 +26,16 @@ import StopSheetTestSupport
     }
 
     @Test func aDataOfTheSameAgeButAnotherTimeOfMakingIsSplicedAgain() throws {
-        let generation = try generation()
+        let snapshot = try snapshot()
         let spliced = SplicedSheets()
         // Same age, same staleness: only `producedAt` (then `configured`) tells them apart.
         let datas = [data(producedAgo: 40), data(producedAgo: 50), data(producedAgo: 50, configured: false)]
         #expect(Set(datas.map { $0.encoded.bytes }).count == datas.count, "three different data members")
-        for index in [0, generation.encoded.stationCount - 1] {
+        for index in [0, snapshot.stationCount - 1] {
             for data in datas + datas.reversed() {
-                let served = spliced.sheet(at: index, of: generation, data: data)
-                #expect(served == PreEncoded(generation.encoded.stopSheet(at: index), data: data.encoded), "station at \(index)")
-                #expect(spliced.encodedData(data, of: generation) == data.encoded)
+                let served = spliced.sheet(at: index, of: snapshot, data: data)
+                #expect(served == PreEncoded(snapshot.stopSheet(at: index), data: data.encoded), "station at \(index)")
+                #expect(spliced.encodedData(data, of: snapshot) == data.encoded)
             }
         }
     }

@@ -85,7 +85,18 @@ extension Store {
     /// Takes each cache's stale-after limit from `config`: at start-up and on reload.
     func applyStaleAfter(_ config: Config) {
         for cache in CacheName.allCases {
-            updateStatus(cache) { $0.staleAfterSeconds = Daemon.staleAfterSeconds(cache, config) }
+            updateStatus(cache) { $0.staleAfterSeconds = config.staleAfterSeconds(cache) }
+        }
+    }
+}
+
+extension Config {
+    /// How old one cache's data may be before sheets and `health` call it stale.
+    func staleAfterSeconds(_ cache: CacheName) -> Int64 {
+        switch cache {
+        case .alerts: Int64(alertsStaleAfter)
+        case .stations: Int64(stationsStaleAfter ?? 3 * stationsInterval)
+        case .facilities: Int64(facilitiesStaleAfter)
         }
     }
 }
