@@ -51,7 +51,7 @@ public struct Config: Sendable, Equatable {
     public var refreshSpacing: Double = 1
     /// Nil: 3 × `stationsInterval`.
     public var stationsStaleAfter: Double?
-    public var httpTimeout: Double = 10
+    public var httpTimeout = Double(HTTPOptions.defaultTimeoutMilliseconds) / 1000
     /// GTFS-realtime translations (BCP 47, e.g. `en`, `es`), which `route_type`s are trains, and
     /// the agency name of the "none" sentence.
     public var reading = FeedReading()

@@ -307,8 +307,11 @@ public final class Daemon: Sendable {
         case .stations: (config.stationsURL, config.stationsHeadersFile, config.stationsInterval)
         case .facilities: (config.facilitiesURL, config.facilitiesHeadersFile, config.facilitiesInterval)
         }
-        // The demo has no lift status: it stays not configured.
-        guard let url else { return config.demo && cache != .facilities ? (DemoSource(cache, rebasedTo: startedAt, chicago: chicago, clock: clock), interval) : nil }
+        // The demo has no lift status (no `DemoSource.Feed` of that name): it stays not configured.
+        guard let url else {
+            guard config.demo, let feed = DemoSource.Feed(rawValue: cache.rawValue) else { return nil }
+            return (DemoSource(feed, rebasedTo: startedAt, chicago: chicago, clock: clock), interval)
+        }
         let source = try makeSource(url: url, options: try httpOptions(config, headersFile, "--\(cache.rawValue)-headers-file", for: cache.rawValue))
         switch cache {
         case .alerts:

@@ -17,10 +17,16 @@ public struct DemoSource: Source {
     private let chicago: TimeZoneRules
     private let clock: DaemonClock
 
+    /// What the demo has: alerts and stations, no lift status (so a facilities source is never
+    /// made of it). Named as the caches they fill (`Feed(rawValue: cache.rawValue)`).
+    public enum Feed: String, Sendable {
+        case alerts, stations
+    }
+
     /// `chicago`: the zone of the capture's wall-clock times (`CTATime.zoneIdentifier`).
-    public init(_ cache: CacheName, rebasedTo startup: Instant, chicago: TimeZoneRules, clock: DaemonClock) {
+    public init(_ feed: Feed, rebasedTo startup: Instant, chicago: TimeZoneRules, clock: DaemonClock) {
         (self.chicago, self.clock) = (chicago, clock)
-        switch cache {
+        switch feed {
         case .alerts:
             url = "demo:alerts"
             let published = Self.embedded(stopsheet_demo_alerts)
@@ -29,9 +35,6 @@ public struct DemoSource: Source {
         case .stations:
             url = "demo:stations"
             (alerts, bytes) = (nil, Self.embedded(stopsheet_demo_stops))
-        case .facilities:
-            // Never made (`Daemon.settings`): the demo has no lift status.
-            (url, alerts, bytes) = ("demo:facilities", nil, [])
         }
     }
 

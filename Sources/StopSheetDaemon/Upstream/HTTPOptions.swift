@@ -1,8 +1,9 @@
 /// Limits for one upstream fetch. Every limit is finite: a daemon that refreshes forever must not
 /// be hung or bloated by one bad upstream.
 public struct HTTPOptions: Sendable, Equatable {
-    /// `--http-timeout`'s default.
-    public static let defaultTimeoutMilliseconds = Int(Config.defaults.httpTimeout * 1000)
+    /// `--http-timeout`'s default (`Config.httpTimeout` reads it: the configuration sits above
+    /// the sources).
+    public static let defaultTimeoutMilliseconds = 10_000
     /// The connect phase gets its own, shorter budget so an unreachable host fails fast and the
     /// log says "connect" rather than spending the whole timeout in SYN retries.
     public static let defaultConnectTimeoutMilliseconds = 5_000
