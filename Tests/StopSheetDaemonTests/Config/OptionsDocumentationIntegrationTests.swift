@@ -1,4 +1,5 @@
 import Foundation
+import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
 
@@ -6,8 +7,7 @@ import Testing
 /// (generated from the code) must be what the man pages and the sample configuration document.
 /// A new option that is not documented, or a documented one that is gone, fails here.
 @Suite struct OptionsDocumentationIntegrationTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let repository = Fixtures.packageRoot
 
     func file(_ path: String) throws -> String {
         try String(contentsOfFile: Self.repository + "/" + path, encoding: .utf8)

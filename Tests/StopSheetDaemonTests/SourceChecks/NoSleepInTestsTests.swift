@@ -8,7 +8,7 @@ import Testing
 @Suite struct NoSleepInTestsTests {
     /// File (from the package root) → how many sleeps it holds, and why none of them is a wait.
     static let allowed: [String: (count: Int, why: String)] = [
-        "Tests/StopSheetDaemonTests/AnyAgencyIntegrationTests.swift":
+        "Tests/StopSheetDaemonTests/Daemon/AnyAgencyIntegrationTests.swift":
             (1, "the slow feed under test: the round must last 300 ms, and its log must say so"),
         "Tests/Upstream/upstream.py":
             (2, "the hanging and the slow upstream a test asks for (/hang, delayMs)"),
