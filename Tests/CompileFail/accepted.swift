@@ -19,3 +19,22 @@ func notification(_ params: PreEncoded<Answer.HealthChanged>, _ json: JSON) thro
     _ = NotificationQueue.Notification(Notifications.HealthChanged.self, params: params)
     _ = try Reply<Answer.HealthChanged>(json, of: Notifications.HealthChanged.self)
 }
+
+/// A form that keeps to its answer: its keys, each member's type or `PreEncoded` of it, every key paired.
+struct SheetChangedAsItsAnswer: AnswerForm {
+    typealias Encodes = Answer.SheetChanged
+    typealias CodingKeys = Answer.SheetChanged.CodingKeys
+    let subscription: String
+    let seq: Int
+    let stopId: String
+    let sheet: PreEncoded<Answer.Sheet>?
+
+    static func member(_ key: CodingKeys) -> FormMember<Self> {
+        switch key {
+        case .subscription: FormMember(\.subscription, \.subscription)
+        case .seq: FormMember(\.seq, \.seq)
+        case .stopId: FormMember(\.stopId, \.stopId)
+        case .sheet: FormMember(\.sheet, \.sheet)
+        }
+    }
+}

@@ -9,4 +9,6 @@ struct SheetChangedMissingSeq: AnswerForm {
     let subscription: String
     let stopId: String
     let sheet: PreEncoded<Answer.Sheet>?
+
+    static func member(_ key: CodingKeys) -> FormMember<Self> { fatalError() }
 }

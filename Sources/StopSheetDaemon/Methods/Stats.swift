@@ -33,8 +33,8 @@ public struct StatsMethod: Sendable {
         }
         return PreEncoded(StatsMembers(
             since: store.zone.iso8601(since),
-            requests: OrderedMembers(requests.requests.map { (name: $0.method, value: $0.count) }),
-            errors: OrderedMembers(requests.errors.map { (name: $0.code.map(String.init) ?? Answer.Stats.otherError, value: $0.count) }),
+            requests: PreEncoded(orderedMembers: requests.requests.map { (name: $0.method, value: $0.count) }),
+            errors: PreEncoded(orderedMembers: requests.errors.map { (name: $0.code.map(String.init) ?? Answer.Stats.otherError, value: $0.count) }),
             connections: Answer.ConnectionCounts(
                 open: server.connectionCount, accepted: counts[.accepted], refused: Answer.RefusedCounts(busy: counts[.refusedBusy]),
                 closed: Answer.ClosedCounts(finished: counts[.closedFinished], idle: counts[.closedIdle], stuck: counts[.closedStuck], vanished: counts[.closedVanished])),

@@ -181,7 +181,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         subscribedStops += stopIDs.count
         counters.record(subscriptions: subscriptions.count, stops: subscribedStops)
 
-        let sheets = stopIDs.isEmpty ? nil : OrderedMembers(zip(stopIDs, answers).map { stopID, answer in
+        let sheets: PreEncoded<[String: Answer.Sheet]>? = stopIDs.isEmpty ? nil : PreEncoded(orderedMembers: zip(stopIDs, answers).map { stopID, answer in
             (name: stopID, value: PreEncoded(answer, data: comparison.data.encoded))
         })
         return .result(PreEncoded(SubscribedMembers(subscription: subscription.id, sheets: sheets,

@@ -16,6 +16,17 @@ public struct PreEncoded<Encodes: Sendable>: Encodable, Sendable, Equatable {
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// An object whose members are in the order given (a `[String: Value]` as the daemon orders
+    /// it: `stats`' counts by method): the encoder's bytes for its `OrderedMembers`.
+    init<Value: Encodable>(orderedMembers members: [(name: String, value: Value)]) where Encodes == [String: Value] {
+        bytes = AnswerEncoding.encode(OrderedMembers(members))
+    }
+
+    /// An object of values each encoded before, in the order given (`subscribe`'s sheets by stop id).
+    init<Element>(orderedMembers members: [(name: String, value: PreEncoded<Element>)]) where Encodes == [String: Element] {
+        bytes = AnswerEncoding.encode(OrderedMembers(members))
+    }
+
     /// An array of values each encoded before.
     init<Element>(_ elements: [PreEncoded<Element>]) where Encodes == [Element] {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
