@@ -38,3 +38,8 @@ struct SheetChangedAsItsAnswer: AnswerForm {
         }
     }
 }
+
+/// An answer with each optional member given, nil included.
+func mapWithItsReason() -> Answer.StationMap {
+    Answer.StationMap(stationId: "40380", map: nil, reason: nil)
+}

@@ -3,11 +3,11 @@
 /// writes the members in `CodingKeys` order, the wire's), clients decode them (`AnswerDecoder`),
 /// and `rpc.discover` describes them (`AnswerSchema`). Renaming a member is then a compile error
 /// on both sides, and adding one is a case of `CodingKeys`, a property and its initializer's
-/// parameter here: the compiler then points at each place the daemon builds the value, where it
-/// takes only a value of the member's type, and at each form the daemon writes it in with parts
-/// encoded before (its `AnswerForm`s share these `CodingKeys`). A form's member types are its own
-/// (`StatsMembers.requests` is `OrderedMembers<Int>` where the answer has `[String: Int]`): the
-/// compiler does not tie them to the answer's; tests reading the answers back as their types do.
+/// parameter here (no parameter has a default, an optional member's included, so none is
+/// forgotten): the compiler then points at each place the daemon builds the value, where it takes
+/// only a value of the member's type, and at each form the daemon writes it in with parts encoded
+/// before (its `AnswerForm`s have these `CodingKeys`, and each member of the answer's type,
+/// `PreEncoded` of it or a form of it, by the compiler's check).
 public enum Answer {}
 
 /// One object of an answer: its members are its `CodingKeys`, in wire order. A member whose

@@ -74,7 +74,7 @@ extension Answer {
         public static let summary = "One cache's state: loaded, fresh, and how its source is doing."
 
         public init(loaded: Bool, count: Int, loadedAt: String?, lastAttemptAt: String?, lastError: String?, source: String?, consecutiveFailures: Int, nextRefreshAt: String?, lastHTTPStatus: Int?, ageSeconds: Int?, stale: Bool, note: String?, producedAt: String?, configured: Bool, notices: Notices?,
-                    placement: PlacementCounts? = nil) {
+                    placement: PlacementCounts?) {
             self.placement = placement
             (self.loaded, self.count, self.loadedAt, self.lastAttemptAt, self.lastError, self.source, self.consecutiveFailures, self.nextRefreshAt, self.lastHTTPStatus, self.ageSeconds, self.stale, self.note, self.producedAt, self.configured, self.notices) = (loaded, count, loadedAt, lastAttemptAt, lastError, source, consecutiveFailures, nextRefreshAt, lastHTTPStatus, ageSeconds, stale, note, producedAt, configured, notices)
         }

@@ -16,7 +16,7 @@ extension Answer {
 
         public static let summary = "A station's map: its locations, pathways, what is out, and each platform's ways; null without one."
 
-        public init(stationId: String, map: StationMapDrawing?, reason: String? = nil) {
+        public init(stationId: String, map: StationMapDrawing?, reason: String?) {
             (self.stationId, self.map, self.reason) = (stationId, map, reason)
         }
     }

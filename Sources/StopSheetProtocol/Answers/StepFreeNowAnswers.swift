@@ -38,7 +38,7 @@ extension Answer {
         public static let summary = "Step-free access now: the verdict, its basis, and each platform's step-free entry and exit."
 
         public init(stepFree: StepFreeVerdict, basis: StepFreeBasis, complete: Bool, platforms: [PlatformAccess], outages: [FacilityOutage],
-                    reason: String? = nil) {
+                    reason: String?) {
             (self.stepFree, self.basis, self.complete, self.platforms, self.outages, self.reason) = (stepFree, basis, complete, platforms, outages, reason)
         }
     }
@@ -62,7 +62,7 @@ extension Answer {
 
         public static let summary = "A platform's step-free entry and exit now, and on a map the street ends they are by."
 
-        public init(stopId: String, name: String, entry: Bool?, exit: Bool?, via: [StepFreeWay]? = nil) {
+        public init(stopId: String, name: String, entry: Bool?, exit: Bool?, via: [StepFreeWay]?) {
             (self.stopId, self.name, self.entry, self.exit, self.via) = (stopId, name, entry, exit, via)
         }
     }
@@ -124,8 +124,8 @@ extension Answer {
         public static let summary = "A facility outage: its alert or unit, facility, the pathways it takes out, its source, status, times, text, why it is unplaced, how it was placed and the platforms it touches."
 
         public init(alertId: String, facility: Facility, facilityId: String?, pathways: [String], source: OutageSource, status: UnitStatus, since: String?,
-                    expectedBack: String?, description: String, unplaced: UnplacedReason? = nil, candidates: [String]? = nil,
-                    placedBy: OutagePlacement? = nil, platforms: [String]? = nil) {
+                    expectedBack: String?, description: String, unplaced: UnplacedReason?, candidates: [String]?,
+                    placedBy: OutagePlacement?, platforms: [String]?) {
             (self.alertId, self.facility, self.facilityId, self.pathways, self.source, self.status) = (alertId, facility, facilityId, pathways, source, status)
             (self.since, self.expectedBack, self.description, self.unplaced, self.candidates) = (since, expectedBack, description, unplaced, candidates)
             (self.placedBy, self.platforms) = (placedBy, platforms)

@@ -49,29 +49,51 @@ import Testing
             .replacing(/\/\/[^\n]*/, with: "")
     }
 
-    /// Every name used in `code` that some other room declares, as "file: name (room)", where that
-    /// room is not below the file's.
-    static func upwardUses(_ sources: [SourceFile]) -> [String] {
+    /// Each use of a name that another room declares: the using file, the name, its room.
+    static func crossRoomUses(_ sources: [SourceFile]) -> [(file: SourceFile, name: String, room: String)] {
         var owner: [String: String] = [:]
         for file in sources {
             for name in declaredNames(in: file.text) { owner[name] = file.room }
         }
-        var found: [String] = []
+        var found: [(file: SourceFile, name: String, room: String)] = []
         for file in sources {
             // A word with a dot before it is a member (`x.Store`), not the name.
             let words = code(of: file.text).matches(of: /\.?[A-Za-z_][A-Za-z0-9_]*/).map { String($0.output) }
             for name in Set(words.filter { !$0.hasPrefix(".") }).sorted() {
                 guard let room = owner[name], room != file.room else { continue }
-                if let user = layer(of: file.room), let declared = layer(of: room), declared < user { continue }
-                found.append("\(file.path): \(name) (\(room))")
+                found.append((file, name, room))
             }
         }
         return found
     }
 
+    /// Every use of a name from a room not below the user's, as "file: name (room)".
+    static func upwardUses(_ sources: [SourceFile]) -> [String] {
+        crossRoomUses(sources).compactMap { use in
+            if let user = layer(of: use.file.room), let declared = layer(of: use.room), declared < user { return nil }
+            return "\(use.file.path): \(use.name) (\(use.room))"
+        }
+    }
+
+    /// Support's names that fewer than two other rooms use, as "name: rooms": each belongs in
+    /// the room that uses it (Support is what several rooms need, not a catch-all).
+    static func supportNamesOfOneRoom(_ sources: [SourceFile]) -> [String] {
+        var users: [String: Set<String>] = [:]
+        for file in sources where file.room == "Support" {
+            for name in declaredNames(in: file.text) { users[name] = [] }
+        }
+        for use in crossRoomUses(sources) where use.room == "Support" { users[use.name, default: []].insert(use.file.room) }
+        return users.filter { $0.value.count < 2 }.map { "\($0.key): \($0.value.sorted())" }.sorted()
+    }
+
     @Test func everyRoomIsOnALayer() throws {
         let rooms = Set(try Self.daemonSources().map(\.room))
         #expect(rooms == Set(Self.layers.joined()), "a room not drawn, or a drawn room gone: \(rooms.symmetricDifference(Self.layers.joined()))")
+    }
+
+    @Test func supportHoldsOnlyWhatSeveralRoomsUse() throws {
+        let found = Self.supportNamesOfOneRoom(try Self.daemonSources())
+        #expect(found.isEmpty, "Support names one room alone uses (move each to its room):\n\(found.joined(separator: "\n"))")
     }
 
     @Test func noRoomUsesARoomAboveOrBesideIt() throws {
@@ -90,5 +112,9 @@ import Testing
             SourceFile(path: "Methods/Health.swift", room: "Methods", text: "func h(_ store: Store, _ session: Session) {}"),
         ]
         #expect(Self.upwardUses(sources) == ["Data/Store.swift: Daemon (Lifecycle)", "RPC/Session.swift: Store (Data)", "Wire/Answers.swift: ignoreSIGPIPE (Lifecycle)"])
+        let support = [SourceFile(path: "Support/Locked.swift", room: "Support", text: "final class Locked {}\nstruct Lonely {}\nfunc unused() {}")]
+        let users = [SourceFile(path: "Data/A.swift", room: "Data", text: "let a: Locked\nlet b: Lonely"),
+                     SourceFile(path: "RPC/B.swift", room: "RPC", text: "let c: Locked")]
+        #expect(Self.supportNamesOfOneRoom(support + users) == ["Lonely: [\"Data\"]", "unused: []"])
     }
 }

@@ -36,7 +36,7 @@ extension Answer.StationMap {
                 candidateOf: now.outages.filter { $0.candidates.contains(pathway.id) || ($0.status == .unknown && $0.pathways.contains(pathway.id)) }
                     .map(reference))
         }
-        self.init(stationId: stationID, map: Answer.StationMapDrawing(locations: locations, pathways: pathways, platforms: now.platforms.map(\.answer)))
+        self.init(stationId: stationID, map: Answer.StationMapDrawing(locations: locations, pathways: pathways, platforms: now.platforms.map(\.answer)), reason: nil)
     }
 }
 
