@@ -113,6 +113,9 @@ import StopSheetTestSupport
         Case(alert: "90008", station: "40230", placedBy: nil, values: ["30044": [nil, nil], "30045": [nil, nil]], stepFree: .unknown),
         Case(alert: "90009", station: "41480", placedBy: nil, values: ["30284": [nil, nil], "30283": [nil, nil]], stepFree: .unknown),
         Case(alert: "90010", station: "41480", placedBy: .direction, values: ["30284": [nil, nil], "30283": [true, true]], stepFree: .partial),
+        // Exit only at every platform: no platform is step-free both ways, and some value is
+        // unsaid, so the verdict is unknown, not partial.
+        Case(alert: "90011", station: "41690", placedBy: .direction, values: ["30382": [true, nil], "30381": [true, nil]], stepFree: .unknown),
     ]
 
     /// Every family on CTA's real station data: the worked case at Western (the
