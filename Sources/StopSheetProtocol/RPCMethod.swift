@@ -223,7 +223,7 @@ public enum Methods {
 
 /// A method's description, as `rpc.discover` lists it: read off its type (`RPCMethodType`), the
 /// params from its `Params` type (`ParamsShape`).
-public struct RPCMethod: Sendable, Equatable {
+public struct RPCMethod: Sendable {
     public let name: String
     public let summary: String
     public let params: [RPCParam]
@@ -251,7 +251,7 @@ public struct RPCMethod: Sendable, Equatable {
 
 /// A method's result: a name for generated code, and its type (`Answer`), which the daemon
 /// writes, the client decodes and `rpc.discover` describes.
-public struct RPCResult: Sendable, Equatable {
+public struct RPCResult: Sendable {
     public let name: String
     public let type: AnswerType
 
@@ -262,19 +262,11 @@ public struct RPCResult: Sendable, Equatable {
 }
 
 /// What a result or a notification's params is.
-public enum AnswerType: Sendable, Equatable {
+public enum AnswerType: Sendable {
     case object(any AnswerObject.Type)
     case bool
     /// `rpc.discover`'s: an OpenRPC document, which OpenRPC's own meta-schema describes.
     case openRPC
-
-    public static func == (lhs: AnswerType, rhs: AnswerType) -> Bool {
-        switch (lhs, rhs) {
-        case (.object(let a), .object(let b)): ObjectIdentifier(a) == ObjectIdentifier(b)
-        case (.bool, .bool), (.openRPC, .openRPC): true
-        default: false
-        }
-    }
 }
 
 /// A notification the daemon pushes to a subscriber (`subscribe`), as a type: its method name

@@ -115,11 +115,10 @@ public struct CSVRecordStream {
             // The common cases, a run of plain bytes in a field, are appended at once.
             let run = plainRun(bytes, from: index)
             if run > index {
+                // The record's line first: a run too long for the limit is this record's failure.
+                if state == .recordStart { record.line = line }
                 guard run - index <= maxRecordBytes - storage.count else { throw tooLong }
-                if state != .quoted {
-                    if state == .recordStart { record.line = line }
-                    state = .unquoted
-                }
+                if state != .quoted { state = .unquoted }
                 crInQuotes = false
                 storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<run]))
                 index = run

@@ -21,6 +21,9 @@ struct Clients<Handler: ConnectionHandler> {
     private var bufferedTotal = 0
     /// Connections with `pausedForBudget` set: serviced again once the total is under budget.
     private var pausedCount = 0
+    /// Over budget, the one connection read on all the same until it holds no part of a line
+    /// (`letOneThroughIfStalled`).
+    private(set) var letThrough: Connection<Handler>?
 
     init(limits: ServerLimits) {
         self.limits = limits
@@ -62,6 +65,7 @@ struct Clients<Handler: ConnectionHandler> {
         count -= 1
         bufferedTotal -= connection.accountedBytes
         setPausedForBudget(connection, false)
+        if connection === letThrough { letThrough = nil }
         if let held = countByUID[connection.peer.uid], held > 1 {
             countByUID[connection.peer.uid] = held - 1
         } else {
@@ -99,12 +103,38 @@ struct Clients<Handler: ConnectionHandler> {
     /// gets one, so clients that read what they are sent are served.
     var outputAllowance: Int { overBudget ? 0 : limits.maxOutputBytes }
 
-    /// Brings the total up to date with what `connection` holds now.
+    /// Whether `connection` is neither read from nor answered for now: over budget, it holds
+    /// bytes, and it is not the one let through.
+    func holdsBack(_ connection: Connection<Handler>) -> Bool {
+        overBudget && connection.bufferedBytes > 0 && connection !== letThrough
+    }
+
+    /// Over budget with no answer unsent anywhere, every byte held is part of a line: no
+    /// client's reading can bring the total down, only more of a line, which completes it
+    /// (answered, its bytes given back) or makes it too long (dropped, a -32003 error). The
+    /// first connection holding part of a line is then let through, read on alone until it holds
+    /// none, so no client waits for its idle timeout and memory stays within the budget plus one
+    /// line. Returns it; nil when an answer unsent may still bring the total down, or one is
+    /// through already.
+    mutating func letOneThroughIfStalled() -> Connection<Handler>? {
+        guard letThrough == nil, overBudget else { return nil }
+        var first: Connection<Handler>?
+        for case let connection? in byFD {
+            guard connection.unsent == 0 else { return nil }
+            if first == nil, connection.input.hasBufferedBytes { first = connection }
+        }
+        letThrough = first
+        return first
+    }
+
+    /// Brings the total up to date with what `connection` holds now; the one let through is
+    /// held back like the others again once it holds no part of a line.
     mutating func account(_ connection: Connection<Handler>) {
         guard connection === self[connection.fd] else { return }  // closed: counted out
         let held = connection.bufferedBytes
         bufferedTotal += held - connection.accountedBytes
         connection.accountedBytes = held
+        if connection === letThrough, !connection.input.hasBufferedBytes { letThrough = nil }
     }
 
     mutating func setPausedForBudget(_ connection: Connection<Handler>, _ paused: Bool) {

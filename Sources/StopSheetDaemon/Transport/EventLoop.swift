@@ -210,7 +210,7 @@ final class EventLoop<Handler: ConnectionHandler> {
             default: continue
             }
         }
-        let heldBack = clients.overBudget && connection.bufferedBytes > 0
+        let heldBack = clients.holdsBack(connection)
         clients.setPausedForBudget(connection, heldBack)
         var wanted: UInt32 = 0
         if !connection.readClosed, !connection.handler.isWaiting, connection.unsent <= limits.maxOutputBytes, !heldBack {
@@ -348,6 +348,7 @@ final class EventLoop<Handler: ConnectionHandler> {
             connection.releaseIdleBuffer(quietSince: previousTick)
             if let reason = clients.timedOut(connection, now: now) { close(connection, reason) }
         }
+        if let stalled = clients.letOneThroughIfStalled() { service(stalled) }
     }
 
     /// Stops accepting: the listeners are closed, which under socket activation closes only

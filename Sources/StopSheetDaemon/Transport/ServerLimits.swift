@@ -24,7 +24,9 @@ public struct ServerLimits: Sendable, Equatable {
     /// Unsent answer bytes and unanswered request bytes of all connections together. Past it a
     /// connection holding any is neither read from nor answered (those still reading everything
     /// they are sent go on), until the total falls back under: memory stays near this plus one
-    /// answer and one small read per connection, whatever the clients do.
+    /// answer and one small read per connection, whatever the clients do. When only parts of
+    /// lines hold it, one connection at a time is read on until its line is whole or too long
+    /// (`Clients.letOneThroughIfStalled`): one line more.
     public var maxBufferedBytes: Int
     /// How long a connection may owe answers without taking any of them before it is closed,
     /// whether or not it is past `maxOutputBytes`.

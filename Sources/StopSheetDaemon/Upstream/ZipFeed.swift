@@ -143,8 +143,10 @@ extension ZipFeed {
               let end = stride(from: bytes.count - 22, through: max(0, bytes.count - 22 - 0xFFFF), by: -1).first(where: { integer($0, 4) == endRecord }),
               var count = integer(end + 10, 2), var at = integer(end + 16, 4)
         else { return [:] }
-        // ZIP64: the locator just before the end record points at the ZIP64 end record.
-        if count == 0xFFFF || at == 0xFFFF_FFFF, integer(end - 20, 4) == 0x0706_4B50, let record = integer(end - 12, 8),
+        // ZIP64: the locator just before the end record points at the ZIP64 end record, whose
+        // count and offset are read whenever it is there, as libarchive reads them (not only
+        // when the classic fields are full: a writer fills both with the same values).
+        if integer(end - 20, 4) == 0x0706_4B50, let record = integer(end - 12, 8),
            integer(record, 4) == 0x0606_4B50, let count64 = integer(record + 32, 8), let at64 = integer(record + 48, 8),
            (0..<bytes.count).contains(count64), (0..<bytes.count).contains(at64) {
             (count, at) = (count64, at64)

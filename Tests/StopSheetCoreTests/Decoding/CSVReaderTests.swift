@@ -59,6 +59,10 @@ import Testing
         #expect(throws: DecodingFailure.invalidCSV(.recordTooLong(line: 1, limit: 4))) { try Self.streamed(quotes(5), chunk: 100, maxRecordBytes: 4) }
         #expect(try Self.streamed(Array("abcd\n".utf8), chunk: 1, maxRecordBytes: 4) == [[Array("abcd".utf8)]])
         #expect(throws: DecodingFailure.invalidCSV(.recordTooLong(line: 1, limit: 4))) { try Self.streamed(Array("abcde\n".utf8), chunk: 1, maxRecordBytes: 4) }
+        // Whole records in one read (the path that reads a record at once), with LF and CRLF; a
+        // record too long there is named by its own line.
+        #expect(try Self.streamed(Array("abcd\nab,c\r\nxy\n".utf8), chunk: 100, maxRecordBytes: 4) == [[Array("abcd".utf8)], [Array("ab".utf8), Array("c".utf8)], [Array("xy".utf8)]])
+        #expect(throws: DecodingFailure.invalidCSV(.recordTooLong(line: 2, limit: 4))) { try Self.streamed(Array("ab\nabcde\r\n".utf8), chunk: 100, maxRecordBytes: 4) }
     }
 
     /// A line break inside quotes starts a line, CRLF as one: the record after it starts on line 3.

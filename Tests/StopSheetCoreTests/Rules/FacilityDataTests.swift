@@ -49,4 +49,20 @@ import Testing
         #expect(unknown.stepFree == .unknown && unknown.platforms.map(\.entry) == [nil] && !unknown.complete)
         #expect(stale.facilityListing().first?.units.map(\.unit.status) == [.unknown])
     }
+
+    /// The listing (the `facilities` answer) has every unit, an `available` one too, though the
+    /// verdict counts only the units out.
+    @Test func theListingKeepsAnAvailableUnitTheVerdictLeavesOut() throws {
+        let stations = try Self.directory()
+        let working = FacilityData(units: [FacilityUnit(unitID: "LIFT-1", facility: .elevator, status: .available)], lastGoodLoad: Self.t0,
+                                   staleAfterSeconds: 60)
+        let snapshot = Snapshot.build(stations: stations, alerts: nil, facilities: working, now: Self.t0.adding(seconds: 10))
+        let listing = snapshot.facilityListing()
+        #expect(listing.map { $0.station?.id } == ["S"])
+        #expect(listing.first?.units.map(\.unit.unitID) == ["LIFT-1"] && listing.first?.units.map(\.unit.status) == [.available])
+        let station = try #require(stations.station(for: "S"))
+        #expect(snapshot.facilityListing(at: station).first?.units.map(\.unit.unitID) == ["LIFT-1"])
+        let now = snapshot.stepFreeNow(for: station, alertPositions: [])
+        #expect(now.outages.isEmpty && now.stepFree == .available)
+    }
 }

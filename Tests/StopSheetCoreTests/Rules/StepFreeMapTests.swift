@@ -105,7 +105,9 @@ import StopSheetTestSupport
         #expect(inventory.rows.map(\.unitID) == ["940GZZLUWYP-Lift-2", "910GROMFORD-Lift-1"])
         #expect(inventory.rows.map(\.stopIDs) == [["940GZZLUWYP"], ["910GROMFORD"]])
         #expect(inventory.rows.map(\.serving) == ["Lift 2: BookH to JubNB, Met2", "EntM to RPL-5"])
+        // The lift without an id is skipped, and the notice names its line (the header is line 1).
         #expect(notices.count == 1)
+        #expect(notices.first == [FeedNotices.Notice(file: "Lifts.csv", line: 4, problem: "LiftUniqueId is empty; skipped")])
     }
 
     @Test func blankLinesAreNeitherLiftsNorNotices() throws {

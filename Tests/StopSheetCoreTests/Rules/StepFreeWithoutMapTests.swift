@@ -113,6 +113,9 @@ import StopSheetTestSupport
         Case(alert: "90008", station: "40230", placedBy: nil, values: ["30044": [nil, nil], "30045": [nil, nil]], stepFree: .unknown),
         Case(alert: "90009", station: "41480", placedBy: nil, values: ["30284": [nil, nil], "30283": [nil, nil]], stepFree: .unknown),
         Case(alert: "90010", station: "41480", placedBy: .direction, values: ["30284": [nil, nil], "30283": [true, true]], stepFree: .partial),
+        // Exit only at every platform: no platform is step-free both ways, and some value is
+        // unsaid, so the verdict is unknown, not partial.
+        Case(alert: "90011", station: "41690", placedBy: .direction, values: ["30382": [true, nil], "30381": [true, nil]], stepFree: .unknown),
     ]
 
     /// Every family on CTA's real station data: the worked case at Western (the
@@ -145,6 +148,38 @@ import StopSheetTestSupport
                           scopes: [.station("X")], details: .init(impact: "Elevator Status"))
         let placed = PlatformPlacement.place(try #require(AlertOutage(alert)), at: station)
         #expect(placed == PlatformPlacement.Placed(rule: .direction, platforms: ["X1"], exitOnly: false))
+    }
+
+    /// A "…-bound" phrase runs back at most `maxPhraseWords` words, the first word of the text
+    /// included: eight words make a direction, the ninth before "bound" is left out.
+    @Test func aDirectionPhraseRunsBackEightWords() {
+        func platform(_ name: String) -> Platform {
+            Platform(stopID: "X1", stationID: "X", stationName: "Somewhere", routes: [.red], stepFree: true, name: name)
+        }
+        let eight = ["one", "two", "three", "four", "five", "six", "seven", "eight"]
+        #expect(PlatformPlacement.directionWords(of: platform("Somewhere (" + eight.joined(separator: " ") + "-bound)")) == Set(eight))
+        #expect(PlatformPlacement.directionWords(of: platform("Somewhere (zero " + eight.joined(separator: " ") + "-bound)")) == Set(eight))
+    }
+
+    /// The line rule reads a feed's own line names (GTFS `routes.txt`), each line by its own: at a
+    /// station of two lines, each with a short name only, "the District Line platform" names the
+    /// District's platform and not the other's.
+    @Test func aLinePlatformIsNamedByItsOwnLinesName() throws {
+        let district = RouteID("L1"), circle = RouteID("L2")
+        let station = Station(id: "X", name: "Somewhere", platforms: [
+            Platform(stopID: "X1", stationID: "X", stationName: "Somewhere", routes: [district], stepFree: true),
+            Platform(stopID: "X2", stationID: "X", stationName: "Somewhere", routes: [circle], stepFree: true),
+        ], lines: [Line(id: district, shortName: "District", routeType: 1), Line(id: circle, shortName: "Circle", routeType: 1)])
+        func placed(_ description: String) throws -> PlatformPlacement.Placed? {
+            let alert = Alert(id: "l", kindSource: .fromTime, headline: "Elevator at Somewhere Temporarily Out-of-Service",
+                              description: description, scopes: [.station("X")], details: .init(impact: "Elevator Status"))
+            return PlatformPlacement.place(try #require(AlertOutage(alert)), at: station)
+        }
+        #expect(try placed("The District Line platform elevator at Somewhere is temporarily out-of-service.")
+                == PlatformPlacement.Placed(rule: .line, platforms: ["X1"], exitOnly: false))
+        #expect(try placed("The Circle Line platform elevator at Somewhere is temporarily out-of-service.")
+                == PlatformPlacement.Placed(rule: .line, platforms: ["X2"], exitOnly: false))
+        #expect(try placed("The Metropolitan Line platform elevator at Somewhere is temporarily out-of-service.") == nil)
     }
 
     /// A headline in CTA's way, the station's name before the direction (HANDMADE here, after the

@@ -341,6 +341,65 @@ import Testing
         #expect(answer.parsed["id"] == "held" && answer.parsed["result"] == [.string(text)])
     }
 
+    /// A line longer than the whole budget (but within `maxLineBytes`) from a client alone:
+    /// pausing it cannot bring the total down, since what it holds is part of a line that only
+    /// more reading completes. It is read on and answered, not left paused until the idle timeout.
+    @Test func aLineLongerThanTheBudgetIsReadAndAnswered() throws {
+        var limits = ServerLimits()
+        limits.maxBufferedBytes = 64 << 10
+        limits.tickInterval = .milliseconds(20)
+        let harness = try TestServer(limits: limits)
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+        let text = String(repeating: "z", count: 200_000)
+        #expect(client.send(line: #"{"jsonrpc":"2.0","id":"long","method":"echo","params":["\#(text)"]}"#))
+        let answer = try #require(client.readLine(), "\(client.lastReadFailure ?? "")")
+        #expect(answer.parsed["id"] == "long" && answer.parsed["result"] == [.string(text)])
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":"next","method":"echo"}"#)["id"] == "next")
+    }
+
+    /// A line over `maxLineBytes` that is also over the budget gets its -32003 error, and the
+    /// connection goes on with the next line, as under the budget.
+    @Test func aLineOverTheLimitAndTheBudgetGetsItsError() throws {
+        var limits = ServerLimits()
+        limits.maxBufferedBytes = 64 << 10
+        limits.maxLineBytes = 100_000
+        limits.tickInterval = .milliseconds(20)
+        let harness = try TestServer(limits: limits)
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+        let text = String(repeating: "z", count: 150_000)
+        #expect(client.send(line: #"{"jsonrpc":"2.0","id":"long","method":"echo","params":["\#(text)"]}"#))
+        let error = try #require(client.readLine(), "\(client.lastReadFailure ?? "")").parsed
+        #expect(error["id"] == .null && error["error"]?["code"] == -32003, "\(error)")
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":"next","method":"echo"}"#)["id"] == "next")
+    }
+
+    /// Clients each holding part of a line, together over the budget: each is held back, and
+    /// none can give bytes back without reading more. One at a time is let through (memory stays
+    /// within the budget plus one line), so every one is answered.
+    @Test func clientsHoldingPartsOfLinesOverTheBudgetAreEachAnswered() throws {
+        var limits = ServerLimits()
+        limits.maxBufferedBytes = 64 << 10
+        limits.tickInterval = .milliseconds(20)
+        let harness = try TestServer(limits: limits)
+        defer { #expect(harness.finish()) }
+        let texts = (0..<4).map { String(repeating: String($0), count: 40_000) }
+        let lines = texts.enumerated().map { Array((#"{"jsonrpc":"2.0","id":"c\#($0.offset)","method":"echo","params":["\#($0.element)"]}"# + "\n").utf8) }
+        let clients = try lines.map { _ in try harness.client() }
+        // The first halves of all four lines (80 kB together): all read, the last read over budget.
+        let halves = lines.map { $0.count / 2 }
+        for (client, (line, half)) in zip(clients, zip(lines, halves)) { #expect(client.sendAvailable(Array(line[..<half])) == half) }
+        #expect(harness.waitForTwoTicks() && harness.waitForTwoTicks())
+        #expect(harness.server.counters[.bytesIn] == halves.reduce(0, +))
+        // The rest of each: each client's next read holds it back too, with part of its line.
+        for (client, (line, half)) in zip(clients, zip(lines, halves)) { #expect(client.sendAvailable(Array(line[half...])) == line.count - half) }
+        for (index, client) in clients.enumerated() {
+            let answer = try #require(client.readLine(), "\(index): \(client.lastReadFailure ?? "")").parsed
+            #expect(answer["id"] == .string("c\(index)") && answer["result"] == [.string(texts[index])])
+        }
+    }
+
     @Test func idleConnectionsAreClosedButNotWhileADeferredReplyIsPending() throws {
         var limits = ServerLimits()
         limits.idleTimeout = .milliseconds(200)

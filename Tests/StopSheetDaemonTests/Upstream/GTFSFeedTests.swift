@@ -126,6 +126,18 @@ import Testing
         #expect(dictionaries == ["agency.txt": 8 << 20, "routes.txt": 8 << 20, "stop_times.txt": 8 << 20, "stops.txt": 8 << 20, "trips.txt": 2_147_483_741])
     }
 
+    /// Each LZMA entry's dictionary is found through the classic central directory and through
+    /// the ZIP64 records (make_feed.py's `--zip64`: the classic end record's fields all full),
+    /// with and without data descriptors: Python's zipfile writes LZMA at preset 6, 8 MiB.
+    @Test(arguments: [["--method", "lzma"], ["--method", "lzma", "--zip64"], ["--method", "lzma", "--zip64", "--descriptors"]])
+    func eachLZMAEntrysDictionaryIsFound(options: [String]) throws {
+        let root = try GTFSFeeds.staticFeed(options)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let zip = try GTFSFeeds.bytes(root + "/feed.zip")
+        let dictionaries = zip.withUnsafeBytes { ZipFeed.lzmaDictionaries($0) }
+        #expect(dictionaries == ["agency.txt": 8 << 20, "routes.txt": 8 << 20, "stop_times.txt": 8 << 20, "stops.txt": 8 << 20, "trips.txt": 8 << 20])
+    }
+
     /// A directory of `stops.txt` and `agency.txt` alone reads the agency: its name and zone.
     @Test func aDirectoryOfStopsAndAgencyReadsTheAgency() throws {
         let directory = try makeTemporaryDirectory()

@@ -88,9 +88,10 @@ public struct JournalLogSink: LogSink {
 }
 
 /// journald when it is there and nobody is watching a terminal, stderr otherwise: a developer
-/// running `stopsheetd` by hand sees its lines, a service gets structured records.
-public func makeDefaultLogSink() -> any LogSink {
-    if access("/run/systemd/journal/socket", F_OK) == 0 && isatty(2) == 0 {
+/// running `stopsheetd` by hand sees its lines, a service gets structured records. The socket's
+/// path and the descriptor looked at are parameters for the tests; the daemon passes neither.
+public func makeDefaultLogSink(journalSocket: String = "/run/systemd/journal/socket", stderr: Int32 = 2) -> any LogSink {
+    if access(journalSocket, F_OK) == 0 && isatty(stderr) == 0 {
         return JournalLogSink()
     }
     return StderrLogSink()
