@@ -99,6 +99,10 @@ import Testing
                          location: .init(stationRef: "71475", position: Self.point(48.88783183142733, 2.3150580477407674))),
         ])
         #expect(feed.notices.count == 1 && feed.notices.first.first?.line == 4 && feed.notices.first.first?.file == "results")
+        // The JSON export: the same records as a bare array.
+        let document = try #require(try JSONParser.parse(Fixtures.bytes("facilities/idfm_lifts.HANDMADE.json")[...])["results"])
+        let export = try FacilitiesDecoder.decode(json: Array(document.encodedString.utf8), local: Self.paris)
+        #expect(export.format == .idfm && export.units == feed.units && export.notices.count == 1)
     }
 
     @Test func onlyAFirstLineNamingZdcIdAndLiftStatusIsTheCSV() {

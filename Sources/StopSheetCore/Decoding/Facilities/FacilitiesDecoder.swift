@@ -6,8 +6,8 @@
 ///   (`TfLLiftDisruptionsDecoder`);
 /// - Deutsche Bahn's FaSta array, whose first element has `equipmentnumber` (`DBFaStaDecoder`);
 /// - Île-de-France Mobilités' "état des ascenseurs": the API's `{"total_count", "results"}`
-///   JSON, or the `;`-separated CSV export whose first line names `ZdcId` and `liftStatus`
-///   (`IDFMLiftsDecoder`, `decode(csv:)`).
+///   JSON, its JSON export (an array whose first element has `liftid`), or the `;`-separated
+///   CSV export whose first line names `ZdcId` and `liftStatus` (`IDFMLiftsDecoder`, `decode(csv:)`).
 /// A row that cannot be used is a notice and is skipped; the rest load.
 public enum FacilitiesDecoder {
     public enum Format: String, Hashable, Sendable, CaseIterable {
@@ -60,11 +60,14 @@ public enum FacilitiesDecoder {
         if let rows = document.arrayValue, rows.first?[DBFaStaDecoder.idKey] != nil {
             return try DBFaStaDecoder.decode(rows, limits: limits)
         }
+        if let rows = document.arrayValue, rows.first?[IDFMLiftsDecoder.idKey] != nil {
+            return try IDFMLiftsDecoder.decode(records: rows, local: local, limits: limits)
+        }
         if document["results"] != nil, document["total_count"] != nil {
             return try IDFMLiftsDecoder.decode(api: document, local: local, limits: limits)
         }
         if document.arrayValue != nil {
-            throw .unrecognisedFormat("JSON array whose first element has neither 'equipment' (NYCT's ENE outages) nor '\(TfLLiftDisruptionsDecoder.idsKey)' (TfL's lift disruptions) nor '\(DBFaStaDecoder.idKey)' (DB's FaSta)")
+            throw .unrecognisedFormat("JSON array whose first element has neither 'equipment' (NYCT's ENE outages) nor '\(TfLLiftDisruptionsDecoder.idsKey)' (TfL's lift disruptions) nor '\(DBFaStaDecoder.idKey)' (DB's FaSta) nor '\(IDFMLiftsDecoder.idKey)' (IDFM's lifts)")
         }
         throw .unrecognisedFormat(UpstreamBody.describeRoot(document) + " (expected 'ElevatorIncidents', NYCT's ENE array, TfL's lift disruptions, DB's FaSta or IDFM's 'results')")
     }

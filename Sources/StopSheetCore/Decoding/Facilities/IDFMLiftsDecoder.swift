@@ -3,7 +3,7 @@
 /// - the CSV export: `;`-separated, CRLF, with or without a byte order mark, its header naming
 ///   `ZdcId` and `liftStatus` (the names read in any case);
 /// - the API's JSON, `{"total_count": N, "results": [...]}`, each record's names in lower case
-///   (`zdcid`, `liftid`, `liftstatus`…).
+///   (`zdcid`, `liftid`, `liftstatus`…), or its JSON export, an array of the same records.
 ///
 /// The one mapping both forms share (`unit`):
 /// - `liftId` is the unit's id; a record without one is a notice and skipped;
@@ -20,6 +20,8 @@ enum IDFMLiftsDecoder {
     static let csvTable = "etat-des-ascenseurs.csv"
     static let apiTable = "results"
     static let separator = UInt8(ascii: ";")
+    /// A lift's id as the API's records name it (the CSV's `liftId`, read in any case).
+    static let idKey = "liftid"
 
     static let statuses: [String: FacilityUnit.Status] = ["available": .available, "notavailable": .notAvailable, "": .unknown]
 
@@ -36,7 +38,7 @@ enum IDFMLiftsDecoder {
         let rows = try CSVReader.rows(bytes, separator: separator)
         guard let header = rows.first else { throw .unrecognisedFormat("empty body") }
         let names = header.map { UpstreamText.trimmed($0).lowercased() }
-        guard names.contains("liftid") else { throw .malformed(path: csvTable, reason: "the header has no liftId") }
+        guard names.contains(idKey) else { throw .malformed(path: csvTable, reason: "the header has no liftId") }
         let records = CSVReader.dataRows(rows)
         try limits.check(itemCount: records.count)
         var columns: [String: Int] = [:]
@@ -52,7 +54,11 @@ enum IDFMLiftsDecoder {
     }
 
     static func decode(api document: JSON, local: TimeZoneRules, limits: DecodingLimits) throws(DecodingFailure) -> FacilitiesDecoder.Feed {
-        let records = try JSONFields.array(document["results"], at: apiTable)
+        try decode(records: JSONFields.array(document["results"], at: apiTable), local: local, limits: limits)
+    }
+
+    /// The API's records, from its `results` or its JSON export's array.
+    static func decode(records: [JSON], local: TimeZoneRules, limits: DecodingLimits) throws(DecodingFailure) -> FacilitiesDecoder.Feed {
         try limits.check(itemCount: records.count)
         var notices = FeedNotices()
         var units: [FacilityUnit] = []
@@ -79,7 +85,7 @@ enum IDFMLiftsDecoder {
     private static func unit(line: Int, table: String, local: TimeZoneRules, notices: inout FeedNotices,
                              _ field: (String) -> String?) -> FacilityUnit? {
         func text(_ name: String) -> String { field(name).map(UpstreamText.trimmed) ?? "" }
-        let id = text("liftid")
+        let id = text(idKey)
         guard !id.isEmpty else {
             notices.add(table, line: line, "liftId is empty; skipped")
             return nil
