@@ -3,11 +3,13 @@
 @testable import StopSheetProtocol
 
 /// Fuzz target (see Entry.swift): a lift-status body as `--facilities-url` serves it, through
-/// format recognition (`FacilitiesBody`: SIRI-FM through libxml2, WMATA's or NYCT's JSON), placed
-/// on Prague's and Euskotren's real topology, built into a snapshot and rendered. Beyond "no
-/// crash": the format is the one the first byte names, every unit has an id and text safe for a
-/// terminal, the rows are within the item cap, the notices keep the first ones, a unit is placed
-/// only at a station of the directory, and the next clock change is ahead.
+/// format recognition (`FacilitiesBody`: SIRI-FM through libxml2; WMATA's, NYCT's, TfL's, DB
+/// FaSta's or IDFM's JSON; IDFM's `;`-separated CSV), placed on Prague's and Euskotren's real
+/// topology, built into a snapshot and rendered. Beyond "no crash": the format is the one the
+/// first byte names (IDFM's CSV: the one its first line names), every unit has an id and text
+/// (and what it serves) safe for a terminal, an IDFM lift is an elevator, the rows are within the
+/// item cap, the notices keep the first ones, a unit is placed only at a station of the
+/// directory, and the next clock change is ahead.
 public func facilitiesFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let body = Array(UnsafeBufferPointer(start: data, count: size))
     let limits = DecodingLimits(maxDepth: 64, maxItems: 500)
@@ -21,11 +23,14 @@ public func facilitiesFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
     let start = body.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     let isXML = body[start...].first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "<")
     precondition((feed.format == .siriFM) == isXML, "a \(isXML ? "" : "non-")XML body read as \(feed.format)")
+    if !isXML && FacilitiesDecoder.isCSV(body) { precondition(feed.format == .idfm, "IDFM's CSV header read as \(feed.format)") }
     precondition(feed.units.count <= limits.maxItems, "more units than the item cap")
     precondition(feed.notices.first.count == min(feed.notices.count, FeedNotices.kept), "notices keep the first ones")
     for status in feed.units {
         precondition(!status.unitID.isEmpty, "a unit without an id")
         precondition(UpstreamText.plain(status.description) == status.description, "a description that is not plain")
+        precondition(UpstreamText.plain(status.serving) == status.serving, "a serving that is not plain")
+        precondition(feed.format != .idfm || status.facility == .elevator, "an IDFM unit that is no elevator")
         precondition(!status.isUpcoming || feed.format == .nyct, "only NYCT marks outages upcoming")
     }
     placeAndRender(feed.units, inventory: .empty, producedAt: feed.producedAt)

@@ -144,7 +144,9 @@ put("request-line", "pipelined", b"\x10" + "\r\n".join(requests).encode() + b"\n
 # elevators (pathway_mode 5) and stations of Prague's and Euskotren's topology, so that the
 # fuzzer starts from units the target places.
 lifts = fx + "/facilities/"
-for name in ["siri_fm.HANDMADE.xml", "wmata_elevator_incidents.HANDMADE.json", "nyct_ene.HANDMADE.json"]:
+for name in ["siri_fm.HANDMADE.xml", "wmata_elevator_incidents.HANDMADE.json", "nyct_ene.HANDMADE.json", "tfl_lifts.HANDMADE.json",
+             "db_fasta.HANDMADE.json", "db_fasta_motis.REAL.json", "idfm_lifts.HANDMADE.csv", "idfm_lifts.HANDMADE.json",
+             "idfm_etat_des_ascenseurs_2024-04-16_first-3-rows.REAL.csv"]:
     put("facilities", name, open(lifts + name, "rb").read())
 for name in ["inventory.HANDMADE.csv", "nyct_ene_equipments.HANDMADE.json"]:
     put("facilities-inventory", name, open(lifts + name, "rb").read())

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cases for stopsheetd's CSV reader, with Python's csv module as the oracle. Standard library only.
 
-    python3 python_csv_cases.py --seed N --count K [--table FILE...]
+    python3 python_csv_cases.py --seed N --count K [--delimiter ";"] [--table FILE...]
 
 Prints one JSON object a line: {"bytes": <hex of the input>, "rows": <what csv.reader reads>,
 "table": <the same read as a GTFS table>}. A GTFS table is the reference's rows without the
@@ -16,6 +16,8 @@ the reader, as the csv documentation requires). Inputs are:
   every field quoted, a space or tab after a closing quote, a quote inside an unquoted field,
   CRLF or lone CR line ends, no final newline, blank lines, a byte order mark, spaces around
   values.
+With --delimiter, every table is read (and written) with that separator instead of the comma, as
+csv.reader(delimiter=...) reads it (IDFM's exports use `;`); the alphabet then holds it too.
 """
 
 import argparse
@@ -28,9 +30,12 @@ import sys
 ALPHABET = [",", '"', "\r", "\n", "\r\n", " ", "\t", "a", "b", "7", "é", "🚇", '""', ",,", "\ufeff", "x y"]
 
 
+DELIMITER = ","
+
+
 def read(data: bytes):
     text = data.decode("utf-8-sig")
-    return [row for row in csv.reader(io.StringIO(text, newline=""))]
+    return [row for row in csv.reader(io.StringIO(text, newline=""), delimiter=DELIMITER)]
 
 
 def table(rows):
@@ -42,7 +47,8 @@ def table(rows):
 
 def random_table(rng):
     size = rng.choice([0, 1, 2, 5, 20, 60])
-    text = "".join(rng.choice(ALPHABET) for _ in range(size))
+    alphabet = ALPHABET if DELIMITER == "," else ALPHABET + [DELIMITER, DELIMITER * 2]
+    text = "".join(rng.choice(alphabet) for _ in range(size))
     data = text.encode()
     if rng.random() < 0.2:
         data = b"\xef\xbb\xbf" + data
@@ -61,7 +67,7 @@ def mutate(rows, rng):
         fields = []
         for field in row:
             choice = rng.random()
-            if choice < 0.3 or any(c in field for c in ',"\r\n'):
+            if choice < 0.3 or any(c in field for c in DELIMITER + '"\r\n'):
                 quoted = quote(field)
                 after = rng.random()
                 if after < 0.2:
@@ -75,7 +81,7 @@ def mutate(rows, rng):
                 fields.append(field + '"x')
             else:
                 fields.append(field)
-        lines.append(",".join(fields))
+        lines.append(DELIMITER.join(fields))
         if rng.random() < 0.05:
             lines.append("")
     text = end.join(lines)
@@ -92,7 +98,10 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--table", action="append", default=[])
+    parser.add_argument("--delimiter", default=",")
     args = parser.parse_args()
+    global DELIMITER
+    DELIMITER = args.delimiter
     csv.field_size_limit(sys.maxsize)
     rng = random.Random(args.seed)
     inputs = [random_table(rng) for _ in range(args.count)]

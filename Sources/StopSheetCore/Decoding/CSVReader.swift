@@ -12,10 +12,10 @@ public enum CSVReader {
         }
     }
 
-    public static func rows(_ bytes: [UInt8]) throws(DecodingFailure) -> [[String]] {
+    public static func rows(_ bytes: [UInt8], separator: UInt8 = CSVRecordStream.comma) throws(DecodingFailure) -> [[String]] {
         try UpstreamBody.validateUTF8(bytes)
         var rows: [[String]] = []
-        var stream = CSVRecordStream()
+        var stream = CSVRecordStream(separator: separator)
         let collect = { (record: CSVRecordStream.Record) throws(DecodingFailure) in rows.append((0..<record.count).map { record[$0] }) }
         try stream.consume(bytes, collect)
         try stream.finish(collect)

@@ -5,7 +5,8 @@
 /// held whole).
 ///
 /// Python's reading, given a file decoded as `utf-8-sig` and opened with `newline=''`:
-/// - fields are separated by commas; CRLF, LF and a lone CR each end a record;
+/// - fields are separated by commas (or the `separator` given, as Python's `delimiter`: IDFM's
+///   exports use `;`); CRLF, LF and a lone CR each end a record;
 /// - a quote opens a quoted field only at the field's start; inside one, commas and line breaks
 ///   are data and `""` is a quote; anywhere else a quote is data (`ab"c` is `ab"c`);
 /// - after a closing quote, anything but a comma or a line end is data of the same field
@@ -48,7 +49,7 @@ public struct CSVRecordStream {
     private enum State {
         /// Nothing of a record read yet.
         case recordStart
-        /// After a comma.
+        /// After a separator.
         case fieldStart
         case unquoted, quoted
         /// After a quote inside a quoted field: its end, or the first of `""`.
@@ -57,10 +58,16 @@ public struct CSVRecordStream {
         case afterCR
     }
 
-    private static let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
+    public static let comma = UInt8(ascii: ",")
+    private static let quote = UInt8(ascii: "\""), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
     /// Most bytes one record may hold: a body without line breaks must not grow memory unbounded.
     public let maxRecordBytes: Int
+    /// The byte between fields: a comma, or another ASCII punctuation byte (`;`).
+    public let separator: UInt8
+    /// The highest of the bytes that end a plain run (separator, quote, CR, LF): every byte
+    /// above it is data, one comparison.
+    private let highestSpecial: UInt8
     private var state = State.recordStart
     private var record = Record()
     /// The bytes of a record read byte by byte (quoted, or split across chunks).
@@ -72,8 +79,12 @@ public struct CSVRecordStream {
     /// How many bytes of a leading byte order mark have been seen; nil once past the start.
     private var byteOrderMarkSeen: Int? = 0
 
-    public init(maxRecordBytes: Int = Int.max) {
+    public init(maxRecordBytes: Int = Int.max, separator: UInt8 = CSVRecordStream.comma) {
+        precondition(separator != Self.quote && separator != Self.cr && separator != Self.lf && separator < 0x80,
+                     "a separator is an ASCII byte other than a quote or a line end")
         self.maxRecordBytes = maxRecordBytes
+        self.separator = separator
+        self.highestSpecial = max(separator, Self.quote, Self.cr, Self.lf)
     }
 
     public mutating func consume(_ bytes: [UInt8], _ onRecord: (Record) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
@@ -82,7 +93,7 @@ public struct CSVRecordStream {
 
     public mutating func consume(_ bytes: ArraySlice<UInt8>, _ onRecord: (Record) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
         var stream = self
-        self = CSVRecordStream(maxRecordBytes: maxRecordBytes)
+        self = CSVRecordStream(maxRecordBytes: maxRecordBytes, separator: separator)
         defer { self = stream }
         try withRawBytes(bytes) { (buffer) throws(DecodingFailure) in try stream.consume(buffer, onRecord) }
     }
@@ -144,7 +155,7 @@ public struct CSVRecordStream {
             if state != .unquoted, start < bytes.count, bytes[start] == Self.quote { return start }
             while end < bytes.count {
                 let byte = bytes[end]
-                if byte == Self.comma || byte == Self.lf || byte == Self.cr { break }
+                if byte == separator || byte == Self.lf || byte == Self.cr { break }
                 end += 1
             }
         case .quoteInQuoted, .afterCR:
@@ -166,11 +177,12 @@ public struct CSVRecordStream {
         // A record longer than the limit is left to the byte-by-byte path, which reports it.
         let limit = bytes.count - start - 2 < maxRecordBytes ? bytes.count : start + maxRecordBytes + 2
         var at = start
+        let separator = self.separator, highestSpecial = self.highestSpecial
         while at < limit {
             let byte = bytes[at]
-            // Comma, quote, CR and LF are all at most 0x2C: one comparison passes the rest.
-            if byte > Self.comma { at &+= 1; continue }
-            if byte == Self.comma {
+            // Every byte above the separator, quote, CR and LF is data: one comparison passes it.
+            if byte > highestSpecial { at &+= 1; continue }
+            if byte == separator {
                 record.ends.append(at &- start)
                 record.starts.append(at &- start &+ 1)
             } else if byte == Self.lf {
@@ -246,7 +258,7 @@ public struct CSVRecordStream {
             crInQuotes = byte == Self.cr
             try append(byte)
         case .quoteInQuoted:
-            // `""` is a quote; a comma or line end ends the field; anything else is data.
+            // `""` is a quote; a separator or line end ends the field; anything else is data.
             if byte == Self.quote {
                 try append(byte)
                 state = .quoted
@@ -260,7 +272,7 @@ public struct CSVRecordStream {
 
     private mutating func unquoted(_ byte: UInt8, _ onRecord: (Record) throws(DecodingFailure) -> Void) throws(DecodingFailure) {
         switch byte {
-        case Self.comma:
+        case separator:
             endField()
             state = .fieldStart
         case Self.lf, Self.cr:

@@ -51,6 +51,11 @@ public struct FacilityUnit: Hashable, Sendable {
     /// The feed's own text (what the unit serves, why it is out), made plain by its decoder
     /// (`UpstreamText.plain`).
     public var description: String
+    /// What the unit serves in the feed's own words, for a feed that says it apart from its status
+    /// text (DB FaSta's `description`, "zu Gleis 1"; IDFM's `liftSituation` and `liftDirection`),
+    /// made plain as `description` is; empty when the feed does not say. The inventory's
+    /// `serving`, when it has one, is the deployer's and wins in the `facilities` answer.
+    public var serving: String
     /// Whether the feed marks the unit as part of the step-free route (NYCT's `ADA`); nil when
     /// it does not say.
     public var isADA: Bool?
@@ -59,7 +64,7 @@ public struct FacilityUnit: Hashable, Sendable {
     public var inventory: [FacilityInventory.Row]
 
     public init(unitID: String, facility: FacilityKind, status: Status, since: Instant? = nil, expectedBack: Instant? = nil,
-                isUpcoming: Bool = false, description: String = "", isADA: Bool? = nil, location: Location = Location(),
+                isUpcoming: Bool = false, description: String = "", serving: String = "", isADA: Bool? = nil, location: Location = Location(),
                 inventory: [FacilityInventory.Row] = []) {
         self.unitID = unitID
         self.facility = facility
@@ -68,6 +73,7 @@ public struct FacilityUnit: Hashable, Sendable {
         self.expectedBack = expectedBack
         self.isUpcoming = isUpcoming
         self.description = description
+        self.serving = serving
         self.isADA = isADA
         self.location = location
         self.inventory = inventory

@@ -40,7 +40,7 @@ extension Answer {
         public var facility: Facility
         /// As it counts now: an upcoming outage before its start is `available`, every unit of stale data `unknown`.
         public var status: UnitStatus
-        /// What the unit serves, in the inventory's words; empty when no inventory says.
+        /// What the unit serves: the inventory's words, else the status feed's own (FaSta's `description`, IDFM's `liftSituation, liftDirection`); empty when neither says.
         public var serving: String
         /// The pathways the unit is placed on; empty when none (an unplaced lift).
         public var pathways: [String]

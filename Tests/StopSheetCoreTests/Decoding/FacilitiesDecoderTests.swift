@@ -110,9 +110,9 @@ import Testing
 
     @Test func otherBodiesAreNamedFailures() {
         #expect(failure { try FacilitiesDecoder.decode(json: bytes(#"{"alerts":[]}"#), local: Self.newYork) }
-                == .unrecognisedFormat("JSON root object has keys 'alerts' (expected 'ElevatorIncidents', NYCT's ENE array or TfL's lift disruptions)"))
+                == .unrecognisedFormat("JSON root object has keys 'alerts' (expected 'ElevatorIncidents', NYCT's ENE array, TfL's lift disruptions, DB's FaSta or IDFM's 'results')"))
         #expect(failure { try FacilitiesDecoder.decode(json: bytes(#"[{"id":1}]"#), local: Self.newYork) }
-                == .unrecognisedFormat("JSON array whose first element has neither 'equipment' (NYCT's ENE outages) nor 'disruptedLiftUniqueIds' (TfL's lift disruptions)"))
+                == .unrecognisedFormat("JSON array whose first element has neither 'equipment' (NYCT's ENE outages) nor 'disruptedLiftUniqueIds' (TfL's lift disruptions) nor 'equipmentnumber' (DB's FaSta) nor 'liftid' (IDFM's lifts)"))
         #expect(failure { try FacilitiesDecoder.decode(json: bytes(#"{"ElevatorIncidents":{}}"#), local: Self.newYork) }
                 == .malformed(path: "ElevatorIncidents", reason: "expected an array, found an object"))
         #expect(failure { try FacilitiesDecoder.decode(siri: MarkupElement(name: "html"), local: Self.berlin) }

@@ -13,11 +13,14 @@ import Testing
         var table: [[String]]
     }
 
-    static func cases(seed: Int) throws -> [Case] {
-        let tables = ["Fixtures/L_stops_2021.csv", "Fixtures/gtfs-any-agency/stops.txt", "Fixtures/gtfs-any-agency/agency.txt",
-                      "Fixtures/gtfs-quirks/README.md"]
+    static func cases(seed: Int, delimiter: String = ",", count: Int = 3000) throws -> [Case] {
+        let tables = (delimiter == "," ? ["Fixtures/L_stops_2021.csv", "Fixtures/gtfs-any-agency/stops.txt", "Fixtures/gtfs-any-agency/agency.txt",
+                                          "Fixtures/gtfs-quirks/README.md"]
+                                       : ["Fixtures/facilities/idfm_etat_des_ascenseurs_2024-04-16_first-3-rows.REAL.csv",
+                                          "Fixtures/facilities/idfm_lifts.HANDMADE.csv"])
             .map { GTFSFeeds.tests + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
-        let made = try runProcess("/usr/bin/env", ["python3", GTFSFeeds.tests + "/CSV/python_csv_cases.py", "--seed", String(seed), "--count", "3000"]
+        let made = try runProcess("/usr/bin/env", ["python3", GTFSFeeds.tests + "/CSV/python_csv_cases.py", "--seed", String(seed), "--count", String(count),
+                                                   "--delimiter", delimiter]
             + tables.flatMap { ["--table", $0] })
         guard made.status == 0 else { throw TestFailure("python_csv_cases.py: \(made.stderr)") }
         return try made.stdout.split(separator: "\n").map { line in
@@ -28,8 +31,8 @@ import Testing
         }
     }
 
-    static func records(_ bytes: [UInt8], chunk: Int) throws -> [[String]] {
-        var stream = CSVRecordStream()
+    static func records(_ bytes: [UInt8], chunk: Int, separator: UInt8 = CSVRecordStream.comma) throws -> [[String]] {
+        var stream = CSVRecordStream(separator: separator)
         var rows: [[String]] = []
         let collect = { (record: CSVRecordStream.Record) throws(DecodingFailure) in rows.append((0..<record.count).map { record[$0] }) }
         var start = 0
@@ -69,6 +72,27 @@ import Testing
             }
             #expect(try CSVReader.rows(one.bytes) == one.rows)
         }
+    }
+
+    /// IDFM's lift exports are `;`-separated: the same reader with that separator reads as
+    /// `csv.reader(delimiter=";")`, on random tables holding `;` and on the real export's mutations.
+    @Test func readsSemicolonSeparatedAsPythonsCSV() throws {
+        // Fewer random tables than the comma's: the reader is the same but for the separator.
+        let cases = try Self.cases(seed: 4, delimiter: ";", count: 1000)
+        #expect(cases.count > 1000)
+        var differing = 0
+        for (index, one) in cases.enumerated() {
+            for chunk in [one.bytes.count + 1, 1, 1 + index % 7] {
+                let read = try Self.records(one.bytes, chunk: chunk, separator: UInt8(ascii: ";"))
+                if read != one.rows, differing < 5 {
+                    differing += 1
+                    Issue.record("\(one.bytes) in chunks of \(chunk): read \(read), Python reads \(one.rows)")
+                }
+            }
+            #expect(try CSVReader.rows(one.bytes, separator: UInt8(ascii: ";")) == one.rows)
+        }
+        // The real export's rows hold commas (its centroids), which are data here.
+        #expect(cases.contains { $0.rows.contains { $0.contains("48.875937635687144,2.3252630353731822") } })
     }
 
     /// As a GTFS table: blank lines skipped, rows of another field count than the header's left

@@ -256,4 +256,44 @@ import Testing
         #expect(log.contains("facilities refresh failed, keeping the last good data: facilities body did not decode"), "\(log.suffix(1500))")
         #expect(!log.contains("root:"), "nothing of /etc/passwd was read")
     }
+
+    /// Issue 52's feeds over HTTP, one URL whose body changes format between refreshes: DB's
+    /// FaSta, IDFM's CSV export (byte order mark, CRLF) and IDFM's API JSON each load, every unit
+    /// listed (none names a station of these stations: each is at no station, never dropped),
+    /// with what it serves; a FaSta body nested past the JSON limit and a CSV whose header lacks
+    /// `liftId` are refused and the last good units kept.
+    @Test func faStaAndIDFMBodiesLoadAndBadOnesKeepTheLastGood() throws {
+        let key = key()
+        try upstream.set(key: key, body: try Self.fixture("db_fasta.HANDMADE.json"))
+        let daemon = try daemon(upstream.url("/dyn/\(key)"), ["--facilities-interval", "3600"])
+        defer { _ = daemon.stop() }
+        func units() throws -> [JSON] { try daemon.result("facilities")["units"]?.arrayValue ?? [] }
+        func unit(_ id: String) throws -> JSON? { try units().first { $0["unitId"]?.stringValue == id } }
+        #expect(try units().map(\.["unitId"]) == ["10499146", "10499147", "10499148", "10499149", "10499150"])
+        let out = try unit("10499146")
+        #expect(out?["status"] == "notAvailable" && out?["serving"] == "zu Gleis 1/2" && out?["description"] == "under maintenance", "\(out?.encodedString ?? "")")
+        #expect(out?["unplaced"] == "noSuchStation" && out?["stationId"] == "")
+        #expect(try daemon.result("health")["facilities"]?["notices"]?["count"] == 4)
+
+        let deep = "[{\"equipmentnumber\":1,\"state\":\"INACTIVE\",\"x\":" + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "}]"
+        for (body, reason) in [(deep, "facilities body did not decode"),
+                               ("ZdcId;liftStatus\r\n71370;notavailable\r\n", "the header has no liftId")] {
+            try upstream.set(key: key, body: body)
+            let failed = try refresh(daemon)
+            #expect(failed["lastError"]?.stringValue?.contains(reason) == true, "\(failed.encodedString)")
+            #expect(failed["loaded"] == true && failed["count"] == 5)
+            #expect(try unit("10499146")?["status"] == "notAvailable", "the last good units are still served")
+        }
+
+        try upstream.set(key: key, body: try Self.fixture("idfm_lifts.HANDMADE.csv"))
+        #expect(try refresh(daemon)["lastError"] == .null)
+        #expect(try units().map(\.["unitId"]) == ["259", "260", "992", "993", "994", "995"])
+        #expect(try unit("260")?["serving"] == "Quai 2; sortie rue d'Amsterdam, Terminus")
+        #expect(try unit("992")?["status"] == "unknown", "an unmonitored lift is unknown, never out")
+        #expect(try unit("260")?["since"] == "2026-09-16T16:15:00-04:00", "22:15 in Paris, shown in the stations' zone")
+
+        try upstream.set(key: key, body: try Self.fixture("idfm_lifts.HANDMADE.json"))
+        #expect(try refresh(daemon)["lastError"] == .null)
+        #expect(try units().map { [$0["unitId"], $0["status"]] } == [["259", "available"], ["260", "notAvailable"], ["992", "unknown"]])
+    }
 }

@@ -3,15 +3,19 @@
 /// - WMATA's `{"ElevatorIncidents": [...]}` (`WMATAElevatorIncidentsDecoder`);
 /// - NYC Transit's ENE outage array (`NYCTOutagesDecoder`);
 /// - TfL's `Disruptions/Lifts/v2` array, whose entries list `disruptedLiftUniqueIds`
-///   (`TfLLiftDisruptionsDecoder`).
+///   (`TfLLiftDisruptionsDecoder`);
+/// - Deutsche Bahn's FaSta array, whose first element has `equipmentnumber` (`DBFaStaDecoder`);
+/// - Île-de-France Mobilités' "état des ascenseurs": the API's `{"total_count", "results"}`
+///   JSON, its JSON export (an array whose first element has `liftid`), or the `;`-separated
+///   CSV export whose first line names `ZdcId` and `liftStatus` (`IDFMLiftsDecoder`, `decode(csv:)`).
 /// A row that cannot be used is a notice and is skipped; the rest load.
 public enum FacilitiesDecoder {
     public enum Format: String, Hashable, Sendable, CaseIterable {
-        case siriFM = "siri-fm", wmata, nyct, tfl
+        case siriFM = "siri-fm", wmata, nyct, tfl, dbFaSta = "db-fasta", idfm
 
-        /// Whether the feed says since when a unit is out; TfL's does not, and the daemon then
-        /// counts from the load that first listed it (`FacilityData.sinceFirstSeen`).
-        public var saysSince: Bool { self != .tfl }
+        /// Whether the feed says since when a unit is out; TfL's and FaSta's do not, and the
+        /// daemon then counts from the load that first listed it (`FacilityData.sinceFirstSeen`).
+        public var saysSince: Bool { self != .tfl && self != .dbFaSta }
     }
 
     public struct Feed: Hashable, Sendable {
@@ -21,12 +25,13 @@ public enum FacilitiesDecoder {
         public var producedAt: Instant?
         public var notices: FeedNotices
 
-        /// Each unit's description is made plain here, for every format (`UpstreamText.plain`).
+        /// Each unit's description and serving are made plain here, for every format (`UpstreamText.plain`).
         public init(format: Format, units: [FacilityUnit], producedAt: Instant? = nil, notices: FeedNotices = FeedNotices()) {
             self.format = format
             self.units = units.map { unit in
                 var unit = unit
                 unit.description = UpstreamText.plain(unit.description)
+                unit.serving = UpstreamText.plain(unit.serving)
                 return unit
             }
             self.producedAt = producedAt
@@ -41,7 +46,8 @@ public enum FacilitiesDecoder {
         }
     }
 
-    /// A JSON body: WMATA's object, NYCT's array or TfL's. `local` reads their times, which carry no offset.
+    /// A JSON body: WMATA's object, NYCT's array, TfL's, FaSta's or IDFM's API answer. `local`
+    /// reads their times that carry no offset.
     public static func decode(json bytes: [UInt8], local: TimeZoneRules, limits: DecodingLimits = .init()) throws(DecodingFailure) -> Feed {
         let document = try UpstreamBody.json(bytes, limits: limits)
         if document["ElevatorIncidents"] != nil { return try WMATAElevatorIncidentsDecoder.decode(document, local: local, limits: limits) }
@@ -51,10 +57,30 @@ public enum FacilitiesDecoder {
         if let rows = document.arrayValue, rows.first?[TfLLiftDisruptionsDecoder.idsKey] != nil {
             return try TfLLiftDisruptionsDecoder.decode(rows, limits: limits)
         }
-        if document.arrayValue != nil {
-            throw .unrecognisedFormat("JSON array whose first element has neither 'equipment' (NYCT's ENE outages) nor '\(TfLLiftDisruptionsDecoder.idsKey)' (TfL's lift disruptions)")
+        if let rows = document.arrayValue, rows.first?[DBFaStaDecoder.idKey] != nil {
+            return try DBFaStaDecoder.decode(rows, limits: limits)
         }
-        throw .unrecognisedFormat(UpstreamBody.describeRoot(document) + " (expected 'ElevatorIncidents', NYCT's ENE array or TfL's lift disruptions)")
+        if let rows = document.arrayValue, rows.first?[IDFMLiftsDecoder.idKey] != nil {
+            return try IDFMLiftsDecoder.decode(records: rows, local: local, limits: limits)
+        }
+        if document["results"] != nil, document["total_count"] != nil {
+            return try IDFMLiftsDecoder.decode(api: document, local: local, limits: limits)
+        }
+        if document.arrayValue != nil {
+            throw .unrecognisedFormat("JSON array whose first element has neither 'equipment' (NYCT's ENE outages) nor '\(TfLLiftDisruptionsDecoder.idsKey)' (TfL's lift disruptions) nor '\(DBFaStaDecoder.idKey)' (DB's FaSta) nor '\(IDFMLiftsDecoder.idKey)' (IDFM's lifts)")
+        }
+        throw .unrecognisedFormat(UpstreamBody.describeRoot(document) + " (expected 'ElevatorIncidents', NYCT's ENE array, TfL's lift disruptions, DB's FaSta or IDFM's 'results')")
+    }
+
+    /// Whether a body that is neither XML nor JSON is IDFM's CSV export: its first line (after
+    /// a byte order mark) names `ZdcId` and `liftStatus`, in any case.
+    public static func isCSV(_ bytes: [UInt8]) -> Bool {
+        IDFMLiftsDecoder.isCSV(bytes)
+    }
+
+    /// IDFM's CSV export (`isCSV`). `local` reads its times that carry no offset.
+    public static func decode(csv bytes: [UInt8], local: TimeZoneRules, limits: DecodingLimits = .init()) throws(DecodingFailure) -> Feed {
+        try IDFMLiftsDecoder.decode(csv: bytes, local: local, limits: limits)
     }
 
     /// A SIRI-FM document. Times without an offset are read in `local`.

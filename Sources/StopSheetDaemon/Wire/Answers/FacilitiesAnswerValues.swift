@@ -19,7 +19,7 @@ extension FacilityUnit {
     func answer(at station: Station?, _ placement: FacilityPlacement, on topology: StationTopology?, in zone: TimeZoneRules) -> Answer.FacilityUnit {
         let ids = { (positions: [Int]) in positions.map { topology!.pathways[$0].id } }
         return Answer.FacilityUnit(stationId: station?.id ?? Answer.FacilityUnit.noStation, stationName: station?.name ?? Answer.FacilityUnit.noStation, unitId: unitID, facility: placement.kind(of: self, on: topology), status: status,
-                                   serving: inventory.lazy.map(\.serving).first { !$0.isEmpty } ?? "", pathways: ids(placement.pathways),
+                                   serving: inventory.lazy.map(\.serving).first { !$0.isEmpty } ?? serving, pathways: ids(placement.pathways),
                                    placedBy: placement.rule, unplaced: placement.unplaced,
                                    candidates: placement.candidates.isEmpty ? nil : ids(placement.candidates),
                                    since: since.map(zone.iso8601), expectedBack: expectedBack.map(zone.iso8601), description: description)
