@@ -20,8 +20,8 @@ unit against every stop, no index), with its own haversine:
 A station is a location_type 1 row with at least one platform (a location_type 0 or empty
 child), as the daemon's station directory keeps them.
 
-Usage: facility_joins.py STOPS_TXT OUT_DIR [--units N] [--seed S] [--radius METRES]
-Writes OUT_DIR/units.json, OUT_DIR/stations.csv and OUT_DIR/expected.json.
+Usage: facility_joins.py STOPS_TXT OUT_DIR [--units N] [--seed S] [--radius METRES[,METRES…]]
+Writes OUT_DIR/units.json, OUT_DIR/stations.csv and OUT_DIR/expected-METRES.json for each radius.
 """
 import argparse
 import csv
@@ -83,7 +83,7 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--units", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=52)
-    parser.add_argument("--radius", type=float, default=300)
+    parser.add_argument("--radius", default="300")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     station, position = read_stops(args.stops)
@@ -131,25 +131,34 @@ def main():
             if station[stop] not in table_stations[ref]:
                 table_stations[ref].append(station[stop])
 
-    expected = []
+    # Each unit's distance to each station's nearest stop, by brute force, once for every radius.
+    nearest_of = []
     for unit in units:
-        ref = unit.get("stationRef")
-        if ref in table_stations:
-            expected.append({"unitId": unit["unitId"], "joinedBy": "table", "stations": {s: None for s in table_stations[ref]}})
-            continue
+        nearest = {}
         if "position" in unit:
-            nearest = {}
             for stop, point in position.items():
                 d = haversine(unit["position"], point)
                 s = station[stop]
                 if d < nearest.get(s, math.inf):
                     nearest[s] = d
-            best = min(nearest.values())
-            if best <= args.radius:
-                expected.append({"unitId": unit["unitId"], "joinedBy": "position",
-                                 "stations": {s: d for s, d in nearest.items() if d <= best + TIE}})
+        nearest_of.append(nearest)
+
+    radii = [float(r) for r in args.radius.split(",")]
+    expected = {}
+    for radius in radii:
+        rows = []
+        for unit, nearest in zip(units, nearest_of):
+            ref = unit.get("stationRef")
+            if ref in table_stations:
+                rows.append({"unitId": unit["unitId"], "joinedBy": "table", "stations": {s: None for s in table_stations[ref]}})
                 continue
-        expected.append({"unitId": unit["unitId"], "joinedBy": None, "stations": {}})
+            if nearest and min(nearest.values()) <= radius:
+                best = min(nearest.values())
+                rows.append({"unitId": unit["unitId"], "joinedBy": "position",
+                             "stations": {s: d for s, d in nearest.items() if d <= best + TIE}})
+                continue
+            rows.append({"unitId": unit["unitId"], "joinedBy": None, "stations": {}})
+        expected[radius] = rows
 
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "units.json"), "w") as f:
@@ -158,8 +167,9 @@ def main():
         writer = csv.writer(f, lineterminator="\r\n")
         writer.writerow(["station_ref", "stop_id"])
         writer.writerows(table)
-    with open(os.path.join(args.out, "expected.json"), "w") as f:
-        json.dump(expected, f)
+    for radius, rows in expected.items():
+        with open(os.path.join(args.out, "expected-%d.json" % radius), "w") as f:
+            json.dump(rows, f)
 
 
 if __name__ == "__main__":
