@@ -187,6 +187,8 @@ import Testing
         #expect(units.last?["notJoined"] == "At no station: no station's id holds its station code 'Z97'; the station table has no row for its station reference 'Z97'; the feed gives no position for it.")
         #expect(units.allSatisfy { $0["distance"] == nil })
         #expect(try Self.now(daemon, "STN_A03")?["stepFree"] != "available")
+        let listing = try Self.ctl(daemon, ["facilities"])
+        #expect(listing.contains("at this station by the station table") && listing.contains("At no station: no station's id holds"), "\(listing)")
         let health = try #require(try daemon.result("health")["facilities"])
         #expect(health["joined"] == ["inventory": 0, "feed": 0, "stationCode": 0, "table": 1, "position": 0, "pathway": 0, "noStation": 1],
                 "\(health.encodedString)")

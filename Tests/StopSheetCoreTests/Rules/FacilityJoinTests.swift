@@ -66,6 +66,16 @@ import Testing
         #expect(near.map { directory.stations[$0.station].id } == ["S1"] && near.first?.meters == 0)
     }
 
+    /// CTA's 'L' stops CSV keeps its `Location` too: Pulaski (Orange Line)'s two platforms.
+    @Test func theLStopsCSVKeepsItsPlatformsLocations() throws {
+        let directory = StationDirectory(try StationsDecoder.decodeStations(Fixtures.bytes("L_stops_2021.csv")))
+        let near = directory.positions.stations(within: 10, of: try #require(Coordinate(latitude: 41.799756, longitude: -87.724493)))
+        #expect(near.map { directory.stations[$0.station].id } == ["40960"])
+        #expect(directory.positions.count == directory.stations.flatMap(\.platforms).count)
+        #expect(LStopsCSVDecoder.coordinate("(41.799756, -87.724493)") == Coordinate(latitude: 41.799756, longitude: -87.724493))
+        #expect(LStopsCSVDecoder.coordinate("") == nil && LStopsCSVDecoder.coordinate("(41.8)") == nil && LStopsCSVDecoder.coordinate("(x, y)") == nil)
+    }
+
     @Test func theTableMapsAReferenceToEachOfItsStations() throws {
         let directory = try Self.directory()
         let units = [Self.unit("two-stops-one-station", ref: "8011160"), Self.unit("two-stations", ref: "8098160"),
