@@ -80,7 +80,7 @@ func runGTFSDecodeBench(_ options: Options) {
     do {
         // A large body cap: the bench measures decoding, not the daemon's default 16 MiB cap.
         let source = try makeSource(url: "file://" + feed, options: HTTPOptions(version: "bench", maxBodyBytes: 1 << 30))
-        guard case .success(.body(let bytes, _, _, _)) = source.fetch(validators: nil) else { fail("cannot read \(feed)") }
+        guard case .success(.body(let bytes, _, _, _, _)) = source.fetch(validators: nil) else { fail("cannot read \(feed)") }
         stations = try StationsBody.directory(bytes, source: source).count
     } catch {
         fail("decode failed: \(error)")

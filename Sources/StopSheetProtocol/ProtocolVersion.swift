@@ -31,9 +31,13 @@
 /// street ends and whether each works now; omittable (a 2.3 daemon's answers, and stations
 /// without a map); the method `stationMap`. With it (issue 54), a `facilities` unit of no stated
 /// kind placed on pathways shows their kind, as the verdict counts it (before: `other`).
+/// 2.5 (issue 52): which rule put a lift-status unit at its station: `facilities`' units gain
+/// `joinedBy` (the words `table` and `position` new with the deployer's station table and the
+/// position join), `distance` and `notJoined`, `health.facilities` gains `joined`; all omittable
+/// for a 2.4 daemon's answers.
 public enum ProtocolVersion {
     public static let major = 2
-    public static let minor = 4
+    public static let minor = 5
 
     /// "major.minor", such as "2.1".
     public static var text: String { "\(major).\(minor)" }

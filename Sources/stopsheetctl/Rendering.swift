@@ -45,7 +45,8 @@ enum Rendering {
     }
 
     /// `facilities`: one line per station, then one per unit: its kind and id, its status, the
-    /// pathways it is placed on, what it serves, the feed's text and its times.
+    /// pathways it is placed on, what it serves, the feed's text and its times; how a feed that
+    /// names no stop of the station data reached the station, or why it is at none.
     static func facilities(_ answer: Answer.Facilities, into page: inout Page) {
         if answer.stale { page.paragraph("The lift status is stale: every lift counts as unknown.") }
         guard !answer.units.isEmpty else {
@@ -62,6 +63,7 @@ enum Rendering {
                                              since: unit.since, expectedBack: unit.expectedBack)
             page.paragraph(line + " (" + StepFreeNowLines.placement(unit) + ")", indent: 2)
             if !unit.serving.isEmpty, unit.serving != unit.description { page.paragraph("serves " + TerminalText(unit.serving), indent: 4) }
+            if let join = StepFreeNowLines.join(unit) { page.paragraph(join, indent: 4) }
         }
     }
 

@@ -80,6 +80,18 @@ enum StepFreeNowLines {
         return "on no pathway: it " + unplacedWords(unit.unplaced, facility: unit.facility, candidates: unit.candidates?.count ?? 0)
     }
 
+    /// How a unit reached its station, for the two joins a deployer tunes (the station table,
+    /// `--facilities-radius`): `at this station by its position, 42 m from its nearest stop`;
+    /// for a unit at none, the daemon's why. Nil for the other rules, which the feed states.
+    static func join(_ unit: Answer.FacilityUnit) -> TerminalText? {
+        if let why = unit.notJoined { return TerminalText(why) }
+        switch unit.joinedBy {
+        case .table?: return "at this station by the station table"
+        case .position?: return "at this station by its position" + (unit.distance.map { TerminalText(", \($0) m from its nearest stop") } ?? "")
+        default: return nil
+        }
+    }
+
     /// `Park Street & North platform: no step-free entry or exit (Elevator 963 out)`, for each
     /// platform without step-free entry or exit, and `…: step-free entry and exit unknown (lift
     /// A03N04 status unknown)` for each that nothing decides.

@@ -25,6 +25,9 @@ public struct DecodedStations: Sendable, Equatable {
     /// The deployer's map applied (`DeployerMap.apply(to:)`), kept so that the next station load
     /// can apply it again when its own fetch brings none.
     public var deployerMap: DeployerMap?
+    /// Each stop's coordinate (a station, platform, entrance, node or boarding area), by stop id,
+    /// where the source gives one: the stations' positions (`StationPositions`).
+    public var positions: [String: Coordinate] = [:]
 
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [], agencies: [Agency] = [.cta],
                 stopsWithin: [String: String] = [:], language: String? = nil, notices: FeedNotices = .init(), tablesMissing: [String] = []) {

@@ -2,6 +2,12 @@
 /// order). The station name is passed on raw; the rules layer trims and collapses it.
 public enum LStopsCSVDecoder {
     public static func decode(_ bytes: [UInt8], limits: DecodingLimits = .init()) throws(DecodingFailure) -> [Platform] {
+        try decodeStations(bytes, limits: limits).platforms
+    }
+
+    /// The platforms, with each one's coordinate from the dataset's `Location` column when it
+    /// has one (`(41.799756, -87.724493)`): the stations' positions (`DecodedStations.positions`).
+    public static func decodeStations(_ bytes: [UInt8], limits: DecodingLimits = .init()) throws(DecodingFailure) -> DecodedStations {
         let rows = try CSVReader.rows(bytes)
         guard let header = rows.first else { throw .malformed(path: "header", reason: "no header row") }
         let columns = try Columns(header)
@@ -10,11 +16,26 @@ public enum LStopsCSVDecoder {
         try limits.check(itemCount: records.count)
 
         var platforms: [Platform] = []
+        var positions: [String: Coordinate] = [:]
         platforms.reserveCapacity(records.count)
         for (index, row) in records {
-            platforms.append(try platform(row, rowNumber: index + 1, columns: columns, fieldCount: header.count))
+            let platform = try platform(row, rowNumber: index + 1, columns: columns, fieldCount: header.count)
+            platforms.append(platform)
+            if let column = columns.location, let coordinate = Self.coordinate(row[column]) { positions[platform.stopID] = coordinate }
         }
-        return platforms
+        var decoded = DecodedStations(platforms: platforms)
+        decoded.positions = positions
+        return decoded
+    }
+
+    /// The `Location` column's `(latitude, longitude)`; nil for anything else, empty included.
+    static func coordinate(_ text: String) -> Coordinate? {
+        var inner = Substring(UpstreamText.trimmed(text))
+        guard inner.first == "(", inner.last == ")" else { return nil }
+        inner = inner.dropFirst().dropLast()
+        let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { UpstreamText.trimmed(String($0)) }
+        guard parts.count == 2 else { return nil }
+        return Coordinate(latitude: parts[0], longitude: parts[1])
     }
 
     private struct Columns {
@@ -23,6 +44,8 @@ public enum LStopsCSVDecoder {
         /// Optional: the platform's name, which says the direction it serves.
         var stopName: Int?
         var routeFlags: [(index: Int, name: String, route: RouteID)]
+        /// Optional: the platform's position, `(latitude, longitude)`.
+        var location: Int?
 
         init(_ header: [String]) throws(DecodingFailure) {
             let names = header.map { UpstreamText.trimmed($0).uppercased() }
@@ -38,6 +61,7 @@ public enum LStopsCSVDecoder {
             ada = try column(LStopsSchema.ada)
             directionID = names.firstIndex(of: LStopsSchema.directionID)
             stopName = names.firstIndex(of: LStopsSchema.stopName)
+            location = names.firstIndex(of: LStopsSchema.location)
             routeFlags = []
             for (name, route) in LStopsSchema.routeFlags { routeFlags.append((try column(name), name, route)) }
         }

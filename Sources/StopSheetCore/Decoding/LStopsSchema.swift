@@ -2,6 +2,8 @@
 /// shared by its CSV export and its JSON forms.
 enum LStopsSchema {
     static let stopID = "STOP_ID", directionID = "DIRECTION_ID", stopName = "STOP_NAME", stationName = "STATION_NAME", mapID = "MAP_ID", ada = "ADA"
+    /// The CSV export's platform position, `(41.799756, -87.724493)`, upper-cased as the columns are compared.
+    static let location = "LOCATION"
 
     /// One boolean column per line; the dataset's names are not the Alerts API's route ids.
     /// In CTA line order, so a platform's routes come out in that order whatever the columns' order.

@@ -21,7 +21,7 @@ public enum StationsDecoder {
             throw .unrecognisedFormat("\(UpstreamBody.describeRoot(document)); expected 'stops' or an array of 'L' stops")
         }
         if isGTFSStopsHeader(body) { return try GTFSStopsDecoder.decode(bytes, limits: limits) }
-        if isLStopsCSVHeader(body) { return DecodedStations(platforms: try LStopsCSVDecoder.decode(bytes, limits: limits)) }
+        if isLStopsCSVHeader(body) { return try LStopsCSVDecoder.decodeStations(bytes, limits: limits) }
         throw .unrecognisedFormat(UpstreamBody.notJSONHint(body, expected: "JSON, an 'L' stops CSV or GTFS stops.txt"))
     }
 

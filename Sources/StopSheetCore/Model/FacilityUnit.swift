@@ -62,6 +62,13 @@ public struct FacilityUnit: Hashable, Sendable {
     public var location: Location
     /// The inventory's rows for the unit (`--facilities-inventory-url`), set by the join.
     public var inventory: [FacilityInventory.Row]
+    /// Which rule of the join put the unit at this station (`FacilityJoin.Rule`), set by the join;
+    /// nil for a unit at no station.
+    public var joinedBy: FacilityJoin.Rule?
+    /// For `joinedBy` `position`: how far the station's nearest stop is from the unit, in metres.
+    public var distanceMeters: Double?
+    /// For a unit at no station: why, in plain words (`FacilityJoin.whyNowhere`), set by the join.
+    public var notJoined: String?
 
     public init(unitID: String, facility: FacilityKind, status: Status, since: Instant? = nil, expectedBack: Instant? = nil,
                 isUpcoming: Bool = false, description: String = "", serving: String = "", isADA: Bool? = nil, location: Location = Location(),

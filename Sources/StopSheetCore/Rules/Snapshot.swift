@@ -85,6 +85,20 @@ public struct Snapshot: Sendable {
         return counts
     }
 
+    /// How many lift-status units (every status) each join rule put at their stations, and how
+    /// many are at no station; nil before both load.
+    public func facilityJoinCounts() -> (joinedBy: [FacilityJoin.Rule: Int], nowhere: Int)? {
+        guard let stations, let facilities else { return nil }
+        let joined = facilities.joined(to: stations, at: builtAt, keepAvailable: true)
+        return (joined.joinedBy, joined.nowhere.count)
+    }
+
+    /// The station table's rows whose stop is no station's, as notices; nil before both load.
+    public func stationTableNotices() -> FeedNotices? {
+        guard let stations, let facilities, !facilities.stationTable.isEmpty else { return nil }
+        return facilities.stationTable.notices(against: stations)
+    }
+
     /// Positions in `liveAlerts` of the alerts that apply to a station, in dialog order: the
     /// wire encoding keys its shared alert members by them.
     public func alertPositions(applyingTo station: Station) -> [Int] {

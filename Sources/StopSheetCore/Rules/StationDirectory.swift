@@ -27,13 +27,16 @@ public struct StationDirectory: Sendable {
     public let topologies: [String: StationTopology]
     /// The deployer's map in force (`--topology-url`), nil without one.
     public private(set) var deployerMap: DeployerMap?
+    /// Where the stations are (their stops' coordinates), for the position join.
+    public let positions: StationPositions
 
     /// A decoded station source: its platforms, entrances, lines and agencies. `agencyName`, when
     /// given (`--agency-name`), is the name every station's "none" sentence gives.
     public init(_ decoded: DecodedStations, agencyName: String? = nil) {
         self.init(platforms: decoded.platforms, entrances: decoded.entrances, linesKnown: decoded.linesKnown,
                   lines: decoded.lines, agencies: decoded.agencies, agencyName: agencyName, stopsWithin: decoded.stopsWithin,
-                  language: decoded.language, notices: decoded.notices, tablesMissing: decoded.tablesMissing, topologies: decoded.topologies)
+                  language: decoded.language, notices: decoded.notices, tablesMissing: decoded.tablesMissing, topologies: decoded.topologies,
+                  positions: decoded.positions)
         deployerMap = decoded.deployerMap
     }
 
@@ -47,7 +50,8 @@ public struct StationDirectory: Sendable {
     /// (`agency_id`), else the first agency given.
     public init(platforms: [Platform], entrances: [Entrance] = [], linesKnown: Bool = true, lines: [Line] = [],
                 agencies: [Agency] = [.cta], agencyName: String? = nil, stopsWithin: [String: String] = [:], language: String? = nil,
-                notices: FeedNotices = .init(), tablesMissing: [String] = [], topologies: [String: StationTopology] = [:]) {
+                notices: FeedNotices = .init(), tablesMissing: [String] = [], topologies: [String: StationTopology] = [:],
+                positions: [String: Coordinate] = [:]) {
         self.linesKnown = linesKnown
         self.language = language ?? agencies.lazy.compactMap(\.language).first
         self.notices = notices
@@ -102,6 +106,7 @@ public struct StationDirectory: Sendable {
         indexByPlatformID = byPlatform
         self.stopsWithin = stopsWithin.filter { byStation[$0.value] != nil }
         self.topologies = topologies.filter { byStation[$0.key] != nil && !$0.value.pathways.isEmpty }
+        self.positions = StationPositions(positions) { byStation[$0] ?? byPlatform[$0] }
     }
 
     /// The platforms with their step-free values from the station's map, when the station data

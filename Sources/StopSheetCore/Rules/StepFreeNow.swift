@@ -198,7 +198,6 @@ public struct StepFreeNow: Hashable, Sendable {
             }
         }
         self.outages = outages
-        complete = !outages.contains(where: \.isUnresolved)
         guard let topology else {
             // Without a map, never available by default (`StepFreeWithoutMap`).
             basis = .stations
@@ -206,7 +205,8 @@ public struct StepFreeNow: Hashable, Sendable {
             let alertReaches = zip(active, platformPlacements).filter { $0.0.facility == .elevator }.map { _, placed in
                 placed.map { StepFreeWithoutMap.Reach(platforms: Set($0.platforms), exitOnly: $0.exitOnly) } ?? .everyPlatform
             }
-            let unitReaches = units.filter(StepFreeWithoutMap.couldBeAnyElevator).map { _ in StepFreeWithoutMap.Reach.everyPlatform }
+            let unitReaches = zip(units, unitPlacements).filter { unit, placed in StepFreeWithoutMap.couldBeAnyElevator(unit, kind: placed.1) }
+                .map { _ in StepFreeWithoutMap.Reach.everyPlatform }
             let reaches = alertReaches + unitReaches
             platforms = StepFreeWithoutMap.platforms(of: station, reaches: reaches)
             stepFree = StepFreeWithoutMap.verdict(platforms)
@@ -222,6 +222,7 @@ public struct StepFreeNow: Hashable, Sendable {
             }
             return
         }
+        complete = !outages.contains(where: \.isUnresolved)
         let ways = topology.ways(closedPathways: closed)
         // An `unknown` unit may be out or not: a way whose entry or exit differs between the two
         // has none said.

@@ -54,8 +54,10 @@ enum StepFreeWithoutMap {
 
     /// A lift-feed unit whose outage could be any of the station's elevators: an elevator (or a
     /// unit of no stated kind) that is `notAvailable` or `unknown` and does not change nothing.
-    static func couldBeAnyElevator(_ unit: FacilityUnit) -> Bool {
-        unit.facility != .escalator && (unit.status == .notAvailable || unit.status == .unknown) && !changesNothing(unit)
+    /// `kind`: the unit's kind as the placement decided it (`FacilityPlacement.kind(of:on:)`,
+    /// the one decision), not the feed's word.
+    static func couldBeAnyElevator(_ unit: FacilityUnit, kind: FacilityKind) -> Bool {
+        kind != .escalator && (unit.status == .notAvailable || unit.status == .unknown) && !changesNothing(unit)
     }
 
     /// A unit the feed or the inventory marks not on the step-free route (not ADA), or that

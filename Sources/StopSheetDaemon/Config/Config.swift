@@ -31,6 +31,9 @@ public struct Config: Sendable, Equatable {
     /// Where each lift-status unit is, when the feed does not say: NYCT's equipments JSON or a
     /// deployer's CSV `facility_id,stop_id,pathway_id`. Read with each lift-status refresh.
     public var facilitiesInventoryURL: String?
+    /// The deployer's table of the stations a lift-status feed names in its own words: CSV
+    /// `station_ref,stop_id`. Read with each lift-status refresh, as the inventory is.
+    public var facilitiesStationsURL: String?
     /// A deployer's station map where the agency publishes none: GTFS `stops.txt`,
     /// `pathways.txt`, `levels.txt` under the station data's ids (a zip, or a `file://`
     /// directory). Read with each stations refresh.
@@ -41,9 +44,12 @@ public struct Config: Sendable, Equatable {
     public var stationsHeadersFile: String?
     public var facilitiesHeadersFile: String?
     public var facilitiesInventoryHeadersFile: String?
+    public var facilitiesStationsHeadersFile: String?
     public var topologyHeadersFile: String?
     public var facilitiesInterval: Double = 60
     public var facilitiesStaleAfter: Double = 300
+    /// How far from a lift-status unit's position its station's nearest stop may be, in metres.
+    public var facilitiesRadius = FacilityJoin.defaultRadiusMeters
     public var alertsInterval: Double = 60
     public var stationsInterval: Double = 3600
     public var alertsStaleAfter: Double = 600

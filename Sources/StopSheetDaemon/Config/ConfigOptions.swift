@@ -54,11 +54,13 @@ extension Config {
         Option(flag: "--stations-url", placeholder: "URL", help: "station metadata: http(s):// or file:// ('L' stops CSV/JSON, app stops JSON, GTFS stops.txt or feed)") { $0.stationsURL = try sourceURL($1, $2) },
         Option(flag: "--facilities-url", placeholder: "URL", help: "lift status, optional: http(s):// or file:// (SIRI-FM XML; WMATA ElevatorIncidents, NYCT ENE outages, TfL Disruptions/Lifts, DB FaSta or IDFM etat-des-ascenseurs JSON; IDFM etat-des-ascenseurs CSV)") { $0.facilitiesURL = try sourceURL($1, $2) },
         Option(flag: "--facilities-inventory-url", placeholder: "URL", help: "where each lift is when the status feed does not say: http(s):// or file:// (NYCT ENE equipments JSON or CSV facility_id,stop_id,pathway_id)") { $0.facilitiesInventoryURL = try sourceURL($1, $2) },
+        Option(flag: "--facilities-stations-url", placeholder: "URL", help: "the stations a lift-status feed names by its own references (FaSta's stationnumber, IDFM's ZdcId), optional, read with each lift-status refresh: http(s):// or file:// (CSV station_ref,stop_id)") { $0.facilitiesStationsURL = try sourceURL($1, $2) },
         Option(flag: "--topology-url", placeholder: "URL", help: "a deployer's station map where the agency publishes none, optional, read with each stations refresh: GTFS stops.txt, pathways.txt and levels.txt under the station data's own station and platform ids, as a .zip over http(s):// or file://, or a directory over file://") { $0.topologyURL = try sourceURL($1, $2) },
         Option(flag: "--alerts-headers-file", placeholder: "PATH", help: "request headers for --alerts-url, 'Name: value' lines as curl -H @file reads them; owner-only (a systemd credential: %d/alerts-headers)") { $0.alertsHeadersFile = try nonEmpty($1, $2) },
         Option(flag: "--stations-headers-file", placeholder: "PATH", help: "request headers for --stations-url, as --alerts-headers-file") { $0.stationsHeadersFile = try nonEmpty($1, $2) },
         Option(flag: "--facilities-headers-file", placeholder: "PATH", help: "request headers for --facilities-url, as --alerts-headers-file") { $0.facilitiesHeadersFile = try nonEmpty($1, $2) },
         Option(flag: "--facilities-inventory-headers-file", placeholder: "PATH", help: "request headers for --facilities-inventory-url, as --alerts-headers-file") { $0.facilitiesInventoryHeadersFile = try nonEmpty($1, $2) },
+        Option(flag: "--facilities-stations-headers-file", placeholder: "PATH", help: "request headers for --facilities-stations-url, as --alerts-headers-file") { $0.facilitiesStationsHeadersFile = try nonEmpty($1, $2) },
         Option(flag: "--topology-headers-file", placeholder: "PATH", help: "request headers for --topology-url, as --alerts-headers-file") { $0.topologyHeadersFile = try nonEmpty($1, $2) },
         Option(flag: "--alerts-interval", placeholder: "SECONDS", help: "alert refresh interval, at least 1", default: \.alertsInterval) { $0.alertsInterval = try seconds($1, $2, min: 1) },
         Option(flag: "--stations-interval", placeholder: "SECONDS", help: "station refresh interval, at least 1", default: \.stationsInterval) { $0.stationsInterval = try seconds($1, $2, min: 1) },
@@ -67,6 +69,7 @@ extension Config {
         Option(flag: "--alerts-stale-after", placeholder: "SECONDS", help: "alerts older than this are stale in sheets and health", default: \.alertsStaleAfter) { $0.alertsStaleAfter = try seconds($1, $2, min: 1) },
         Option(flag: "--stations-stale-after", placeholder: "SECONDS", help: "stations older than this are stale (default 3 x --stations-interval)") { $0.stationsStaleAfter = try seconds($1, $2, min: 1) },
         Option(flag: "--facilities-stale-after", placeholder: "SECONDS", help: "lift status older than this is stale, and every lift counts as unknown", default: \.facilitiesStaleAfter) { $0.facilitiesStaleAfter = try seconds($1, $2, min: 1) },
+        Option(flag: "--facilities-radius", placeholder: "METRES", help: "a lift with a position that nothing else places is at the station whose nearest stop is within this distance, 1 to 5000", default: \.facilitiesRadius) { $0.facilitiesRadius = try metres($1, $2) },
         Option(flag: "--http-timeout", placeholder: "SECONDS", help: "total time allowed for one upstream fetch", default: \.httpTimeout) { $0.httpTimeout = try seconds($1, $2, min: 0.001) },
         Option(flag: "--language", placeholder: "TAG", help: "GTFS-realtime translation to pick, then the untagged one, then the first", default: \.reading.language) { $0.reading.language = try nonEmpty($1, $2) },
         Option(flag: "--train-route-types", placeholder: "LIST", help: "GTFS route_types that are trains, e.g. 0-2,12 (default \(TrainRouteTypes.rail))") {
@@ -151,6 +154,14 @@ extension Config {
     private static func count(_ value: String, _ flag: String, min: Int) throws(Failure) -> Int {
         guard let number = Int(value), number >= min, number <= 1 << 30 else {
             throw Failure(description: "\(flag): '\(value)' is not a whole number between \(min) and 1073741824")
+        }
+        return number
+    }
+
+    /// The position join's reach: far enough for a station's spread, never a town's.
+    private static func metres(_ value: String, _ flag: String) throws(Failure) -> Int {
+        guard let number = Int(value), (1...5_000).contains(number) else {
+            throw Failure(description: "\(flag): '\(value)' is not a whole number of metres between 1 and 5000")
         }
         return number
     }

@@ -39,6 +39,7 @@ public enum ConfigCheckCommand {
     static func headersFileProblems(_ config: Config) -> [ConfigProblem] {
         [("--alerts-headers-file", config.alertsHeadersFile), ("--stations-headers-file", config.stationsHeadersFile),
          ("--facilities-headers-file", config.facilitiesHeadersFile), ("--facilities-inventory-headers-file", config.facilitiesInventoryHeadersFile),
+         ("--facilities-stations-headers-file", config.facilitiesStationsHeadersFile),
          ("--topology-headers-file", config.topologyHeadersFile)]
             .compactMap { flag, path in
                 guard let path else { return nil }
@@ -57,7 +58,7 @@ public enum ConfigCheckCommand {
                                    (.facilities, "--facilities-url", config.facilitiesURL)] {
             guard let url, url.hasPrefix("file://"), let source = try? makeSource(url: url, options: HTTPOptions(version: StopSheetVersion.current)) else { continue }
             switch source.fetch(validators: nil) {
-            case .success(.body(let bytes, _, _, _)):
+            case .success(.body(let bytes, _, _, _, _)):
                 do {
                     _ = try CacheLoader(cache).decode(CacheLoader.Input(body: bytes, source: source, reading: config.reading, zones: zones,
                                                                         local: config.timeZone ?? .notKnown))
@@ -79,7 +80,7 @@ public enum ConfigCheckCommand {
               let source = try? makeSource(url: url, options: HTTPOptions(version: StopSheetVersion.current)) else { return [] }
         let map: DeployerMap
         switch source.fetch(validators: nil) {
-        case .success(.body(let bytes, _, _, _)):
+        case .success(.body(let bytes, _, _, _, _)):
             do { map = try StationsLoad.tables(bytes, source: source, maxTableBytes: HTTPOptions.defaultMaxBodyBytes) } catch {
                 return [.error("--topology-url \(source.url) would not load: \(Log.oneLine("\(error)", maxBytes: 400))")]
             }
@@ -88,7 +89,7 @@ public enum ConfigCheckCommand {
         }
         guard let stationsURL = config.stationsURL, stationsURL.hasPrefix("file://"),
               let stations = try? makeSource(url: stationsURL, options: HTTPOptions(version: StopSheetVersion.current)),
-              case .success(.body(let bytes, _, _, _)) = stations.fetch(validators: nil),
+              case .success(.body(let bytes, _, _, _, _)) = stations.fetch(validators: nil),
               var decoded = try? StationsBody.decoded(bytes, source: stations, reading: config.reading, maxTableBytes: HTTPOptions.defaultMaxBodyBytes)
         else { return [] }
         let before = decoded.notices.count

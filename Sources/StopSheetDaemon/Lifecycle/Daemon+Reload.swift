@@ -73,6 +73,7 @@ extension Daemon {
         // refresher runs under its new setting.
         store.reconfigure(sources: Dictionary(uniqueKeysWithValues: zip(refreshers.map(\.cache), settings.map(\.source.url))),
                           staleAfterSeconds: Dictionary(uniqueKeysWithValues: CacheName.allCases.map { ($0, applied.staleAfterSeconds($0)) }),
+                          radiusMeters: applied.facilitiesRadius,
                           zones: zones)
         for (refresher, setting) in zip(refreshers, settings) {
             refresher.reconfigure(source: setting.source, interval: setting.interval, reading: applied.reading,

@@ -324,7 +324,11 @@ public final class Daemon: Sendable {
             let inventory = try config.facilitiesInventoryURL.map {
                 try makeSource(url: $0, options: try httpOptions(config, config.facilitiesInventoryHeadersFile, "--facilities-inventory-headers-file", for: "facilities inventory"))
             }
-            return (CompanionSource(main: source, companion: inventory, named: "inventory", required: true), interval)
+            let stationTable = try config.facilitiesStationsURL.map {
+                try makeSource(url: $0, options: try httpOptions(config, config.facilitiesStationsHeadersFile, "--facilities-stations-headers-file",
+                                                                 for: "facilities station table"))
+            }
+            return (CompanionSource(main: source, companion: inventory, named: "inventory", required: true, stationTable: stationTable), interval)
         }
     }
 

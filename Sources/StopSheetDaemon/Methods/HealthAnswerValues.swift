@@ -6,14 +6,22 @@ import StopSheetProtocol
 extension CacheStatus {
     /// The cache's entry in `health` (and in a `refresh` answer), its age and staleness at `now`,
     /// its times in `zone`.
-    func answer(at now: Instant, in zone: TimeZoneRules, placement: Answer.PlacementCounts? = nil) -> Answer.CacheHealth {
+    func answer(at now: Instant, in zone: TimeZoneRules, placement: Answer.PlacementCounts? = nil, joined: Answer.JoinedCounts? = nil,
+                moreNotices: FeedNotices? = nil) -> Answer.CacheHealth {
         let freshness = freshness(now: now)
+        // The station table's rows that name no station are known against the stations in force alone.
+        var notices = notices
+        if let moreNotices, moreNotices.count > 0 {
+            var all = notices ?? FeedNotices()
+            all.append(moreNotices)
+            notices = all
+        }
         return Answer.CacheHealth(loaded: loaded, count: count, loadedAt: loadedAt.map(zone.iso8601), lastAttemptAt: lastAttemptAt.map(zone.iso8601),
                                   lastError: lastError, source: configured ? source : nil, consecutiveFailures: consecutiveFailures,
                                   nextRefreshAt: nextRefreshAt.map(zone.iso8601), lastHTTPStatus: lastHTTPStatus,
                                   ageSeconds: freshness.ageSeconds.map { Int($0) }, stale: freshness.stale, note: note(at: now, in: zone),
                                   producedAt: freshness.producedAt.map(zone.iso8601), configured: configured, notices: notices?.answer,
-                                  placement: placement)
+                                  placement: placement, joined: joined)
     }
 
     /// `refresh`'s answer: the entry of each cache refreshed.
@@ -26,6 +34,14 @@ extension CacheStatus {
 extension [FacilityPlacement.Count: Int] {
     var answer: Answer.PlacementCounts {
         Answer.PlacementCounts(placed: self[.placed] ?? 0, offTheMap: self[.offTheMap] ?? 0, ambiguous: self[.ambiguous] ?? 0, unplaced: self[.unplaced] ?? 0)
+    }
+}
+
+extension Answer.JoinedCounts {
+    init(_ counts: (joinedBy: [FacilityJoin.Rule: Int], nowhere: Int)) {
+        let by = counts.joinedBy
+        self.init(inventory: by[.inventory] ?? 0, feed: by[.feed] ?? 0, stationCode: by[.stationCode] ?? 0, table: by[.table] ?? 0,
+                  position: by[.position] ?? 0, pathway: by[.pathway] ?? 0, noStation: counts.nowhere)
     }
 }
 
@@ -54,7 +70,9 @@ extension StopSheetService {
         let zone = generation.encoded.zone
         return PreEncoded(Answer.Health(
             status: generation.health, alerts: generation.status(.alerts).answer(at: now, in: zone), stations: generation.status(.stations).answer(at: now, in: zone),
-            facilities: generation.status(.facilities).answer(at: now, in: zone, placement: generation.snapshot.facilityCounts().map(\.answer)),
+            facilities: generation.status(.facilities).answer(at: now, in: zone, placement: generation.snapshot.facilityCounts().map(\.answer),
+                                                              joined: generation.snapshot.facilityJoinCounts().map(Answer.JoinedCounts.init),
+                                                              moreNotices: generation.snapshot.stationTableNotices()),
             uptimeSeconds: Int((SystemClock.monotonicMilliseconds() - startedAt) / 1000), connections: connections(), version: StopSheetVersion.current,
             subscriptions: subscriptions?.answer, agencies: generation.snapshot.stations?.agencyNames ?? [], timeZone: zone.name,
             clock: Answer.Clock(now: zone.iso8601(now), pinned: clock.isPinned)))

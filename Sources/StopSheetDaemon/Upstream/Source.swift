@@ -12,14 +12,16 @@ public struct CacheValidators: Sendable, Equatable {
 /// What a fetch brought back: new bytes, or word that nothing changed (HTTP 304). `companion`:
 /// what a `CompanionSource`'s second URL brought beside them (the lift inventory, the stations'
 /// topology), nil for every other source.
+/// `stationTable`: what lift status's second companion, the deployer's station table
+/// (`--facilities-stations-url`), brought.
 public enum Fetched: Sendable {
-    case body([UInt8], validators: CacheValidators, httpStatus: Int?, companion: CompanionFetch? = nil)
-    case notModified(httpStatus: Int, companion: CompanionFetch? = nil)
+    case body([UInt8], validators: CacheValidators, httpStatus: Int?, companion: CompanionFetch? = nil, stationTable: CompanionFetch? = nil)
+    case notModified(httpStatus: Int, companion: CompanionFetch? = nil, stationTable: CompanionFetch? = nil)
 
     /// Why the companion in force was kept this round, when its URL failed.
     public var companionFailure: FetchFailure? {
         switch self {
-        case .body(_, _, _, .failed(let failure)?), .notModified(_, .failed(let failure)?): failure
+        case .body(_, _, _, .failed(let failure)?, _), .notModified(_, .failed(let failure)?, _): failure
         default: nil
         }
     }

@@ -2,10 +2,12 @@ import StopSheetCore
 
 extension StopSheetCore.FacilityPlacement.Rule: AnswerWord {}
 extension StopSheetCore.FacilityPlacement.Unplaced: AnswerWord {}
+extension StopSheetCore.FacilityJoin.Rule: AnswerWord {}
 
 extension Answer {
     public typealias PlacementRule = StopSheetCore.FacilityPlacement.Rule
     public typealias UnplacedReason = StopSheetCore.FacilityPlacement.Unplaced
+    public typealias JoinRule = StopSheetCore.FacilityJoin.Rule
 
     /// `facilities`' result: the lift-status units at the stations, every status, `available`
     /// ones included (a sheet's `now` lists only those out). Since protocol 2.1.
@@ -54,22 +56,51 @@ extension Answer {
         public var expectedBack: String?
         /// The feed's own text, made safe for terminals.
         public var description: String
+        /// Which rule put the unit at its station (since 2.5); left out for a unit at no station.
+        public var joinedBy: JoinRule?
+        /// For `joinedBy` `position`: how far the station's nearest stop is, in whole metres (since 2.5); left out otherwise.
+        public var distance: Int?
+        /// For a unit at no station: why, in plain words (since 2.5); left out otherwise.
+        public var notJoined: String?
 
         /// What `stationId` and `stationName` say for a unit at no station: the empty string, as
         /// the wire has always written it (the daemon says nil).
         public static let noStation = ""
 
         public enum CodingKeys: String, AnswerKey {
-            case stationId, stationName, unitId, facility, status, serving, pathways, placedBy, unplaced, candidates, since, expectedBack, description
-            public static let omittable: Set<Self> = [.placedBy, .unplaced, .candidates]
+            case stationId, stationName, unitId, facility, status, serving, pathways, placedBy, unplaced, candidates, since, expectedBack, description,
+                 joinedBy, distance, notJoined
+            public static let omittable: Set<Self> = [.placedBy, .unplaced, .candidates, .joinedBy, .distance, .notJoined]
         }
 
         public static let summary = "A lift-status unit at a station: its id, kind, status, what it serves, its placement on the pathways, times and text."
 
         public init(stationId: String, stationName: String, unitId: String, facility: Facility, status: UnitStatus, serving: String, pathways: [String],
-                    placedBy: PlacementRule?, unplaced: UnplacedReason?, candidates: [String]?, since: String?, expectedBack: String?, description: String) {
+                    placedBy: PlacementRule?, unplaced: UnplacedReason?, candidates: [String]?, since: String?, expectedBack: String?, description: String,
+                    joinedBy: JoinRule?, distance: Int?, notJoined: String?) {
+            (self.joinedBy, self.distance, self.notJoined) = (joinedBy, distance, notJoined)
             (self.stationId, self.stationName, self.unitId, self.facility, self.status, self.serving, self.pathways) = (stationId, stationName, unitId, facility, status, serving, pathways)
             (self.placedBy, self.unplaced, self.candidates, self.since, self.expectedBack, self.description) = (placedBy, unplaced, candidates, since, expectedBack, description)
+        }
+    }
+
+    /// `health.facilities.joined` (since 2.5): the lift-status units of the last load by the rule
+    /// that put each at its station (a unit at two stations counted once), and those at none.
+    public struct JoinedCounts: AnswerObject {
+        public var inventory: Int
+        public var feed: Int
+        public var stationCode: Int
+        public var table: Int
+        public var position: Int
+        public var pathway: Int
+        public var noStation: Int
+
+        public enum CodingKeys: String, AnswerKey { case inventory, feed, stationCode, table, position, pathway, noStation }
+
+        public static let summary = "How many lift-status units each join rule put at their stations, and how many are at no station."
+
+        public init(inventory: Int, feed: Int, stationCode: Int, table: Int, position: Int, pathway: Int, noStation: Int) {
+            (self.inventory, self.feed, self.stationCode, self.table, self.position, self.pathway, self.noStation) = (inventory, feed, stationCode, table, position, pathway, noStation)
         }
     }
 

@@ -64,18 +64,21 @@ extension Answer {
         public var notices: Notices?
         /// The lift-status cache's only, once stations and lift status have loaded: where its units are.
         public var placement: PlacementCounts?
+        /// The lift-status cache's only, once stations and lift status have loaded: which rule put
+        /// its units at their stations (since 2.5).
+        public var joined: JoinedCounts?
 
         public enum CodingKeys: String, AnswerKey {
             case loaded, count, loadedAt, lastAttemptAt, lastError, source, consecutiveFailures, nextRefreshAt, lastHTTPStatus, ageSeconds, stale, note,
-                 producedAt, configured, notices, placement
-            public static let omittable: Set<Self> = [.notices, .placement]
+                 producedAt, configured, notices, placement, joined
+            public static let omittable: Set<Self> = [.notices, .placement, .joined]
         }
 
         public static let summary = "One cache's state: loaded, fresh, and how its source is doing."
 
         public init(loaded: Bool, count: Int, loadedAt: String?, lastAttemptAt: String?, lastError: String?, source: String?, consecutiveFailures: Int, nextRefreshAt: String?, lastHTTPStatus: Int?, ageSeconds: Int?, stale: Bool, note: String?, producedAt: String?, configured: Bool, notices: Notices?,
-                    placement: PlacementCounts?) {
-            self.placement = placement
+                    placement: PlacementCounts?, joined: JoinedCounts?) {
+            (self.placement, self.joined) = (placement, joined)
             (self.loaded, self.count, self.loadedAt, self.lastAttemptAt, self.lastError, self.source, self.consecutiveFailures, self.nextRefreshAt, self.lastHTTPStatus, self.ageSeconds, self.stale, self.note, self.producedAt, self.configured, self.notices) = (loaded, count, loadedAt, lastAttemptAt, lastError, source, consecutiveFailures, nextRefreshAt, lastHTTPStatus, ageSeconds, stale, note, producedAt, configured, notices)
         }
     }

@@ -115,7 +115,7 @@ import Testing
         "--socket": "/tmp/other.sock", "--alerts-url": "file:///tmp/alerts.json", "--stations-url": "file:///tmp/stops.csv",
         "--alerts-interval": "61", "--stations-interval": "3601", "--refresh-spacing": "2", "--alerts-stale-after": "601",
         "--stations-stale-after": "9000", "--http-timeout": "11", "--facilities-url": "https://lifts.example/siri-fm",
-        "--facilities-inventory-url": "file:///tmp/inventory.csv", "--alerts-headers-file": "/run/credentials/stopsheetd.service/alerts-headers",
+        "--facilities-inventory-url": "file:///tmp/inventory.csv", "--facilities-stations-url": "file:///tmp/stations.csv", "--facilities-stations-headers-file": "/etc/stopsheetd/stations.headers", "--facilities-radius": "250", "--alerts-headers-file": "/run/credentials/stopsheetd.service/alerts-headers",
         "--stations-headers-file": "/etc/stopsheetd/stations.headers", "--facilities-headers-file": "/etc/stopsheetd/lifts.headers",
         "--facilities-inventory-headers-file": "/etc/stopsheetd/inventory.headers", "--topology-url": "file:///tmp/topology.zip", "--topology-headers-file": "/etc/stopsheetd/topology.headers", "--facilities-interval": "30", "--facilities-stale-after": "120", "--language": "es", "--train-route-types": "1",
         "--agency-name": "MBTA", "--time-zone": "America/New_York", "--config": "-/tmp/none.conf",

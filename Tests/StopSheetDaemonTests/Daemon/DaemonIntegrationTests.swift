@@ -54,7 +54,7 @@ import Testing
         #expect(station["stepFree"] == "available")
         #expect(station["routes"] == ["Blue", "Brn", "G", "Org", "Pexp", "Pink"])
         #expect(station["platforms"]?.arrayValue?.map { $0["stopId"] } == ["30374", "30375", "30074", "30075"])
-        #expect(try daemon.result("version") == ["name": "stopsheetd", "version": .string(StopSheetVersion.current), "protocol": "2.4"])
+        #expect(try daemon.result("version") == ["name": "stopsheetd", "version": .string(StopSheetVersion.current), "protocol": "2.5"])
         let health = try daemon.result("health")
         #expect(health["status"] == "ready")
         #expect(health["stations"]?["count"] == 143)

@@ -166,6 +166,47 @@ import Testing
         #expect(units["units"]?.arrayValue?.first?["serving"] == "street to mezzanine for service in both directions", "\(units.encodedString)")
     }
 
+    /// The deployer's station table (`--facilities-stations-url`, issue 52), fetched over HTTP
+    /// beside the statuses: a WMATA unit whose `StationCode` no station's id holds is at the
+    /// station its table row names (`joinedBy` `table`), one whose code has no row is at none,
+    /// with why; a row naming no station is a notice; `health.facilities.joined` counts them. A
+    /// new table joins the units again at the next refresh, and one that does not decode is
+    /// warned of, the last good one kept.
+    @Test func theStationTableJoinsAFeedsOwnReferences() throws {
+        let (statuses, table) = (key(), key() + "-stations")
+        let incident = { (unit: String, code: String) in
+            #"{"UnitName":"\#(unit)","UnitType":"ELEVATOR","StationCode":"\#(code)","LocationDescription":"Elevator between street and mezzanine","SymptomDescription":"Modernization","DateOutOfServ":"2026-09-10T05:30:00"}"#
+        }
+        try upstream.set(key: statuses, body: #"{"ElevatorIncidents":["# + incident("Z99X01", "Z99") + "," + incident("Z97X01", "Z97") + "]}")
+        try upstream.set(key: table, body: "station_ref,stop_id\r\nZ99,PF_A03_C\r\nZ98,no-such-stop\r\n")
+        let daemon = try daemon(upstream.url("/dyn/\(statuses)"), ["--facilities-stations-url", upstream.url("/dyn/\(table)"), "--log-level", "info"])
+        defer { _ = daemon.stop() }
+        let units = try #require(try daemon.result("facilities")["units"]?.arrayValue)
+        #expect(units.map { [$0["unitId"], $0["stationId"], $0["joinedBy"]] } == [["Z99X01", "STN_A03", "table"], ["Z97X01", "", nil]],
+                "\(units.map(\.encodedString))")
+        #expect(units.last?["notJoined"] == "At no station: no station's id holds its station code 'Z97'; the station table has no row for its station reference 'Z97'; the feed gives no position for it.")
+        #expect(units.allSatisfy { $0["distance"] == nil })
+        #expect(try Self.now(daemon, "STN_A03")?["stepFree"] != "available")
+        let listing = try Self.ctl(daemon, ["facilities"])
+        #expect(listing.contains("at this station by the station table") && listing.contains("At no station: no station's id holds"), "\(listing)")
+        let health = try #require(try daemon.result("health")["facilities"])
+        #expect(health["joined"] == ["inventory": 0, "feed": 0, "stationCode": 0, "table": 1, "position": 0, "pathway": 0, "noStation": 1],
+                "\(health.encodedString)")
+        let notice = health["notices"]?["first"]?.arrayValue?.first
+        #expect(health["notices"]?["count"] == 1 && notice?["file"] == "stations.csv" && notice?["line"] == 3, "\(health.encodedString)")
+        // A new table: the unit moves with it.
+        try upstream.set(key: table, body: "station_ref,stop_id\r\nZ97,STN_A03\r\n")
+        #expect(try refresh(daemon)["lastError"] == .null)
+        let moved = try #require(try daemon.result("facilities")["units"]?.arrayValue)
+        #expect(moved.map { [$0["unitId"], $0["stationId"]] } == [["Z97X01", "STN_A03"], ["Z99X01", ""]], "\(moved.map(\.encodedString))")
+        #expect(try daemon.result("health")["facilities"]?["notices"]?["count"] == 0)
+        // One that does not decode: the last good kept, and said.
+        try upstream.set(key: table, body: "<html>502 Bad Gateway</html>")
+        #expect(try refresh(daemon)["lastError"] == .null)
+        #expect(daemon.waitForLog { $0.contains("keeping the last good station table: the station table did not decode") } != nil)
+        #expect(try daemon.result("facilities")["units"]?.arrayValue?.first?["unitId"] == "Z97X01")
+    }
+
     /// SIRI-FM: a unit named by `FacilityCode` at a `StopPlaceRef`, placed by the pathway whose
     /// `facility_id` it is; `partiallyAvailable` is listed and changes nothing, `notAvailable`
     /// takes the way out, `unknown` leaves the platform undecided.

@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func theDocumentCarriesTheProtocolVersionNotTheRelease() {
-        #expect(OpenRPC.document["info"]?["version"] == "2.4")
+        #expect(OpenRPC.document["info"]?["version"] == "2.5")
     }
 
     /// Two-space indents, one member or element a line, members in their order; scalars and

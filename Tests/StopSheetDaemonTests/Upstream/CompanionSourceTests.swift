@@ -30,7 +30,7 @@ import Testing
 
     static func companion(_ fetched: Result<Fetched, FetchFailure>) -> CompanionFetch? {
         switch fetched {
-        case .success(.body(_, _, _, let companion)), .success(.notModified(_, let companion)): companion
+        case .success(.body(_, _, _, let companion, _)), .success(.notModified(_, let companion, _)): companion
         case .failure: nil
         }
     }

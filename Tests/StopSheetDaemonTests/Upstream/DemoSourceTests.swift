@@ -8,7 +8,7 @@ import Testing
     let captured = TestZones.chicago.instant(.init(year: 2015, month: 2, day: 14, hour: 14, minute: 35))
 
     func alerts(rebasedTo startup: Instant) throws -> [Alert] {
-        guard case .success(.body(let bytes, _, _, _)) = DemoSource(.alerts, rebasedTo: startup, chicago: TestZones.chicago, clock: .fixed(startup)).fetch(validators: nil) else {
+        guard case .success(.body(let bytes, _, _, _, _)) = DemoSource(.alerts, rebasedTo: startup, chicago: TestZones.chicago, clock: .fixed(startup)).fetch(validators: nil) else {
             throw TestFailure("demo alerts did not load")
         }
         return try AlertsDecoder.decode(bytes, chicago: TestZones.chicago)
@@ -36,7 +36,7 @@ import Testing
         let clock = ManualClock(startup)
         let source = DemoSource(.alerts, rebasedTo: startup, chicago: TestZones.chicago, clock: clock.clock)
         func fetched() throws -> DecodedAlerts {
-            guard case .success(.body(let bytes, _, _, _)) = source.fetch(validators: nil) else { throw TestFailure("demo alerts did not load") }
+            guard case .success(.body(let bytes, _, _, _, _)) = source.fetch(validators: nil) else { throw TestFailure("demo alerts did not load") }
             return try AlertsDecoder.decodeFeed(bytes, chicago: TestZones.chicago)
         }
         let first = try fetched()
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func demoStationsAreTheRealStops() throws {
-        guard case .success(.body(let bytes, _, _, _)) = DemoSource(.stations, rebasedTo: captured, chicago: TestZones.chicago, clock: .fixed(captured)).fetch(validators: nil) else {
+        guard case .success(.body(let bytes, _, _, _, _)) = DemoSource(.stations, rebasedTo: captured, chicago: TestZones.chicago, clock: .fixed(captured)).fetch(validators: nil) else {
             throw TestFailure("demo stations did not load")
         }
         let directory = StationDirectory(platforms: try StationsDecoder.decode(bytes))
@@ -61,7 +61,7 @@ import Testing
     /// rebased to the capture's own moment.
     @Test func theEmbeddedBytesAreTheDemoFiles() throws {
         let demo = Fixtures.packageRoot + "/Sources/StopSheetDaemon/Demo/"
-        guard case .success(.body(let stops, _, _, _)) = DemoSource(.stations, rebasedTo: captured, chicago: TestZones.chicago, clock: .fixed(captured)).fetch(validators: nil) else {
+        guard case .success(.body(let stops, _, _, _, _)) = DemoSource(.stations, rebasedTo: captured, chicago: TestZones.chicago, clock: .fixed(captured)).fetch(validators: nil) else {
             throw TestFailure("demo stations did not load")
         }
         #expect(stops == Fixtures.bytes(atPath: demo + "stops.csv"))

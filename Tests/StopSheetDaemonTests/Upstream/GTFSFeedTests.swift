@@ -23,11 +23,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         if options.contains("--dir") {
             let source = try makeSource(url: "file://" + root + "/feed", options: HTTPOptions(version: "test"))
-            guard case .success(.body(let stops, _, _, _)) = source.fetch(validators: nil) else { throw TestFailure("fetch failed") }
+            guard case .success(.body(let stops, _, _, _, _)) = source.fetch(validators: nil) else { throw TestFailure("fetch failed") }
             return try StationsBody.directory(stops, source: source)
         }
         let source = try makeSource(url: "file://" + root + "/feed.zip", options: HTTPOptions(version: "test"))
-        guard case .success(.body(let bytes, _, _, _)) = source.fetch(validators: nil) else { throw TestFailure("fetch failed") }
+        guard case .success(.body(let bytes, _, _, _, _)) = source.fetch(validators: nil) else { throw TestFailure("fetch failed") }
         return try StationsBody.directory(bytes, source: source)
     }
 
@@ -146,7 +146,7 @@ import Testing
             .write(toFile: directory + "/agency.txt", atomically: true, encoding: .utf8)
         try "stop_id,stop_name,location_type,parent_station\nS,South,1,\nS1,South 1,0,S\n".write(toFile: directory + "/stops.txt", atomically: true, encoding: .utf8)
         let source = try makeSource(url: "file://" + directory, options: HTTPOptions(version: "test"))
-        guard case .success(.body(let stops, _, _, _)) = source.fetch(validators: nil) else { throw TestFailure("fetch failed") }
+        guard case .success(.body(let stops, _, _, _, _)) = source.fetch(validators: nil) else { throw TestFailure("fetch failed") }
         let stations = try StationsBody.directory(stops, source: source)
         #expect(stations.agencies == [Agency(id: nil, name: "Massachusetts Bay", timeZone: "America/New_York")])
         #expect(stations.station(for: "S1")?.agencyName == "Massachusetts Bay")

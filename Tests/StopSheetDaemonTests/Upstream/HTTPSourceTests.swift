@@ -74,7 +74,7 @@ import Testing
         let source = source("/fixture/alerts.json")
         let (_, validators, _) = try body(source.fetch(validators: nil))
         let second = try source.fetch(validators: validators).get()
-        guard case .notModified(let status, _) = second else {
+        guard case .notModified(let status, _, _) = second else {
             Issue.record("expected notModified, got \(second)")
             return
         }
@@ -86,7 +86,7 @@ import Testing
         let (_, validators, _) = try body(source.fetch(validators: nil))
         #expect(validators.lastModified != nil)
         let lastModifiedOnly = CacheValidators(lastModified: validators.lastModified)
-        guard case .notModified(304, _) = try source.fetch(validators: lastModifiedOnly).get() else {
+        guard case .notModified(304, _, _) = try source.fetch(validators: lastModifiedOnly).get() else {
             Issue.record("expected notModified(304)")
             return
         }
@@ -225,7 +225,7 @@ import Testing
         let failures = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<10 {
-                if case .success(.body(let bytes, _, _, _)) = source.fetch(validators: nil), bytes == expected { continue }
+                if case .success(.body(let bytes, _, _, _, _)) = source.fetch(validators: nil), bytes == expected { continue }
                 failures.withLock { $0 += 1 }
             }
         }
@@ -291,7 +291,7 @@ struct UnexpectedOutcome: Error, CustomStringConvertible {
 
 func body(_ result: Result<Fetched, FetchFailure>) throws -> ([UInt8], CacheValidators, Int?) {
     switch result {
-    case .success(.body(let bytes, let validators, let status, _)): return (bytes, validators, status)
+    case .success(.body(let bytes, let validators, let status, _, _)): return (bytes, validators, status)
     case .success(let other): throw UnexpectedOutcome(description: "expected a body, got \(other)")
     case .failure(let failure): throw UnexpectedOutcome(description: "expected a body, got failure: \(failure)")
     }

@@ -81,7 +81,7 @@ import Testing
         guard case .failure(let failure) = refused else { Issue.record("followed: \(refused)"); return }
         #expect(failure.message == "redirect refused: it leads to another server, and the request carries the headers file's keys")
         let within = HTTPSource(url: upstream.url("/redirect?to=/echo-headers&n=2"), options: keyed).fetch(validators: nil)
-        guard case .success(.body(let body, _, _, _)) = within else { Issue.record("\(within)"); return }
+        guard case .success(.body(let body, _, _, _, _)) = within else { Issue.record("\(within)"); return }
         #expect(String(decoding: body, as: UTF8.self).contains(#""db-api-key": "0123456789abcdef""#))
     }
 

@@ -126,10 +126,12 @@ public enum GTFSStopsDecoder {
             }
         }
         let agencies = feed.map(\.agencies).flatMap { $0.isEmpty ? nil : $0 } ?? (ctaNumbering ? [.cta] : [])
-        return DecodedStations(platforms: platforms, entrances: entrances, linesKnown: linesByStopID != nil,
+        var decoded = DecodedStations(platforms: platforms, entrances: entrances, linesKnown: linesByStopID != nil,
                                lines: feed?.lines ?? [], agencies: agencies, stopsWithin: within, language: feed?.language,
                                notices: (feed?.notices).map { var all = $0; all.append(notices); return all } ?? notices,
                                tablesMissing: feed?.tablesMissingForLines ?? [])
+        for row in rows { if let coordinate = row.coordinate { decoded.positions[row.id] = coordinate } }
+        return decoded
     }
 
     /// Why a row's parent cannot be used, or nil: it does not exist, or the row is its own ancestor.

@@ -1,20 +1,27 @@
-/// The lift-status data a snapshot joins (`--facilities-url`, `--facilities-inventory-url`): the
-/// units of the last good load, the inventory, and how fresh they are. The staleness rule is
+/// The lift-status data a snapshot joins (`--facilities-url`, `--facilities-inventory-url`,
+/// `--facilities-stations-url`, `--facilities-radius`): the units of the last good load, the
+/// inventory, the station table, the position join's radius, and how fresh they are. The staleness rule is
 /// here, with `now` passed in: data older than its stale-after (its last good load, or the time
 /// the feed says it was made, `DataFreshness`) counts every unit as `unknown`.
 public struct FacilityData: Sendable, Equatable {
     public var units: [FacilityUnit]
     public var inventory: FacilityInventory
+    /// The deployer's station table (`FacilityJoin`'s rule `table`).
+    public var stationTable: FacilityStationTable
+    /// How far the position join looks, in metres.
+    public var radiusMeters: Int
     /// The last good load (a 304 included: the same data, still current).
     public var lastGoodLoad: Instant
     /// When the feed says it was made, if it says.
     public var producedAt: Instant?
     public var staleAfterSeconds: Int64
 
-    public init(units: [FacilityUnit], inventory: FacilityInventory = .empty, lastGoodLoad: Instant, producedAt: Instant? = nil,
-                staleAfterSeconds: Int64) {
+    public init(units: [FacilityUnit], inventory: FacilityInventory = .empty, stationTable: FacilityStationTable = .empty,
+                radiusMeters: Int = FacilityJoin.defaultRadiusMeters, lastGoodLoad: Instant, producedAt: Instant? = nil, staleAfterSeconds: Int64) {
         self.units = units
         self.inventory = inventory
+        self.stationTable = stationTable
+        self.radiusMeters = radiusMeters
         self.lastGoodLoad = lastGoodLoad
         self.producedAt = producedAt
         self.staleAfterSeconds = staleAfterSeconds
@@ -57,6 +64,7 @@ public struct FacilityData: Sendable, Equatable {
 
     /// The units joined to the stations, their statuses as they count at `now` (`FacilityJoin`).
     public func joined(to stations: StationDirectory, at now: Instant, keepAvailable: Bool = false) -> FacilityJoin.Joined {
-        FacilityJoin.join(units, inventory: inventory, stations: stations, at: now, stale: isStale(at: now), keepAvailable: keepAvailable)
+        FacilityJoin.join(units, inventory: inventory, table: stationTable, radiusMeters: radiusMeters, stations: stations, at: now,
+                          stale: isStale(at: now), keepAvailable: keepAvailable)
     }
 }

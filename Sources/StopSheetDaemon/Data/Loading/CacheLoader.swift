@@ -14,6 +14,8 @@ public struct CacheLoader: Sendable {
         /// What the companion URL brought: the inventory (lift status with
         /// `--facilities-inventory-url`), the map (stations with `--topology-url`).
         var companion: CompanionFetch?
+        /// What lift status's station table URL brought (`--facilities-stations-url`).
+        var stationTable: CompanionFetch? = nil
         var source: any Source
         /// How the configuration says to read bodies; CTA's wall-clock times are read in
         /// `zones`' `chicago`, a lift-status feed's in `local`, the zone the answers show.

@@ -1,7 +1,8 @@
 import StopSheetCore
 
-/// A lift-status round decoded: the statuses' body (`FacilitiesBody`) and the inventory in force,
-/// the round's own when it brought one that decodes, else the last good load's.
+/// A lift-status round decoded: the statuses' body (`FacilitiesBody`), the inventory and the
+/// station table in force, each the round's own when it brought one that decodes, else the last
+/// good load's.
 public struct FacilitiesLoad: Sendable {
     public var feed: FacilitiesDecoder.Feed
     /// The body as fetched and the zone its times without an offset were read in (WMATA's,
@@ -10,12 +11,18 @@ public struct FacilitiesLoad: Sendable {
     public var local: TimeZoneRules
     public var inventory: FacilityInventory
     public var inventoryNotices: FeedNotices
-    /// The feed's notices and the inventory's together.
+    /// The deployer's station table (`--facilities-stations-url`); empty without one.
+    public var stationTable = FacilityStationTable.empty
+    public var stationTableNotices = FeedNotices()
+    /// The feed's notices, the inventory's and the station table's together.
     public var notices: FeedNotices {
         var notices = feed.notices
         notices.append(inventoryNotices)
+        notices.append(stationTableNotices)
         return notices
     }
+    /// Why this round's station table was not taken, the last good one kept (as `inventoryKept`).
+    var stationTableKept: FetchFailure?
     /// Why this round's inventory was not taken, the last good one kept instead: its URL failed,
     /// or its body did not decode. The refresher warns of it.
     var inventoryKept: FetchFailure?
@@ -33,6 +40,7 @@ public struct FacilitiesLoad: Sendable {
     /// inventory to join them to (the first one did not come or did not decode).
     init(_ input: CacheLoader.Input) throws {
         self.init(feed: try FacilitiesBody.decode(input.body, local: input.local), body: input.body, local: input.local)
+        readStationTable(input)
         let previous = input.previous.map { ($0.inventory, $0.inventoryNotices) }
         var decoded: (FacilityInventory, FeedNotices)?
         switch input.companion {
@@ -53,5 +61,27 @@ public struct FacilitiesLoad: Sendable {
             throw inventoryKept ?? FetchFailure("no inventory loaded to join the statuses to")
         }
         (self.inventory, inventoryNotices) = (inventory, notices)
+    }
+
+    /// The round's station table when it brought one that decodes, else the last good load's;
+    /// without one ever, none (the table is never required: the other rules still join).
+    private mutating func readStationTable(_ input: CacheLoader.Input) {
+        let previous = input.previous.map { ($0.stationTable, $0.stationTableNotices) }
+        switch input.stationTable {
+        case nil:
+            return
+        case .body(let bytes)?:
+            do {
+                (stationTable, stationTableNotices) = try FacilityStationTableDecoder.decode(bytes)
+                return
+            } catch {
+                stationTableKept = FetchFailure("the station table did not decode: \(error)")
+            }
+        case .unchanged?:
+            break
+        case .failed(let failure)?:
+            stationTableKept = failure
+        }
+        if let (table, notices) = previous { (stationTable, stationTableNotices) = (table, notices) }
     }
 }

@@ -36,6 +36,9 @@ public struct CacheStatus: Sendable, Equatable {
     /// `--alerts-stale-after` / `--stations-stale-after`: older good data is `stale` (the
     /// daemon sets each cache's own with `applyStaleAfter`).
     public var staleAfterSeconds = Int64(Config.defaults.alertsStaleAfter)
+    /// The lift-status cache's: `--facilities-radius`, the position join's reach in metres (set
+    /// with the stale-after limits, `applyStaleAfter`, and applied on reload).
+    public var radiusMeters = Config.defaults.facilitiesRadius
 
     public static let linesUnknownNote =
         "lines unknown: GTFS stops.txt alone names no lines, so alerts about a line match no station; use a whole GTFS feed"
@@ -82,10 +85,13 @@ extension FeedNotices {
 }
 
 extension Store {
-    /// Takes each cache's stale-after limit from `config`: at start-up and on reload.
+    /// Takes each cache's stale-after limit (and lift status's radius) from `config`: at start-up.
     func applyStaleAfter(_ config: Config) {
         for cache in CacheName.allCases {
-            updateStatus(cache) { $0.staleAfterSeconds = config.staleAfterSeconds(cache) }
+            updateStatus(cache) {
+                $0.staleAfterSeconds = config.staleAfterSeconds(cache)
+                $0.radiusMeters = config.facilitiesRadius
+            }
         }
     }
 }

@@ -197,10 +197,10 @@ public final class Refresher: Sendable {
         var content: CacheContent?
         let result: RoundResult
         switch outcome {
-        case .success(.body(let bytes, let newValidators, let httpStatus, let companion)):
+        case .success(.body(let bytes, let newValidators, let httpStatus, let companion, let stationTable)):
             if let httpStatus { fields.append(("HTTP_STATUS", String(httpStatus))) }
             do {
-                content = try loader.decode(CacheLoader.Input(body: bytes, companion: companion, source: source, reading: reading, zones: store.zones,
+                content = try loader.decode(CacheLoader.Input(body: bytes, companion: companion, stationTable: stationTable, source: source, reading: reading, zones: store.zones,
                                                               local: store.zone, previous: store.current.facilitiesFetched,
                                                               previousStations: store.snapshot.stations))
                 settings.withLock { $0.validators = newValidators }
@@ -208,7 +208,7 @@ public final class Refresher: Sendable {
             } catch {
                 result = .failed("\(cache.rawValue) body did not decode: \(error)", httpStatus: httpStatus)
             }
-        case .success(.notModified(let httpStatus, _)):
+        case .success(.notModified(let httpStatus, _, _)):
             fields.append(("HTTP_STATUS", String(httpStatus)))
             // Only this thread loads the cache, so `loaded` cannot change before the commit.
             if store.status(cache).loaded {
@@ -259,6 +259,10 @@ public final class Refresher: Sendable {
             Log.warning("\(cache.rawValue): \(what)\(Log.oneLine(kept.message, maxBytes: 400))",
                         [JournalEvent.refreshFailed.field] + fields + (kept.retryAfterSeconds.map { [("RETRY_AFTER", String($0))] } ?? []))
         }
+        if let kept = Self.stationTableKept(outcome, content) {
+            Log.warning("\(cache.rawValue): keeping the last good station table: \(Log.oneLine(kept.message, maxBytes: 400))",
+                        [JournalEvent.refreshFailed.field] + fields + (kept.retryAfterSeconds.map { [("RETRY_AFTER", String($0))] } ?? []))
+        }
         switch result {
         case .succeeded where content != nil:
             fields.append((loader.countField, String(status.count)))
@@ -286,6 +290,15 @@ public final class Refresher: Sendable {
         }
         if case .success(let fetched) = outcome { return fetched.companionFailure }
         return nil
+    }
+
+    /// Why a round kept the station table in force (`--facilities-stations-url`): as `companionKept`.
+    private static func stationTableKept(_ outcome: Result<Fetched, FetchFailure>, _ content: CacheContent?) -> FetchFailure? {
+        if case .facilities(let load)? = content { return load.stationTableKept }
+        switch outcome {
+        case .success(.body(_, _, _, _, .failed(let failure)?)), .success(.notModified(_, _, .failed(let failure)?)): return failure
+        default: return nil
+        }
     }
 
     /// Once per lift-status or stations load, once both are in: where the units are

@@ -55,16 +55,19 @@ public final class Store: Sendable {
     /// A reload's changes as one generation, so no reader sees it half applied: each cache's
     /// source and stale-after limit, and the zones (the snapshot encoded again when they choose
     /// another zone).
-    public func reconfigure(sources: [CacheName: String], staleAfterSeconds: [CacheName: Int64], zones: TimeZones) {
+    public func reconfigure(sources: [CacheName: String], staleAfterSeconds: [CacheName: Int64], radiusMeters: Int? = nil, zones: TimeZones) {
         publish { old in
             var statuses = Statuses(old)
             for cache in CacheName.allCases {
                 statuses.change(cache) { status in
                     if let source = sources[cache] { status.source = source }
                     if let limit = staleAfterSeconds[cache] { status.staleAfterSeconds = limit }
+                    if let radiusMeters { status.radiusMeters = radiusMeters }
                 }
             }
+            // A new radius joins the units again.
             let facilitiesLimitChanged = statuses.facilities.staleAfterSeconds != old.facilities.staleAfterSeconds
+                || statuses.facilities.radiusMeters != old.facilities.radiusMeters
             guard statuses != Statuses(old) || zones != old.zones else { return nil }
             // A new stale-after for lift status can turn units unknown (or back): the snapshot follows it.
             let snapshot = facilitiesLimitChanged
@@ -99,7 +102,8 @@ public final class Store: Sendable {
                 load = new
                 statuses.facilities.producedAt = new.feed.producedAt
                 statuses.facilities.notices = new.notices
-                let data = FacilityData(units: new.feed.units, inventory: new.inventory, lastGoodLoad: statuses.facilities.loadedAt ?? now,
+                let data = FacilityData(units: new.feed.units, inventory: new.inventory, stationTable: new.stationTable,
+                                        radiusMeters: statuses.facilities.radiusMeters, lastGoodLoad: statuses.facilities.loadedAt ?? now,
                                         producedAt: new.feed.producedAt, staleAfterSeconds: statuses.facilities.staleAfterSeconds)
                 snapshot = old.snapshot.rebuilt(facilities: .some(data), now: now)
             case nil:
@@ -187,6 +191,7 @@ public final class Store: Sendable {
         guard var data else { return nil }
         if let loadedAt = status.loadedAt { data.lastGoodLoad = loadedAt }
         data.staleAfterSeconds = status.staleAfterSeconds
+        data.radiusMeters = status.radiusMeters
         return data
     }
 

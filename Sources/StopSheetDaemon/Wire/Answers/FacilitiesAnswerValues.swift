@@ -22,6 +22,7 @@ extension FacilityUnit {
                                    serving: inventory.lazy.map(\.serving).first { !$0.isEmpty } ?? serving, pathways: ids(placement.pathways),
                                    placedBy: placement.rule, unplaced: placement.unplaced,
                                    candidates: placement.candidates.isEmpty ? nil : ids(placement.candidates),
-                                   since: since.map(zone.iso8601), expectedBack: expectedBack.map(zone.iso8601), description: description)
+                                   since: since.map(zone.iso8601), expectedBack: expectedBack.map(zone.iso8601), description: description,
+                                   joinedBy: joinedBy, distance: distanceMeters.map { Int($0.rounded()) }, notJoined: notJoined)
     }
 }
