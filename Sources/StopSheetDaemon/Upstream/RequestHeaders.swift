@@ -15,12 +15,18 @@ import Posix
 public struct RequestHeaders: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The file's last path component, as messages name it (`alerts-headers` for a credential).
     public let fileName: String
-    private let fields: [(name: String, value: String)]
+    private let fields: [Field]
+
+    /// One `Name: value` line.
+    private struct Field: Equatable, Sendable {
+        let name: String
+        let value: String
+    }
 
     /// No headers: the fetch sends the URL alone.
     public static let none = RequestHeaders(fileName: "", fields: [])
 
-    private init(fileName: String, fields: [(name: String, value: String)]) {
+    private init(fileName: String, fields: [Field]) {
         self.fileName = fileName
         self.fields = fields
     }
@@ -39,10 +45,6 @@ public struct RequestHeaders: Sendable, Equatable, CustomStringConvertible, Cust
 
     /// The lines handed to libcurl: the one use of the values.
     var requestLines: [String] { fields.map { "\($0.name): \($0.value)" } }
-
-    public static func == (a: RequestHeaders, b: RequestHeaders) -> Bool {
-        a.fileName == b.fileName && a.fields.elementsEqual(b.fields) { $0.name == $1.name && $0.value == $1.value }
-    }
 
     /// Why a headers file is refused: its path, and a line number when one line is at fault.
     /// Never quotes the file's text.
@@ -84,7 +86,7 @@ public struct RequestHeaders: Sendable, Equatable, CustomStringConvertible, Cust
     /// (a CR before the newline ends the line, as in a file written on Windows); a name with no
     /// value is an error, not curl's "remove this header".
     static func parse(_ bytes: [UInt8], path: String) throws(Failure) -> RequestHeaders {
-        var fields: [(name: String, value: String)] = []
+        var fields: [Field] = []
         for (index, rawLine) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             let where_ = "\(path):\(index + 1)"
             var line = rawLine[...]
@@ -109,7 +111,7 @@ public struct RequestHeaders: Sendable, Equatable, CustomStringConvertible, Cust
             guard let text = String(validating: value, as: UTF8.self) else {
                 throw Failure(description: "\(where_): the value of header \(nameText) is not UTF-8")
             }
-            fields.append((nameText, text))
+            fields.append(Field(name: nameText, value: text))
         }
         guard !fields.isEmpty else { throw Failure(description: "\(path) has no header lines") }
         let fileName = path.split(separator: "/").last.map(String.init) ?? path

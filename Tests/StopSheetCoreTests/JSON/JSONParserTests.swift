@@ -47,6 +47,8 @@ import Testing
         #expect(try parse(#""\"\\\/\b\f\n\r\t""#) == .string("\"\\/\u{08}\u{0C}\n\r\t"))
         #expect(try parse(#""\u0041\u00e9\u20AC""#) == .string("Aé€"))
         #expect(try parse(#""\uD83D\uDE87""#) == .string("🚇"))
+        // Hex digits in either case, to the ends of each range.
+        #expect(try parse(#""\u00FF\u00ff\u0009""#) == .string("ÿÿ\t"))
         #expect(try parse(#""\u0000""#) == .string("\u{0}"))
         #expect(try parse(#""a\nb é""#) == .string("a\nb é"))
     }
@@ -59,6 +61,8 @@ import Testing
         #expect(parseFailure(#""\uDC00""#) == .invalidEscape(offset: 7))  // low surrogate alone
         #expect(parseFailure(#""\u12""#) != nil)  // reported as an early end: the hex needs 4 bytes
         #expect(parseFailure(#""\u12"#) == .unexpectedEnd)
+        // A high surrogate whose backslash is the last byte: refused as one alone, read no further.
+        #expect(parseFailure(#""\uD800\"#) == .invalidEscape(offset: 7))
     }
 
     @Test func controlCharactersMustBeEscaped() {

@@ -33,6 +33,17 @@ import Testing
         if !ended { throw TestFailure("no refresh round ended within 60 s") }
     }
 
+    /// What readiness waits for (`--notify-ready when-loaded`, `stopsheetctl wait`): the caches
+    /// with a source that have not loaded yet; a cache without one (here the lift status) never.
+    @Test func notYetLoadedIsTheConfiguredCachesStillToLoad() {
+        let store = Store(alertsSource: Self.alertsURL, stationsSource: "test:stations", clock: .fixed(Self.t0), zones: .cta)
+        #expect(store.current.notYetLoaded == [.alerts, .stations])
+        store.commit(.stations, installing: .stations(Self.directory), at: Self.t0) { $0.loaded = true; $0.loadedAt = Self.t0 }
+        #expect(store.current.notYetLoaded == [.alerts])
+        store.commit(.alerts, installing: .alerts(DecodedAlerts(alerts: [])), at: Self.t0) { $0.loaded = true; $0.loadedAt = Self.t0 }
+        #expect(store.current.notYetLoaded.isEmpty)
+    }
+
     @Test func aRefreshRoundIsOneChangeCarryingItsDataAndItsStatusTogether() throws {
         let store = Self.store()
         let seen = Locked<[(old: Generation, new: Generation)]>([])

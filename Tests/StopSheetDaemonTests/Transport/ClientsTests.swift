@@ -19,6 +19,19 @@ import Testing
                    maxLineBytes: 64, registeredEvents: 0, now: now)
     }
 
+    /// A connection closed while held back over budget no longer counts as held back, nor does
+    /// one closed that never was: the loop looks for connections to resume only while some is.
+    @Test func aClosedConnectionIsNoLongerHeldBack() throws {
+        var clients = Clients<Echo>(limits: ServerLimits())
+        let (held, free) = (try connection(uid: 1000), try connection(uid: 1000))
+        clients.add(held)
+        clients.add(free)
+        clients.setPausedForBudget(held, true)
+        #expect(clients.anyPausedForBudget)
+        #expect(clients.remove(held) && !clients.anyPausedForBudget)
+        #expect(clients.remove(free) && !clients.anyPausedForBudget)
+    }
+
     @Test func theReservedSlotsAreRootsAndTheShareOfAUIDIsCapped() throws {
         var limits = ServerLimits()
         (limits.maxConnections, limits.reservedConnections, limits.maxConnectionsPerUID) = (4, 1, 2)

@@ -21,6 +21,18 @@ import Testing
         #expect(headers.description == "2 headers from alerts.headers (Authorization, X-Trace)")
     }
 
+    /// Two loads are the same headers when they hold the same lines, names and values, in the
+    /// same order, from a file of the same name: a new key in the file is a change.
+    @Test func headersAreEqualWhenTheirLinesAndFileAre() throws {
+        #expect(try parse("A: 1\nB: 2\n") == parse("A: 1\r\n\nB:  2\n"))
+        #expect(try parse("A: 1\nB: 2\n") != parse("A: 1\nB: 3\n"))
+        #expect(try parse("A: 1\nB: 2\n") != parse("A: 1\nC: 2\n"))
+        #expect(try parse("A: 1\nB: 2\n") != parse("B: 2\nA: 1\n"))
+        #expect(try parse("A: 1\n") != parse("A: 1\nB: 2\n"))
+        #expect(try parse("A: 1\n") != RequestHeaders.parse(Array("A: 1\n".utf8), path: "/etc/stopsheetd/stations.headers"))
+        #expect(try parse("A: 1\n") != .none)
+    }
+
     @Test func aBadLineIsRefusedByNumberWithoutItsValue() {
         let path = "/etc/stopsheetd/alerts.headers"
         #expect(refusal("Good: 1\nno colon here secret123\n") == "\(path):2: not a header line (expected Name: value)")
