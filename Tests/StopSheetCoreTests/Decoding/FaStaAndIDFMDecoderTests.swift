@@ -109,6 +109,7 @@ import Testing
         #expect(FacilitiesDecoder.isCSV(bytes("\u{FEFF}\"ZdcId\";liftStatus;liftId\r\n1;;2\r\n")))
         #expect(FacilitiesDecoder.isCSV(bytes("zdcid;LIFTSTATUS;liftid")))
         #expect(!FacilitiesDecoder.isCSV(bytes("ZdcId,liftStatus,liftId\n")))
+        #expect(!FacilitiesDecoder.isCSV(bytes("ZdcId;ZdcName;liftId\r\n71370;Gare Saint-Lazare;259\r\n")))
         #expect(!FacilitiesDecoder.isCSV(bytes("liftId;liftStatus\nZdcId;liftStatus\n")))
         #expect(!FacilitiesDecoder.isCSV(bytes(#"[{"ZdcId":1,"liftStatus":""}]"#)))
         #expect(!FacilitiesDecoder.isCSV([0xFF, 0xFE] + bytes("ZdcId;liftStatus")))
