@@ -12,9 +12,11 @@ public final class EncodedSnapshot: Sendable {
     public let zone: TimeZoneRules
     /// Each station's `stopSheet` result without `data`, in the directory's station order.
     private let sheets: [EncodedSheet]
-    /// The verdict of each station on a map (basis `pathways`), by position in the directory:
-    /// `stationMap` answers from it, so a station's ways are worked out once per build.
-    private let mapVerdicts: [Int: StepFreeNow]
+    /// The verdicts this build worked out of the stations on a map where something is out, by
+    /// position in the directory; every other station's is its load's (`StationDirectory.quietVerdicts`).
+    /// `stationMap` answers from them (`mapVerdict(at:)`), so a station's ways are worked out at
+    /// most once per build, and a quiet station's once per load.
+    private let outageVerdicts: [Int: StepFreeNow]
     private let decimalIndex: DecimalStopIndex
     /// The `stations` answer's order (`StationsByName`): positions in the directory's stations.
     public let stationsByName: [Int]
@@ -24,7 +26,7 @@ public final class EncodedSnapshot: Sendable {
     public init(_ snapshot: Snapshot, zone: TimeZoneRules, previous: EncodedSnapshot? = nil) {
         self.snapshot = snapshot
         self.zone = zone
-        (sheets, mapVerdicts) = Self.encodeSheets(snapshot, zone: zone)
+        (sheets, outageVerdicts) = Self.encodeSheets(snapshot, zone: zone)
         decimalIndex = DecimalStopIndex(snapshot.stations)
         let sameLoad = previous.map { Self.sameLoad($0.snapshot.stations, snapshot.stations) } ?? false
         stationsByName = sameLoad ? previous!.stationsByName : StationsByName.order(snapshot.stations)
@@ -59,7 +61,11 @@ public final class EncodedSnapshot: Sendable {
     public var stationCount: Int { sheets.count }
 
     /// The verdict of the station at `index` when it is on a map; nil otherwise.
-    func mapVerdict(at index: Int) -> StepFreeNow? { mapVerdicts[index] }
+    func mapVerdict(at index: Int) -> StepFreeNow? {
+        guard let stations = snapshot.stations, stations.stations.indices.contains(index) else { return nil }
+        let verdict = outageVerdicts[index] ?? stations.quietVerdicts[index]
+        return verdict.basis == .pathways ? verdict : nil
+    }
 
     /// Each alert is encoded once (and each advisory), and so is each distinct set of alerts that
     /// applies to some station (a line's stations share one): building is then linear in
@@ -70,7 +76,7 @@ public final class EncodedSnapshot: Sendable {
         let advisories = live.map { AccessibilityAdvisory($0)?.encoded(in: zone) }
         var membersBySet: [[Int]: EncodedAlertMembers] = [:]
         var sheets: [EncodedSheet] = []
-        var mapVerdicts: [Int: StepFreeNow] = [:]
+        var outageVerdicts: [Int: StepFreeNow] = [:]
         sheets.reserveCapacity(snapshot.stations?.count ?? 0)
         // Stations are read in place: a `for station in` loop copies each one, retains included.
         (snapshot.stations?.stations ?? []).withUnsafeBufferPointer { stations in
@@ -82,14 +88,14 @@ public final class EncodedSnapshot: Sendable {
                     membersBySet[positions] = members
                     return members
                 }()
-                let now = snapshot.stepFreeNow(for: stations[index], alertPositions: positions)
-                if now.basis == .pathways { mapVerdicts[index] = now }
+                let (now, quiet) = snapshot.stepFreeNow(at: index, alertPositions: positions)
+                if !quiet, now.basis == .pathways { outageVerdicts[index] = now }
                 sheets.append(EncodedSheet(stationID: stations[index].id, stationName: stations[index].name, stepFree: stations[index].stepFree,
                                            from: stations[index].stepFreeFrom,
                                            agency: stations[index].agencyName, alerts: members,
                                            now: now.encoded(in: zone)))
             }
         }
-        return (sheets, mapVerdicts)
+        return (sheets, outageVerdicts)
     }
 }
