@@ -17,6 +17,12 @@ public final class EncodedSnapshot: Sendable {
     /// `stationMap` answers from them (`mapVerdict(at:)`), so a station's ways are worked out at
     /// most once per build, and a quiet station's once per load.
     private let outageVerdicts: [Int: StepFreeNow]
+    /// The `now` of each station with nothing out (`StationDirectory.quietVerdicts`) encoded, by
+    /// position in the directory; nil where no build of this stations load has needed it yet.
+    /// It holds no time and no outage, so no zone: a build with the same stations load takes these
+    /// from the snapshot it replaces, and an alert or lift-status refresh encodes only the `now`
+    /// of the stations where something is out.
+    private let quietNows: [PreEncoded<Answer.StepFreeNow>?]
     private let decimalIndex: DecimalStopIndex
     /// The `stations` answer's order (`StationsByName`): positions in the directory's stations.
     public let stationsByName: [Int]
@@ -26,9 +32,9 @@ public final class EncodedSnapshot: Sendable {
     public init(_ snapshot: Snapshot, zone: TimeZoneRules, previous: EncodedSnapshot? = nil) {
         self.snapshot = snapshot
         self.zone = zone
-        (sheets, outageVerdicts) = Self.encodeSheets(snapshot, zone: zone)
-        decimalIndex = DecimalStopIndex(snapshot.stations)
         let sameLoad = previous.map { Self.sameLoad($0.snapshot.stations, snapshot.stations) } ?? false
+        (sheets, outageVerdicts, quietNows) = Self.encodeSheets(snapshot, zone: zone, quietNows: sameLoad ? previous!.quietNows : nil)
+        decimalIndex = DecimalStopIndex(snapshot.stations)
         stationsByName = sameLoad ? previous!.stationsByName : StationsByName.order(snapshot.stations)
     }
 
@@ -70,13 +76,17 @@ public final class EncodedSnapshot: Sendable {
     /// Each alert is encoded once (and each advisory), and so is each distinct set of alerts that
     /// applies to some station (a line's stations share one): building is then linear in
     /// stations + alerts, not stations × alerts-per-station encodings.
-    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules) -> ([EncodedSheet], [Int: StepFreeNow]) {
+    /// `quietNows`: the quiet stations' `now` encoded by the builds before of the same stations
+    /// load (nil: none).
+    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules, quietNows kept: [PreEncoded<Answer.StepFreeNow>?]?)
+        -> ([EncodedSheet], [Int: StepFreeNow], [PreEncoded<Answer.StepFreeNow>?]) {
         let live = snapshot.liveAlerts
         let alerts = live.map { $0.encoded(in: zone) }
         let advisories = live.map { AccessibilityAdvisory($0)?.encoded(in: zone) }
         var membersBySet: [[Int]: EncodedAlertMembers] = [:]
         var sheets: [EncodedSheet] = []
         var outageVerdicts: [Int: StepFreeNow] = [:]
+        var quietNows = kept ?? Array(repeating: nil, count: snapshot.stations?.count ?? 0)
         sheets.reserveCapacity(snapshot.stations?.count ?? 0)
         // Stations are read in place: a `for station in` loop copies each one, retains included.
         (snapshot.stations?.stations ?? []).withUnsafeBufferPointer { stations in
@@ -90,12 +100,17 @@ public final class EncodedSnapshot: Sendable {
                 }()
                 let (now, quiet) = snapshot.stepFreeNow(at: index, alertPositions: positions)
                 if !quiet, now.basis == .pathways { outageVerdicts[index] = now }
+                let encodedNow = quiet ? quietNows[index] ?? {
+                    let encoded = now.encoded(in: zone)
+                    quietNows[index] = encoded
+                    return encoded
+                }() : now.encoded(in: zone)
                 sheets.append(EncodedSheet(stationID: stations[index].id, stationName: stations[index].name, stepFree: stations[index].stepFree,
                                            from: stations[index].stepFreeFrom,
                                            agency: stations[index].agencyName, alerts: members,
-                                           now: now.encoded(in: zone)))
+                                           now: encodedNow))
             }
         }
-        return (sheets, outageVerdicts)
+        return (sheets, outageVerdicts, quietNows)
     }
 }
