@@ -96,8 +96,9 @@ for name in before after; do
     eval "SNAPIR_$name=$SNAPIR"
     printf '   %-6s %6s M instructions per build (callgrind)\n' "$name" "$SNAPIR"
 done
-# Before, the builds after the first are alert refreshes given the snapshot they replace (it kept
-# what did not change); after, every build encodes afresh. A fresh build (a stations load) has
+# The builds after the first are alert refreshes given the snapshot they replace: before, it kept
+# what did not change; after issue 51's item 4, it keeps the `now` of each station where nothing
+# is out (EncodedSnapshot's quietNows), so "per build" above is a refresh's, not a fresh build's. A fresh build (a stations load) has
 # none before it: the run that builds once, decoding and the synthetic set included, shows it.
 for name in before after; do
     printf '   %-6s %6s M instructions for a run with one fresh build, decoding included (callgrind)\n' "$name" \

@@ -9,11 +9,16 @@ public enum FacilityKind: String, Hashable, Sendable, CaseIterable {
     /// agencies whose alerts are read write "elevator", and a "lift" in their prose is a verb.
     public var words: Set<String> {
         switch self {
-        case .elevator: ["elevator", "elevators"]
-        case .escalator: ["escalator", "escalators"]
+        case .elevator: Self.elevatorWords
+        case .escalator: Self.escalatorWords
         case .other: []
         }
     }
+
+    // Stored once: `words` is asked for every word of every alert's headline, and a set literal
+    // in its body would be built again on each asking.
+    private static let elevatorWords: Set<String> = ["elevator", "elevators"]
+    private static let escalatorWords: Set<String> = ["escalator", "escalators"]
 
     /// The British and SIRI word for an elevator (SIRI-FM's `FacilityClass` `lift`; TfL's lifts).
     public static let liftWords: Set<String> = ["lift", "lifts"]

@@ -123,4 +123,19 @@ public struct Snapshot: Sendable {
         StepFreeNow(station: station, topology: stations?.topologies[station.id], outages: alertPositions.compactMap { outages[$0] },
                     facilities: facilityUnits[station.id] ?? [])
     }
+
+    /// `stepFreeNow(for:alertPositions:)` of the station at `index` in the directory, and whether
+    /// nothing is out there (`quiet`): then it is the verdict the station load worked out
+    /// (`StationDirectory.quietVerdicts`), and only a station where something is out is worked
+    /// out afresh.
+    public func stepFreeNow(at index: Int, alertPositions: [Int]) -> (verdict: StepFreeNow, quiet: Bool) {
+        guard let stations else { preconditionFailure("no station at \(index) before stations load") }
+        let active = alertPositions.compactMap { outages[$0] }
+        let units = facilityUnits.isEmpty ? [] : facilityUnits[stations.stations[index].id] ?? []
+        guard active.isEmpty, units.isEmpty else {
+            let station = stations.stations[index]
+            return (StepFreeNow(station: station, topology: stations.topologies[station.id], outages: active, facilities: units), false)
+        }
+        return (stations.quietVerdicts[index], true)
+    }
 }

@@ -29,6 +29,11 @@ public struct StationDirectory: Sendable {
     public private(set) var deployerMap: DeployerMap?
     /// Where the stations are (their stops' coordinates), for the position join.
     public let positions: StationPositions
+    /// Each station's step-free verdict with nothing out (no active outage, no lift-status unit
+    /// that is not available), in `stations` order: it depends on the station and its map alone,
+    /// so it is worked out once per station load, not once per snapshot, and a snapshot works
+    /// out afresh only the verdicts of the stations where something is out (`Snapshot.stepFreeNow`).
+    public let quietVerdicts: [StepFreeNow]
 
     /// A decoded station source: its platforms, entrances, lines and agencies. `agencyName`, when
     /// given (`--agency-name`), is the name every station's "none" sentence gives.
@@ -105,7 +110,9 @@ public struct StationDirectory: Sendable {
         indexByStationID = byStation
         indexByPlatformID = byPlatform
         self.stopsWithin = stopsWithin.filter { byStation[$0.value] != nil }
-        self.topologies = topologies.filter { byStation[$0.key] != nil && !$0.value.pathways.isEmpty }
+        let mapped = topologies.filter { byStation[$0.key] != nil && !$0.value.pathways.isEmpty }
+        self.topologies = mapped
+        quietVerdicts = stations.map { StepFreeNow(station: $0, topology: mapped[$0.id], outages: []) }
         self.positions = StationPositions(positions) { byStation[$0] ?? byPlatform[$0] }
     }
 

@@ -97,6 +97,34 @@ import Testing
         #expect(compared == expected.members.count && compared == 507)
     }
 
+    /// The verdicts a snapshot serves (issue 51, item 4): a station where no lift is out has the
+    /// one its station load worked out (`StationDirectory.quietVerdicts`), one where a lift is
+    /// out is worked out afresh; both are the independent reading's, through a lift-status
+    /// refresh given the snapshot it replaces, and `stationMap`'s verdict is the sheet's.
+    @Test(arguments: [nil] + bodies)
+    func theSnapshotsVerdictsAreTheIndependentReading(body: String?) throws {
+        let expected = try #require(try Self.oracle.get()["verdicts"]?[body ?? "open"]?.objectValue)
+        let directory = try Self.directory.get()
+        let units = try Self.units(body)
+        let feed = try body.map { try FacilitiesBody.decode(try GTFSFeeds.bytes(Self.fixtures + "/" + $0), local: .notKnown).units }
+        let quiet = EncodedSnapshot(Snapshot.build(stations: directory, alerts: [], now: Self.now), zone: .notKnown)
+        let data = feed.map { FacilityData(units: $0, lastGoodLoad: Self.now, staleAfterSeconds: 3_600) }
+        let snapshot = Snapshot.build(stations: directory, alerts: [], facilities: data, now: Self.now)
+        let encoded = EncodedSnapshot(snapshot, zone: .notKnown, previous: quiet)
+        var afresh = 0
+        for (index, station) in directory.stations.enumerated() {
+            let (now, isQuiet) = snapshot.stepFreeNow(at: index, alertPositions: [])
+            #expect(isQuiet == (units[station.id] ?? []).allSatisfy { $0.status == .available }, "\(station.id)")
+            if !isQuiet { afresh += 1 }
+            #expect(now == (try Self.verdict(station, units)), "\(station.id)")
+            if now.basis == .pathways { #expect(StepFreeRealTopologyTests.json(now) == expected[station.id], "\(body ?? "open") \(station.id)") }
+            #expect(encoded.mapVerdict(at: index) == (now.basis == .pathways ? now : nil), "\(station.id)")
+            expectSheet(encoded.stopSheet(stopID: station.id)?.sheet, matches: snapshot.stopSheet(for: station), in: .notKnown, "\(station.id)")
+        }
+        // Wembley Park and Romford, and the lift-5-only body's Wembley Park, are worked out afresh.
+        #expect(afresh == (body == nil ? 0 : Set(units.keys).count) && (body == nil || afresh > 0))
+    }
+
     @Test func theLiftsOutAtWembleyParkAndRomford() throws {
         let directory = try Self.directory.get()
         let wembley = try #require(directory.station(for: "940GZZLUWYP"))

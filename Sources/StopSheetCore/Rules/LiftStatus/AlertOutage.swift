@@ -33,20 +33,9 @@ public struct AlertOutage: Hashable, Sendable {
     /// The outage an alert is, nil when it is none.
     public init?(_ alert: Alert) {
         let headline = AlertWords.words(alert.headline)
-        let detail = alert.details.effectDetail.map(Self.enumName)
-        let elevatorStatus = alert.details.impact.map(AlertWords.words) == ["elevator", "status"]
-        let namesElevator = headline.contains { FacilityKind.elevator.words.contains($0) }
-        let namesEscalator = headline.contains { FacilityKind.escalator.words.contains($0) }
-        let saysOut = { Self.outagePhrases.contains { AlertWords.contains(headline, phrase: $0) } }
-        guard alert.details.effect?.uppercased() == "ACCESSIBILITY_ISSUE" || detail == "ELEVATOR_CLOSURE" || detail == "ESCALATOR_CLOSURE"
-                || elevatorStatus || ((namesElevator || namesEscalator) && saysOut()),
-              !AccessibilityAdvisory.isRestored(headline: headline) else { return nil }
+        guard let facility = Self.facility(of: alert, headline: headline) else { return nil }
         alertID = alert.id
-        if namesElevator { facility = .elevator }
-        else if namesEscalator { facility = .escalator }
-        else if detail == "ELEVATOR_CLOSURE" || elevatorStatus { facility = .elevator }
-        else if detail == "ESCALATOR_CLOSURE" { facility = .escalator }
-        else { facility = .other }
+        self.facility = facility
         elevatorNumbers = zip(headline, headline.dropFirst()).compactMap { word, next in
             word == "elevator" && next.allSatisfy(\.isNumber) ? next : nil
         }
@@ -58,8 +47,27 @@ public struct AlertOutage: Hashable, Sendable {
     }
 
     /// Whether an alert is an outage by its text or `effect_detail` alone: such alerts are
-    /// accessibility advisories too (`AccessibilityAdvisory.isAdvisory`).
-    public static func isOutage(_ alert: Alert) -> Bool { AlertOutage(alert) != nil }
+    /// accessibility advisories too (`AccessibilityAdvisory.isAdvisory`). Decided without the
+    /// outage's other members: every live alert is asked once per snapshot, and its description's
+    /// words are the dearest of them.
+    public static func isOutage(_ alert: Alert) -> Bool { facility(of: alert, headline: AlertWords.words(alert.headline)) != nil }
+
+    /// The facility an alert's outage is of, nil when the alert is no outage (the rule above).
+    private static func facility(of alert: Alert, headline: [String]) -> FacilityKind? {
+        let detail = alert.details.effectDetail.map(Self.enumName)
+        let elevatorStatus = alert.details.impact.map(AlertWords.words) == ["elevator", "status"]
+        let namesElevator = headline.contains { FacilityKind.elevator.words.contains($0) }
+        let namesEscalator = headline.contains { FacilityKind.escalator.words.contains($0) }
+        let saysOut = { Self.outagePhrases.contains { AlertWords.contains(headline, phrase: $0) } }
+        guard alert.details.effect?.uppercased() == "ACCESSIBILITY_ISSUE" || detail == "ELEVATOR_CLOSURE" || detail == "ESCALATOR_CLOSURE"
+                || elevatorStatus || ((namesElevator || namesEscalator) && saysOut()),
+              !AccessibilityAdvisory.isRestored(headline: headline) else { return nil }
+        if namesElevator { return .elevator }
+        if namesEscalator { return .escalator }
+        if detail == "ELEVATOR_CLOSURE" || elevatorStatus { return .elevator }
+        if detail == "ESCALATOR_CLOSURE" { return .escalator }
+        return .other
+    }
 
     private static let outagePhrases = [["unavailable"], ["out", "of", "service"], ["closed"], ["not", "in", "service"]]
 

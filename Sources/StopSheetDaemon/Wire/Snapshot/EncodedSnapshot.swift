@@ -12,9 +12,17 @@ public final class EncodedSnapshot: Sendable {
     public let zone: TimeZoneRules
     /// Each station's `stopSheet` result without `data`, in the directory's station order.
     private let sheets: [EncodedSheet]
-    /// The verdict of each station on a map (basis `pathways`), by position in the directory:
-    /// `stationMap` answers from it, so a station's ways are worked out once per build.
-    private let mapVerdicts: [Int: StepFreeNow]
+    /// The verdicts this build worked out of the stations on a map where something is out, by
+    /// position in the directory; every other station's is its load's (`StationDirectory.quietVerdicts`).
+    /// `stationMap` answers from them (`mapVerdict(at:)`), so a station's ways are worked out at
+    /// most once per build, and a quiet station's once per load.
+    private let outageVerdicts: [Int: StepFreeNow]
+    /// The `now` of each station with nothing out (`StationDirectory.quietVerdicts`) encoded, by
+    /// position in the directory; nil where no build of this stations load has needed it yet.
+    /// It holds no time and no outage, so no zone: a build with the same stations load takes these
+    /// from the snapshot it replaces, and an alert or lift-status refresh encodes only the `now`
+    /// of the stations where something is out.
+    private let quietNows: [PreEncoded<Answer.StepFreeNow>?]
     private let decimalIndex: DecimalStopIndex
     /// The `stations` answer's order (`StationsByName`): positions in the directory's stations.
     public let stationsByName: [Int]
@@ -24,9 +32,9 @@ public final class EncodedSnapshot: Sendable {
     public init(_ snapshot: Snapshot, zone: TimeZoneRules, previous: EncodedSnapshot? = nil) {
         self.snapshot = snapshot
         self.zone = zone
-        (sheets, mapVerdicts) = Self.encodeSheets(snapshot, zone: zone)
-        decimalIndex = DecimalStopIndex(snapshot.stations)
         let sameLoad = previous.map { Self.sameLoad($0.snapshot.stations, snapshot.stations) } ?? false
+        (sheets, outageVerdicts, quietNows) = Self.encodeSheets(snapshot, zone: zone, quietNows: sameLoad ? previous!.quietNows : nil)
+        decimalIndex = DecimalStopIndex(snapshot.stations)
         stationsByName = sameLoad ? previous!.stationsByName : StationsByName.order(snapshot.stations)
     }
 
@@ -59,18 +67,26 @@ public final class EncodedSnapshot: Sendable {
     public var stationCount: Int { sheets.count }
 
     /// The verdict of the station at `index` when it is on a map; nil otherwise.
-    func mapVerdict(at index: Int) -> StepFreeNow? { mapVerdicts[index] }
+    func mapVerdict(at index: Int) -> StepFreeNow? {
+        guard let stations = snapshot.stations, stations.stations.indices.contains(index) else { return nil }
+        let verdict = outageVerdicts[index] ?? stations.quietVerdicts[index]
+        return verdict.basis == .pathways ? verdict : nil
+    }
 
     /// Each alert is encoded once (and each advisory), and so is each distinct set of alerts that
     /// applies to some station (a line's stations share one): building is then linear in
     /// stations + alerts, not stations × alerts-per-station encodings.
-    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules) -> ([EncodedSheet], [Int: StepFreeNow]) {
+    /// `quietNows`: the quiet stations' `now` encoded by the builds before of the same stations
+    /// load (nil: none).
+    private static func encodeSheets(_ snapshot: Snapshot, zone: TimeZoneRules, quietNows kept: [PreEncoded<Answer.StepFreeNow>?]?)
+        -> ([EncodedSheet], [Int: StepFreeNow], [PreEncoded<Answer.StepFreeNow>?]) {
         let live = snapshot.liveAlerts
         let alerts = live.map { $0.encoded(in: zone) }
         let advisories = live.map { AccessibilityAdvisory($0)?.encoded(in: zone) }
         var membersBySet: [[Int]: EncodedAlertMembers] = [:]
         var sheets: [EncodedSheet] = []
-        var mapVerdicts: [Int: StepFreeNow] = [:]
+        var outageVerdicts: [Int: StepFreeNow] = [:]
+        var quietNows = kept ?? Array(repeating: nil, count: snapshot.stations?.count ?? 0)
         sheets.reserveCapacity(snapshot.stations?.count ?? 0)
         // Stations are read in place: a `for station in` loop copies each one, retains included.
         (snapshot.stations?.stations ?? []).withUnsafeBufferPointer { stations in
@@ -82,14 +98,19 @@ public final class EncodedSnapshot: Sendable {
                     membersBySet[positions] = members
                     return members
                 }()
-                let now = snapshot.stepFreeNow(for: stations[index], alertPositions: positions)
-                if now.basis == .pathways { mapVerdicts[index] = now }
+                let (now, quiet) = snapshot.stepFreeNow(at: index, alertPositions: positions)
+                if !quiet, now.basis == .pathways { outageVerdicts[index] = now }
+                let encodedNow = quiet ? quietNows[index] ?? {
+                    let encoded = now.encoded(in: zone)
+                    quietNows[index] = encoded
+                    return encoded
+                }() : now.encoded(in: zone)
                 sheets.append(EncodedSheet(stationID: stations[index].id, stationName: stations[index].name, stepFree: stations[index].stepFree,
                                            from: stations[index].stepFreeFrom,
                                            agency: stations[index].agencyName, alerts: members,
-                                           now: now.encoded(in: zone)))
+                                           now: encodedNow))
             }
         }
-        return (sheets, mapVerdicts)
+        return (sheets, outageVerdicts, quietNows)
     }
 }
