@@ -40,48 +40,38 @@ public struct FacilitiesLoad: Sendable {
     /// inventory to join them to (the first one did not come or did not decode).
     init(_ input: CacheLoader.Input) throws {
         self.init(feed: try FacilitiesBody.decode(input.body, local: input.local), body: input.body, local: input.local)
-        readStationTable(input)
-        let previous = input.previous.map { ($0.inventory, $0.inventoryNotices) }
-        var decoded: (FacilityInventory, FeedNotices)?
-        switch input.companion {
-        case nil:
-            return
-        case .body(let bytes)?:
-            do {
-                decoded = try FacilityInventoryDecoder.decode(bytes)
-            } catch {
-                inventoryKept = FetchFailure("the inventory did not decode: \(error)")
-            }
-        case .unchanged?:
-            break
-        case .failed(let failure)?:
-            inventoryKept = failure
+        var kept: FetchFailure?
+        if let (table, notices) = Self.read(input.stationTable, named: "the station table", previous: input.previous.map { ($0.stationTable, $0.stationTableNotices) },
+                                            kept: &kept, decode: { try FacilityStationTableDecoder.decode($0) }) {
+            (stationTable, stationTableNotices) = (table, notices)
         }
-        guard let (inventory, notices) = decoded ?? previous else {
-            throw inventoryKept ?? FetchFailure("no inventory loaded to join the statuses to")
+        stationTableKept = kept
+        kept = nil
+        guard input.companion != nil else { return }
+        let inventory = Self.read(input.companion, named: "the inventory", previous: input.previous.map { ($0.inventory, $0.inventoryNotices) },
+                                  kept: &kept, decode: { try FacilityInventoryDecoder.decode($0) })
+        inventoryKept = kept
+        guard let (inventory, notices) = inventory else {
+            throw kept ?? FetchFailure("no inventory loaded to join the statuses to")
         }
         (self.inventory, inventoryNotices) = (inventory, notices)
     }
 
-    /// The round's station table when it brought one that decodes, else the last good load's;
-    /// without one ever, none (the table is never required: the other rules still join).
-    private mutating func readStationTable(_ input: CacheLoader.Input) {
-        let previous = input.previous.map { ($0.stationTable, $0.stationTableNotices) }
-        switch input.stationTable {
+    /// A companion's value in force: the round's when it brought one that decodes, else the last
+    /// good load's (`previous`), with why the round's was not taken in `kept`; nil when there was
+    /// never one (or no companion is configured).
+    private static func read<Value>(_ fetch: CompanionFetch?, named name: String, previous: (Value, FeedNotices)?, kept: inout FetchFailure?,
+                                    decode: ([UInt8]) throws -> (Value, FeedNotices)) -> (Value, FeedNotices)? {
+        switch fetch {
         case nil:
-            return
+            return nil
         case .body(let bytes)?:
-            do {
-                (stationTable, stationTableNotices) = try FacilityStationTableDecoder.decode(bytes)
-                return
-            } catch {
-                stationTableKept = FetchFailure("the station table did not decode: \(error)")
-            }
+            do { return try decode(bytes) } catch { kept = FetchFailure("\(name) did not decode: \(error)") }
         case .unchanged?:
             break
         case .failed(let failure)?:
-            stationTableKept = failure
+            kept = failure
         }
-        if let (table, notices) = previous { (stationTable, stationTableNotices) = (table, notices) }
+        return previous
     }
 }
