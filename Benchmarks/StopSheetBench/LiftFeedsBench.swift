@@ -71,7 +71,7 @@ func runLiftFeedsBench(_ options: Options) {
             decode.append(Double(monotonicNanos() - started) / 1e6)
             let data = FacilityData(units: feed.units, lastGoodLoad: now, staleAfterSeconds: 300)
             let joinStarted = monotonicNanos()
-            joined = data.joined(to: directory, at: now, keepAvailable: true)
+            joined = data.joined(to: directory, at: now)
             join.append(Double(monotonicNanos() - joinStarted) / 1e6)
         }
         let placed = joined!.byStation.values.reduce(0) { $0 + $1.count }

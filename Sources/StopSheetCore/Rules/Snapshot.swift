@@ -15,6 +15,16 @@ public struct Snapshot: Sendable {
     /// The units not `available` at `builtAt`, by station id (`FacilityData.joined`): joined
     /// once per snapshot, not once per station.
     public let facilityUnits: [String: [FacilityUnit]]
+    /// How many lift-status units are placed, off the map, ambiguous and otherwise unplaced (at
+    /// no station, or no rule matched), every status counted; nil before both load. Worked out
+    /// with the snapshot, so a `health` answer or a load's log line only reads it.
+    public let facilityCounts: [FacilityPlacement.Count: Int]?
+    /// How many lift-status units (every status) each join rule put at their stations, and how
+    /// many are at no station; nil before both load.
+    public let facilityJoinCounts: (joinedBy: [FacilityJoin.Rule: Int], nowhere: Int)?
+    /// Every unit joined, `available` ones included (`facilityListing`'s): the one join of the
+    /// snapshot, of which `facilityUnits` is the part not `available`.
+    private let listed: FacilityJoin.Joined?
     /// The first moment after `builtAt` at which an alert starts or ends, or the lift-status data
     /// turns stale or an upcoming outage starts or ends: rebuild then.
     public let nextBoundary: Instant?
@@ -37,7 +47,10 @@ public struct Snapshot: Sendable {
         self.stations = stations
         self.alerts = alerts
         self.facilities = facilities
-        facilityUnits = stations.flatMap { stations in facilities.map { $0.joined(to: stations, at: now).byStation } } ?? [:]
+        let listed = stations.flatMap { stations in facilities.map { $0.joined(to: stations, at: now) } }
+        self.listed = listed
+        facilityUnits = listed?.notAvailable ?? [:]
+        facilityJoinCounts = listed.map { ($0.joinedBy, $0.nowhere.count) }
         var seen: Set<String> = []
         var live: [LiveAlert] = []
         var boundary: Instant?
@@ -50,14 +63,24 @@ public struct Snapshot: Sendable {
         if let change = facilities?.nextChange(after: now) { boundary = min(boundary ?? change, change) }
         nextBoundary = boundary
         matching = AlertMatching(live.map(\.alert), stopsWithin: stations?.stopsWithin ?? [:])
+        facilityCounts = listed.map { _ in
+            var counts = Dictionary(uniqueKeysWithValues: FacilityPlacement.Count.allCases.map { ($0, 0) })
+            for entry in Self.listing(listed, of: stations) {
+                for (_, placement) in entry.units { counts[placement.count, default: 0] += 1 }
+            }
+            return counts
+        }
     }
 
     /// Every lift-status unit at each station, `available` ones included, statuses as they count
     /// at `builtAt`, in the stations' order, each with its placement; then those at no station
     /// (`station` nil). `station`: that one alone. Empty before both load.
     public func facilityListing(at station: Station? = nil) -> [FacilityEntry] {
-        guard let stations, let facilities else { return [] }
-        let joined = facilities.joined(to: stations, at: builtAt, keepAvailable: true)
+        Self.listing(listed, of: stations, at: station)
+    }
+
+    private static func listing(_ joined: FacilityJoin.Joined?, of stations: StationDirectory?, at station: Station? = nil) -> [FacilityEntry] {
+        guard let stations, let joined else { return [] }
         let entry = { (station: Station, units: [FacilityUnit]) in
             let topology = stations.topologies[station.id]
             return FacilityEntry(station: station, units: units.map { ($0, FacilityPlacement.place($0, on: topology)) })
@@ -72,25 +95,6 @@ public struct Snapshot: Sendable {
     public struct FacilityEntry: Sendable {
         public var station: Station?
         public var units: [(unit: FacilityUnit, placement: FacilityPlacement)]
-    }
-
-    /// How many lift-status units are placed, off the map, ambiguous and otherwise unplaced (at
-    /// no station, or no rule matched), every status counted; nil before both load.
-    public func facilityCounts() -> [FacilityPlacement.Count: Int]? {
-        guard stations != nil, facilities != nil else { return nil }
-        var counts = Dictionary(uniqueKeysWithValues: FacilityPlacement.Count.allCases.map { ($0, 0) })
-        for entry in facilityListing() {
-            for (_, placement) in entry.units { counts[placement.count, default: 0] += 1 }
-        }
-        return counts
-    }
-
-    /// How many lift-status units (every status) each join rule put at their stations, and how
-    /// many are at no station; nil before both load.
-    public func facilityJoinCounts() -> (joinedBy: [FacilityJoin.Rule: Int], nowhere: Int)? {
-        guard let stations, let facilities else { return nil }
-        let joined = facilities.joined(to: stations, at: builtAt, keepAvailable: true)
-        return (joined.joinedBy, joined.nowhere.count)
     }
 
     /// The station table's rows whose stop is no station's, as notices; nil before both load.

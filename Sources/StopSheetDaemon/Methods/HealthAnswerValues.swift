@@ -70,8 +70,8 @@ extension StopSheetService {
         let zone = generation.encoded.zone
         return PreEncoded(Answer.Health(
             status: generation.health, alerts: generation.status(.alerts).answer(at: now, in: zone), stations: generation.status(.stations).answer(at: now, in: zone),
-            facilities: generation.status(.facilities).answer(at: now, in: zone, placement: generation.snapshot.facilityCounts().map(\.answer),
-                                                              joined: generation.snapshot.facilityJoinCounts().map(Answer.JoinedCounts.init),
+            facilities: generation.status(.facilities).answer(at: now, in: zone, placement: generation.snapshot.facilityCounts.map(\.answer),
+                                                              joined: generation.snapshot.facilityJoinCounts.map(Answer.JoinedCounts.init),
                                                               moreNotices: generation.snapshot.stationTableNotices()),
             uptimeSeconds: Int((SystemClock.monotonicMilliseconds() - startedAt) / 1000), connections: connections(), version: StopSheetVersion.current,
             subscriptions: subscriptions?.answer, agencies: generation.snapshot.stations?.agencyNames ?? [], timeZone: zone.name,

@@ -330,10 +330,10 @@ import Testing
             FacilityUnit(unitID: "nowhere", facility: .elevator, status: .notAvailable),
             FacilityUnit(unitID: "A99X01", facility: .elevator, status: .notAvailable, location: .init(stationCode: "A99")),
         ]
-        let early = FacilityJoin.join(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 1_000)).byStation
+        let early = FacilityJoin.join(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 1_000)).notAvailable
         #expect(early.mapValues { $0.map(\.unitID) } == ["A41": ["EL318"], "R29": ["EL318"], "STN_A03": ["A03N04"]])
         #expect(early["A41"]?.first?.inventory.first?.isRedundant == false)
-        let during = FacilityJoin.join(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 2_000)).byStation
+        let during = FacilityJoin.join(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 2_000)).notAvailable
         #expect(during["A41"]?.map(\.unitID) == ["EL318", "EL319"])
         // Stale: every unit unknown, the available one too.
         let stale = FacilityJoin.join(statuses, inventory: inventory, stations: directory, at: Instant(secondsSince1970: 1_000), stale: true).byStation

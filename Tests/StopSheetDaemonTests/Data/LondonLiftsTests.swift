@@ -35,7 +35,7 @@ import Testing
         guard let body else { return [:] }
         let feed = try FacilitiesBody.decode(try GTFSFeeds.bytes(fixtures + "/" + body), local: .notKnown)
         #expect(feed.format == .tfl)
-        return FacilityJoin.join(feed.units, stations: try directory.get(), at: moment).byStation
+        return FacilityJoin.join(feed.units, stations: try directory.get(), at: moment).notAvailable
     }
 
     static func verdict(_ station: Station, _ units: [String: [FacilityUnit]]) throws -> StepFreeNow {

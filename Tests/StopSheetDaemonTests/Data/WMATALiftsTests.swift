@@ -106,7 +106,7 @@ import Testing
         let data = FacilityData(units: try FacilitiesBody.decode(body, local: TestZones.rules("America/New_York")).units,
                                 lastGoodLoad: Self.now, staleAfterSeconds: 3600)
         let snapshot = Snapshot.build(stations: try Self.stations.get(), alerts: nil, facilities: data, now: Self.now)
-        #expect(snapshot.facilityCounts() == [.placed: 2, .offTheMap: 2, .ambiguous: 2, .unplaced: 2])
+        #expect(snapshot.facilityCounts == [.placed: 2, .offTheMap: 2, .ambiguous: 2, .unplaced: 2])
     }
 
     /// A real whole-system body (WMATA's of 2019-04-05; found once the rules were written, it

@@ -63,8 +63,8 @@ public struct FacilityData: Sendable, Equatable {
     }
 
     /// The units joined to the stations, their statuses as they count at `now` (`FacilityJoin`).
-    public func joined(to stations: StationDirectory, at now: Instant, keepAvailable: Bool = false) -> FacilityJoin.Joined {
+    public func joined(to stations: StationDirectory, at now: Instant) -> FacilityJoin.Joined {
         FacilityJoin.join(units, inventory: inventory, table: stationTable, radiusMeters: radiusMeters, stations: stations, at: now,
-                          stale: isStale(at: now), keepAvailable: keepAvailable)
+                          stale: isStale(at: now))
     }
 }

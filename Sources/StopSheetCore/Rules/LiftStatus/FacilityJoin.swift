@@ -38,17 +38,25 @@ public enum FacilityJoin {
         public var nowhere: [FacilityUnit]
         /// How many units each rule put at their stations (one at two stations counted once).
         public var joinedBy: [Rule: Int] = [:]
+
+        /// The units at each station whose status is not `available`: what a verdict reads (a
+        /// `facilities` listing reads them all).
+        public var notAvailable: [String: [FacilityUnit]] {
+            byStation.compactMapValues { units in
+                let notAvailable = units.filter { $0.status != .available }
+                return notAvailable.isEmpty ? nil : notAvailable
+            }
+        }
     }
 
     /// The units at each station (by station id), in feed order, each with its inventory rows and
-    /// its status as it counts at `now`, `available` ones left out unless `keepAvailable` (a
-    /// `facilities` listing wants them; a verdict does not). With `stale` (the data is older than
-    /// its stale-after), every unit's status is `unknown`. The units at no station are `nowhere`.
+    /// its status as it counts at `now`. With `stale` (the data is older than its stale-after),
+    /// every unit's status is `unknown`. The units at no station are `nowhere`.
     ///
     /// `table` and `radiusMeters`: the deployer's station table and the position join's reach.
     public static func join(_ units: [FacilityUnit], inventory: FacilityInventory = .empty, table: FacilityStationTable = .empty,
                             radiusMeters: Int = defaultRadiusMeters, stations: StationDirectory,
-                            at now: Instant, stale: Bool = false, keepAvailable: Bool = false) -> Joined {
+                            at now: Instant, stale: Bool = false) -> Joined {
         // Each pathway by the name an inventory row gives it (`Pathway.inventoryName`), with its station.
         var pathwayStation: [String: String] = [:]
         // Each pathway id, facility_id, pathway_code and signposted_as, with its station; nil
@@ -79,7 +87,6 @@ public enum FacilityJoin {
         var counts: [Rule: Int] = [:]
         for var unit in units {
             unit.status = stale ? .unknown : unit.status(at: now)
-            guard keepAvailable || unit.status != .available else { continue }
             unit.inventory = inventory.rows(for: unit.unitID)
             var placed: [(station: String, meters: Double?)] = []
             var rule: Rule?

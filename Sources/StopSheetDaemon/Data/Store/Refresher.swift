@@ -271,7 +271,7 @@ public final class Refresher: Sendable {
                 Log.notice("\(cache.rawValue): \(sentence)", [JournalEvent.feedNotices.field, ("NOTICE_COUNT", String(notices.count))] + fields)
             }
             // Either load can move a unit: the stations' maps, or the units.
-            if cache != .alerts, let counts = store.snapshot.facilityCounts() { Self.logPlacement(counts, fields) }
+            if cache != .alerts, let counts = store.snapshot.facilityCounts { Self.logPlacement(counts, fields) }
         case .succeeded:
             Log.info("\(cache.rawValue) not modified", [JournalEvent.refresh.field] + fields)
         case .failed:
