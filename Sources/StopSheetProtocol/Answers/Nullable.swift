@@ -36,8 +36,25 @@ extension KeyedEncodingContainer {
     /// A `Nullable` member under its key, its value or `null`: what an answer's synthesised
     /// `encode(to:)` calls for it, this overload being more specific than the generic `encode`.
     public mutating func encode<Wrapped: Encodable>(_ member: Nullable<Wrapped>, forKey key: Key) throws {
-        if let value = member.value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+        if let value = member.value { try encode(value, forKey: key) } else { try encodeAbsent(forKey: key) }
     }
+
+    // The scalars' own, so that their values reach the container's `encode` for their type, as
+    // a plain optional's do (`encodeIfPresent`), rather than its generic one.
+    public mutating func encode(_ member: Nullable<String>, forKey key: Key) throws {
+        if let value = member.value { try encode(value, forKey: key) } else { try encodeAbsent(forKey: key) }
+    }
+
+    public mutating func encode(_ member: Nullable<Int>, forKey key: Key) throws {
+        if let value = member.value { try encode(value, forKey: key) } else { try encodeAbsent(forKey: key) }
+    }
+
+    public mutating func encode(_ member: Nullable<Bool>, forKey key: Key) throws {
+        if let value = member.value { try encode(value, forKey: key) } else { try encodeAbsent(forKey: key) }
+    }
+
+    /// An absent `Nullable` member: `null` under its key.
+    private mutating func encodeAbsent(forKey key: Key) throws { try encodeNil(forKey: key) }
 }
 
 extension KeyedDecodingContainer {
