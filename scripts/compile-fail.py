@@ -4,7 +4,8 @@ code that must NOT compile — a handler answering another method's result, a cl
 another result or sending another method's params, a typed client call with params as JSON or as
 named values of any type, a notification with another's params, an answer made of any bytes, an
 answer built without an optional member, an answer's form that drifts from its answer (a member
-missing, unpaired or of another type, keys of its own) — and says on its first line (`// expect: …`) a piece of the compiler's
+missing, unpaired or of another type, `null` where the answer's is left out or the reverse, keys
+of its own) — and says on its first line (`// expect: …`) a piece of the compiler's
 error it must fail with. accepted.swift makes the same calls with the right types and must
 compile: it proves the setup, so that a snippet fails for its types, not for a missing module.
 

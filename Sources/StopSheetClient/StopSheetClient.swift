@@ -8,7 +8,7 @@ import StopSheetProtocol
 ///
 ///     let client = try StopSheetClient(socketPath: "/run/stopsheetd/stopsheetd.sock")
 ///     let sheet = try client.stopSheet(stopId: "40380")
-///     print(sheet.stationName ?? "?", sheet.accessibilityButton?.tone.rawValue ?? "?")
+///     print(sheet.stationName ?? "?", sheet.accessibilityButton.value?.tone.rawValue ?? "?")
 public final class StopSheetClient {
     public let connection: LineConnection
     public let timeout: Duration

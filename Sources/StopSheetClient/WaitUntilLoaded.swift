@@ -123,8 +123,8 @@ extension StopSheetClient {
     /// `still waiting after 5 s for alerts from http://… (last error: HTTP 503 Service Unavailable)`.
     static func waiting(for caches: [(name: String, entry: Answer.CacheHealth)], after timeout: Duration) -> String {
         let each = caches.map { cache, entry in
-            let source = entry.source.map { " from \($0)" } ?? ""
-            let error = entry.lastError.map { "last error: \($0)" } ?? "no error yet: the first fetch is under way"
+            let source = entry.source.value.map { " from \($0)" } ?? ""
+            let error = entry.lastError.value.map { "last error: \($0)" } ?? "no error yet: the first fetch is under way"
             return "\(cache)\(source) (\(error))"
         }
         return "still waiting after \(Self.seconds(timeout)) for \(each.joined(separator: " and "))"

@@ -128,7 +128,7 @@ extension Command {
         let entries = [(Caches.alerts, refreshed.alerts), (Caches.stations, refreshed.stations), (Caches.facilities, refreshed.facilities)].compactMap { cache, entry in entry.map { (cache, $0) } }
         let failed = entries.filter { $0.1.consecutiveFailures > 0 }
         for (cache, entry) in failed {
-            printError("stopsheetctl: \(TerminalText("\(cache.rawValue) refresh failed: \(entry.lastError ?? "?")"))")
+            printError("stopsheetctl: \(TerminalText("\(cache.rawValue) refresh failed: \(entry.lastError.value ?? "?")"))")
         }
         return failed.isEmpty ? ExitStatus.success : ExitStatus.daemonError
     }

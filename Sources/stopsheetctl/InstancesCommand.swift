@@ -80,9 +80,9 @@ enum InstancesCommand {
     static func lines(_ entry: InstanceHealth) -> [TerminalText] {
         switch entry.health {
         case .success(let health):
-            return [TerminalText("\(agencyNames(health.agencies)) · \(health.timeZone ?? "zone not known") · \(health.status.rawValue) · "
+            return [TerminalText("\(agencyNames(health.agencies)) · \(health.timeZone.value ?? "zone not known") · \(health.status.rawValue) · "
                         + "\(health.stations.count) stations, \(health.alerts.count) alerts"),
-                    TerminalText(health.alerts.producedAt.map { "feed produced at \($0)" } ?? "feed time not known")]
+                    TerminalText(health.alerts.producedAt.value.map { "feed produced at \($0)" } ?? "feed time not known")]
         case .failure(let error):
             return [TerminalText(line(entry.instance, error))]
         }

@@ -15,7 +15,7 @@ enum LineNames {
     /// a station's `lines` member, when the daemon sent one.
     static func name(_ routeID: String, lines: [Answer.Line]? = nil) -> TerminalText {
         let line = lines?.first { $0.id == routeID }
-        let given = [line?.longName, line?.shortName].lazy.compactMap { $0 }.first { !$0.isEmpty }
+        let given = [line?.longName.value, line?.shortName.value].lazy.compactMap { $0 }.first { !$0.isEmpty }
         return TerminalText(given ?? byRoute[RouteID(routeID)] ?? routeID)
     }
 

@@ -26,7 +26,7 @@ enum StationMapDrawing {
     // MARK: the terminal
 
     static func page(_ answer: Answer.StationMap, into page: inout Page) {
-        guard let map = answer.map else {
+        guard let map = answer.map.value else {
             page.paragraph(TerminalText(answer.stationId) + ": " + TerminalText(answer.reason ?? "no map"))
             return
         }
@@ -46,9 +46,9 @@ enum StationMapDrawing {
         page.blank()
         page.paragraph("Levels")
         var levels: [String?] = []
-        for location in map.locations where !levels.contains(location.level) { levels.append(location.level) }
+        for location in map.locations where !levels.contains(location.level.value) { levels.append(location.level.value) }
         for level in levels {
-            let here = map.locations.filter { $0.level == level }
+            let here = map.locations.filter { $0.level.value == level }
             let roles = Answer.MapRole.allCases.compactMap { role -> String? in
                 let count = here.filter { $0.role == role }.count
                 return count == 0 ? nil : "\(count) \(role.rawValue)\(count == 1 ? "" : "s")"
@@ -60,7 +60,7 @@ enum StationMapDrawing {
         let lifts = map.pathways.filter { $0.mode == .elevator }
         if lifts.isEmpty { page.paragraph("none", indent: 2) }
         for lift in lifts {
-            let levelsOf = { (id: String) in TerminalText(names[id]?.level ?? "?") }
+            let levelsOf = { (id: String) in TerminalText(names[id]?.level.value ?? "?") }
             var line = TerminalText(lift.id) + ": " + levelsOf(lift.from) + (lift.bidirectional ? " ↔ " : " → ") + levelsOf(lift.to)
             if !lift.out.isEmpty { line = line + " — OUT (" + references(lift.out) + ")" }
             if !lift.candidateOf.isEmpty { line = line + " — may be out (" + references(lift.candidateOf) + ")" }
@@ -69,11 +69,11 @@ enum StationMapDrawing {
         page.blank()
         page.paragraph("Platforms")
         for platform in map.platforms {
-            page.paragraph(named(platform.stopId) + ": entry " + yesNo(platform.entry) + ", exit " + yesNo(platform.exit), indent: 2)
+            page.paragraph(named(platform.stopId) + ": entry " + yesNo(platform.entry.value) + ", exit " + yesNo(platform.exit.value), indent: 2)
             guard let via = platform.via else { continue }
             if via.isEmpty { page.paragraph("no street end reaches it, even with every pathway open", indent: 4) }
             for way in via {
-                page.paragraph("via " + named(way.id) + ": entry " + yesNo(way.entry) + ", exit " + yesNo(way.exit), indent: 4)
+                page.paragraph("via " + named(way.id) + ": entry " + yesNo(way.entry.value) + ", exit " + yesNo(way.exit.value), indent: 4)
             }
         }
     }
@@ -97,7 +97,7 @@ enum StationMapDrawing {
     /// that are a working way of some platform, and the platforms entered and left now, bold green.
     static func dot(_ answer: Answer.StationMap) -> String {
         var lines = ["digraph " + quoted(answer.stationId) + " {"]
-        guard let map = answer.map else {
+        guard let map = answer.map.value else {
             lines.append("  label=" + quoted(answer.stationId + ": " + (answer.reason ?? "no map")) + ";")
             return (lines + ["}"]).joined(separator: "\n") + "\n"
         }
@@ -105,14 +105,14 @@ enum StationMapDrawing {
         lines.append("  node [shape=box, fontname=\"sans-serif\", fontsize=10];")
         lines.append("  edge [fontname=\"sans-serif\", fontsize=9];")
         let ways = map.platforms.flatMap { $0.via ?? [] }
-        let working = Set(ways.filter { $0.entry == true || $0.exit == true }.map(\.id))
-        let usable = Set(map.platforms.filter { $0.entry == true && $0.exit == true }.map(\.stopId))
+        let working = Set(ways.filter { $0.entry.value == true || $0.exit.value == true }.map(\.id))
+        let usable = Set(map.platforms.filter { $0.entry.value == true && $0.exit.value == true }.map(\.stopId))
         var levels: [String?] = []
-        for location in map.locations where !levels.contains(location.level) { levels.append(location.level) }
+        for location in map.locations where !levels.contains(location.level.value) { levels.append(location.level.value) }
         for (number, level) in levels.enumerated() {
             let indent = level == nil ? "  " : "    "
             if let level { lines.append("  subgraph \"cluster_\(number)\" {\n    label=" + quoted("level " + level) + ";") }
-            for location in map.locations where location.level == level {
+            for location in map.locations where location.level.value == level {
                 var attributes = ["label=" + quoted(location.name.isEmpty ? location.id : location.name + "\n" + location.id)]
                 switch location.role {
                 case .entrance, .street: attributes.append("shape=house")

@@ -15,7 +15,7 @@ enum Rendering {
         page.paragraph(summary(sheet))
         for note in freshness(sheet.data) { page.paragraph(note) }
 
-        if let dialog = sheet.alertGlyph?.alert {
+        if let dialog = sheet.alertGlyph.value?.alert {
             page.blank()
             page.paragraph("\(dialog.title)")
             if let alerts = sheet.alerts, !alerts.isEmpty {
@@ -27,7 +27,7 @@ enum Rendering {
                 page.paragraphs(dialog.message, indent: 2)
             }
         }
-        if let button = sheet.accessibilityButton {
+        if let button = sheet.accessibilityButton.value {
             page.blank()
             page.paragraph("\(button.alert.title)")
             page.paragraphs(button.alert.message, indent: 2)
@@ -60,7 +60,7 @@ enum Rendering {
                 page.paragraph(unit.stationId == Answer.FacilityUnit.noStation ? "At no station" : "\(unit.stationName) (\(unit.stationId))")
             }
             let line = StepFreeNowLines.unit(facility: unit.facility, id: unit.unitId, status: unit.status, description: unit.description,
-                                             since: unit.since, expectedBack: unit.expectedBack)
+                                             since: unit.since.value, expectedBack: unit.expectedBack.value)
             page.paragraph(line + " (" + StepFreeNowLines.placement(unit) + ")", indent: 2)
             if !unit.serving.isEmpty, unit.serving != unit.description { page.paragraph("serves " + TerminalText(unit.serving), indent: 4) }
             if let join = StepFreeNowLines.join(unit) { page.paragraph(join, indent: 4) }
@@ -76,14 +76,14 @@ enum Rendering {
     /// that never loaded are said to be so, never shown as none.
     static func summary(_ sheet: Answer.Sheet) -> TerminalText {
         let alertsLabel: TerminalText
-        if let label = sheet.alertGlyph?.accessibilityLabel {
+        if let label = sheet.alertGlyph.value?.accessibilityLabel {
             alertsLabel = "\(label)"
         } else {
             let alerts = sheet.data?.alerts
             alertsLabel = alerts?.configured == false ? "train alerts not configured"
                 : alerts?.loaded == false ? "train alerts not loaded yet" : "no train service alerts"
         }
-        return "\(alertsLabel) · \(stepFreeWords(sheet.accessibilityButton?.stepFree))"
+        return "\(alertsLabel) · \(stepFreeWords(sheet.accessibilityButton.value?.stepFree))"
     }
 
     /// `step-free access`, `no step-free access`, `step-free access unknown`: the daemon's
@@ -113,7 +113,7 @@ enum Rendering {
         if !entry.configured { return "\(source.words) is not configured: the daemon has no source for it." }
         if !entry.loaded { return "\(source.words) has not loaded yet." }
         guard entry.stale else { return nil }
-        let age = entry.ageSeconds.map { " (loaded \(duration($0)) ago)" } ?? ""
+        let age = entry.ageSeconds.value.map { " (loaded \(duration($0)) ago)" } ?? ""
         return "\(source.words) is out of date\(age)."
     }
 
@@ -135,7 +135,7 @@ enum Rendering {
             if index > 0 { page.blank() }
             let lead: TerminalText = advisory.restored ? "Back in service:" : kindWord(advisory.kind)
             page.paragraph("\(advisory.headline)", indent: 2, hangingIndent: 4, lead: lead)
-            if let period = AlertDates.period(start: advisory.start, end: advisory.end) { page.paragraph(period, indent: 4) }
+            if let period = AlertDates.period(start: advisory.start.value, end: advisory.end.value) { page.paragraph(period, indent: 4) }
             page.paragraphs(advisory.description, indent: 4)
         }
     }
@@ -154,17 +154,17 @@ enum Rendering {
     /// description; with `details`, what it applies to, CTA's impact, its id and link.
     static func alert(_ alert: Answer.Alert, indent: Int, details: Bool, into page: inout Page) {
         page.paragraph("\(alert.headline)", indent: indent, hangingIndent: indent + 2, lead: alertLead(alert.kind))
-        if let period = AlertDates.period(start: alert.start, end: alert.end) { page.paragraph(period, indent: indent + 2) }
+        if let period = AlertDates.period(start: alert.start.value, end: alert.end.value) { page.paragraph(period, indent: indent + 2) }
         if details {
             var facts = scopes(alert.scopes)
-            if let impact = alert.impact { facts.append("\(impact)") }
-            if alert.major == true { facts.append("major alert") }
-            if let severity = alert.severity { facts.append("severity \(severity)") }
+            if let impact = alert.impact.value { facts.append("\(impact)") }
+            if alert.major.value == true { facts.append("major alert") }
+            if let severity = alert.severity.value { facts.append("severity \(severity)") }
             facts.append("alert \(alert.id)")
             page.words(list(facts, comma: false), indent: indent + 2)
         }
         page.paragraphs(alert.description, indent: indent + 2)
-        if details, let url = alert.url { page.link(TerminalText(url), indent: indent + 2) }
+        if details, let url = alert.url.value { page.link(TerminalText(url), indent: indent + 2) }
     }
 
     /// `Active train alert:`: the dialog's word for an alert of that kind.
@@ -251,7 +251,7 @@ enum Rendering {
             page.blank()
             page.paragraph("Platforms")
             let columns: [[TerminalText]] = platforms.map { platform in
-                [TerminalText(platform.stopId), direction(platform.direction), platformStepFree(platform.stepFree)]
+                [TerminalText(platform.stopId), direction(platform.direction.value), platformStepFree(platform.stepFree.value)]
             }
             let widths = (0..<3).map { column in columns.map { Page.displayWidth($0[column].description) }.max() ?? 0 }
             for (platform, cells) in zip(platforms, columns) {

@@ -19,7 +19,7 @@ enum StatsRendering {
         let connections = stats.connections
         let requests = stats.requests.keys.filter { $0 != Answer.Stats.unknownMethod }.sorted() + [Answer.Stats.unknownMethod]
         let errors = ErrorCode.allCases.map { String($0.rawValue) } + [Answer.Stats.otherError]
-        page.paragraph("Counted since \(stats.since ?? "?")")
+        page.paragraph("Counted since \(stats.since.value ?? "?")")
         page.paragraph(counts(requests.map { ($0, stats.requests[$0]) }, skippingZeros: true), hangingIndent: 14, lead: "requests     ")
         page.paragraph(counts(errors.map { ($0, stats.errors[$0]) }, skippingZeros: true), hangingIndent: 14, lead: "errors       ")
         let closed = connections.closed
@@ -31,7 +31,7 @@ enum StatsRendering {
             hangingIndent: 14, lead: "connections  ")
         typealias Caches = Answer.RefreshCounts.CodingKeys
         let refreshes = [(Caches.alerts, stats.refreshes.alerts), (Caches.stations, stats.refreshes.stations)].map { cache, entry -> TerminalText in
-            "\(cache.rawValue) \(entry.ok) ok, \(entry.failed) failed (\(entry.source ?? "not configured"))"
+            "\(cache.rawValue) \(entry.ok) ok, \(entry.failed) failed (\(entry.source.value ?? "not configured"))"
         }
         page.paragraph(refreshes.dropFirst().reduce(refreshes[0]) { $0 + "; " + $1 }, hangingIndent: 14, lead: "refreshes    ")
         page.paragraph("\(stats.bytes.in) in, \(stats.bytes.out) out", hangingIndent: 14, lead: "bytes        ")

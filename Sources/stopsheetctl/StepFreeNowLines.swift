@@ -18,7 +18,7 @@ enum StepFreeNowLines {
             line = line + "; an elevator outage names no elevator: " + TerminalText(alerts.joined(separator: ", "))
         }
         for outage in unresolved where outage.source == .facilities {
-            line = line + "; lift " + TerminalText(outage.facilityId ?? "?") + " "
+            line = line + "; lift " + TerminalText(outage.facilityId.value ?? "?") + " "
                 + unplacedWords(outage.unplaced, facility: outage.facility, candidates: outage.candidates?.count ?? 0)
         }
         if let reason = now.reason { line = line + ". " + TerminalText(reason) }
@@ -35,7 +35,7 @@ enum StepFreeNowLines {
         let out = now.outages.compactMap { outage -> String? in
             guard outage.facility != .escalator, outage.status != .partiallyAvailable else { return nil }
             if outage.source == .facilities {
-                return "\(outage.facility == .other ? "lift" : "elevator") \(outage.facilityId ?? "?") is \(statusWords(outage.status))"
+                return "\(outage.facility == .other ? "lift" : "elevator") \(outage.facilityId.value ?? "?") is \(statusWords(outage.status))"
             }
             guard outage.facility == .elevator else { return nil }
             let named = (outage.platforms ?? []).map { id in now.platforms.first { $0.stopId == id }?.name ?? id }
@@ -110,8 +110,8 @@ enum StepFreeNowLines {
     static func ways(_ now: Answer.StepFreeNow) -> [TerminalText] {
         now.platforms.compactMap { platform in
             guard let via = platform.via else { return nil }
-            let working = via.filter { $0.entry == true && $0.exit == true }
-            let out = via.filter { $0.entry == false || $0.exit == false }
+            let working = via.filter { $0.entry.value == true && $0.exit.value == true }
+            let out = via.filter { $0.entry.value == false || $0.exit.value == false }
             let unsure = via.filter { !working.contains($0) && !out.contains($0) }
             guard !working.isEmpty, working.count < via.count else { return nil }
             var line = label(platform, in: now) + ": step-free from " + wayNames(working) + " only"
@@ -133,8 +133,8 @@ enum StepFreeNowLines {
     /// `Elevator A03N04 out: Elevator between street and mezzanine: Modernization; since Thu 10 Sep 2026 05:30, expected back Sat 31 Oct 2026 23:59`.
     static func units(_ now: Answer.StepFreeNow) -> [TerminalText] {
         now.outages.filter { $0.source == .facilities }.map { outage in
-            unit(facility: outage.facility, id: outage.facilityId ?? "?", status: outage.status, description: outage.description,
-                 since: outage.since, expectedBack: outage.expectedBack)
+            unit(facility: outage.facility, id: outage.facilityId.value ?? "?", status: outage.status, description: outage.description,
+                 since: outage.since.value, expectedBack: outage.expectedBack.value)
         }
     }
 
@@ -153,7 +153,7 @@ enum StepFreeNowLines {
     /// What `watch` says when a platform loses or regains step-free entry or exit, and when the
     /// verdict's word changes.
     static func changes(from previous: Answer.Sheet, to sheet: Answer.Sheet) -> [TerminalText] {
-        guard let old = previous.accessibilityButton?.now, let new = sheet.accessibilityButton?.now, old != new else { return [] }
+        guard let old = previous.accessibilityButton.value?.now, let new = sheet.accessibilityButton.value?.now, old != new else { return [] }
         var lines: [TerminalText] = []
         if old.stepFree != new.stepFree {
             lines.append("step-free now: \(old.stepFree.rawValue) → \(new.stepFree.rawValue)")
@@ -181,7 +181,7 @@ enum StepFreeNowLines {
                                 joining conjunction: TerminalText = "or") -> TerminalText? {
         // Without a map, a `false` is the station data's, which the spec's sentence already says.
         guard now.basis == .pathways else { return nil }
-        switch (platform.entry, platform.exit) {
+        switch (platform.entry.value, platform.exit.value) {
         case (false?, false?): return "entry \(conjunction) exit"
         case (false?, _): return "entry"
         case (_, false?): return "exit"
@@ -194,7 +194,7 @@ enum StepFreeNowLines {
     /// basis `stations` while no outage stands (the station data then gives no value).
     private static func undecided(_ platform: Answer.PlatformAccess, in now: Answer.StepFreeNow) -> TerminalText? {
         guard now.basis == .pathways || !now.complete else { return nil }
-        switch (platform.entry, platform.exit) {
+        switch (platform.entry.value, platform.exit.value) {
         case (nil, nil): return "entry and exit"
         case (nil, _): return "entry"
         case (_, nil): return "exit"
@@ -240,8 +240,8 @@ enum StepFreeNowLines {
         guard !placed.isEmpty else { return "no step-free way in the station's pathways" }
         return TerminalText(placed.map { outage -> String in
             let unplaced = outage.pathways.isEmpty ? ", not placed" : ""
-            if outage.source == .facilities { return "\(unitName(outage.facility, outage.facilityId ?? "?")) \(statusWords(outage.status))" + unplaced }
-            if let number = outage.facilityId { return (outage.facility == .escalator ? "Escalator " : "Elevator ") + number + " out" + unplaced }
+            if outage.source == .facilities { return "\(unitName(outage.facility, outage.facilityId.value ?? "?")) \(statusWords(outage.status))" + unplaced }
+            if let number = outage.facilityId.value { return (outage.facility == .escalator ? "Escalator " : "Elevator ") + number + " out" + unplaced }
             return (outage.facility == .other ? "facility" : outage.facility.rawValue) + " out: alert " + outage.alertId + unplaced
         }.joined(separator: ", "))
     }

@@ -52,7 +52,7 @@ struct Watch {
             }
             let zoneName: String?
             do {
-                zoneName = try client.health().timeZone
+                zoneName = try client.health().timeZone.value
                 reply = try client.subscribe(stopIds: invocation.operands, stopType: stopType, health: health)
             } catch .rpc(let error) {
                 throw .client(.rpc(error), hint: Hints.after(.rpc(error), invocation: invocation, client: client))
@@ -111,7 +111,7 @@ struct Watch {
             lastSeq = seq
         }
         switch notification {
-        case .stopSheetChanged(let change): show(change.stopId, change.sheet, gap: gap)
+        case .stopSheetChanged(let change): show(change.stopId, change.sheet.value, gap: gap)
         case .healthChanged(let change): show(health: change.health, gap: gap)
         case .other(let method, _): print(WatchLines.Event(headline: "notification " + TerminalText(method)))
         }

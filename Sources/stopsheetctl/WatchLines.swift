@@ -51,12 +51,12 @@ enum WatchLines {
             }
             guard let old else {
                 if !entry.loaded { details.append("\(name): not loaded") }
-                if let error = entry.lastError { details.append("\(name): last error: \(error)") }
+                if let error = entry.lastError.value { details.append("\(name): last error: \(error)") }
                 continue
             }
             if entry.loaded != old.loaded { details.append("\(name): \(entry.loaded ? "loaded" : "not loaded")") }
             if entry.lastError != old.lastError {
-                details.append(entry.lastError.map { "\(name): last error: \($0)" } ?? "\(name): refreshing fine again")
+                details.append(entry.lastError.value.map { "\(name): last error: \($0)" } ?? "\(name): refreshing fine again")
             }
         }
         if previous != nil, details.isEmpty, before == status { return nil }
@@ -96,7 +96,7 @@ enum WatchLines {
     }
 
     private static func accessChanges(from previous: Answer.Sheet, to sheet: Answer.Sheet) -> [TerminalText] {
-        let (old, new) = (previous.accessibilityButton, sheet.accessibilityButton)
+        let (old, new) = (previous.accessibilityButton.value, sheet.accessibilityButton.value)
         let (oldTone, newTone) = (old?.tone.rawValue ?? "?", new?.tone.rawValue ?? "?")
         let (oldWords, newWords) = (Rendering.stepFreeWords(old?.stepFree), Rendering.stepFreeWords(new?.stepFree))
         guard oldWords != newWords || oldTone != newTone else { return [] }
@@ -114,10 +114,10 @@ enum WatchLines {
     }
 
     private static func advisoryIDs(_ sheet: Answer.Sheet) -> Set<String> {
-        Set((sheet.accessibilityButton?.advisories ?? []).map(\.alertId))
+        Set((sheet.accessibilityButton.value?.advisories ?? []).map(\.alertId))
     }
 
     private static func restoredIDs(_ sheet: Answer.Sheet) -> Set<String> {
-        Set((sheet.accessibilityButton?.advisories ?? []).filter(\.restored).map(\.alertId))
+        Set((sheet.accessibilityButton.value?.advisories ?? []).filter(\.restored).map(\.alertId))
     }
 }

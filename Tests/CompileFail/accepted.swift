@@ -27,7 +27,7 @@ struct SheetChangedAsItsAnswer: AnswerForm {
     let subscription: String
     let seq: Int
     let stopId: String
-    let sheet: PreEncoded<Answer.Sheet>?
+    let sheet: Nullable<PreEncoded<Answer.Sheet>>
 
     static func member(_ key: CodingKeys) -> FormMember<Self> {
         switch key {
@@ -35,6 +35,23 @@ struct SheetChangedAsItsAnswer: AnswerForm {
         case .seq: FormMember(\.seq, \.seq)
         case .stopId: FormMember(\.stopId, \.stopId)
         case .sheet: FormMember(\.sheet, \.sheet)
+        }
+    }
+}
+
+/// A form whose members are absent as its answer's are: left out (`sheets`, `health`: `T?`).
+struct SubscribedAsItsAnswer: AnswerForm {
+    typealias Encodes = Answer.Subscribed
+    typealias CodingKeys = Answer.Subscribed.CodingKeys
+    let subscription: String
+    let sheets: PreEncoded<[String: Answer.Sheet]>?
+    let health: PreEncoded<Answer.Health>?
+
+    static func member(_ key: CodingKeys) -> FormMember<Self> {
+        switch key {
+        case .subscription: FormMember(\.subscription, \.subscription)
+        case .sheets: FormMember(\.sheets, \.sheets)
+        case .health: FormMember(\.health, \.health)
         }
     }
 }

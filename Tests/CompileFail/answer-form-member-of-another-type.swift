@@ -10,7 +10,7 @@ struct SheetChangedWithATextSeq: AnswerForm {
     let subscription: String
     let seq: String
     let stopId: String
-    let sheet: PreEncoded<Answer.Sheet>?
+    let sheet: Nullable<PreEncoded<Answer.Sheet>>
 
     static func member(_ key: CodingKeys) -> FormMember<Self> {
         switch key {

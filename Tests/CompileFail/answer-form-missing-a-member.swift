@@ -8,7 +8,7 @@ struct SheetChangedMissingSeq: AnswerForm {
     typealias CodingKeys = Answer.SheetChanged.CodingKeys
     let subscription: String
     let stopId: String
-    let sheet: PreEncoded<Answer.Sheet>?
+    let sheet: Nullable<PreEncoded<Answer.Sheet>>
 
     static func member(_ key: CodingKeys) -> FormMember<Self> { fatalError() }
 }

@@ -32,7 +32,7 @@ public struct StatsMethod: Sendable {
             return Answer.CacheRefreshes(source: status.configured ? status.source : nil, ok: status.refreshesSucceeded, failed: status.refreshesFailed)
         }
         return PreEncoded(StatsMembers(
-            since: store.zone.iso8601(since),
+            since: Nullable(store.zone.iso8601(since)),
             requests: PreEncoded(orderedMembers: requests.requests.map { (name: $0.method, value: $0.count) }),
             errors: PreEncoded(orderedMembers: requests.errors.map { (name: $0.code.map(String.init) ?? Answer.Stats.otherError, value: $0.count) }),
             connections: Answer.ConnectionCounts(

@@ -109,7 +109,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     private func queueSheet(_ subscription: Subscription, _ stopID: String, _ answer: EncodedSheet?) {
         subscription.seq += 1
         let sheet = answer.map { PreEncoded($0, data: comparison.data.encoded) }
-        let params = PreEncoded<Answer.SheetChanged>(SheetChangedMembers(subscription: subscription.id, seq: subscription.seq, stopId: stopID, sheet: sheet))
+        let params = PreEncoded<Answer.SheetChanged>(SheetChangedMembers(subscription: subscription.id, seq: subscription.seq, stopId: stopID, sheet: Nullable(sheet)))
         queue(subscription, .init(Notifications.StopSheetChanged.self, params: params), about: stopID)
     }
 

@@ -8,17 +8,17 @@ extension Answer {
         public var kind: AlertKind
         public var headline: String
         public var description: String
-        public var start: String?
-        public var end: String?
+        public var start: Nullable<String>
+        public var end: Nullable<String>
         public var scopes: [Scope]
-        public var impact: String?
-        public var severity: Int?
-        public var major: Bool?
-        public var url: String?
-        public var category: String?
-        public var cause: String?
-        public var effect: String?
-        public var severityLevel: String?
+        public var impact: Nullable<String>
+        public var severity: Nullable<Int>
+        public var major: Nullable<Bool>
+        public var url: Nullable<String>
+        public var category: Nullable<String>
+        public var cause: Nullable<String>
+        public var effect: Nullable<String>
+        public var severityLevel: Nullable<String>
 
         public enum CodingKeys: String, AnswerKey {
             case id, kind, headline, description, start, end, scopes, impact, severity, major, url, category, cause, effect, severityLevel
@@ -27,7 +27,7 @@ extension Answer {
         public static let summary = "A live train alert; start and end are ISO 8601 in the daemon's zone."
 
         public init(id: String, kind: AlertKind, headline: String, description: String, start: String?, end: String?, scopes: [Scope], impact: String?, severity: Int?, major: Bool?, url: String?, category: String?, cause: String?, effect: String?, severityLevel: String?) {
-            (self.id, self.kind, self.headline, self.description, self.start, self.end, self.scopes, self.impact, self.severity, self.major, self.url, self.category, self.cause, self.effect, self.severityLevel) = (id, kind, headline, description, start, end, scopes, impact, severity, major, url, category, cause, effect, severityLevel)
+            (self.id, self.kind, self.headline, self.description, self.start, self.end, self.scopes, self.impact, self.severity, self.major, self.url, self.category, self.cause, self.effect, self.severityLevel) = (id, kind, headline, description, Nullable(start), Nullable(end), scopes, Nullable(impact), Nullable(severity), Nullable(major), Nullable(url), Nullable(category), Nullable(cause), Nullable(effect), Nullable(severityLevel))
         }
     }
 
@@ -37,10 +37,7 @@ extension Answer {
         public var id: String?
         public var routeType: Int?
 
-        public enum CodingKeys: String, AnswerKey {
-            case type, id, routeType
-            public static let omittable: Set<Self> = [.id, .routeType]
-        }
+        public enum CodingKeys: String, AnswerKey { case type, id, routeType }
 
         public static let summary = "What an alert applies to."
 
@@ -59,8 +56,8 @@ extension Answer {
         public var kind: AlertKind
         public var headline: String
         public var description: String
-        public var start: String?
-        public var end: String?
+        public var start: Nullable<String>
+        public var end: Nullable<String>
         public var restored: Bool
 
         public enum CodingKeys: String, AnswerKey { case alertId, kind, headline, description, start, end, restored }
@@ -68,7 +65,7 @@ extension Answer {
         public static let summary = "An accessibility advisory: an elevator outage or a return to service."
 
         public init(alertId: String, kind: AlertKind, headline: String, description: String, start: String?, end: String?, restored: Bool) {
-            (self.alertId, self.kind, self.headline, self.description, self.start, self.end, self.restored) = (alertId, kind, headline, description, start, end, restored)
+            (self.alertId, self.kind, self.headline, self.description, self.start, self.end, self.restored) = (alertId, kind, headline, description, Nullable(start), Nullable(end), restored)
         }
     }
 
@@ -78,10 +75,7 @@ extension Answer {
         public var count: Int
         public var alerts: [Alert]
 
-        public enum CodingKeys: String, AnswerKey {
-            case stationId, count, alerts
-            public static let omittable: Set<Self> = [.stationId]
-        }
+        public enum CodingKeys: String, AnswerKey { case stationId, count, alerts }
 
         public static let summary = "Live train alerts: all, or those applying to a station in dialog order."
 

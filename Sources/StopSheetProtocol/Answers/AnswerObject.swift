@@ -4,15 +4,17 @@
 /// and `rpc.discover` describes them (`AnswerSchema`). Renaming a member is then a compile error
 /// on both sides, and adding one is a case of `CodingKeys`, a property and its initializer's
 /// parameter here (no parameter has a default, an optional member's included, so none is
-/// forgotten): the compiler then points at each place the daemon builds the value, where it takes
-/// only a value of the member's type, and at each form the daemon writes it in with parts encoded
-/// before (its `AnswerForm`s have these `CodingKeys`, and each member of the answer's type,
-/// `PreEncoded` of it or a form of it, by the compiler's check).
+/// forgotten); the property's type also says whether an absent value is left out (`T?`) or
+/// written as `null` (`Nullable<T>`). The compiler then points at each place the daemon builds
+/// the value, and at each form the daemon writes it in with parts encoded before: its
+/// `AnswerForm`s have these `CodingKeys`, and each member is of the answer's type, `PreEncoded`
+/// of it or a form of it, left out or `null` alike (`FormMember`).
 public enum Answer {}
 
-/// One object of an answer: its members are its `CodingKeys`, in wire order. A member whose
-/// property is optional is written as `null` when absent, unless its key is `omittable` (then it
-/// is left out: a member that only some answers have, such as a bus sheet's `stopId`).
+/// One object of an answer: its members are its `CodingKeys`, in wire order. An absent member is
+/// left out when its type is a plain optional (`T?`: a member that only some answers have, such
+/// as a bus sheet's `stopId`), and written as `null` when it is `Nullable<T>`: the type says
+/// which, the same for the encoder, the schema, the client and the forms.
 public protocol AnswerObject: Codable, Equatable, Sendable {
     associatedtype CodingKeys: AnswerKey
     /// One line for the schema's `description`; its name there is the type's.
@@ -21,22 +23,22 @@ public protocol AnswerObject: Codable, Equatable, Sendable {
 
 /// A member name of an answer object: the only place the name is spelled.
 public protocol AnswerKey: CodingKey, CaseIterable, Hashable, Sendable, RawRepresentable where RawValue == String {
-    /// Members left out, never `null`, where they do not apply.
-    static var omittable: Set<Self> { get }
-    /// Which omittable members an object has, by the word of one of its members (a train sheet
-    /// has `stationId`…, a bus sheet `stopId`): the schema requires them of that variant.
+    /// Which of the members left out when absent an object always has, by the word of one of its
+    /// members (a train sheet has `stationId`…, a bus sheet `stopId`): the schema requires them of
+    /// that variant. A fact of the schema alone, between members' values, which a type could say
+    /// only by splitting the object in two (see architecture.md); the schema recorder throws when
+    /// it names a member that is not left out when absent.
     static var variants: AnswerVariants<Self>? { get }
 }
 
 extension AnswerKey {
-    public static var omittable: Set<Self> { [] }
     public static var variants: AnswerVariants<Self>? { nil }
 }
 
 /// The variants of an object, told apart by the word of its `discriminator` member.
 public struct AnswerVariants<Key: AnswerKey>: Sendable {
     public let discriminator: Key
-    /// Word → the omittable members that variant always has.
+    /// Word → the members left out when absent that this variant always has.
     public let members: [(word: String, keys: [Key])]
 
     public init(by discriminator: Key, _ members: [(word: String, keys: [Key])]) {

@@ -2,8 +2,9 @@ import StopSheetCore
 
 /// JSON Schema (draft 7, as OpenRPC uses) of the answer types, read off the types themselves: a
 /// decoder that, instead of reading a value, notes what each type asks for — each member by its
-/// `CodingKeys` name, its type, whether it may be `null` (an optional property) or left out (an
-/// `omittable` key) — so the schema cannot say anything the types do not. Each `AnswerObject`
+/// `CodingKeys` name, its type, whether it may be left out (a plain optional property, read with
+/// `decodeIfPresent`) or be `null` (a `Nullable` one, which asks `decodeNil(forKey:)` first) —
+/// so the schema cannot say anything the types do not. Each `AnswerObject`
 /// becomes one entry of `components/schemas`, referred to with `$ref`; each `AnswerWord` an
 /// `enum` of its words.
 public struct AnswerSchemas {
@@ -61,7 +62,7 @@ private final class Book {
                 var schema = JSONObject([("type", "object"), ("description", .string(object.summary))])
                 schema.append("properties", .object(record.properties))
                 schema.append("required", .array(record.required.map(JSON.string)))
-                if let variants = record.variants { schema.append("allOf", variants) }
+                if let variants = try record.variants() { schema.append("allOf", variants) }
                 components.append(name, .object(schema))
             }
             return value
@@ -82,28 +83,39 @@ private final class SchemaNote {
 private final class ObjectRecord {
     var properties = JSONObject()
     var required: [String] = []
-    /// Per variant (`AnswerKey.variants`), `if` its discriminator has the word `then` its members.
-    var variants: JSON?
+    /// The members whose `Nullable` decoding asked whether they are `null`.
+    var mayBeNull: Set<String> = []
+    /// The object's `AnswerKey.variants`, read off the first member's key.
+    private var variantsOfKeys: (discriminator: String, members: [(word: String, keys: [String])])?
 
-    func note(_ key: some CodingKey, _ schema: JSON, nullable: Bool) {
-        if variants == nil, let key = key as? any AnswerKey { variants = Self.variants(of: key) }
-        let omittable = (key as? any AnswerKey).map { Self.isOmittable($0) } ?? false
-        // An omittable member is left out, never null; any other optional one is present as null.
-        let schema = nullable && !omittable ? Self.nullable(schema) : schema
+    /// A member read with `decode` (present; `null` too when it asked first) or `decodeIfPresent`
+    /// (left out when absent, never `null`).
+    func note(_ key: some CodingKey, _ schema: JSON, leftOutWhenAbsent: Bool) {
+        if properties.members.isEmpty, let key = key as? any AnswerKey { variantsOfKeys = Self.variants(of: key) }
         guard properties[key.stringValue] == nil else { return }
-        properties.append(key.stringValue, schema)
-        if !omittable { required.append(key.stringValue) }
+        properties.append(key.stringValue, mayBeNull.contains(key.stringValue) ? Self.nullable(schema) : schema)
+        if !leftOutWhenAbsent { required.append(key.stringValue) }
     }
 
-    private static func isOmittable<K: AnswerKey>(_ key: K) -> Bool { K.omittable.contains(key) }
+    private static func variants<K: AnswerKey>(of key: K) -> (discriminator: String, members: [(word: String, keys: [String])])? {
+        K.variants.map { variants in
+            (variants.discriminator.stringValue, variants.members.map { ($0.word, $0.keys.map(\.stringValue)) })
+        }
+    }
 
-    private static func variants<K: AnswerKey>(of key: K) -> JSON? {
-        guard let variants = K.variants else { return nil }
-        let discriminator = variants.discriminator.stringValue
-        return .array(variants.members.map { word, keys in
+    /// Per variant, `if` its discriminator has the word `then` its members; a variant naming a
+    /// member every answer has (or none) is a mistake of its declaration, thrown.
+    func variants() throws -> JSON? {
+        guard let (discriminator, members) = variantsOfKeys else { return nil }
+        for (word, keys) in members {
+            for key in keys where properties[key] == nil || required.contains(key) {
+                throw SchemaError.variantMemberNotLeftOut(variant: word, member: key)
+            }
+        }
+        return .array(members.map { word, keys in
             [
                 "if": ["properties": .object(JSONObject([(discriminator, ["const": .string(word)])])), "required": [.string(discriminator)]],
-                "then": ["required": .array(keys.map { .string($0.stringValue) })],
+                "then": ["required": .array(keys.map(JSON.string))],
             ]
         })
     }
@@ -115,6 +127,12 @@ private final class ObjectRecord {
         }
         return ["oneOf": [schema, ["type": "null"]]]
     }
+}
+
+/// What the recorder finds wrong in a type's declaration.
+public enum SchemaError: Error, Equatable {
+    /// `AnswerKey.variants` names a member that is not left out when absent.
+    case variantMemberNotLeftOut(variant: String, member: String)
 }
 
 private protocol StringKeyedDictionary {
@@ -182,36 +200,40 @@ private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var allKeys: [Key] { [] }
 
     func contains(_ key: Key) -> Bool { true }
-    func decodeNil(forKey key: Key) throws -> Bool { false }
+    /// Asked by a `Nullable` member alone: it may be `null`.
+    func decodeNil(forKey key: Key) throws -> Bool {
+        record.mayBeNull.insert(key.stringValue)
+        return false
+    }
 
-    private func note<T: Decodable>(_ type: T.Type, _ key: Key, nullable: Bool) throws -> T {
+    private func note<T: Decodable>(_ type: T.Type, _ key: Key, leftOutWhenAbsent: Bool) throws -> T {
         let note = SchemaNote()
         let value = try book.instance(type, note: note)
-        record.note(key, note.schema ?? [:], nullable: nullable)
+        record.note(key, note.schema ?? [:], leftOutWhenAbsent: leftOutWhenAbsent)
         return value
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try note(type, key, nullable: false) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try note(type, key, nullable: false) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try note(type, key, nullable: false) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try note(type, key, nullable: false) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try note(type, key, nullable: false) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try note(type, key, nullable: false) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try note(type, key, nullable: false) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try note(type, key, nullable: false) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try note(type, key, nullable: false) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try note(type, key, nullable: false) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try note(type, key, nullable: false) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try note(type, key, nullable: false) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try note(type, key, nullable: false) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try note(type, key, nullable: false) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try note(type, key, nullable: false) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try note(type, key, leftOutWhenAbsent: false) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try note(type, key, leftOutWhenAbsent: false) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try note(type, key, leftOutWhenAbsent: false) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try note(type, key, leftOutWhenAbsent: false) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try note(type, key, leftOutWhenAbsent: false) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try note(type, key, leftOutWhenAbsent: false) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try note(type, key, leftOutWhenAbsent: false) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try note(type, key, leftOutWhenAbsent: false) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try note(type, key, leftOutWhenAbsent: false) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try note(type, key, leftOutWhenAbsent: false) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try note(type, key, leftOutWhenAbsent: false) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try note(type, key, leftOutWhenAbsent: false) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try note(type, key, leftOutWhenAbsent: false) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try note(type, key, leftOutWhenAbsent: false) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try note(type, key, leftOutWhenAbsent: false) }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try note(type, key, nullable: true) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try note(type, key, nullable: true) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try note(type, key, nullable: true) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try note(type, key, nullable: true) }
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try note(type, key, nullable: true) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try note(type, key, leftOutWhenAbsent: true) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try note(type, key, leftOutWhenAbsent: true) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try note(type, key, leftOutWhenAbsent: true) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try note(type, key, leftOutWhenAbsent: true) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try note(type, key, leftOutWhenAbsent: true) }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         KeyedDecodingContainer(Keyed<NestedKey>(book: book, record: ObjectRecord()))

@@ -20,10 +20,7 @@ extension Answer {
         /// By station, in the stations' order; in feed order within one.
         public var units: [FacilityUnit]
 
-        public enum CodingKeys: String, AnswerKey {
-            case stationId, count, stale, units
-            public static let omittable: Set<Self> = [.stationId]
-        }
+        public enum CodingKeys: String, AnswerKey { case stationId, count, stale, units }
 
         public static let summary = "The lift-status units at the stations, with their statuses."
 
@@ -52,8 +49,8 @@ extension Answer {
         public var unplaced: UnplacedReason?
         /// The pathways (lifts) any one of which may be the unplaced unit; left out when none.
         public var candidates: [String]?
-        public var since: String?
-        public var expectedBack: String?
+        public var since: Nullable<String>
+        public var expectedBack: Nullable<String>
         /// The feed's own text, made safe for terminals.
         public var description: String
         /// Which rule put the unit at its station (since 2.5); left out for a unit at no station.
@@ -70,7 +67,6 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey {
             case stationId, stationName, unitId, facility, status, serving, pathways, placedBy, unplaced, candidates, since, expectedBack, description,
                  joinedBy, distance, notJoined
-            public static let omittable: Set<Self> = [.placedBy, .unplaced, .candidates, .joinedBy, .distance, .notJoined]
         }
 
         public static let summary = "A lift-status unit at a station: its id, kind, status, what it serves, its placement on the pathways, times and text."
@@ -80,7 +76,7 @@ extension Answer {
                     joinedBy: JoinRule?, distance: Int?, notJoined: String?) {
             (self.joinedBy, self.distance, self.notJoined) = (joinedBy, distance, notJoined)
             (self.stationId, self.stationName, self.unitId, self.facility, self.status, self.serving, self.pathways) = (stationId, stationName, unitId, facility, status, serving, pathways)
-            (self.placedBy, self.unplaced, self.candidates, self.since, self.expectedBack, self.description) = (placedBy, unplaced, candidates, since, expectedBack, description)
+            (self.placedBy, self.unplaced, self.candidates, self.since, self.expectedBack, self.description) = (placedBy, unplaced, candidates, Nullable(since), Nullable(expectedBack), description)
         }
     }
 

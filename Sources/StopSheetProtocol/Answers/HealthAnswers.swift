@@ -10,23 +10,22 @@ extension Answer {
         public var uptimeSeconds: Int
         public var connections: Int
         public var version: String
-        public var subscriptions: SubscriptionTotals?
+        public var subscriptions: Nullable<SubscriptionTotals>
         /// The agencies whose stations are served, by the names their sheets give; empty until
         /// the stations load, and when nothing names one (`stops.txt` alone).
         public var agencies: [String]
         /// The zone of the answers' times; null until one is known (times are then UTC with `Z`).
-        public var timeZone: String?
+        public var timeZone: Nullable<String>
         public var clock: Clock
 
         public enum CodingKeys: String, AnswerKey {
             case status, alerts, stations, facilities, uptimeSeconds, connections, version, subscriptions, agencies, timeZone, clock
-            public static let omittable: Set<Self> = [.facilities]
         }
 
         public static let summary = "Whether the daemon can answer, and each cache's state."
 
         public init(status: HealthStatus, alerts: CacheHealth, stations: CacheHealth, facilities: CacheHealth?, uptimeSeconds: Int, connections: Int, version: String, subscriptions: SubscriptionTotals?, agencies: [String], timeZone: String?, clock: Clock) {
-            (self.status, self.alerts, self.stations, self.facilities, self.uptimeSeconds, self.connections, self.version, self.subscriptions, self.agencies, self.timeZone, self.clock) = (status, alerts, stations, facilities, uptimeSeconds, connections, version, subscriptions, agencies, timeZone, clock)
+            (self.status, self.alerts, self.stations, self.facilities, self.uptimeSeconds, self.connections, self.version, self.subscriptions, self.agencies, self.timeZone, self.clock) = (status, alerts, stations, facilities, uptimeSeconds, connections, version, Nullable(subscriptions), agencies, Nullable(timeZone), clock)
         }
     }
 
@@ -47,18 +46,18 @@ extension Answer {
     public struct CacheHealth: AnswerObject {
         public var loaded: Bool
         public var count: Int
-        public var loadedAt: String?
-        public var lastAttemptAt: String?
-        public var lastError: String?
+        public var loadedAt: Nullable<String>
+        public var lastAttemptAt: Nullable<String>
+        public var lastError: Nullable<String>
         /// Null for a cache the daemon has no source for (`configured: false`).
-        public var source: String?
+        public var source: Nullable<String>
         public var consecutiveFailures: Int
-        public var nextRefreshAt: String?
-        public var lastHTTPStatus: Int?
-        public var ageSeconds: Int?
+        public var nextRefreshAt: Nullable<String>
+        public var lastHTTPStatus: Nullable<Int>
+        public var ageSeconds: Nullable<Int>
         public var stale: Bool
-        public var note: String?
-        public var producedAt: String?
+        public var note: Nullable<String>
+        public var producedAt: Nullable<String>
         public var configured: Bool
         /// The stations and lift-status caches' only: what the last good load had to skip.
         public var notices: Notices?
@@ -71,7 +70,6 @@ extension Answer {
         public enum CodingKeys: String, AnswerKey {
             case loaded, count, loadedAt, lastAttemptAt, lastError, source, consecutiveFailures, nextRefreshAt, lastHTTPStatus, ageSeconds, stale, note,
                  producedAt, configured, notices, placement, joined
-            public static let omittable: Set<Self> = [.notices, .placement, .joined]
         }
 
         public static let summary = "One cache's state: loaded, fresh, and how its source is doing."
@@ -79,7 +77,7 @@ extension Answer {
         public init(loaded: Bool, count: Int, loadedAt: String?, lastAttemptAt: String?, lastError: String?, source: String?, consecutiveFailures: Int, nextRefreshAt: String?, lastHTTPStatus: Int?, ageSeconds: Int?, stale: Bool, note: String?, producedAt: String?, configured: Bool, notices: Notices?,
                     placement: PlacementCounts?, joined: JoinedCounts?) {
             (self.placement, self.joined) = (placement, joined)
-            (self.loaded, self.count, self.loadedAt, self.lastAttemptAt, self.lastError, self.source, self.consecutiveFailures, self.nextRefreshAt, self.lastHTTPStatus, self.ageSeconds, self.stale, self.note, self.producedAt, self.configured, self.notices) = (loaded, count, loadedAt, lastAttemptAt, lastError, source, consecutiveFailures, nextRefreshAt, lastHTTPStatus, ageSeconds, stale, note, producedAt, configured, notices)
+            (self.loaded, self.count, self.loadedAt, self.lastAttemptAt, self.lastError, self.source, self.consecutiveFailures, self.nextRefreshAt, self.lastHTTPStatus, self.ageSeconds, self.stale, self.note, self.producedAt, self.configured, self.notices) = (loaded, count, Nullable(loadedAt), Nullable(lastAttemptAt), Nullable(lastError), Nullable(source), consecutiveFailures, Nullable(nextRefreshAt), Nullable(lastHTTPStatus), Nullable(ageSeconds), stale, Nullable(note), Nullable(producedAt), configured, notices)
         }
     }
 
@@ -152,10 +150,7 @@ extension Answer {
         public var stations: CacheHealth?
         public var facilities: CacheHealth?
 
-        public enum CodingKeys: String, AnswerKey {
-            case alerts, stations, facilities
-            public static let omittable: Set<Self> = [.alerts, .stations, .facilities]
-        }
+        public enum CodingKeys: String, AnswerKey { case alerts, stations, facilities }
 
         public static let summary = "The health entries of what was refreshed."
 

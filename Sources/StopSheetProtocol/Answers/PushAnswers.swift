@@ -6,10 +6,7 @@ extension Answer {
         public var sheets: [String: Sheet]?
         public var health: Health?
 
-        public enum CodingKeys: String, AnswerKey {
-            case subscription, sheets, health
-            public static let omittable: Set<Self> = [.sheets, .health]
-        }
+        public enum CodingKeys: String, AnswerKey { case subscription, sheets, health }
 
         public static let summary = "The new subscription's id and the current answers."
 
@@ -22,14 +19,14 @@ extension Answer {
         public var subscription: String
         public var seq: Int
         public var stopId: String
-        public var sheet: Sheet?
+        public var sheet: Nullable<Sheet>
 
         public enum CodingKeys: String, AnswerKey { case subscription, seq, stopId, sheet }
 
         public static let summary = "A watched stop's sheet changed."
 
         public init(subscription: String, seq: Int, stopId: String, sheet: Sheet?) {
-            (self.subscription, self.seq, self.stopId, self.sheet) = (subscription, seq, stopId, sheet)
+            (self.subscription, self.seq, self.stopId, self.sheet) = (subscription, seq, stopId, Nullable(sheet))
         }
     }
 

@@ -13,14 +13,13 @@ extension Answer {
         public var stopId: String?
         public var stationId: String?
         public var stationName: String?
-        public var alertGlyph: AlertGlyph?
-        public var accessibilityButton: AccessibilityButton?
+        public var alertGlyph: Nullable<AlertGlyph>
+        public var accessibilityButton: Nullable<AccessibilityButton>
         public var alerts: [Alert]?
         public var data: SheetData?
 
         public enum CodingKeys: String, AnswerKey {
             case stopType, stopId, stationId, stationName, alertGlyph, accessibilityButton, alerts, data
-            public static let omittable: Set<Self> = [.stopId, .stationId, .stationName, .alerts, .data]
             public static let variants: AnswerVariants<Self>? = AnswerVariants(by: .stopType, [
                 (StopType.train.rawValue, [.stationId, .stationName, .alerts, .data]),
                 (StopType.bus.rawValue, [.stopId]),
@@ -32,7 +31,7 @@ extension Answer {
         public init(stopType: StopType, stopId: String?, stationId: String?, stationName: String?, alertGlyph: AlertGlyph?,
                     accessibilityButton: AccessibilityButton?, alerts: [Alert]?, data: SheetData?) {
             (self.stopType, self.stopId, self.stationId, self.stationName) = (stopType, stopId, stationId, stationName)
-            (self.alertGlyph, self.accessibilityButton, self.alerts, self.data) = (alertGlyph, accessibilityButton, alerts, data)
+            (self.alertGlyph, self.accessibilityButton, self.alerts, self.data) = (Nullable(alertGlyph), Nullable(accessibilityButton), alerts, data)
         }
     }
 
@@ -81,10 +80,7 @@ extension Answer {
         public var advisories: [Advisory]
         public var now: StepFreeNow
 
-        public enum CodingKeys: String, AnswerKey {
-            case tone, stepFree, stepFreeFrom, accessibilityLabel, symbol, alert, advisories, now
-            public static let omittable: Set<Self> = [.stepFreeFrom]
-        }
+        public enum CodingKeys: String, AnswerKey { case tone, stepFree, stepFreeFrom, accessibilityLabel, symbol, alert, advisories, now }
 
         public static let summary = "The accessibility button: tone, step-free status, dialog, advisories and step-free access now."
 
@@ -102,10 +98,7 @@ extension Answer {
         /// Lift status (`--facilities-url`), since protocol 2.1: stale lift status counts every lift as unknown.
         public var facilities: Freshness?
 
-        public enum CodingKeys: String, AnswerKey {
-            case alerts, stations, facilities
-            public static let omittable: Set<Self> = [.facilities]
-        }
+        public enum CodingKeys: String, AnswerKey { case alerts, stations, facilities }
 
         public static let summary = "How fresh the alerts, the stations and the lift status behind a sheet are."
 
@@ -117,11 +110,11 @@ extension Answer {
     /// One cache's freshness in a sheet's `data`.
     public struct Freshness: AnswerObject {
         public var loaded: Bool
-        public var ageSeconds: Int?
+        public var ageSeconds: Nullable<Int>
         public var stale: Bool
         /// When the feed says it was made (GTFS-realtime `header.timestamp`, CTA's `TimeStamp`);
         /// null when it does not say or nothing is loaded.
-        public var producedAt: String?
+        public var producedAt: Nullable<String>
         /// False when the daemon has no source for this data: none is coming.
         public var configured: Bool
 
@@ -130,7 +123,7 @@ extension Answer {
         public static let summary = "One cache's freshness."
 
         public init(loaded: Bool, ageSeconds: Int?, stale: Bool, producedAt: String?, configured: Bool) {
-            (self.loaded, self.ageSeconds, self.stale, self.producedAt, self.configured) = (loaded, ageSeconds, stale, producedAt, configured)
+            (self.loaded, self.ageSeconds, self.stale, self.producedAt, self.configured) = (loaded, Nullable(ageSeconds), stale, Nullable(producedAt), configured)
         }
     }
 }

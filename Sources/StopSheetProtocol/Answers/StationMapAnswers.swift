@@ -5,19 +5,16 @@ extension Answer {
     /// each platform's ways), or `null` and a `reason` sentence at a station without one.
     public struct StationMap: AnswerObject {
         public var stationId: String
-        public var map: StationMapDrawing?
+        public var map: Nullable<StationMapDrawing>
         /// Why there is no map, in a sentence; left out when there is one.
         public var reason: String?
 
-        public enum CodingKeys: String, AnswerKey {
-            case stationId, map, reason
-            public static let omittable: Set<Self> = [.reason]
-        }
+        public enum CodingKeys: String, AnswerKey { case stationId, map, reason }
 
         public static let summary = "A station's map: its locations, pathways, what is out, and each platform's ways; null without one."
 
         public init(stationId: String, map: StationMapDrawing?, reason: String?) {
-            (self.stationId, self.map, self.reason) = (stationId, map, reason)
+            (self.stationId, self.map, self.reason) = (stationId, Nullable(map), reason)
         }
     }
 
@@ -61,14 +58,14 @@ extension Answer {
         public var name: String
         public var role: MapRole
         /// The location's `level_id`; null when the feed gives none.
-        public var level: String?
+        public var level: Nullable<String>
 
         public enum CodingKeys: String, AnswerKey { case id, name, role, level }
 
         public static let summary = "A location of a station's map: its id, name, role and level."
 
         public init(id: String, name: String, role: MapRole, level: String?) {
-            (self.id, self.name, self.role, self.level) = (id, name, role, level)
+            (self.id, self.name, self.role, self.level) = (id, name, role, Nullable(level))
         }
     }
 
@@ -98,17 +95,17 @@ extension Answer {
 
     /// A pathway's names, as the feed gives them (`null` when it does not).
     public struct PathwayNames: AnswerObject {
-        public var facilityId: String?
-        public var pathwayCode: String?
-        public var signpostedAs: String?
-        public var reversedSignpostedAs: String?
+        public var facilityId: Nullable<String>
+        public var pathwayCode: Nullable<String>
+        public var signpostedAs: Nullable<String>
+        public var reversedSignpostedAs: Nullable<String>
 
         public enum CodingKeys: String, AnswerKey { case facilityId, pathwayCode, signpostedAs, reversedSignpostedAs }
 
         public static let summary = "A pathway's facility_id, pathway_code, signposted_as and reversed_signposted_as."
 
         public init(facilityId: String?, pathwayCode: String?, signpostedAs: String?, reversedSignpostedAs: String?) {
-            (self.facilityId, self.pathwayCode, self.signpostedAs, self.reversedSignpostedAs) = (facilityId, pathwayCode, signpostedAs, reversedSignpostedAs)
+            (self.facilityId, self.pathwayCode, self.signpostedAs, self.reversedSignpostedAs) = (Nullable(facilityId), Nullable(pathwayCode), Nullable(signpostedAs), Nullable(reversedSignpostedAs))
         }
     }
 

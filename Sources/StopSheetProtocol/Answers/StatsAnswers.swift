@@ -2,7 +2,7 @@ extension Answer {
     /// `stats`' result. `requests` and `errors` are keyed by method name and error code (with
     /// `unknown` and `other`), a set the daemon fixes.
     public struct Stats: AnswerObject {
-        public var since: String?
+        public var since: Nullable<String>
         public var requests: [String: Int]
         public var errors: [String: Int]
         public var connections: ConnectionCounts
@@ -20,7 +20,7 @@ extension Answer {
 
         public init(since: String?, requests: [String: Int], errors: [String: Int], connections: ConnectionCounts, refreshes: RefreshCounts, bytes: ByteCounts,
                     notificationsSent: Int) {
-            (self.since, self.requests, self.errors, self.connections) = (since, requests, errors, connections)
+            (self.since, self.requests, self.errors, self.connections) = (Nullable(since), requests, errors, connections)
             (self.refreshes, self.bytes, self.notificationsSent) = (refreshes, bytes, notificationsSent)
         }
     }
@@ -73,10 +73,7 @@ extension Answer {
         /// Since protocol 2.1.
         public var facilities: CacheRefreshes?
 
-        public enum CodingKeys: String, AnswerKey {
-            case alerts, stations, facilities
-            public static let omittable: Set<Self> = [.facilities]
-        }
+        public enum CodingKeys: String, AnswerKey { case alerts, stations, facilities }
 
         public static let summary = "Refresh rounds per cache."
 
@@ -87,7 +84,7 @@ extension Answer {
 
     public struct CacheRefreshes: AnswerObject {
         /// Null for a cache the daemon has no source for.
-        public var source: String?
+        public var source: Nullable<String>
         public var ok: Int
         public var failed: Int
 
@@ -96,7 +93,7 @@ extension Answer {
         public static let summary = "One cache's refresh rounds: its source, good and failed rounds."
 
         public init(source: String?, ok: Int, failed: Int) {
-            (self.source, self.ok, self.failed) = (source, ok, failed)
+            (self.source, self.ok, self.failed) = (Nullable(source), ok, failed)
         }
     }
 

@@ -30,10 +30,7 @@ extension Answer {
         /// otherwise. Since protocol 2.2.
         public var reason: String?
 
-        public enum CodingKeys: String, AnswerKey {
-            case stepFree, basis, complete, platforms, outages, reason
-            public static let omittable: Set<Self> = [.reason]
-        }
+        public enum CodingKeys: String, AnswerKey { case stepFree, basis, complete, platforms, outages, reason }
 
         public static let summary = "Step-free access now: the verdict, its basis, and each platform's step-free entry and exit."
 
@@ -47,23 +44,20 @@ extension Answer {
     public struct PlatformAccess: AnswerObject {
         public var stopId: String
         public var name: String
-        public var entry: Bool?
-        public var exit: Bool?
+        public var entry: Nullable<Bool>
+        public var exit: Nullable<Bool>
         /// On a map that shows a street (basis `pathways`): every street end the platform is
         /// reached from or leads to with every pathway open, and whether it does now; `entry` and
         /// `exit` are then its ways'. Left out without a map and where the map shows no street.
         /// Since protocol 2.3.
         public var via: [StepFreeWay]?
 
-        public enum CodingKeys: String, AnswerKey {
-            case stopId, name, entry, exit, via
-            public static let omittable: Set<Self> = [.via]
-        }
+        public enum CodingKeys: String, AnswerKey { case stopId, name, entry, exit, via }
 
         public static let summary = "A platform's step-free entry and exit now, and on a map the street ends they are by."
 
         public init(stopId: String, name: String, entry: Bool?, exit: Bool?, via: [StepFreeWay]?) {
-            (self.stopId, self.name, self.entry, self.exit, self.via) = (stopId, name, entry, exit, via)
+            (self.stopId, self.name, self.entry, self.exit, self.via) = (stopId, name, Nullable(entry), Nullable(exit), via)
         }
     }
 
@@ -73,15 +67,15 @@ extension Answer {
     public struct StepFreeWay: AnswerObject {
         public var id: String
         public var name: String
-        public var entry: Bool?
-        public var exit: Bool?
+        public var entry: Nullable<Bool>
+        public var exit: Nullable<Bool>
 
         public enum CodingKeys: String, AnswerKey { case id, name, entry, exit }
 
         public static let summary = "A street end of the station and whether the platform is entered from it and left to it step-free now."
 
         public init(id: String, name: String, entry: Bool?, exit: Bool?) {
-            (self.id, self.name, self.entry, self.exit) = (id, name, entry, exit)
+            (self.id, self.name, self.entry, self.exit) = (id, name, Nullable(entry), Nullable(exit))
         }
     }
 
@@ -94,7 +88,7 @@ extension Answer {
         public static let noAlert = ""
         public var facility: Facility
         /// The first number the headline gives as "Elevator N", if any; a lift-status unit's id.
-        public var facilityId: String?
+        public var facilityId: Nullable<String>
         /// The ids of the pathways it takes out (`unknown`: may take out); none for an outage that places none.
         public var pathways: [String]
         /// `alerts` or `facilities` (`--facilities-url`).
@@ -102,8 +96,8 @@ extension Answer {
         /// `notAvailable` for every alert; a lift-status unit's own: `notAvailable`, `partiallyAvailable` or `unknown`.
         public var status: UnitStatus
         /// Out since and expected back, the agency's local time with its offset, when the feed says.
-        public var since: String?
-        public var expectedBack: String?
+        public var since: Nullable<String>
+        public var expectedBack: Nullable<String>
         /// The lift-status feed's own text, made safe for terminals; empty for an alert.
         public var description: String
         /// Why it places no pathway (an elevator alert's: `noRuleMatched`); left out when placed, and for an escalator or other alert.
@@ -118,7 +112,6 @@ extension Answer {
 
         public enum CodingKeys: String, AnswerKey {
             case alertId, facility, facilityId, pathways, source, status, since, expectedBack, description, unplaced, candidates, placedBy, platforms
-            public static let omittable: Set<Self> = [.unplaced, .candidates, .placedBy, .platforms]
         }
 
         public static let summary = "A facility outage: its alert or unit, facility, the pathways it takes out, its source, status, times, text, why it is unplaced, how it was placed and the platforms it touches."
@@ -126,8 +119,8 @@ extension Answer {
         public init(alertId: String, facility: Facility, facilityId: String?, pathways: [String], source: OutageSource, status: UnitStatus, since: String?,
                     expectedBack: String?, description: String, unplaced: UnplacedReason?, candidates: [String]?,
                     placedBy: OutagePlacement?, platforms: [String]?) {
-            (self.alertId, self.facility, self.facilityId, self.pathways, self.source, self.status) = (alertId, facility, facilityId, pathways, source, status)
-            (self.since, self.expectedBack, self.description, self.unplaced, self.candidates) = (since, expectedBack, description, unplaced, candidates)
+            (self.alertId, self.facility, self.facilityId, self.pathways, self.source, self.status) = (alertId, facility, Nullable(facilityId), pathways, source, status)
+            (self.since, self.expectedBack, self.description, self.unplaced, self.candidates) = (Nullable(since), Nullable(expectedBack), description, unplaced, candidates)
             (self.placedBy, self.platforms) = (placedBy, platforms)
         }
 

@@ -87,6 +87,6 @@ import Testing
         let health = try client.waitUntilLoaded(timeout: .seconds(patience))
         #expect(health.alerts.loaded && health.stations.loaded)
         #expect(try client.stopSheet(stopId: "40380").stationName == "Clark/Lake")
-        #expect(try client.health().subscriptions?.count == 0, "the wait's subscription ended with it")
+        #expect(try client.health().subscriptions.value?.count == 0, "the wait's subscription ended with it")
     }
 }

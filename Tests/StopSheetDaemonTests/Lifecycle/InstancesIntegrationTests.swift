@@ -150,7 +150,7 @@ import Testing
         #expect(found.map(\.isRunning) == [true, true, false])
         let health = found.compactMap { try? $0.health.get().value }
         #expect(health.map(\.agencies) == [["CTA"], ["MBTA"]])
-        #expect(health.map(\.timeZone) == ["America/Chicago", "America/New_York"])
+        #expect(health.map(\.timeZone.value) == ["America/Chicago", "America/New_York"])
         #expect(health.map(\.stations.count) == [143, 5])
     }
 }

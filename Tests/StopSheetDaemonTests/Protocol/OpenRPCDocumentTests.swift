@@ -67,6 +67,39 @@ import Testing
         }
     }
 
+    /// A member left out when absent is not required, a `Nullable` one is required and may be
+    /// `null`: read off the types (`Answer.Freshness`'s `ageSeconds`, `Answer.Scope`'s `id`).
+    @Test func theSchemaSaysWhatAnAbsentMemberIsByItsType() throws {
+        var schemas = AnswerSchemas()
+        _ = try schemas.reference(Answer.Freshness.self)
+        _ = try schemas.reference(Answer.Scope.self)
+        let freshness = try #require(schemas.components[AnswerSchemas.name(Answer.Freshness.self)])
+        #expect(freshness["required"]?.arrayValue?.contains("ageSeconds") == true)
+        #expect(freshness["properties"]?["ageSeconds"]?["type"] == ["integer", "null"])
+        let scope = try #require(schemas.components[AnswerSchemas.name(Answer.Scope.self)])
+        #expect(scope["required"]?.arrayValue?.contains("id") == false)
+        #expect(scope["properties"]?["id"]?["type"] == "string")
+    }
+
+    /// A variant that names a member every object has (here a `Nullable` one) is a mistake of its
+    /// declaration: the recorder throws, and leaves `components` as it was.
+    @Test func aVariantNamingAMemberThatIsNeverLeftOutThrows() throws {
+        var schemas = AnswerSchemas()
+        #expect(throws: SchemaError.variantMemberNotLeftOut(variant: "b", member: "note")) { try schemas.reference(Variant.self) }
+        #expect(schemas.components[AnswerSchemas.name(Variant.self)] == nil)
+    }
+
+    struct Variant: AnswerObject {
+        var kind: String
+        var extra: String?
+        var note: Nullable<String>
+        enum CodingKeys: String, AnswerKey {
+            case kind, extra, note
+            static let variants: AnswerVariants<Self>? = AnswerVariants(by: .kind, [("a", [.extra]), ("b", [.note])])
+        }
+        static let summary = "Never described."
+    }
+
     @Test func prettyPrintingIsIndentedJSON() {
         let value: JSON = ["a": [1, ["b": .null]], "c": [], "d": "é\n"]
         #expect(Self.pretty(value) == "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": [],\n  \"d\": \"é\\n\"\n}")

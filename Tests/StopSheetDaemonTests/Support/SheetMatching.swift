@@ -14,13 +14,17 @@ let sampleData: SheetData = {
     return SheetData(alerts: freshness, stations: freshness, facilities: freshness, zone: .utc)
 }()
 
-/// A train sheet's members in the protocol's order, read off its type (not written out here, so a
-/// member the type gains is asked of the bytes at once): every key but the omittable ones, and
-/// the omittable ones of the train variant.
+/// A train sheet's members in the protocol's order, read off its type through its schema (not
+/// written out here, so a member the type gains is asked of the bytes at once): the members every
+/// sheet has, and those the train variant has of the ones left out when absent.
 let trainSheetKeys: [String] = {
-    typealias Keys = Answer.Sheet.CodingKeys
-    let train = Keys.variants?.members.first { $0.word == StopType.train.rawValue }?.keys ?? []
-    return Keys.allCases.filter { !Keys.omittable.contains($0) || train.contains($0) }.map(\.rawValue)
+    var schemas = AnswerSchemas()
+    _ = try! schemas.reference(Answer.Sheet.self)
+    let sheet = schemas.components[AnswerSchemas.name(Answer.Sheet.self)]!
+    let names = { (list: JSON?) in list?.arrayValue?.compactMap(\.stringValue) ?? [] }
+    let train = sheet["allOf"]?.arrayValue?.first { $0["if"]?["properties"]?["stopType"]?["const"] == .string(StopType.train.rawValue) }
+    let members = names(sheet["required"]) + names(train?["then"]?["required"])
+    return (sheet["properties"]?.objectValue?.keys ?? []).filter(members.contains)
 }()
 
 /// Whether a sheet's bytes (as the daemon writes them, with `sampleData`) say exactly what the
@@ -41,8 +45,8 @@ func expectSheet(_ bytes: [UInt8]?, matches sheet: StopSheet, in zone: TimeZoneR
         let decoded = try AnswerDecoder.decode(Answer.Sheet.self, from: json)
         #expect(decoded.stopType == .train && decoded.stopId == nil && decoded.data == sampleData.answer, comment, sourceLocation: sourceLocation)
         #expect(decoded.stationId == sheet.stationID && decoded.stationName == sheet.stationName, comment, sourceLocation: sourceLocation)
-        #expect(decoded.alertGlyph.map(Glyph.init) == sheet.alertGlyph.map(Glyph.init), comment, sourceLocation: sourceLocation)
-        let button = try #require(decoded.accessibilityButton, comment, sourceLocation: sourceLocation)
+        #expect(decoded.alertGlyph.value.map(Glyph.init) == sheet.alertGlyph.map(Glyph.init), comment, sourceLocation: sourceLocation)
+        let button = try #require(decoded.accessibilityButton.value, comment, sourceLocation: sourceLocation)
         let core = sheet.accessibilityButton
         #expect(button.tone == core.tone && button.stepFree == core.stepFree && button.stepFreeFrom == core.stepFreeFrom
                 && button.accessibilityLabel == core.accessibilityLabel
@@ -77,8 +81,8 @@ struct NowFacts: Equatable {
     var outages: [[String?]]
     init(_ now: Answer.StepFreeNow) {
         verdict = [now.stepFree.rawValue, now.basis.rawValue, String(now.complete), now.reason ?? "-"]
-        platforms = now.platforms.map { [$0.stopId, $0.name, $0.entry.map(String.init), $0.exit.map(String.init)] }
-        outages = now.outages.map { [$0.alertId, $0.facility.rawValue, $0.facilityId, $0.pathways.joined(separator: ",")] }
+        platforms = now.platforms.map { [$0.stopId, $0.name, $0.entry.value.map(String.init), $0.exit.value.map(String.init)] }
+        outages = now.outages.map { [$0.alertId, $0.facility.rawValue, $0.facilityId.value, $0.pathways.joined(separator: ",")] }
     }
     init(_ now: StepFreeNow) {
         verdict = [now.stepFree.rawValue, now.basis.rawValue, String(now.complete), now.reason?.rawValue ?? "-"]
@@ -91,10 +95,10 @@ struct NowFacts: Equatable {
 private struct AlertFacts: Equatable {
     var facts: [String?]
     init(_ alert: Answer.Alert) {
-        facts = [alert.id, alert.kind.rawValue, alert.headline, alert.description, alert.start, alert.end,
+        facts = [alert.id, alert.kind.rawValue, alert.headline, alert.description, alert.start.value, alert.end.value,
                  alert.scopes.map { "\($0.type.rawValue) \($0.id ?? "-") \($0.routeType.map(String.init) ?? "-")" }.joined(separator: ","),
-                 alert.impact, alert.severity.map(String.init), alert.major.map(String.init), alert.url, alert.category, alert.cause,
-                 alert.effect, alert.severityLevel]
+                 alert.impact.value, alert.severity.value.map(String.init), alert.major.value.map(String.init), alert.url.value, alert.category.value, alert.cause.value,
+                 alert.effect.value, alert.severityLevel.value]
     }
     init(_ live: LiveAlert, _ zone: TimeZoneRules) {
         let (alert, details) = (live.alert, live.alert.details)
@@ -112,7 +116,7 @@ private struct AlertFacts: Equatable {
                  details.cause, details.effect, details.severityLevel]
     }
     init(_ advisory: Answer.Advisory) {
-        facts = [advisory.alertId, advisory.kind.rawValue, advisory.headline, advisory.description, advisory.start, advisory.end, String(advisory.restored)]
+        facts = [advisory.alertId, advisory.kind.rawValue, advisory.headline, advisory.description, advisory.start.value, advisory.end.value, String(advisory.restored)]
     }
     init(_ advisory: AccessibilityAdvisory, _ zone: TimeZoneRules) {
         let alert = advisory.alert.alert

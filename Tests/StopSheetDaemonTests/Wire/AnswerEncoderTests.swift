@@ -8,7 +8,8 @@ import StopSheetTestSupport
 /// The daemon's answers are `Answer` values encoded by `AnswerEncoding`; a snapshot's sheets are
 /// encoded with parts encoded once (`PreEncoded`) and completed by `data`. These check that they
 /// give the same bytes as the value they stand for, and the encoder's rules: members in
-/// `CodingKeys` order, `null` for an absent member unless it is omittable, escapes, numbers.
+/// `CodingKeys` order, an absent member left out (`T?`) or `null` (`Nullable`) by its type,
+/// escapes, numbers.
 @Suite struct AnswerEncoderTests {
     private let alerts = try! AlertsDecoder.decode(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"), chicago: TestZones.chicago)
     private let directory = StationDirectory(platforms: try! StationsDecoder.decode(Fixtures.bytes("L_stops_2021.csv")))
@@ -72,12 +73,28 @@ import StopSheetTestSupport
         }
     }
 
-    @Test func anAbsentMemberIsNullUnlessOmittable() {
+    /// An absent `Nullable` member is `null`, an absent plain optional one is left out.
+    @Test func anAbsentMemberIsNullOrLeftOutByItsType() {
         let freshness = Answer.Freshness(loaded: false, ageSeconds: nil, stale: true, producedAt: nil, configured: true)
         #expect(String(decoding: AnswerEncoding.encode(freshness), as: UTF8.self)
             == #"{"loaded":false,"ageSeconds":null,"stale":true,"producedAt":null,"configured":true}"#)
         let scopes = [Answer.Scope(type: .systemwide, id: nil, routeType: nil), Answer.Scope(type: .routeType, id: nil, routeType: -1)]
         #expect(String(decoding: AnswerEncoding.encode(scopes), as: UTF8.self) == #"[{"type":"systemwide"},{"type":"routeType","routeType":-1}]"#)
+    }
+
+    /// The client reads both kinds of optional member back from the bytes, and from an answer
+    /// that says otherwise than the daemon would (`null` for a member left out, or nothing for a
+    /// `null` one) alike: no value.
+    @Test func anAbsentMemberReadsBackAsNoValueEitherWay() throws {
+        let scope = Answer.Scope(type: .systemwide, id: nil, routeType: nil)
+        #expect(try AnswerDecoder.decode(Answer.Scope.self, from: JSONParser.parse(AnswerEncoding.encode(scope))) == scope)
+        #expect(try AnswerDecoder.decode(Answer.Scope.self, from: ["type": "systemwide", "id": .null, "routeType": .null]) == scope)
+        let freshness = Answer.Freshness(loaded: false, ageSeconds: nil, stale: true, producedAt: nil, configured: true)
+        #expect(try AnswerDecoder.decode(Answer.Freshness.self, from: JSONParser.parse(AnswerEncoding.encode(freshness))) == freshness)
+        #expect(try AnswerDecoder.decode(Answer.Freshness.self, from: ["loaded": false, "stale": true, "configured": true]) == freshness)
+        let aged = Answer.Freshness(loaded: true, ageSeconds: 12, stale: false, producedAt: "2015-02-14T14:35:00-06:00", configured: true)
+        #expect(try AnswerDecoder.decode(Answer.Freshness.self, from: JSONParser.parse(AnswerEncoding.encode(aged))) == aged)
+        #expect(aged.ageSeconds.value == 12 && freshness.ageSeconds == nil && aged.producedAt != nil)
     }
 
     @Test func stringsAreEscapedAndNumbersExact() {
@@ -125,8 +142,10 @@ import StopSheetTestSupport
             let json = try JSONParser.parse(AnswerEncoding.encode(detail))
             #expect(try AnswerDecoder.decode(Answer.Station.self, from: json) == detail)
             // The summary's members first, then the detail's, in one object.
-            #expect(json.objectValue?.keys == Answer.StationSummary.CodingKeys.allCases.map(\.rawValue).filter { $0 != "lines" }
-                + Answer.Station.CodingKeys.allCases.map(\.rawValue))
+            let summaryKeys = Answer.StationSummary.CodingKeys.allCases.map(\.rawValue)
+            #expect(Answer.Station.CodingKeys.allCases.prefix(summaryKeys.count).map(\.rawValue) == summaryKeys)
+            #expect(json.objectValue?.keys == Answer.Station.CodingKeys.allCases.map(\.rawValue).filter { $0 != "lines" })
+            #expect(try AnswerDecoder.decode(Answer.Station.self, from: json).summary == detail.summary)
         }
         for alert in snapshot.liveAlerts {
             let value = alert.answer(in: TestZones.chicago)

@@ -20,7 +20,7 @@ import Testing
 
     @Test func aStationWithALiftOut() throws {
         let (answer, now) = try Self.answer("STN_A08", units: [FacilityUnit(unitID: "A08_111123", facility: .elevator, status: .notAvailable)])
-        let map = try #require(answer.map)
+        let map = try #require(answer.map.value)
         #expect(answer.reason == nil && answer.stationId == "STN_A08")
         // Every location and pathway of the station's map, in the feed's order.
         let topology = try #require(try Self.map.get().stations.topologies["STN_A08"])
@@ -28,7 +28,7 @@ import Testing
         #expect(map.pathways.map(\.id) == topology.pathways.map(\.id))
         #expect(map.locations.first { $0.id == "ENT_A08_E_EL" }?.role == .entrance)
         #expect(map.locations.first { $0.id == "PF_A08_C" }?.role == .platform)
-        #expect(map.locations.first { $0.id == "PF_A08_C" }?.level == "A08_L2")
+        #expect(map.locations.first { $0.id == "PF_A08_C" }?.level.value == "A08_L2")
         // The lift out is the one pathway out, by the unit that took it; nothing is a candidate.
         let lift = try #require(map.pathways.first { $0.id == "A08_111123" })
         #expect(lift.mode == .elevator && lift.from == "NODE_A08_N_ELE1_TP" && lift.to == "NODE_A08_N_ELE1_BT" && lift.bidirectional)
@@ -37,19 +37,19 @@ import Testing
         #expect(map.pathways.allSatisfy { $0.candidateOf.isEmpty })
         // The platforms are the verdict's, ways and all.
         #expect(map.platforms == now.platforms.map(\.answer))
-        #expect(map.platforms.first?.via?.map(\.entry) == [true, false])
+        #expect(map.platforms.first?.via?.map(\.entry.value) == [true, false])
     }
 
     @Test func aStationWithAnUnplacedElevatorOut() throws {
         let (answer, now) = try Self.answer("STN_A03", units: [FacilityUnit(unitID: "no such lift", facility: .elevator, status: .notAvailable)])
-        let map = try #require(answer.map)
+        let map = try #require(answer.map.value)
         let topology = try #require(try Self.map.get().stations.topologies["STN_A03"])
         // Every elevator of the station may be it; none is out.
         #expect(map.pathways.filter { !$0.candidateOf.isEmpty }.map(\.id) == topology.elevatorPathways.map { topology.pathways[$0].id })
         #expect(map.pathways.allSatisfy { $0.out.isEmpty })
         #expect(map.pathways.first { !$0.candidateOf.isEmpty }?.candidateOf == [Answer.OutageReference(source: .facilities, id: "no such lift")])
         #expect(now.complete == false)
-        #expect(map.platforms.contains { $0.via?.contains { $0.entry == nil } == true })
+        #expect(map.platforms.contains { $0.via?.contains { $0.entry.value == nil } == true })
     }
 
     @Test func aStationWithoutAMap() throws {

@@ -13,10 +13,10 @@ struct TrainSheetMembers: AnswerForm {
     let stopId: String? = nil
     let stationId: String
     let stationName: String
-    let alertGlyph: PreEncoded<Answer.AlertGlyph>?
+    let alertGlyph: Nullable<PreEncoded<Answer.AlertGlyph>>
     let accessibilityButton: ButtonMembers
     let alerts: PreEncoded<[Answer.Alert]>
-    /// Left out (omittable): each answer writes it after the members.
+    /// Left out (a plain optional): each answer writes it after the members.
     let data: PreEncoded<Answer.SheetData>? = nil
 
     static func member(_ key: CodingKeys) -> FormMember<Self> {
@@ -84,7 +84,7 @@ struct SheetChangedMembers: AnswerForm {
     let subscription: String
     let seq: Int
     let stopId: String
-    let sheet: PreEncoded<Answer.Sheet>?
+    let sheet: Nullable<PreEncoded<Answer.Sheet>>
 
     static func member(_ key: CodingKeys) -> FormMember<Self> {
         switch key {
@@ -117,7 +117,7 @@ struct HealthChangedMembers: AnswerForm {
 struct StatsMembers: AnswerForm {
     typealias Encodes = Answer.Stats
     typealias CodingKeys = Answer.Stats.CodingKeys
-    let since: String?
+    let since: Nullable<String>
     let requests: PreEncoded<[String: Int]>
     let errors: PreEncoded<[String: Int]>
     let connections: Answer.ConnectionCounts

@@ -42,7 +42,7 @@ struct EncodedSheet: Sendable, Equatable {
     init(stationID: String, stationName: String, stepFree: StepFreeStatus, from: StepFreeNow.Basis, agency: String, alerts: EncodedAlertMembers,
          now: PreEncoded<Answer.StepFreeNow>) {
         let button = StopSheet.accessibilityButton(stepFree, station: stationName, agency: agency, from: from)
-        let members = TrainSheetMembers(stationId: stationID, stationName: stationName, alertGlyph: alerts.glyph,
+        let members = TrainSheetMembers(stationId: stationID, stationName: stationName, alertGlyph: Nullable(alerts.glyph),
                                         accessibilityButton: ButtonMembers(tone: button.tone, stepFree: button.stepFree, stepFreeFrom: button.stepFreeFrom,
                                                                            accessibilityLabel: button.accessibilityLabel,
                                                                            symbol: button.symbol, alert: button.alert.answer, advisories: alerts.advisories,

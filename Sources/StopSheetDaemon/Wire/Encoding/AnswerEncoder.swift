@@ -7,9 +7,11 @@ import StopSheetProtocol
 /// out of order or forgotten. Values encoded before (a snapshot's alerts, a station's `now`) are
 /// given as `PreEncoded` and spliced as they are.
 ///
-/// Its `null`s follow `AnswerObject`: an absent optional member is `null`, unless its key is
-/// `omittable` (then it is left out). Keys are the protocol's names, plain ASCII (checked in debug
-/// builds), so they need no escape.
+/// Its `null`s follow the members' types (`AnswerObject`): an absent member of a plain optional
+/// type is left out (`encodeIfPresent`, as any `Encoder`'s), and a `Nullable` one is `null`
+/// (`encodeNil`, which its synthesised encoding calls: `Nullable.swift`); the encoder asks nothing
+/// of the keys. Keys are the protocol's names, plain ASCII (checked in debug builds), so they
+/// need no escape.
 enum AnswerEncoding {
     /// The JSON of `value`.
     static func encode<T: Encodable>(_ value: T) -> [UInt8] {
@@ -268,17 +270,6 @@ private struct Members<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     private func key(_ key: Key) { sink.key(key, level: level) }
 
-    /// Whether `Key` has omittable members at all (most have none): found at the first absent one.
-    private var mayOmit: Bool?
-
-    /// An absent member: left out when omittable, else `null`.
-    private mutating func absent(_ key: Key) {
-        if mayOmit == nil { mayOmit = (Key.self as? any AnswerKey.Type)?.hasOmittable ?? false }
-        guard !(mayOmit! && ((key as? any AnswerKey)?.isOmittable ?? false)) else { return }
-        self.key(key)
-        sink.null()
-    }
-
     mutating func encodeNil(forKey key: Key) {
         self.key(key)
         sink.null()
@@ -300,21 +291,22 @@ private struct Members<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) { self.key(key); sink.integer(value) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { self.key(key); sink.value(value) }
 
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
-    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) { if let value { encode(value, forKey: key) } else { absent(key) } }
+    // An absent member of a plain optional type is left out.
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) { if let value { encode(value, forKey: key) } }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) { if let value { encode(value, forKey: key) } }
 
     // The answers' synthesised encoders never nest containers themselves: each value opens its own.
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -386,11 +378,4 @@ private struct Single: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt32) { sink.integer(value) }
     mutating func encode(_ value: UInt64) { sink.integer(value) }
     mutating func encode<T: Encodable>(_ value: T) { sink.value(value) }
-}
-
-extension AnswerKey {
-    /// Left out, never `null`, when absent.
-    fileprivate var isOmittable: Bool { Self.omittable.contains(self) }
-
-    fileprivate static var hasOmittable: Bool { !omittable.isEmpty }
 }
