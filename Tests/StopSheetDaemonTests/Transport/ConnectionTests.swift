@@ -77,6 +77,30 @@ import Testing
         #expect(clients.timedOut(connection, now: 100 * second) == nil, "nothing owed is never stuck (no idle timeout set)")
     }
 
+    /// Quiet is owing nothing either way, what a half-closed or draining connection waits for
+    /// before it is closed: each of a part of a line held, a deferred answer outstanding and an
+    /// answer unsent alone keeps it open.
+    @Test func aConnectionIsQuietOnlyWhenItOwesNothingEitherWay() throws {
+        let (connection, client) = try Self.connection()
+        defer { close(client) }
+        #expect(connection.isQuiet, "new: nothing held")
+
+        connection.input.append("par".utf8)
+        _ = connection.answer(allowance: 1 << 20, now: 0)
+        #expect(!connection.isQuiet && !connection.handler.isWaiting && connection.unsent == 0, "part of a line held")
+
+        connection.input.append("t\nlater\n".utf8)
+        _ = connection.answer(allowance: 1 << 20, now: 0)
+        #expect(connection.handler.isWaiting && !connection.input.hasBufferedBytes && connection.unsent > 0)
+        guard case .ok = connection.flush(now: 0) else { Issue.record("the socket pair took no answer"); return }
+        #expect(connection.unsent == 0 && !connection.isQuiet, "a deferred answer outstanding, nothing else")
+
+        _ = connection.handler.resume(Echo.Resumption(token: 1, line: "later"), into: &connection.output)
+        #expect(!connection.handler.isWaiting && connection.unsent > 0 && !connection.isQuiet, "an answer unsent, nothing else")
+        guard case .ok = connection.flush(now: 0) else { Issue.record("the socket pair took no answer"); return }
+        #expect(connection.isQuiet, "all answered and sent")
+    }
+
     /// A client gone is a failure of the flush, never a loop or a success.
     @Test func aFlushToAClientThatLeftFails() throws {
         let (connection, client) = try Self.connection()
