@@ -97,6 +97,21 @@ import Testing
         }
     }
 
+    /// `--help` fits 80 columns (its words wrapped, never cut), and a help beside its flag has
+    /// two spaces at least between them: a flag too long for that has a line of its own.
+    @Test func helpFitsEightyColumnsAndNoHelpTouchesItsFlag() {
+        let lines = Config.usage.split(separator: "\n", omittingEmptySubsequences: false).map(Array.init)
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 }.map { String($0) })")
+        var beside = 0
+        for line in lines where line.starts(with: "  -") && line.count > 30 && line[29] == " " && line[30] != " " {
+            beside += 1
+            #expect(line[28] == " ", "\(String(line))")
+        }
+        #expect(beside > 20, "the rig: most flags have their help beside them")
+        let words = Config.usage.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "[" || $0 == "]" })
+        #expect(words.contains("STOPSHEETD_MAX_CONNECTIONS_PER_UID") && words.contains("--facilities-inventory-headers-file"), "no word cut")
+    }
+
     /// `--help` says which options a reload leaves for a restart: exactly those whose row in
     /// the options table says so.
     @Test func helpMarksTheOptionsThatTakeEffectAtRestart() {

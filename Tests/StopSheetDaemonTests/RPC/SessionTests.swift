@@ -48,6 +48,14 @@ import Testing
         #expect(host.requests.errors.filter { $0.count > 0 }.map { [$0.code, $0.count] } == [[-32004, refusals.count]])
     }
 
+    /// A line that starts as the exact route's and whose string id never closes has no id to
+    /// answer with: the general parser's -32700, read from the line's bytes and none past them.
+    @Test func aLineWhoseStringIDNeverClosesIsAParseError() throws {
+        let session = FedSession(host: makeHost())
+        let answer = answers(session, #"{"jsonrpc":"2.0","id":""# + String(repeating: "a", count: 100) + "\n")
+        #expect(try JSONParser.parse(answer)["error"]?["code"] == -32700, "\(answer)")
+    }
+
     @Test func aBatchWaitsOnItsLaterAndResumesInOrder() {
         let inbox = Inbox()
         let fed = FedSession(host: makeHost()) { inbox.pending.append($0) }
