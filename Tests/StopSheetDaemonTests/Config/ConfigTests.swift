@@ -63,6 +63,18 @@ import Testing
         #expect(viaEnvironment.alertsInterval == 45)
     }
 
+    /// A config file's settings and problems keep their lines as an editor numbers them (blank
+    /// lines, comments and `\r\n` endings counted), with spaces and one pair of quotes taken off
+    /// a value: what `--check-config` and a reload's problems point at.
+    @Test func aConfigFilesSettingsAndProblemsKeepTheirLines() {
+        let text = "# stopsheetd\n\nSTOPSHEETD_LANGUAGE=\"es\"\r\n\n; old\nnot a setting\n\t STOPSHEETD_LANGUAGE = 'fr'  \n9LIVES=1\nSTOPSHEETD_AGENCY_NAME=\"CTA'\n"
+        let file = ConfigFile(path: "stopsheetd.conf", text: text)
+        #expect(file.settings == [ConfigFile.Setting(key: "STOPSHEETD_LANGUAGE", value: "es", line: 3),
+                                  ConfigFile.Setting(key: "STOPSHEETD_LANGUAGE", value: "fr", line: 7),
+                                  ConfigFile.Setting(key: "STOPSHEETD_AGENCY_NAME", value: "\"CTA'", line: 9)], "\(file.settings)")
+        #expect(file.problems.map(\.line) == [6, 7, 8], "\(file.problems)")
+    }
+
     @Test func trainRouteTypesAndAgencyName() throws {
         #expect(try run(["--demo"]).reading == FeedReading())
         #expect(try run(["--demo"]).reading.trainRouteTypes.description == "0-2,5,7,12,100-199,400-499,900-999")
