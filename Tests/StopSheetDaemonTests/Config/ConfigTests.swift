@@ -75,6 +75,19 @@ import Testing
         #expect(file.problems.map(\.line) == [6, 7, 8], "\(file.problems)")
     }
 
+    /// A number of seconds is taken from its least up to a week, both ends included, and a count
+    /// up to 2^30; a hair past either end is refused with the range it missed.
+    @Test func secondsAndCountsAreTakenUpToTheirBoundsIncluded() throws {
+        #expect(try run(["--demo", "--alerts-interval", "604800"]).alertsInterval == 604_800)
+        #expect(try run(["--demo", "--alerts-interval", "1"]).alertsInterval == 1)
+        #expect(try run(["--demo", "--http-timeout", "0.001"]).httpTimeout == 0.001)
+        #expect(failure(["--demo", "--alerts-interval", "604800.5"]) == "--alerts-interval: '604800.5' is not a number of seconds between 1 and 604800")
+        #expect(failure(["--demo", "--alerts-interval", "0.999"]) == "--alerts-interval: '0.999' is not a number of seconds between 1 and 604800")
+        #expect(failure(["--demo", "--http-timeout", "0"]) == "--http-timeout: '0' is not a number of seconds between 0.001 and 604800")
+        #expect(try run(["--demo", "--max-batch", "1073741824"]).maxBatch == 1 << 30)
+        #expect(failure(["--demo", "--max-batch", "1073741825"])?.hasPrefix("--max-batch: '1073741825' is not a whole number between ") == true)
+    }
+
     @Test func trainRouteTypesAndAgencyName() throws {
         #expect(try run(["--demo"]).reading == FeedReading())
         #expect(try run(["--demo"]).reading.trainRouteTypes.description == "0-2,5,7,12,100-199,400-499,900-999")
