@@ -22,8 +22,9 @@ public enum ConfigCheckCommand {
             if problems.contains(where: { $0.severity == .error }) { checked.action = nil }
         }
         for problem in checked.problems { printError(problem.description) }
-        printError(verdict(refused: checked.action == nil, errors: checked.errors.count, warnings: checked.warnings.count))
-        return checked.action == nil ? 1 : 0
+        let refused = checked.action == nil
+        printError(verdict(refused: refused, errors: checked.errors.count, warnings: checked.warnings.count))
+        return refused ? 1 : 0
     }
 
     /// The last line: `stopsheetd: configuration OK`, with the problems counted when there are

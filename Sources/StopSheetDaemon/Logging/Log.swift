@@ -14,6 +14,11 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     }
 
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue > rhs.rawValue }
+
+    /// Whether a message of `level` is written with this threshold (`--log-level`): one of the
+    /// threshold's own level or a more urgent one. The one rule, for every message and for
+    /// `Log.isEnabled` alike.
+    public func shows(_ level: LogLevel) -> Bool { level >= self }
 }
 
 /// One structured log entry: a message and journald-style fields (`STOPSHEET_EVENT`, `UPSTREAM`, …).
@@ -52,7 +57,7 @@ public enum Log {
     public static func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ fields: [(String, String)] = [],
                            file: String = #fileID, line: Int = #line, function: String = #function)
     {
-        let sink: (any LogSink)? = state.withLock { level >= $0.level ? $0.sink : nil }
+        let sink: (any LogSink)? = state.withLock { $0.level.shows(level) ? $0.sink : nil }
         sink?.write(LogEntry(level: level, message: message(), fields: fields, file: file, line: line, function: function))
     }
 

@@ -100,8 +100,10 @@ final class EventLoop<Handler: ConnectionHandler> {
             if let resume = acceptPausedUntil { wakeAt = min(wakeAt, resume) }
             if let end = graceEnd { wakeAt = min(wakeAt, end) }
             if let deadline = drainDeadline { wakeAt = min(wakeAt, deadline) }
-            // Round up: waking a hair early would only spin once more.
-            let timeout = Int32(clamping: max(0, (wakeAt - now + 999_999) / 1_000_000))
+            // Each time due by now was handled above (the tick moved `nextTick` on, the others
+            // were cleared or returned), so `wakeAt` is ahead and the timeout at least 1 ms. Round
+            // up: waking a hair early would only spin once more.
+            let timeout = Int32(clamping: (wakeAt - now + 999_999) / 1_000_000)
 
             let count = events.withUnsafeMutableBufferPointer { epoll_wait(epoll.raw, $0.baseAddress, Int32($0.count), timeout) }
             now = SystemClock.monotonicNanoseconds()

@@ -22,5 +22,5 @@ struct LogThrottle {
 extension Log {
     /// Whether `level` is at or above the configured threshold; checked before building fields,
     /// so a disabled message costs nothing on the serving loop.
-    static func isEnabled(_ level: LogLevel) -> Bool { level >= Log.level }
+    static func isEnabled(_ level: LogLevel) -> Bool { Log.level.shows(level) }
 }

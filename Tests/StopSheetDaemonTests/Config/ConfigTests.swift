@@ -63,6 +63,31 @@ import Testing
         #expect(viaEnvironment.alertsInterval == 45)
     }
 
+    /// A config file's settings and problems keep their lines as an editor numbers them (blank
+    /// lines, comments and `\r\n` endings counted), with spaces and one pair of quotes taken off
+    /// a value: what `--check-config` and a reload's problems point at.
+    @Test func aConfigFilesSettingsAndProblemsKeepTheirLines() {
+        let text = "# stopsheetd\n\nSTOPSHEETD_LANGUAGE=\"es\"\r\n\n; old\nnot a setting\n\t STOPSHEETD_LANGUAGE = 'fr'  \n9LIVES=1\nSTOPSHEETD_AGENCY_NAME=\"CTA'\n"
+        let file = ConfigFile(path: "stopsheetd.conf", text: text)
+        #expect(file.settings == [ConfigFile.Setting(key: "STOPSHEETD_LANGUAGE", value: "es", line: 3),
+                                  ConfigFile.Setting(key: "STOPSHEETD_LANGUAGE", value: "fr", line: 7),
+                                  ConfigFile.Setting(key: "STOPSHEETD_AGENCY_NAME", value: "\"CTA'", line: 9)], "\(file.settings)")
+        #expect(file.problems.map(\.line) == [6, 7, 8], "\(file.problems)")
+    }
+
+    /// A number of seconds is taken from its least up to a week, both ends included, and a count
+    /// up to 2^30; a hair past either end is refused with the range it missed.
+    @Test func secondsAndCountsAreTakenUpToTheirBoundsIncluded() throws {
+        #expect(try run(["--demo", "--alerts-interval", "604800"]).alertsInterval == 604_800)
+        #expect(try run(["--demo", "--alerts-interval", "1"]).alertsInterval == 1)
+        #expect(try run(["--demo", "--http-timeout", "0.001"]).httpTimeout == 0.001)
+        #expect(failure(["--demo", "--alerts-interval", "604800.5"]) == "--alerts-interval: '604800.5' is not a number of seconds between 1 and 604800")
+        #expect(failure(["--demo", "--alerts-interval", "0.999"]) == "--alerts-interval: '0.999' is not a number of seconds between 1 and 604800")
+        #expect(failure(["--demo", "--http-timeout", "0"]) == "--http-timeout: '0' is not a number of seconds between 0.001 and 604800")
+        #expect(try run(["--demo", "--max-batch", "1073741824"]).maxBatch == 1 << 30)
+        #expect(failure(["--demo", "--max-batch", "1073741825"])?.hasPrefix("--max-batch: '1073741825' is not a whole number between ") == true)
+    }
+
     @Test func trainRouteTypesAndAgencyName() throws {
         #expect(try run(["--demo"]).reading == FeedReading())
         #expect(try run(["--demo"]).reading.trainRouteTypes.description == "0-2,5,7,12,100-199,400-499,900-999")
@@ -95,6 +120,21 @@ import Testing
         for flag in ["--socket", "--alerts-url", "--http-timeout", "--demo", "--log-level", "--config", "STOPSHEETD_STATIONS_INTERVAL"] {
             #expect(Config.usage.contains(flag))
         }
+    }
+
+    /// `--help` fits 80 columns (its words wrapped, never cut), and a help beside its flag has
+    /// two spaces at least between them: a flag too long for that has a line of its own.
+    @Test func helpFitsEightyColumnsAndNoHelpTouchesItsFlag() {
+        let lines = Config.usage.split(separator: "\n", omittingEmptySubsequences: false).map(Array.init)
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 }.map { String($0) })")
+        var beside = 0
+        for line in lines where line.starts(with: "  -") && line.count > 30 && line[29] == " " && line[30] != " " {
+            beside += 1
+            #expect(line[28] == " ", "\(String(line))")
+        }
+        #expect(beside > 20, "the rig: most flags have their help beside them")
+        let words = Config.usage.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "[" || $0 == "]" })
+        #expect(words.contains("STOPSHEETD_MAX_CONNECTIONS_PER_UID") && words.contains("--facilities-inventory-headers-file"), "no word cut")
     }
 
     /// `--help` says which options a reload leaves for a restart: exactly those whose row in

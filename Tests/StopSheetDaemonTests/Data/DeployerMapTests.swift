@@ -167,6 +167,20 @@ import Testing
         #expect(none.notices.first.map(\.problem) == ["no map loaded: topology http://example.invalid/map.zip: HTTP 503"])
     }
 
+    /// The warning of a stations round that kept the last good map (`Refresher.companionKept`)
+    /// gives the kept notice's reason (or, with no map before, why none was loaded); a round that
+    /// took its map warns of nothing.
+    @Test func aRoundThatKeptTheMapWarnsWithItsReasonAndNoOtherDoes() throws {
+        let good = try Self.mapped(Self.example)
+        let unused: Result<Fetched, FetchFailure> = .failure(FetchFailure("not read for a stations round"))
+        let kept = try Self.load(.body(Array("<html>".utf8)), previous: good)
+        let reason = Refresher.companionKept(unused, .stations(kept))?.message
+        #expect(reason != nil && reason == kept.notices.first.first { $0.file == StationsLoad.keptNoticeFile }?.problem, "\(reason ?? "none")")
+        #expect(Refresher.companionKept(unused, .stations(good)) == nil)
+        let none = try Self.load(.failed(FetchFailure("topology http://example.invalid/map.zip: HTTP 503")))
+        #expect(Refresher.companionKept(unused, .stations(none))?.message == "no map loaded: topology http://example.invalid/map.zip: HTTP 503")
+    }
+
     /// A zip over any URL, a directory over `file://` only: the same map either way; any other
     /// body is refused in words.
     @Test func aZipOrADirectory() throws {

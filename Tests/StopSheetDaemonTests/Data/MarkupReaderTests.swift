@@ -71,6 +71,23 @@ import Testing
         #expect(reason.hasPrefix("line 1: Entity 'secret' not defined"))
     }
 
+    /// The `<!DOCTYPE` is looked for in the bytes before libxml2 reads any: found at the very
+    /// start, at the very end and after a near miss, in bodies libxml2 would only call malformed
+    /// (its own check of a parsed document's subsets never sees them), and not found where the
+    /// body holds only part of it.
+    @Test func aDocumentTypeIsFoundInTheBytesWhereverItIs() {
+        let refused = DecodingFailure.invalidXML("a document type declaration (DTD) is refused")
+        #expect(failure("<!DOCTYPE") == refused, "the whole body")
+        #expect(failure("<Siri><!--<!DOCTYPX <!DOCTYP--></Siri>\n<!DOCTYPE") == refused, "at the end, after near misses")
+        for partial in ["<Siri/><!DOCTYP", "<!DOCTYP", "<Siri><!--DOCTYPE--></Siri><!DOCTYPX"] {
+            guard case .invalidXML(let reason)? = failure(partial) else {
+                Issue.record("\(partial) was accepted")
+                continue
+            }
+            #expect(reason.hasPrefix("line "), "\(partial): libxml2's own verdict, not the refusal of a DTD: \(reason)")
+        }
+    }
+
     @Test func depthAndShapeAreBounded() {
         let deep = String(repeating: "<a>", count: 65) + String(repeating: "</a>", count: 65)
         #expect(failure(deep) == .invalidXML("elements nested deeper than 64"))

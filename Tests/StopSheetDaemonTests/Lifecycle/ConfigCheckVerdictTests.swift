@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StopSheetDaemon
 
@@ -14,5 +15,16 @@ import Testing
         #expect(ConfigCheckCommand.verdict(refused: true, errors: 2, warnings: 0) == "stopsheetd: configuration has errors (2 errors)")
         #expect(ConfigCheckCommand.verdict(refused: true, errors: 1, warnings: 3)
             == "stopsheetd: configuration has errors (1 error, 3 warnings)")
+    }
+
+    /// The exit status is the verdict's, decided once: 0 for a configuration the daemon would
+    /// start with, 1 for one it would refuse (the verdict's line goes to stderr beside it).
+    @Test func theExitStatusIsTheVerdicts() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = ["--socket", directory + "/s.sock"]
+        #expect(ConfigCheckCommand.run(arguments: ["--demo"] + socket, environment: [:], readFile: { _ in nil }) == 0)
+        #expect(ConfigCheckCommand.run(arguments: ["--demo", "--max-batch", "many"] + socket, environment: [:], readFile: { _ in nil }) == 1)
+        #expect(ConfigCheckCommand.run(arguments: socket, environment: [:], readFile: { _ in nil }) == 1, "no data source")
     }
 }

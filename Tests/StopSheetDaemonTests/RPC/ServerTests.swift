@@ -510,6 +510,27 @@ import Testing
         #expect(harness.finish())
     }
 
+    /// A notification queued by the loop's own work (push, after a store change) reaches its
+    /// connection with no request of the client's to carry it: the queue wakes the loop for
+    /// that connection, which writes the line at the end of the round.
+    @Test func aNotificationQueuedByTheLoopsWorkIsSentWithoutARequest() throws {
+        let queues = Locked<[StopSheetDaemon.NotificationQueue]>([])
+        let harness = try TestServer(extra: { dispatcher in
+            dispatcher.register("listen") { _, context in
+                if let queue = context.notifications { queues.withLock { $0.append(queue) } }
+                return .result(.null)
+            }
+        })
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":1,"method":"listen"}"#)["id"] == 1)
+        harness.server.post {
+            let notification = StopSheetDaemon.NotificationQueue.Notification(method: "changed", params: Array(#"{"v":1}"#.utf8))
+            queues.withLock { $0.first }?.post(notification, key: .init(group: "g", item: "i"))
+        }
+        #expect(client.readLine() == #"{"jsonrpc":"2.0","method":"changed","params":{"v":1}}"#, "\(client.lastReadFailure ?? "")")
+    }
+
     @Test func ticksPostedWorkAndPeerCredentials() throws {
         var limits = ServerLimits()
         limits.tickInterval = .milliseconds(10)

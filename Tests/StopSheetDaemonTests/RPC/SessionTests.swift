@@ -36,6 +36,26 @@ import Testing
         #expect(general == fast)
     }
 
+    /// A connection turned away is told why in its own words, whichever limit it met (the
+    /// common one's line is made once), each counted among the -32004 answers.
+    @Test func eachRefusalLineSaysItsOwnReason() throws {
+        let host = makeHost()
+        let refusals: [ConnectionRefusal] = [.full, .reserved(8), .perUID(1000, limit: 32), .full]
+        for refusal in refusals {
+            let line = try JSONParser.parse(String(decoding: Session.refusalLine(refusal, host: host), as: UTF8.self))
+            #expect(line["error"]?["code"] == -32004 && line["error"]?["data"] == .string(refusal.reason), "\(line.encodedString)")
+        }
+        #expect(host.requests.errors.filter { $0.count > 0 }.map { [$0.code, $0.count] } == [[-32004, refusals.count]])
+    }
+
+    /// A line that starts as the exact route's and whose string id never closes has no id to
+    /// answer with: the general parser's -32700, read from the line's bytes and none past them.
+    @Test func aLineWhoseStringIDNeverClosesIsAParseError() throws {
+        let session = FedSession(host: makeHost())
+        let answer = answers(session, #"{"jsonrpc":"2.0","id":""# + String(repeating: "a", count: 100) + "\n")
+        #expect(try JSONParser.parse(answer)["error"]?["code"] == -32700, "\(answer)")
+    }
+
     @Test func aBatchWaitsOnItsLaterAndResumesInOrder() {
         let inbox = Inbox()
         let fed = FedSession(host: makeHost()) { inbox.pending.append($0) }

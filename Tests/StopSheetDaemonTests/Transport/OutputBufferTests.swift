@@ -91,6 +91,45 @@ import Testing
         #expect(difference == nil, "received \(received.count) of \(expected.count) bytes, the first wrong one at \(difference ?? -1)")
     }
 
+    /// What a connection keeps once its answers are sent: a busy one keeps the allocation for the
+    /// next round up to `keptCapacity`, and a burst's bigger one goes at once; a quiet one gives
+    /// back anything over `idleCapacity` (`releaseIdle`, on the loop's tick), never bytes unsent.
+    @Test func sentBuffersKeepTheirAllocationWithinBoundsAndAQuietOneGivesABigOneBack() throws {
+        let (writer, reader) = try Self.socketPair(sendBuffer: 4096)
+        defer { close(writer); close(reader) }
+        var received: [UInt8] = []
+        func sendAll(_ output: inout OutputBuffer) -> Bool {
+            while output.unsent > 0 {
+                guard case .sent = output.send(to: writer) else { return false }
+                Self.drain(reader, into: &received)
+            }
+            return true
+        }
+        func written(_ size: Int) -> OutputBuffer {
+            var output = OutputBuffer()
+            output.write([UInt8](repeating: UInt8(ascii: "x"), count: size))
+            return output
+        }
+
+        var small = written(16 << 10)
+        #expect(sendAll(&small) && small.capacity >= 16 << 10, "kept for the next answers")
+        small.releaseIdle()
+        #expect(small.capacity >= 16 << 10, "within the idle allocation: kept while quiet too")
+
+        var big = written(256 << 10)
+        #expect(sendAll(&big) && big.capacity >= 256 << 10, "kept while the connection is busy")
+        big.write(Array("unsent".utf8))
+        big.releaseIdle()
+        #expect(big.unsent == 6 && big.capacity >= 256 << 10, "bytes unsent keep their buffer")
+        #expect(sendAll(&big))
+        big.releaseIdle()
+        #expect(big.capacity == 0, "quiet: a big allocation given back")
+
+        var burst = written(OutputBuffer.keptCapacity + 1)
+        #expect(sendAll(&burst) && burst.capacity == 0, "a burst's allocation is not kept even while busy")
+        #expect(received.count == (16 << 10) + (256 << 10) + 6 + OutputBuffer.keptCapacity + 1, "every byte arrived")
+    }
+
     @Test func aClosedPeerIsAFailureNotALoop() throws {
         let (writer, reader) = try Self.socketPair(sendBuffer: 4096)
         defer { close(writer) }

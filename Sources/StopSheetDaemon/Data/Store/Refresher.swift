@@ -283,7 +283,7 @@ public final class Refresher: Sendable {
 
     /// Why a round kept the companion in force (the lift inventory, the stations' map): its URL
     /// failed (whatever the main URL brought), or the body it brought did not decode.
-    private static func companionKept(_ outcome: Result<Fetched, FetchFailure>, _ content: CacheContent?) -> FetchFailure? {
+    static func companionKept(_ outcome: Result<Fetched, FetchFailure>, _ content: CacheContent?) -> FetchFailure? {
         if case .facilities(let load)? = content { return load.inventoryKept }
         if case .stations(let directory)? = content {
             return directory.notices.first.first { $0.file == StationsLoad.keptNoticeFile }.map { FetchFailure($0.problem) }
