@@ -39,7 +39,7 @@ public struct WallClock: Hashable, Sendable {
     }
 
     /// `iso8601`'s bytes, appended: a snapshot spells every alert's start and end this way, and
-    /// one String made of these is a tenth of the work of one made by interpolating seven.
+    /// one String made of these costs under half of one made by interpolating seven Strings.
     func appendISO8601(to bytes: inout [UInt8]) {
         bytes.reserveCapacity(bytes.count + 25)
         Self.appendDecimal(year, to: &bytes)
@@ -61,17 +61,8 @@ public struct WallClock: Hashable, Sendable {
         appendDecimal(value, to: &bytes)
     }
 
-    /// As `"\(value)"` spells it: a minus sign when negative, then the digits.
-    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let start = bytes.count
-        var magnitude = value.magnitude
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
-            magnitude /= 10
-        } while magnitude != 0
-        bytes[start...].reverse()
-    }
+    /// As `"\(value)"` spells it.
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) { bytes.append(contentsOf: String(value).utf8) }
 
     // MARK: Civil calendar arithmetic
 
