@@ -66,9 +66,18 @@ public struct TimeZoneRules: Sendable, Equatable {
     /// ISO 8601 with the offset in force: `2015-02-14T14:35:00-06:00`; in no known zone, UTC
     /// with `Z`: `2015-02-14T20:35:00Z`.
     public func iso8601(_ instant: Instant) -> String {
-        guard isKnown else { return wallClock(instant).iso8601 + "Z" }
-        let offset = utcOffset(at: instant)
-        let minutes = abs(offset) / 60
-        return wallClock(instant).iso8601 + (offset < 0 ? "-" : "+") + WallClock.two(minutes / 60) + ":" + WallClock.two(minutes % 60)
+        var bytes: [UInt8] = []
+        wallClock(instant).appendISO8601(to: &bytes)
+        if isKnown {
+            let offset = utcOffset(at: instant)
+            let minutes = abs(offset) / 60
+            bytes.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            WallClock.appendTwo(minutes / 60, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            WallClock.appendTwo(minutes % 60, to: &bytes)
+        } else {
+            bytes.append(UInt8(ascii: "Z"))
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -91,6 +91,17 @@ import Testing
         #expect(TimeZoneRules.utc.iso8601(Instant(0)) == "1970-01-01T00:00:00+00:00")
     }
 
+    /// The year as Swift spells an Int (no padding, a sign when negative), every other field in
+    /// two digits at least, and `Z` in no known zone.
+    @Test func spellsEveryYearAndNoKnownZone() {
+        #expect(TimeZoneRules.notKnown.iso8601(Instant(1_423_946_100)) == "2015-02-14T20:35:00Z")
+        #expect(WallClock(year: 999, month: 1, day: 2, hour: 3, minute: 4, second: 5).iso8601 == "999-01-02T03:04:05")
+        #expect(WallClock(year: 12_345, month: 12, day: 31, hour: 23, minute: 59, second: 60).iso8601 == "12345-12-31T23:59:60")
+        #expect(WallClock(year: -44, month: 3, day: 15, hour: 10).iso8601 == "-44-03-15T10:00:00")
+        // Python's zoneinfo: 2026-03-08T05:30:00-02:30, daylight time begun.
+        #expect(TestZones.rules("America/St_Johns").iso8601(Instant(1_772_956_800)) == "2026-03-08T05:30:00-02:30")
+    }
+
     typealias Wall = WallClock
 
     /// Wall clocks around the transitions: the gap read with the offset before it, the repeated

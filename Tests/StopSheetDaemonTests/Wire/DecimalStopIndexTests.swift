@@ -59,4 +59,22 @@ import StopSheetCore
             #expect(byBytes(id, in: index) == directory.index(for: id), "\(id)")
         }
     }
+
+    /// A snapshot of the same stations load takes the index of the one it replaces; one of a new
+    /// load is indexed afresh, so an id moved to another station, or gone, is found where it is now.
+    @Test func aNewStationsLoadIsIndexedAfresh() {
+        let first = StationDirectory(platforms: [Platform(stopID: "30001", stationID: "40001", stationName: "A", routes: [.red], stepFree: true)])
+        let second = StationDirectory(platforms: [
+            Platform(stopID: "30002", stationID: "40002", stationName: "B", routes: [.red], stepFree: true),
+            Platform(stopID: "30001", stationID: "40003", stationName: "C", routes: [.red], stepFree: true),
+        ])
+        let at = Instant(secondsSince1970: 0)
+        let loaded = EncodedSnapshot(Snapshot.build(stations: first, alerts: [], now: at), zone: .utc)
+        let refreshed = EncodedSnapshot(Snapshot.build(stations: first, alerts: [], now: at), zone: .utc, previous: loaded)
+        let reloaded = EncodedSnapshot(Snapshot.build(stations: second, alerts: [], now: at), zone: .utc, previous: refreshed)
+        for id in ["30001", "40001", "30002", "40002", "40003"] {
+            #expect(refreshed.stationIndex(stopID: id) == first.index(for: id), "\(id)")
+            #expect(reloaded.stationIndex(stopID: id) == second.index(for: id), "\(id)")
+        }
+    }
 }

@@ -28,13 +28,13 @@ public final class EncodedSnapshot: Sendable {
     public let stationsByName: [Int]
 
     /// `previous`: the snapshot this one replaces. When both have the same stations load (a change
-    /// of the alerts or the zone), its name order is kept, not sorted again.
+    /// of the alerts or the zone), its name order and its decimal index are kept, not made again.
     public init(_ snapshot: Snapshot, zone: TimeZoneRules, previous: EncodedSnapshot? = nil) {
         self.snapshot = snapshot
         self.zone = zone
         let sameLoad = previous.map { Self.sameLoad($0.snapshot.stations, snapshot.stations) } ?? false
         (sheets, outageVerdicts, quietNows) = Self.encodeSheets(snapshot, zone: zone, quietNows: sameLoad ? previous!.quietNows : nil)
-        decimalIndex = DecimalStopIndex(snapshot.stations)
+        decimalIndex = sameLoad ? previous!.decimalIndex : DecimalStopIndex(snapshot.stations)
         stationsByName = sameLoad ? previous!.stationsByName : StationsByName.order(snapshot.stations)
     }
 

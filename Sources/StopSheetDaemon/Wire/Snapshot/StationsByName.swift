@@ -7,20 +7,33 @@ import StopSheetCore
 /// `Chodov` follows `Hradčanská`. Made once per station load, on the thread that installs it.
 enum StationsByName {
     /// Positions in `directory.stations`, in that order. A collated comparison costs microseconds
-    /// (ICU), so each distinct name is compared, once sorted, and the stations
-    /// then by their name's rank: a feed's same-named stations cost nothing more.
+    /// (ICU), so each distinct name is compared, once sorted, and the stations are then put in
+    /// their name's group: a feed's same-named stations cost no comparison of names. Each name is
+    /// hashed once, and ids are compared as they are stored, not copied out.
     static func order(_ directory: StationDirectory?) -> [Int] {
         guard let stations = directory?.stations, !stations.isEmpty else { return [] }
         let collator = Collator(language: directory?.language)
-        let distinct = Array(Set(stations.map(\.name))).sorted { collator.compare($0, $1) < 0 }
-        // Names that collate the same (canonically equivalent spellings) share a rank.
-        var rank: [String: Int] = [:]
-        for (position, name) in distinct.enumerated() {
-            rank[name] = position > 0 && collator.compare(distinct[position - 1], name) == 0 ? rank[distinct[position - 1]]! : position
+        // Each station's name as the n-th distinct name met.
+        var distinctByName: [String: Int] = [:]
+        var distinct: [String] = []
+        let nameOf = stations.map { station in
+            if let known = distinctByName[station.name] { return known }
+            distinctByName[station.name] = distinct.count
+            distinct.append(station.name)
+            return distinct.count - 1
         }
-        let ranks = stations.map { rank[$0.name]! }
-        return stations.indices.sorted { a, b in
-            ranks[a] != ranks[b] ? ranks[a] < ranks[b] : Array(stations[a].id.utf8).lexicographicallyPrecedes(stations[b].id.utf8)
+        let sorted = distinct.indices.sorted { collator.compare(distinct[$0], distinct[$1]) < 0 }
+        // Names that collate the same (canonically equivalent spellings) share a group.
+        var groupOf = Array(repeating: 0, count: distinct.count)
+        var groups = 0
+        for (position, name) in sorted.enumerated() {
+            if position == 0 || collator.compare(distinct[sorted[position - 1]], distinct[name]) != 0 { groups += 1 }
+            groupOf[name] = groups - 1
         }
+        var members = Array(repeating: [Int](), count: groups)
+        for index in stations.indices { members[groupOf[nameOf[index]]].append(index) }
+        // The directory's order is by id already, as Swift compares strings; byte order differs
+        // only outside ASCII, so sorting a group most often finds it in order.
+        return members.flatMap { group in group.sorted { stations[$0].id.utf8.lexicographicallyPrecedes(stations[$1].id.utf8) } }
     }
 }
