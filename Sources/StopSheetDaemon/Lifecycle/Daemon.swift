@@ -133,7 +133,7 @@ public final class Daemon: Sendable {
         subscriptions.register(in: &dispatcher)
         var limits = ServerLimits(config)
         // The watchdog is fed from the loop's tick, so the tick must come often enough.
-        if let ping = notifier.watchdogPingInterval { limits.tickInterval = min(.seconds(1), ping / 4) }
+        if let ping = notifier.watchdogPingInterval { limits.tickOften(enoughFor: ping) }
         server = Server(listeners: listeners, dispatcher: dispatcher, limits: limits)
         serverReference.withLock { [server] in $0 = server }
         // 5. The notifier says READY=1 from the loop's first turn (`becomeReady`).
