@@ -207,7 +207,7 @@ public final class Daemon: Sendable {
     /// finishes. Safe from any thread, any number of times: only the first call while starting
     /// or running does anything.
     private func stop(reason: String) {
-        let first = advance(from: [.starting, .running], to: .stopping) {
+        let first = state.advance(from: [.starting, .running], to: .stopping) {
             Log.notice("stopping \(reason)", [JournalEvent.stopping.field])
             notifier.stopping(status: "stopping")
         }
@@ -242,23 +242,9 @@ public final class Daemon: Sendable {
             notifier.status(statusLine())
             return
         }
-        advance(from: [.starting], to: .running) {
+        state.advance(from: [.starting], to: .running) {
             notifier.ready(status: statusLine())
             Log.notice("ready", [JournalEvent.ready.field, ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - startedAt))])
-        }
-    }
-
-    /// Moves `state` from one of `from` to `to` (or leaves it, when `to` is nil) and runs
-    /// `announce` in the same step, under the state's lock: systemd then hears READY=1,
-    /// RELOADING=1 and STOPPING=1 in the order the state moved. False, with nothing announced,
-    /// when the state was elsewhere.
-    @discardableResult
-    func advance(from: [LifecycleState], to next: LifecycleState? = nil, announce: () -> Void = {}) -> Bool {
-        state.withLock { state in
-            guard from.contains(state) else { return false }
-            if let next { state = next }
-            announce()
-            return true
         }
     }
 
