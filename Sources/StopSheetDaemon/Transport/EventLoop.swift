@@ -76,10 +76,9 @@ final class EventLoop<Handler: ConnectionHandler> {
         let epollFD = clinux_epoll_create()
         guard epollFD >= 0 else { throw .system(call: "epoll_create1", errno: errno) }
         epoll = Descriptor(adopting: epollFD)
-        let eventFD = clinux_eventfd()
-        guard eventFD >= 0 else { throw .system(call: "eventfd", errno: errno) }
-        let wake = Descriptor(adopting: eventFD)
-        wakeFD = eventFD
+        let wake: Descriptor
+        do throws(Errno) { wake = Descriptor(adopting: try EventFD.open()) } catch { throw .system(call: "eventfd", errno: error.code) }
+        wakeFD = wake.raw
         for fd in [wakeFD] + listeners where !register(fd, generation: 0, events: Epoll.readable) {
             throw .system(call: "epoll_ctl", errno: errno)
         }
