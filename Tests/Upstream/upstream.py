@@ -15,7 +15,8 @@ unless they use the same /dyn key (tests use a unique key each).
   GET /gzip/<name>           the same file, Content-Encoding: gzip when Accept-Encoding allows
                              it; ?require=1 answers 406 to a client that does not offer gzip
   GET /truncated/<name>      Content-Length of the whole file, then half of it, then close
-  GET /status/<code>         that status with a small HTML body (no body for 204/304)
+  GET /status/<code>         that status with a small HTML body (no body for 204/304); ?bare=1
+                             leaves the status line without its reason phrase (`HTTP/1.1 503 `)
   GET /html                  200 text/html: an HTML error page where JSON was expected
   GET /empty                 200 with an empty body
   GET /big?bytes=N           200, exactly N bytes of JSON-ish filler; &chunked=1 sends it with
@@ -90,8 +91,8 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- helpers -------------------------------------------------------------------------------
 
-    def send(self, status, body=b"", content_type="application/json", headers=None):
-        self.send_response(status)
+    def send(self, status, body=b"", content_type="application/json", headers=None, reason=None):
+        self.send_response(status, reason)
         if status not in (204, 304) or body:
             self.send_header("Content-Type", content_type)
         for name, value in (headers or {}).items():
@@ -227,7 +228,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(400, b"bad status\n", "text/plain")
         reason = self.responses.get(code, ("Unknown",))[0]
         body = f"<html><head><title>{code} {reason}</title></head><body><h1>{code} {reason}</h1></body></html>\n"
-        self.send(code, body.encode(), "text/html")
+        self.send(code, body.encode(), "text/html", reason="" if self.query().get("bare") == "1" else None)
 
     def html(self):
         body = b"<!DOCTYPE html><html><head><title>Error</title></head><body><p>The service is unavailable.</p></body></html>\n"

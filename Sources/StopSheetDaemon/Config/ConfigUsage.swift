@@ -36,9 +36,10 @@ extension Config {
     }
 
     /// Where the help text of `usage` starts.
-    private static let usageColumn = 30
+    static let usageColumn = 30
 
-    private static func wrap(_ text: String, width: Int) -> [String] {
+    /// `text`'s words in lines of at most `width` columns, each holding as many as fit.
+    static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ") {

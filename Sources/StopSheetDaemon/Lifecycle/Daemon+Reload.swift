@@ -13,17 +13,17 @@ extension Daemon {
     /// A stop during the reload ends it quietly: the stop answers the refreshes it waits for,
     /// and READY=1 must not follow STOPPING=1.
     func reload() {
-        guard advance(from: [.running], announce: { notifier.reloading() }) else { return }
+        guard state.advance(from: [.running], announce: { notifier.reloading() }) else { return }
         let started = SystemClock.monotonicMilliseconds()
         do {
             try apply(try reloadedConfig())
         } catch {
             Log.error("reload failed, keeping the running configuration: \(error)", [JournalEvent.reloadFailed.field])
-            advance(from: [.running]) { notifier.ready(status: statusLine()) }
+            state.advance(from: [.running]) { notifier.ready(status: statusLine()) }
             return
         }
         refreshAllAndWait()
-        advance(from: [.running]) {
+        state.advance(from: [.running]) {
             let zone = TimeZones.journal(store.zone)
             Log.notice("reloaded; \(zone.words)", [JournalEvent.reload.field, ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - started))]
                            + zone.fields)

@@ -133,7 +133,7 @@ public final class Daemon: Sendable {
         subscriptions.register(in: &dispatcher)
         var limits = ServerLimits(config)
         // The watchdog is fed from the loop's tick, so the tick must come often enough.
-        if let ping = notifier.watchdogPingInterval { limits.tickInterval = min(.seconds(1), ping / 4) }
+        if let ping = notifier.watchdogPingInterval { limits.tickOften(enoughFor: ping) }
         server = Server(listeners: listeners, dispatcher: dispatcher, limits: limits)
         serverReference.withLock { [server] in $0 = server }
         // 5. The notifier says READY=1 from the loop's first turn (`becomeReady`).
@@ -207,7 +207,7 @@ public final class Daemon: Sendable {
     /// finishes. Safe from any thread, any number of times: only the first call while starting
     /// or running does anything.
     private func stop(reason: String) {
-        let first = advance(from: [.starting, .running], to: .stopping) {
+        let first = state.advance(from: [.starting, .running], to: .stopping) {
             Log.notice("stopping \(reason)", [JournalEvent.stopping.field])
             notifier.stopping(status: "stopping")
         }
@@ -242,23 +242,9 @@ public final class Daemon: Sendable {
             notifier.status(statusLine())
             return
         }
-        advance(from: [.starting], to: .running) {
+        state.advance(from: [.starting], to: .running) {
             notifier.ready(status: statusLine())
             Log.notice("ready", [JournalEvent.ready.field, ("DURATION_MS", String(SystemClock.monotonicMilliseconds() - startedAt))])
-        }
-    }
-
-    /// Moves `state` from one of `from` to `to` (or leaves it, when `to` is nil) and runs
-    /// `announce` in the same step, under the state's lock: systemd then hears READY=1,
-    /// RELOADING=1 and STOPPING=1 in the order the state moved. False, with nothing announced,
-    /// when the state was elsewhere.
-    @discardableResult
-    func advance(from: [LifecycleState], to next: LifecycleState? = nil, announce: () -> Void = {}) -> Bool {
-        state.withLock { state in
-            guard from.contains(state) else { return false }
-            if let next { state = next }
-            announce()
-            return true
         }
     }
 

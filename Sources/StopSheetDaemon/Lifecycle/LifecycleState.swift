@@ -13,3 +13,19 @@
 enum LifecycleState: Sendable, Equatable {
     case initial, starting, running, stopping, stopped
 }
+
+extension Locked where Value == LifecycleState {
+    /// Moves the state from one of `from` to `to` (or leaves it, when `to` is nil) and runs
+    /// `announce` in the same step, under the state's lock: systemd then hears READY=1,
+    /// RELOADING=1 and STOPPING=1 in the order the state moved. False, with nothing announced,
+    /// when the state was elsewhere.
+    @discardableResult
+    func advance(from: [LifecycleState], to next: LifecycleState? = nil, announce: () -> Void = {}) -> Bool {
+        withLock { state in
+            guard from.contains(state) else { return false }
+            if let next { state = next }
+            announce()
+            return true
+        }
+    }
+}

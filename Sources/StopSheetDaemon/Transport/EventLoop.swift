@@ -30,8 +30,9 @@ final class EventLoop<Handler: ConnectionHandler> {
     private var listeners: [Descriptor] = []
     @exclusivity(unchecked) private var clients: Clients<Handler>
     /// Tags each connection's epoll events: an event read in the same round in which its
-    /// connection closed and a new one got the same fd must not reach the new one.
-    private var nextGeneration: UInt32 = 0
+    /// connection closed and a new one got the same fd must not reach the new one (nor must a
+    /// wake-up from the closed one's handler).
+    private var generations = ConnectionGenerations()
     private let host: Handler.Host
     private let bytesIn: Counter
     private var now: Int64
@@ -75,10 +76,9 @@ final class EventLoop<Handler: ConnectionHandler> {
         let epollFD = clinux_epoll_create()
         guard epollFD >= 0 else { throw .system(call: "epoll_create1", errno: errno) }
         epoll = Descriptor(adopting: epollFD)
-        let eventFD = clinux_eventfd()
-        guard eventFD >= 0 else { throw .system(call: "eventfd", errno: errno) }
-        let wake = Descriptor(adopting: eventFD)
-        wakeFD = eventFD
+        let wake: Descriptor
+        do throws(Errno) { wake = Descriptor(adopting: try EventFD.open()) } catch { throw .system(call: "eventfd", errno: error.code) }
+        wakeFD = wake.raw
         for fd in [wakeFD] + listeners where !register(fd, generation: 0, events: Epoll.readable) {
             throw .system(call: "epoll_ctl", errno: errno)
         }
@@ -290,13 +290,12 @@ final class EventLoop<Handler: ConnectionHandler> {
 
     private func open(_ socket: Descriptor, _ peer: PeerCredentials) {
         let fd = socket.raw
-        nextGeneration = nextGeneration == UInt32.max ? 1 : nextGeneration + 1
-        guard register(fd, generation: nextGeneration, events: Epoll.readable) else {
+        let generation = generations.next()
+        guard register(fd, generation: generation, events: Epoll.readable) else {
             socket.close()
             return
         }
         let inbox = handle.inbox
-        let generation = nextGeneration
         let handler = Handler(peer: peer, host: host, resume: { inbox.complete(LoopInbox.Completion(fd: fd, resumption: $0)) },
                               wake: { [weak self] in self?.wake(fd, generation) })
         clients.add(Connection(socket: socket, generation: generation, peer: peer, handler: handler, maxLineBytes: limits.maxLineBytes,

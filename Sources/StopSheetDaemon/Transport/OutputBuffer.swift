@@ -90,10 +90,12 @@ struct OutputBuffer {
                 progressed = true
                 continue
             }
+            // Nothing taken of unsent bytes: the peer is gone (errno is not set).
+            if count == 0 { return .failed(EPIPE) }
             let code = errno
-            if count < 0, code == EINTR { continue }
-            if count < 0, code == EAGAIN || code == EWOULDBLOCK { break }
-            return .failed(count == 0 ? EPIPE : code)
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK { break }
+            return .failed(code)
         }
         // Keep the allocation for the next answers: a pipelining client fills it again at once,
         // and growing it anew every round would copy each answer several times over. What a

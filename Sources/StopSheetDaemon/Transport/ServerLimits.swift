@@ -62,6 +62,13 @@ public struct ServerLimits: Sendable, Equatable {
         tickInterval = .seconds(1)
     }
 
+    /// Makes the tick come four times at least in every `interval` (what is fed from the tick
+    /// once per `interval`, the watchdog, is then never late by more than a quarter of it), and
+    /// never less often than it does already.
+    public mutating func tickOften(enoughFor interval: Duration) {
+        tickInterval = min(tickInterval, interval / 4)
+    }
+
     /// The reserved slots in force: never more than half of all, so a small `maxConnections`
     /// still serves other users.
     var reserve: Int { min(max(0, reservedConnections), maxConnections / 2) }

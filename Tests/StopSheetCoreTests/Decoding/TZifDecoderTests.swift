@@ -60,6 +60,19 @@ import Testing
         }
     }
 
+    /// RFC 8536 §3.3.1 lets a transition's time run from −167 to 167 hours, where POSIX stops at
+    /// 24 (Jerusalem's footer `IST-2IDT,M3.4.4/26,M10.5.0` needs 26): daylight time starting 167
+    /// hours after the second Sunday of March begins, so the Tuesday after is still standard.
+    @Test func aTransitionTimeGoesUpTo167Hours() throws {
+        let late = try TZifDecoder.decode(Self.chicago(footer: "CST6CDT,M3.2.0/167,M11.1.0"), identifier: "x")
+        let tuesdayAfter = Instant(secondsSince1970: 4_108_881_600)  // 2100-03-16 12:00 UTC
+        let sundayAfter = Instant(secondsSince1970: 4_109_292_000)  // 2100-03-21 06:00 UTC, 167 h + 1 h after 2100-03-14 00:00 CST
+        #expect(late.utcOffset(at: tuesdayAfter) == -21600)
+        #expect(late.utcOffset(at: sundayAfter) == -18000)
+        #expect(throws: Never.self) { try TZifDecoder.decode(Self.chicago(footer: "CST6CDT,M3.2.0/-167,M11.1.0"), identifier: "x") }
+        #expect(throws: DecodingFailure.self) { try TZifDecoder.decode(Self.chicago(footer: "CST6CDT,M3.2.0/168,M11.1.0"), identifier: "x") }
+    }
+
     @Test func zonesNamedByTheirOffsetReadTheirAngleBracketedNames() throws {
         // São Paulo's footer is `<-03>3`, Tehran's `<+0330>-3:30`: a name of at least three
         // characters between `<` and `>` (POSIX), here the offset itself.

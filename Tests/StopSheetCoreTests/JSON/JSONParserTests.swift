@@ -65,6 +65,17 @@ import Testing
         #expect(parseFailure(#""\uD800\"#) == .invalidEscape(offset: 7))
     }
 
+    /// A pair is a high surrogate (D800–DBFF) then a low one (DC00–DFFF), both ranges to their
+    /// last code unit; a high one followed by anything else, the code unit just past the low
+    /// range or another high one, is refused where the second escape ends.
+    @Test func surrogatePairsToTheEndsOfTheirRanges() throws {
+        #expect(try parse(#""\uD800\uDC00""#) == .string("\u{10000}"))
+        #expect(try parse(#""\uDBFF\uDFFF""#) == .string("\u{10FFFF}"))
+        #expect(parseFailure(#""\uD800\uE000""#) == .invalidEscape(offset: 13))
+        #expect(parseFailure(#""\uD800\uDBFF""#) == .invalidEscape(offset: 13))
+        #expect(parseFailure(#""\uDBFF\uDBFF""#) == .invalidEscape(offset: 13))
+    }
+
     @Test func controlCharactersMustBeEscaped() {
         #expect(parseFailure("\"a\nb\"") == .unexpectedByte(0x0A, offset: 2))
         #expect(parseFailure("\"\\n\tb\"") == .unexpectedByte(0x09, offset: 3))

@@ -57,6 +57,15 @@ import Testing
         }
     }
 
+    /// A socket's directory is the path up to its last slash, which for one in `/` is `/`
+    /// itself, and for a relative path without a slash the working directory: both exist, so
+    /// neither is refused as missing.
+    @Test func aSocketInTheRootDirectoryOrTheWorkingOneHasADirectory() throws {
+        try checkSocketPath("/stopsheetd.sock")
+        try checkSocketPath("stopsheetd.sock")
+        #expect(throws: ListenerError.missingDirectory(path: "/no-such-directory")) { try checkSocketPath("/no-such-directory/s.sock") }
+    }
+
     /// At exit the daemon removes its socket file only if the path still holds it: not a file of
     /// another kind put there since, nor another socket bound there since.
     @Test func theBoundSocketIsRemovedOnlyWhileItIsStillThere() throws {

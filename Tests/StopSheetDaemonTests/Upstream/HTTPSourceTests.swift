@@ -125,6 +125,13 @@ import Testing
         #expect(failure == FetchFailure(message, httpStatus: status))
     }
 
+    /// A status line may have no reason phrase (HTTP/2's never do; RFC 9112 §4 lets HTTP/1.1's
+    /// be empty): the status is still read from it.
+    @Test func aStatusLineWithoutItsReasonStillGivesTheStatus() throws {
+        let failure = try failure(source("/status/503?bare=1").fetch(validators: nil))
+        #expect(failure.httpStatus == 503, "\(failure)")
+    }
+
     @Test func missingFixtureIs404() throws {
         let failure = try failure(source("/fixture/no-such-file.json").fetch(validators: nil))
         #expect(failure.httpStatus == 404)

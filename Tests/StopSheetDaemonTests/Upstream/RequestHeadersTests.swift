@@ -119,6 +119,9 @@ import Testing
         #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:51:37 GMT", responseDate: "Sun, 06 Nov 1994 08:50:37 GMT", now: now) == 60)
         #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:40:00 GMT", responseDate: nil, now: now) == 0)
         #expect(RetryAfter.seconds("Mon, 07 Nov 1994 08:49:37 GMT", responseDate: nil, now: now) == 3600)
+        // RFC 850's two-digit years: 70 to 99 are the 1900s, 00 to 69 the 2000s.
+        #expect(RetryAfter.httpDate("Thursday, 01-Jan-70 00:00:00 GMT") == 0)
+        #expect(RetryAfter.httpDate("Tuesday, 31-Dec-69 23:59:59 GMT") == 3_155_759_999)
         #expect(RetryAfter.applies(to: 429) && RetryAfter.applies(to: 503) && !RetryAfter.applies(to: 500))
     }
 }
