@@ -26,7 +26,7 @@ public func facilitiesInventoryFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size:
     }
     for statuses in FuzzFixtures.liftStatuses {
         for directory in [FuzzFixtures.liftStations] + RealTopology.all.map(\.directory) {
-            let placed = FacilityJoin.join(statuses, inventory: inventory, stations: directory, at: facilitiesNow, keepAvailable: true).byStation
+            let placed = FacilityJoin.join(statuses, inventory: inventory, stations: directory, at: facilitiesNow).byStation
             for status in statuses {
                 for stationID in Set(inventory.rows(for: status.unitID).flatMap(\.stopIDs).compactMap { directory.station(for: $0)?.id }) {
                     precondition(placed[stationID]?.contains { $0.unitID == status.unitID } == true,

@@ -46,7 +46,7 @@ func placeAndRender(_ given: [FacilityUnit], inventory: FacilityInventory, produ
     let data = FacilityData(units: given, inventory: inventory, lastGoodLoad: facilitiesNow, producedAt: producedAt, staleAfterSeconds: 600)
     if let next = data.nextChange(after: facilitiesNow) { precondition(next > facilitiesNow, "the next change is behind") }
     for directory in RealTopology.all.map(\.directory) + [FuzzFixtures.liftStations] {
-        let placed = data.joined(to: directory, at: facilitiesNow, keepAvailable: true).byStation
+        let placed = data.joined(to: directory, at: facilitiesNow).byStation
         for (stationID, units) in placed {
             precondition(directory.station(for: stationID)?.id == stationID, "a unit placed at '\(stationID)', no station")
             precondition(units.allSatisfy { unit in given.contains { $0.unitID == unit.unitID } }, "a unit the feed did not give")
