@@ -88,14 +88,13 @@ final class AnswerSink {
 
     private func endPiece() {
         guard !tail.isEmpty else { return }
-        done.append(tail)
         doneBytes += tail.count
-        // A new buffer as big as the last: what follows a shared piece is most often as long.
-        tail.removeAll(keepingCapacity: true)
+        done.append(takeTail())
     }
 
-    /// What was written, in an array of its own size: a value encoded whole is most often kept (a
-    /// snapshot keeps an alert, a `now` and a glyph by the thousand), and holds no spare room.
+    /// What was written since the last piece, in an array of its own size: what an encoding makes
+    /// is most often kept (a snapshot keeps a sheet's pieces, an alert, a `now` and a glyph by the
+    /// thousand), and holds no spare room; the sink's own buffer stays for what follows.
     private func takeTail() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(tail.count)
@@ -142,10 +141,16 @@ struct RunTimeKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// An encoder that takes JSON encoded before as it is (`PreEncoded`): `AnswerEncoder` alone.
-protocol SplicingEncoder: Encoder {
-    /// Writes `bytes`, one complete JSON value, as the value being encoded.
-    func splice(_ bytes: [UInt8])
+extension AnswerEncoding {
+    /// Writes `bytes`, one complete JSON value encoded before (`PreEncoded`), as the value
+    /// `encoder` is encoding, when `encoder` is this encoder: false through any other. The cast is
+    /// to the concrete type, a comparison of metadata, where one to a protocol looks the
+    /// conformance up: a snapshot build splices a few values per station.
+    static func splice(_ bytes: [UInt8], through encoder: any Encoder) -> Bool {
+        guard let answerEncoder = encoder as? AnswerEncoder else { return false }
+        answerEncoder.splice(bytes)
+        return true
+    }
 }
 
 /// What one value has opened while its `encode(to:)` runs: `write` closes it after.
@@ -160,7 +165,7 @@ fileprivate struct Frame {
 
 /// The `Encoder` one value is encoded through, writing straight into the sink; its frame is
 /// `sink.frames[level]`.
-private struct AnswerEncoder: SplicingEncoder {
+private struct AnswerEncoder: Encoder {
     let sink: AnswerSink
     let level: Int
     var codingPath: [any CodingKey] { [] }

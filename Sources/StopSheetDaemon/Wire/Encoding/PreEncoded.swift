@@ -41,7 +41,7 @@ public struct PreEncoded<Encodes: Sendable>: Encodable, Sendable, Equatable {
     /// Spliced as it is by `AnswerEncoder`; through any other encoder, its bytes read back into the
     /// value they encode, member by member in their order (`EncodableJSON`).
     public func encode(to encoder: any Encoder) throws {
-        if let splicing = encoder as? any SplicingEncoder { return splicing.splice(bytes) }
+        if AnswerEncoding.splice(bytes, through: encoder) { return }
         try EncodableJSON(try JSONParser.parse(bytes)).encode(to: encoder)
     }
 }
