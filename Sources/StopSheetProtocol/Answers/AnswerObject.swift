@@ -50,3 +50,11 @@ public struct AnswerVariants<Key: AnswerKey>: Sendable {
 /// A closed word of the protocol (tone, step-free, kinds, statuses): a string enum that the schema
 /// lists in full.
 public protocol AnswerWord: Codable, CaseIterable, Sendable, RawRepresentable where RawValue == String {}
+
+extension KeyedEncodingContainer {
+    /// A word member as its string, which is what its own `encode(to:)` writes (no word has another)
+    /// without a container of its own: what an answer's synthesised `encode(to:)` calls for it,
+    /// this overload being more specific than the generic `encode`. A sheet has four or five
+    /// words, and a snapshot build encodes every station's sheet.
+    public mutating func encode<Word: AnswerWord>(_ word: Word, forKey key: Key) throws { try encode(word.rawValue, forKey: key) }
+}
