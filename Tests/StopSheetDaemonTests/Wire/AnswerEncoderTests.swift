@@ -133,6 +133,38 @@ import StopSheetTestSupport
         #expect(String(decoding: AnswerEncoding.encode(counts), as: UTF8.self) == #"{"z":1,"a\"":0}"#)
     }
 
+    /// A member name goes unescaped exactly where a string's encoding would leave it as it is: the
+    /// ASCII bytes `JSON.encodeString` copies (DEL and the controls it escapes, as it does `"` and
+    /// the backslash).
+    @Test func aNameNeedsNoEscapeWhereAStringsEncodingCopiesIt() {
+        for byte in UInt8(0)..<0x80 {
+            var encoded: [UInt8] = []
+            JSON.encodeString(String(decoding: [byte], as: UTF8.self), into: &encoded)
+            #expect(JSONKey.needsNoEscape([byte]) == (encoded == [UInt8(ascii: "\""), byte, UInt8(ascii: "\"")]), "byte \(byte)")
+        }
+        #expect(JSONKey.needsNoEscape("stationId".utf8))
+        #expect(!JSONKey.needsNoEscape("a\\b".utf8))
+    }
+
+    /// An array's container counts what it holds, as `UnkeyedEncodingContainer.count` promises an
+    /// `encode(to:)` that reads it.
+    @Test func anArraysContainerCountsItsElements() {
+        final class Seen: @unchecked Sendable { var counts: [Int] = [] }
+        struct ThreeElements: Encodable {
+            let seen: Seen
+            func encode(to encoder: any Encoder) throws {
+                var elements = encoder.unkeyedContainer()
+                for value in 1...3 {
+                    try elements.encode(value)
+                    seen.counts.append(elements.count)
+                }
+            }
+        }
+        let seen = Seen()
+        #expect(AnswerEncoding.encode(ThreeElements(seen: seen)) == Array("[1,2,3]".utf8))
+        #expect(seen.counts == [1, 2, 3])
+    }
+
     /// Every answer the daemon encodes reads back as the value it was made from.
     @Test func answersReadBackAsTheirValues() throws {
         let snapshot = Snapshot.build(stations: directory, alerts: alerts, now: CTATime.instant("2015-02-14T14:35:00", in: TestZones.chicago)!)

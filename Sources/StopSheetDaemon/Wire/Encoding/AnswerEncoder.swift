@@ -254,7 +254,7 @@ extension AnswerSink {
             write(string: name)
             return write(UInt8(ascii: ":"))
         }
-        assert(name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a member name that needs escapes")
+        assert(JSONKey.needsNoEscape(name.utf8), "a member name that needs escapes")
         write(key: name)
     }
 

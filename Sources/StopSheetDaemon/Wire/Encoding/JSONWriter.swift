@@ -156,8 +156,15 @@ struct JSONKey: Sendable, ExpressibleByStringLiteral {
     fileprivate let name: StaticString
 
     init(stringLiteral name: StaticString) {
-        assert(name.hasPointerRepresentation && UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-            .allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a key literal that needs escapes")
+        assert(name.hasPointerRepresentation && Self.needsNoEscape(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)),
+               "a key literal that needs escapes")
         self.name = name
+    }
+
+    /// Whether a member name is written between its quotes as it is: printable ASCII, neither `"`
+    /// nor a backslash. The keys of the source and the protocol's member names are (each checked in
+    /// debug builds), so neither encoder escapes them.
+    static func needsNoEscape(_ name: some Sequence<UInt8>) -> Bool {
+        name.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
     }
 }
