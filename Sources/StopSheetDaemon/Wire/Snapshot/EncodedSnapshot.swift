@@ -38,11 +38,12 @@ public final class EncodedSnapshot: Sendable {
         stationsByName = sameLoad ? previous!.stationsByName : StationsByName.order(snapshot.stations)
     }
 
-    /// The same stations load: one directory value, its stations in the same storage.
+    /// The same stations load: one directory value, its stations in the same storage (a directory's
+    /// `stations` is a constant, so one storage holds one list).
     private static func sameLoad(_ one: StationDirectory?, _ other: StationDirectory?) -> Bool {
         guard let one, let other else { return false }
         return one.stations.withUnsafeBufferPointer { first in
-            other.stations.withUnsafeBufferPointer { second in first.baseAddress == second.baseAddress && first.count == second.count }
+            other.stations.withUnsafeBufferPointer { second in first.baseAddress == second.baseAddress }
         }
     }
 
