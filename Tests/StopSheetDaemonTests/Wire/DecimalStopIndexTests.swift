@@ -29,7 +29,9 @@ import StopSheetCore
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("0123456789 -+ax".utf8)
         var candidates = ["", "0", "00", "040380", "40380 ", " 40380", "+40380", "-40380", "4038O", "999999999999999999",
-                          "1000000000000000000", "18446744073709551616", "99999999999999999999"]
+                          "1000000000000000000", "18446744073709551616", "99999999999999999999",
+                          // The bytes just past the digits, read as digits 10 and 255: "4037:" would be 40380.
+                          "4037:", "4038/", ":", "/"]
         for _ in 0..<20_000 {
             let length = Int.random(in: 1...6, using: &generator)
             candidates.append(String(decoding: (0..<length).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self))
@@ -58,6 +60,23 @@ import StopSheetCore
         for id in ["30001", "40001", "40002", "0", "7", "00", "07"] {
             #expect(byBytes(id, in: index) == directory.index(for: id), "\(id)")
         }
+    }
+
+    /// 18 digits are the most a `UInt64` always holds: an 18-digit id is found from its bytes,
+    /// a longer one is declined (and found by `index(for:)`, as `EncodedSnapshot.stationIndex` does).
+    @Test func idsOfUpTo18DigitsAreIndexedAndLongerOnesDeclined() {
+        let longest = String(repeating: "9", count: 18), tooLong = "1" + String(repeating: "0", count: 18)
+        let directory = StationDirectory(platforms: [
+            Platform(stopID: longest, stationID: "1", stationName: "A", routes: [.red], stepFree: true),
+            Platform(stopID: tooLong, stationID: "2", stationName: "B", routes: [.red], stepFree: true),
+        ])
+        let index = DecimalStopIndex(directory)
+        #expect(byBytes(longest, in: index) == directory.index(for: longest))
+        #expect(byBytes(longest, in: index) != nil)
+        #expect(byBytes(tooLong, in: index) == nil)
+        #expect(directory.index(for: tooLong) != nil)
+        let snapshot = EncodedSnapshot(Snapshot.build(stations: directory, alerts: [], now: Instant(secondsSince1970: 0)), zone: .utc)
+        #expect(snapshot.stationIndex(stopID: tooLong) == directory.index(for: tooLong))
     }
 
     /// A snapshot of the same stations load takes the index of the one it replaces; one of a new
