@@ -10,6 +10,21 @@ func monotonicNanos() -> Int64 {
     return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
 }
 
+/// The calling thread's CPU time in nanoseconds: what a build costs, apart from the time another
+/// process held the core (a busy machine lengthens wall times, not this).
+func threadCPUNanos() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+}
+
+/// The process's minor page faults so far: each is a page of memory touched for the first time.
+func minorPageFaults() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_minflt
+}
+
 func fail(_ message: String) -> Never {
     printError("stopsheet-bench: \(message)")
     exit(2)
