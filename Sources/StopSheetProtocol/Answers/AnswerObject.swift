@@ -57,4 +57,7 @@ extension KeyedEncodingContainer {
     /// this overload being more specific than the generic `encode`. A sheet has four or five
     /// words, and a snapshot build encodes every station's sheet.
     public mutating func encode<Word: AnswerWord>(_ word: Word, forKey key: Key) throws { try encode(word.rawValue, forKey: key) }
+
+    /// An optional word member as its string, or left out.
+    public mutating func encodeIfPresent<Word: AnswerWord>(_ word: Word?, forKey key: Key) throws { try encodeIfPresent(word?.rawValue, forKey: key) }
 }
