@@ -52,6 +52,28 @@ import Testing
         #expect(map.platforms.contains { $0.via?.contains { $0.entry.value == nil } == true })
     }
 
+    /// TfL's map has no entrances: a station's street is its generic node `<station>-Outside`, drawn
+    /// as the street, and its other generic nodes as nodes.
+    @Test func tflsOutsideNodeIsTheStreet() throws {
+        let folder = GTFSFeeds.tests + "/Fixtures/facilities/tfl/gtfs/"
+        let stops = try GTFSFeeds.bytes(folder + "stops.txt")
+        var decoded = try GTFSStopsDecoder.decode(stops)
+        decoded.topologies = try GTFSPathwaysDecoder.decode(stops: stops, pathways: try GTFSFeeds.bytes(folder + "pathways.txt"),
+                                                            levels: try GTFSFeeds.bytes(folder + "levels.txt")).stations
+        let stations = StationDirectory(decoded)
+        var streets = 0, nodes = 0
+        for station in stations.stations.prefix(60) {
+            let topology = stations.topologies[station.id]
+            let now = StepFreeNow(station: station, topology: topology, outages: [], facilities: [])
+            guard let map = Answer.StationMap(stationID: station.id, topology: topology, now: now).map.value else { continue }
+            for location in map.locations where location.role == .street || location.role == .node {
+                #expect((location.role == .street) == (location.id == station.id + "-Outside"), "\(location.id)")
+                if location.role == .street { streets += 1 } else { nodes += 1 }
+            }
+        }
+        #expect(streets > 10 && nodes > 10)
+    }
+
     @Test func aStationWithoutAMap() throws {
         // A station of CTA's demo data: no pathways at all.
         let station = Station(id: "40380", name: "Clark/Lake", platforms: [])
