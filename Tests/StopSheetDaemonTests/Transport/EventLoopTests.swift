@@ -98,4 +98,17 @@ import Testing
         #expect(second.waitForClose())
         #expect(harness.server.counters[.refusedBusy] == 1)
     }
+
+    /// The loop sleeps until the first of its times: the next tick, unless accepting resumes, the
+    /// grace ends or the drain ends sooner; a time not set never counts. The wait is in whole
+    /// milliseconds, rounded up, so the loop never wakes before the time.
+    @Test func theLoopWaitsUntilTheFirstOfItsTimesRoundedUpToAMillisecond() {
+        typealias Loop = EventLoop<EchoLines>
+        #expect(Loop.earliest(50, nil, nil, nil) == 50)
+        #expect(Loop.earliest(50, 40, nil, nil) == 40 && Loop.earliest(50, nil, 30, nil) == 30 && Loop.earliest(50, nil, nil, 20) == 20)
+        #expect(Loop.earliest(50, 60, 70, 80) == 50, "each later than the tick")
+        #expect(Loop.earliest(50, 45, 35, 40) == 35 && Loop.earliest(50, 35, 45, 40) == 35 && Loop.earliest(50, 45, 40, 35) == 35)
+        #expect(Loop.waitMilliseconds(from: 0, until: 1) == 1 && Loop.waitMilliseconds(from: 0, until: 1_000_000) == 1)
+        #expect(Loop.waitMilliseconds(from: 5, until: 1_000_006) == 2 && Loop.waitMilliseconds(from: 0, until: 1 << 60) == .max, "clamped")
+    }
 }
