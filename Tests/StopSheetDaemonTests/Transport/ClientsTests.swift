@@ -53,6 +53,7 @@ import Testing
         #expect(removed && !removedAgain && removedFirst, "each counted out once")
         #expect(clients.count == 2 && clients.refusal(of: peer(user)) == nil, "one of its two slots is free again")
         #expect(clients[admin.fd] == nil && clients[second.fd] === second && clients[admin.fd + 1000] == nil && clients[-1] == nil)
+        #expect(clients[Int32(clients.byFD.count)] == nil, "just past the end of the table")
     }
 
     @Test func aWholeLineTakenIsActivityAndAWaitingHandlerIsNeverIdle() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import Testing
 @testable import StopSheetDaemon
 
@@ -120,6 +121,31 @@ import Testing
             defer { close(first) }
             #expect(throws: ListenerError.inUse(path: path)) { try bindUnixListener(path: path) }
             _ = try TestClient(path: path)  // the first server still owns it
+        }
+    }
+
+    /// A live server whose backlog is full does not accept the probe's connection at once: the
+    /// probe must not wait for it (a start would hang), and the socket is in use all the same.
+    @Test func aLiveServerWithAFullBacklogIsInUseWithoutWaiting() throws {
+        try withDirectory { directory in
+            let path = directory + "/s.sock"
+            let server = try boundUnixSocket(at: path)
+            defer { close(server) }
+            #expect(listen(server, 0) == 0)
+            let address = try UnixSocketAddress(path: path)
+            var waiting: [Int32] = []
+            defer { waiting.forEach { close($0) } }
+            // Connections nobody accepts, until the next one would have to wait.
+            while waiting.count < 64 {
+                let client = try UnixSocket.open(.stream, nonBlocking: true)
+                waiting.append(client)
+                do throws(Errno) { try UnixSocket.connect(client, to: address) } catch {
+                    #expect(error.code == EAGAIN, "\(error)")
+                    break
+                }
+            }
+            #expect(throws: ListenerError.inUse(path: path)) { try bindUnixListener(path: path) }
+            #expect(BoundSocketFile(path: path) != nil, "left alone")
         }
     }
 
