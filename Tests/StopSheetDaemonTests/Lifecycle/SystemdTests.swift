@@ -120,6 +120,27 @@ private func monotonicUsec() -> UInt64 {
         #expect(ServiceNotifier(isActive: true, watchdogUsec: 2).watchdogPingInterval == .microseconds(1))
     }
 
+    /// Every character that would end the STATUS= line, or the datagram's string, is a space.
+    @Test func aStatusIsOneLineWhateverItsText() {
+        #expect(ServiceNotifier.clean("a\nb\rc\0d") == "a b c d")
+        #expect(ServiceNotifier.clean("serving 143 stations; alerts 5s old") == "serving 143 stations; alerts 5s old")
+    }
+
+    /// A manager that went away (its socket closed) refuses each datagram: the notifier gives up
+    /// on it at once, never retrying without end, and the daemon goes on.
+    @Test func aManagerThatLeftRefusesEachDatagramAndNothingWaits() throws {
+        var receiver: NotifyReceiver? = try NotifyReceiver()
+        let notifier = ServiceNotifier(isActive: true, watchdogUsec: 2_000_000, socketPath: receiver?.path)
+        notifier.status("serving")
+        #expect(fields(receiver?.receive())["STATUS"] == "serving")
+        receiver = nil
+        notifier.status("degraded")
+        notifier.watchdogPing()
+        notifier.ready(status: "serving again")
+        notifier.stopping()
+        #expect(notifier.isActive, "sent into the void, each call returned")
+    }
+
     @Test func inactiveWithoutNotifySocket() {
         unsetenv("NOTIFY_SOCKET")
         setenv("WATCHDOG_USEC", "3000000", 1)
@@ -208,5 +229,15 @@ private func monotonicUsec() -> UInt64 {
         #expect(JournalLogSink.fieldName("") == nil)
         #expect(JournalLogSink.fieldName("___") == nil)
         #expect(JournalLogSink.fieldName(String(repeating: "A", count: 65)) == nil)
+        #expect(JournalLogSink.fieldName("9LIVES") == nil && JournalLogSink.fieldName("_0") == nil, "no leading digit, 0 to 9")
+    }
+
+    /// The bounds of each kept class are kept: A and Z, a and z (uppercased), 0 and 9, and a name
+    /// of exactly 64 bytes.
+    @Test func theEdgesOfEachClassAndTheLengthLimitAreKept() {
+        #expect(JournalLogSink.fieldName("AZ_az_09") == "AZ_AZ_09")
+        #expect(JournalLogSink.fieldName("Z9") == "Z9")
+        #expect(JournalLogSink.fieldName("@[`{/:") == nil, "the bytes just outside each class are stray: all `_`, then dropped")
+        #expect(JournalLogSink.fieldName(String(repeating: "A", count: 64)) == String(repeating: "A", count: 64))
     }
 }
