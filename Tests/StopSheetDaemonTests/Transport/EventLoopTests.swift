@@ -99,6 +99,29 @@ import Testing
         #expect(harness.server.counters[.refusedBusy] == 1)
     }
 
+    /// More connections ready at once than one `epoll_wait` reports (its 256 events): the loop
+    /// handles the events it was given, no more, and the rest in the next round; each client is
+    /// answered. The loop is held on a posted piece of work while every client sends, so all of
+    /// them are ready in the round after it.
+    @Test func moreConnectionsReadyThanOneWaitReportsAreAllServed() throws {
+        let harness = try echoServer(host: EchoLines.Host())
+        defer { #expect(harness.finish()) }
+        let clients = try (0..<300).map { _ in try harness.client() }
+        for (index, client) in clients.enumerated() {
+            #expect(client.send(line: "hello \(index)") && client.readLine() == "echo hello \(index)")
+        }
+        let (holding, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        harness.server.post {
+            holding.signal()
+            release.wait()
+        }
+        #expect(holding.wait(timeout: .now() + patience) == .success, "the loop took the posted work")
+        for client in clients { #expect(client.send(line: "again")) }
+        release.signal()
+        let answered = clients.filter { $0.readLine() == "echo again" }.count
+        #expect(answered == clients.count)
+    }
+
     /// The loop sleeps until the first of its times: the next tick, unless accepting resumes, the
     /// grace ends or the drain ends sooner; a time not set never counts. The wait is in whole
     /// milliseconds, rounded up, so the loop never wakes before the time.
