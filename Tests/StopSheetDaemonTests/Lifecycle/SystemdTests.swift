@@ -214,6 +214,26 @@ private func monotonicUsec() -> UInt64 {
     }
 }
 
+@Suite struct JournalRecordTests {
+    private let entry = LogEntry(level: .warning, message: "refresh failed", fields: [("upstream", "alerts"), ("MESSAGE", "forged"), ("_PID", "1"),
+                                                                                       ("station-id", "40380"), ("STOPSHEET_INSTANCE", "other"), ("9X", "dropped")],
+                                 file: "Refresher.swift", line: 42, function: "round()")
+
+    /// The sink's own fields first; an entry's field renamed as journald keeps it (a leading `_`
+    /// of journald's trusted fields dropped), never one of the sink's own, and none that no
+    /// name can carry; the instance's field only for a named instance.
+    @Test func theSinksFieldsThenTheEntrysUnderKeptNamesNeverTheSinksOwn() {
+        let own: [(String, String)] = [("MESSAGE", "refresh failed"), ("PRIORITY", String(LogLevel.warning.rawValue)), ("SYSLOG_IDENTIFIER", "stopsheetd"),
+                                       ("CODE_FILE", "Refresher.swift"), ("CODE_LINE", "42"), ("CODE_FUNC", "round()")]
+        let entryFields: [(String, String)] = [("UPSTREAM", "alerts"), ("PID", "1"), ("STATION_ID", "40380")]
+        let plain = JournalLogSink(instance: nil).record(of: entry)
+        #expect(plain.map { "\($0)=\($1)" } == (own + entryFields).map { "\($0)=\($1)" })
+        #expect(JournalLogSink(instance: "").record(of: entry).count == plain.count, "the default instance has no field")
+        let named = JournalLogSink(instance: "nyct").record(of: entry)
+        #expect(named.map { "\($0)=\($1)" } == (own + [("STOPSHEET_INSTANCE", "nyct")] + entryFields).map { "\($0)=\($1)" })
+    }
+}
+
 @Suite struct JournalFieldNameTests {
     @Test func validNamesPassThrough() {
         #expect(JournalLogSink.fieldName("STOPSHEET_EVENT") == "STOPSHEET_EVENT")
