@@ -99,6 +99,20 @@ import Testing
         #expect(harness.server.counters[.refusedBusy] == 1)
     }
 
+    /// A stop ends the loop as soon as no connection is left, not at the drain's deadline: with
+    /// an hour's drain, a quiet client is closed once the grace is over and the loop returns.
+    @Test func aStopReturnsOnceNoConnectionIsLeftNotAtTheDrainsDeadline() throws {
+        var limits = ServerLimits()
+        limits.drainTimeout = .seconds(3600)
+        let harness = try echoServer(limits, host: EchoLines.Host())
+        defer { #expect(harness.finish()) }
+        let client = try harness.client()
+        #expect(client.send(line: "a") && client.readLine() == "echo a")
+        harness.server.stop()
+        #expect(harness.waitUntilStopped(), "returned with its last connection closed, within the drain")
+        #expect(client.waitForClose())
+    }
+
     /// More connections ready at once than one `epoll_wait` reports (its 256 events): the loop
     /// handles the events it was given, no more, and the rest in the next round; each client is
     /// answered. The loop is held on a posted piece of work while every client sends, so all of
