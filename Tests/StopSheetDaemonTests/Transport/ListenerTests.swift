@@ -149,6 +149,33 @@ import Testing
         }
     }
 
+    /// The socket's directory must be one nobody else can swap the socket in: one its group may
+    /// write to is refused; one everybody may write to but sticky (as /tmp is) is not, since there
+    /// only the socket's owner may remove it. Another user's directory is refused too (below).
+    @Test func refusesADirectoryItsGroupMayWriteButNotAStickyOne() throws {
+        try withDirectory { directory in
+            let path = directory + "/s.sock"
+            #expect(chmod(directory, 0o770) == 0)
+            #expect(throws: ListenerError.untrustedDirectory(path: directory, reason: "is writable by its group (mode 770) and not sticky")) {
+                try bindUnixListener(path: path)
+            }
+            #expect(chmod(directory, 0o1777) == 0)
+            close(try bindUnixListener(path: path))
+        }
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root to give a directory away"))
+    func refusesADirectoryAnotherUserOwns() throws {
+        try withDirectory { directory in
+            let path = directory + "/s.sock"
+            let stranger: uid_t = 4242
+            #expect(chown(directory, stranger, gid_t(stranger)) == 0)
+            #expect(throws: ListenerError.untrustedDirectory(path: directory, reason: "is owned by uid \(stranger), not by this user (uid \(DaemonUser.uid)) or root")) {
+                try bindUnixListener(path: path)
+            }
+        }
+    }
+
     @Test func refusesToDeleteAFileThatIsNotASocket() throws {
         try withDirectory { directory in
             let path = directory + "/s.sock"
