@@ -141,6 +141,24 @@ private func monotonicUsec() -> UInt64 {
         #expect(notifier.isActive, "sent into the void, each call returned")
     }
 
+    /// A manager whose queue is full: STATUS= and WATCHDOG=1, sent from the serving loop's tick,
+    /// are dropped at once, never waited for, so the loop is never held by systemd.
+    @Test func aFullQueueDropsAStatusWithoutWaiting() throws {
+        let receiver = try NotifyReceiver()
+        let notifier = ServiceNotifier(isActive: true, watchdogUsec: 2_000_000, socketPath: receiver.path)
+        let filler = try UnixSocket.open(.datagram, nonBlocking: true)
+        defer { close(filler) }
+        try UnixSocket.connect(filler, to: UnixSocketAddress(path: receiver.path))
+        var filled = 0
+        while filled < 100_000, Glibc.send(filler, "x", 1, 0) == 1 { filled += 1 }
+        #expect(errno == EAGAIN && filled > 0, "the receiver's queue is full")
+        notifier.status("dropped")
+        notifier.watchdogPing()
+        var queued = 0
+        while receiver.receive(timeoutMs: 0) == "x" { queued += 1 }
+        #expect(queued == filled, "only the filler's datagrams: the status and the ping were dropped")
+    }
+
     @Test func inactiveWithoutNotifySocket() {
         unsetenv("NOTIFY_SOCKET")
         setenv("WATCHDOG_USEC", "3000000", 1)
