@@ -4,7 +4,7 @@ import Testing
 
 /// A test-owned NOTIFY_SOCKET: what the daemon sends is only proven by reading it back, since
 /// sd_notify reports success when nobody listens.
-private final class NotifyReceiver {
+final class NotifyReceiver {
     let path: String
     let fd: Int32
 
@@ -31,7 +31,8 @@ private final class NotifyReceiver {
     }
 }
 
-private func fields(_ datagram: String?) -> [String: String] {
+/// A notify datagram's assignments.
+func fields(_ datagram: String?) -> [String: String] {
     var out: [String: String] = [:]
     for line in (datagram ?? "").split(separator: "\n") {
         guard let eq = line.firstIndex(of: "=") else { continue }

@@ -1,0 +1,71 @@
+import Foundation
+import Glibc
+import StopSheetCore
+import Testing
+@testable import StopSheetDaemon
+
+/// The daemon run in this process as `stopsheetd` runs it (`Daemon.main`), on the embedded demo:
+/// READY=1 once loaded under `--notify-ready when-loaded`, the caches' sources where the store
+/// says them, STATUS= kept current and the watchdog fed from the loop's tick, a reload that takes
+/// a changed config file, and a stop that exits 0 and removes the socket it bound. The integration
+/// suites show the same through the binary; here `make check` states it. Serialized: it sets
+/// NOTIFY_SOCKET and WATCHDOG_USEC, which the daemon reads from the process environment.
+@Suite(.serialized) struct DaemonRunTests {
+    /// The next datagram that `wanted` accepts, skipping the others; nil if none comes in time.
+    private func next(_ receiver: NotifyReceiver, _ wanted: ([String: String]) -> Bool) -> [String: String]? {
+        while let datagram = receiver.receive(timeoutMs: Int32(patience * 1000)) {
+            if wanted(fields(datagram)) { return fields(datagram) }
+        }
+        return nil
+    }
+
+    @Test func startsReadyServesReloadsAndStopsCleanly() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (socket, configFile) = (directory + "/s.sock", directory + "/stopsheetd.conf")
+        #expect(FileManager.default.createFile(atPath: configFile, contents: Data("STOPSHEETD_ALERTS_INTERVAL=600\n".utf8)))
+        let receiver = try NotifyReceiver()
+        setenv("NOTIFY_SOCKET", receiver.path, 1)
+        setenv("WATCHDOG_USEC", "400000", 1)
+        unsetenv("WATCHDOG_PID")
+        defer { unsetenv("NOTIFY_SOCKET"); unsetenv("WATCHDOG_USEC") }
+
+        let built = Locked<Daemon?>(nil)
+        let exitStatus = Locked<Int32?>(nil)
+        let exited = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let status = Daemon.main(arguments: ["--demo", "--socket", socket, "--config", configFile, "--notify-ready", "when-loaded"], environment: [:]) { daemon in
+                built.withLock { $0 = daemon }
+            }
+            exitStatus.withLock { $0 = status }
+            exited.signal()
+        }
+        thread.stackSize = 4 << 20
+        thread.start()
+
+        let ready = next(receiver) { $0["READY"] == "1" }
+        #expect(ready?["STATUS"]?.hasPrefix("waiting for") == false, "READY=1 once loaded, its status the store's: \(ready ?? [:])")
+        let daemon = try #require(built.withLock { $0 })
+
+        let client = try TestClient(path: socket)
+        let health = try client.request(#"{"jsonrpc":"2.0","id":1,"method":"health"}"#)["result"]
+        #expect(health?["alerts"]?["source"] == "demo:alerts" && health?["stations"]?["source"] == "demo:stations", "\(health ?? .null)")
+        #expect(health?["facilities"]?["configured"] == false, "the demo has no lift status")
+        #expect(try client.request(#"{"jsonrpc":"2.0","id":2,"method":"stopSheet","params":{"stopId":"40380"}}"#)["result"]?["stationId"] == "40380")
+
+        #expect(next(receiver) { $0["WATCHDOG"] == "1" } != nil, "the watchdog fed from the loop's tick")
+        #expect(next(receiver) { $0["STATUS"] != nil && $0["READY"] == nil } != nil, "STATUS= kept current while running (the data's age moves)")
+
+        #expect(FileManager.default.createFile(atPath: configFile, contents: Data("STOPSHEETD_ALERTS_INTERVAL=900\n".utf8)))
+        daemon.reload()
+        #expect(daemon.config.withLock { $0.alertsInterval } == 900, "the reload took the config file as it is now")
+        #expect(next(receiver) { $0["RELOADING"] == "1" } != nil && next(receiver) { $0["READY"] == "1" } != nil)
+
+        daemon.stop(reason: "by the test")
+        #expect(exited.wait(timeout: .now() + patience) == .success)
+        #expect(exitStatus.withLock { $0 } == 0, "a stop asked for is a clean exit")
+        #expect(access(socket, F_OK) != 0, "the socket it bound is removed at exit")
+        #expect(client.waitForClose())
+        #expect(next(receiver) { $0["STOPPING"] == "1" } != nil)
+    }
+}
