@@ -11,9 +11,11 @@ import Testing
 /// suites show the same through the binary; here `make check` states it. Serialized: it sets
 /// NOTIFY_SOCKET and WATCHDOG_USEC, which the daemon reads from the process environment.
 @Suite(.serialized) struct DaemonRunTests {
-    /// The next datagram that `wanted` accepts, skipping the others; nil if none comes in time.
+    /// The next datagram that `wanted` accepts, skipping the others; nil if none comes within
+    /// `patience` (the others, such as STATUS= every second, do not extend the wait).
     private func next(_ receiver: NotifyReceiver, _ wanted: ([String: String]) -> Bool) -> [String: String]? {
-        while let datagram = receiver.receive(timeoutMs: Int32(patience * 1000)) {
+        let deadline = SystemClock.monotonicMilliseconds() + Int64(patience * 1000)
+        while case let left = deadline - SystemClock.monotonicMilliseconds(), left > 0, let datagram = receiver.receive(timeoutMs: Int32(left)) {
             if wanted(fields(datagram)) { return fields(datagram) }
         }
         return nil
