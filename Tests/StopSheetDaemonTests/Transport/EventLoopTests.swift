@@ -113,6 +113,27 @@ import Testing
         #expect(client.waitForClose())
     }
 
+    /// Over the budget a connection is answered one line at a time, each sent before the next
+    /// (its allowance is 0): lines it sent in one write are all answered in that service, while
+    /// its socket takes what it is sent, not one per later event. The tick, which would let a
+    /// stalled connection through, is an hour away, so nothing else answers them.
+    @Test func overTheBudgetLinesAlreadyReadAreAnsweredOneAfterAnother() throws {
+        var limits = ServerLimits()
+        (limits.maxBufferedBytes, limits.tickInterval) = (64, .seconds(3600))
+        let harness = try echoServer(limits, host: EchoLines.Host())
+        defer { #expect(harness.finish()) }
+        let holder = try harness.client()
+        defer { holder.close() }
+        // A line answered, then part of one that holds the total over the budget.
+        #expect(holder.send(Array(("hello\n" + String(repeating: "x", count: 100)).utf8)) && holder.readLine() == "echo hello")
+        let client = try harness.client()
+        defer { client.close() }
+        let lines = (1...10).map { "line \($0)" }
+        #expect(client.send(Array(lines.map { $0 + "\n" }.joined().utf8)))
+        let answers = lines.map { _ in client.readLine() ?? "(\(client.lastReadFailure ?? "nothing"))" }
+        #expect(answers == lines.map { "echo \($0)" })
+    }
+
     /// More connections ready at once than one `epoll_wait` reports (its 256 events): the loop
     /// handles the events it was given, no more, and the rest in the next round; each client is
     /// answered. The loop is held on a posted piece of work while every client sends, so all of
