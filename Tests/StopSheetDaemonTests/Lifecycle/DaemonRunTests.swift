@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StopSheetCore
+import StopSheetTestSupport
 import Testing
 @testable import StopSheetDaemon
 
@@ -21,6 +22,43 @@ import Testing
         return nil
     }
 
+    /// Runs `Daemon.main` with `arguments` on a thread of its own: the daemon once built, and a
+    /// wait for its exit status.
+    private func start(_ arguments: [String]) -> (daemon: () -> Daemon?, exit: () -> Int32?) {
+        let built = Locked<Daemon?>(nil)
+        let exitStatus = Locked<Int32?>(nil)
+        let exited = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let status = Daemon.main(arguments: arguments, environment: [:]) { daemon in built.withLock { $0 = daemon } }
+            exitStatus.withLock { $0 = status }
+            exited.signal()
+        }
+        thread.stackSize = 4 << 20
+        thread.start()
+        return ({ built.withLock { $0 } }, { exited.wait(timeout: .now() + patience) == .success ? exitStatus.withLock { $0 } : nil })
+    }
+
+    /// Under `--notify-ready when-loaded`, READY=1 waits for a source that fails at first, and
+    /// comes with the store change that completes the first loads: the alerts file, missing at
+    /// the start, put in place while the daemon retries it.
+    @Test func readyWaitsForTheFirstLoadsAndComesWithTheLastOfThem() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (socket, alerts) = (directory + "/s.sock", directory + "/alerts.json")
+        let receiver = try NotifyReceiver()
+        setenv("NOTIFY_SOCKET", receiver.path, 1)
+        defer { unsetenv("NOTIFY_SOCKET") }
+        let run = start(["--socket", socket, "--notify-ready", "when-loaded", "--alerts-url", "file://" + alerts,
+                         "--stations-url", "file://" + Fixtures.path("L_stops_2021.csv")])
+        let waiting = next(receiver) { $0["STATUS"]?.hasPrefix("waiting for alerts to load") == true || $0["READY"] != nil }
+        #expect(waiting?["READY"] == nil, "no READY=1 while the alerts have not loaded: \(waiting ?? [:])")
+        #expect(FileManager.default.createFile(atPath: alerts, contents: Data(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"))))
+        let ready = next(receiver) { $0["READY"] == "1" }
+        #expect(ready?["STATUS"]?.hasPrefix("waiting for") == false, "\(ready ?? [:])")
+        run.daemon()?.stop(reason: "by the test")
+        #expect(run.exit() == 0)
+    }
+
     @Test func startsReadyServesReloadsAndStopsCleanly() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -32,22 +70,11 @@ import Testing
         unsetenv("WATCHDOG_PID")
         defer { unsetenv("NOTIFY_SOCKET"); unsetenv("WATCHDOG_USEC") }
 
-        let built = Locked<Daemon?>(nil)
-        let exitStatus = Locked<Int32?>(nil)
-        let exited = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            let status = Daemon.main(arguments: ["--demo", "--socket", socket, "--config", configFile, "--notify-ready", "when-loaded"], environment: [:]) { daemon in
-                built.withLock { $0 = daemon }
-            }
-            exitStatus.withLock { $0 = status }
-            exited.signal()
-        }
-        thread.stackSize = 4 << 20
-        thread.start()
+        let run = start(["--demo", "--socket", socket, "--config", configFile, "--notify-ready", "when-loaded"])
 
         let ready = next(receiver) { $0["READY"] == "1" }
         #expect(ready?["STATUS"]?.hasPrefix("waiting for") == false, "READY=1 once loaded, its status the store's: \(ready ?? [:])")
-        let daemon = try #require(built.withLock { $0 })
+        let daemon = try #require(run.daemon())
 
         let client = try TestClient(path: socket)
         let health = try client.request(#"{"jsonrpc":"2.0","id":1,"method":"health"}"#)["result"]
@@ -64,8 +91,7 @@ import Testing
         #expect(next(receiver) { $0["RELOADING"] == "1" } != nil && next(receiver) { $0["READY"] == "1" } != nil)
 
         daemon.stop(reason: "by the test")
-        #expect(exited.wait(timeout: .now() + patience) == .success)
-        #expect(exitStatus.withLock { $0 } == 0, "a stop asked for is a clean exit")
+        #expect(run.exit() == 0, "a stop asked for is a clean exit")
         #expect(access(socket, F_OK) != 0, "the socket it bound is removed at exit")
         #expect(client.waitForClose())
         #expect(next(receiver) { $0["STOPPING"] == "1" } != nil)
