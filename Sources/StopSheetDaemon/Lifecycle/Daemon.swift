@@ -43,8 +43,11 @@ public final class Daemon: Sendable {
     /// When the watchdog was last fed (monotonic ms); the serving loop alone reads and writes it.
     private let lastPing = Atomic<Int64>(0)
 
-    /// Runs the daemon to completion and returns the process exit status.
-    public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+    /// Runs the daemon to completion and returns the process exit status. `built` is handed the
+    /// daemon before it runs: a test running it in its own process stops it with `stop(reason:)`
+    /// as the signals thread would (a signal sent to that process would reach the test's threads,
+    /// which do not block it).
+    public static func main(arguments: [String], environment: [String: String], built: (Daemon) -> Void = { _ in }) -> Int32 {
         // First of all, so that a SIGTERM from here on is taken by the signals thread (once it
         // runs) and ends in a clean exit 0, never in death by signal.
         Signals.block()
@@ -73,6 +76,7 @@ public final class Daemon: Sendable {
         let clock = config.now.map(DaemonClock.pinned(at:)) ?? .system
         do {
             let daemon = try Daemon(config: config, clock: clock, arguments: arguments, environment: environment)
+            built(daemon)
             return daemon.run() ? 0 : 1
         } catch {
             Log.error("cannot start: \(error)", [JournalEvent.startFailed.field])
@@ -206,7 +210,7 @@ public final class Daemon: Sendable {
     /// Begins the stop, parts in reverse order of start; the serving loop then drains and `run`
     /// finishes. Safe from any thread, any number of times: only the first call while starting
     /// or running does anything.
-    private func stop(reason: String) {
+    func stop(reason: String) {
         let first = state.advance(from: [.starting, .running], to: .stopping) {
             Log.notice("stopping \(reason)", [JournalEvent.stopping.field])
             notifier.stopping(status: "stopping")

@@ -60,9 +60,7 @@ final class EventLoop<Handler: ConnectionHandler> {
         self.handle = handle
         self.limits = handle.limits
         self.clients = Clients(limits: limits)
-        self.tickNanos = max(limits.tickInterval.clampedNanoseconds, 1_000_000)
-        self.drainNanos = limits.drainTimeout.clampedNanoseconds
-        self.graceNanos = min(limits.drainGrace.clampedNanoseconds, drainNanos)
+        (tickNanos, drainNanos, graceNanos) = (limits.tickNanoseconds, limits.drainTimeout.clampedNanoseconds, limits.graceNanoseconds)
         self.host = host
         bytesIn = handle.liveCounters[.bytesIn]
         now = SystemClock.monotonicNanoseconds()
@@ -96,14 +94,9 @@ final class EventLoop<Handler: ConnectionHandler> {
             if let end = graceEnd, now >= end { endGrace() }
             if let deadline = drainDeadline, clients.count == 0 || now >= deadline { return }
 
-            var wakeAt = nextTick
-            if let resume = acceptPausedUntil { wakeAt = min(wakeAt, resume) }
-            if let end = graceEnd { wakeAt = min(wakeAt, end) }
-            if let deadline = drainDeadline { wakeAt = min(wakeAt, deadline) }
             // Each time due by now was handled above (the tick moved `nextTick` on, the others
-            // were cleared or returned), so `wakeAt` is ahead and the timeout at least 1 ms. Round
-            // up: waking a hair early would only spin once more.
-            let timeout = Int32(clamping: (wakeAt - now + 999_999) / 1_000_000)
+            // were cleared or returned), so the wake-up is ahead and the timeout at least 1 ms.
+            let timeout = Self.waitMilliseconds(from: now, until: Self.earliest(nextTick, acceptPausedUntil, graceEnd, drainDeadline))
 
             let count = events.withUnsafeMutableBufferPointer { epoll_wait(epoll.raw, $0.baseAddress, Int32($0.count), timeout) }
             now = SystemClock.monotonicNanoseconds()
@@ -120,6 +113,17 @@ final class EventLoop<Handler: ConnectionHandler> {
             serviceDeferred()
             if clients.anyPausedForBudget, !clients.overBudget { resumePausedForBudget() }
         }
+    }
+
+    /// The first of the loop's times: the next tick, and each of the other three that is set.
+    static func earliest(_ tick: Int64, _ first: Int64?, _ second: Int64?, _ third: Int64?) -> Int64 {
+        min(min(tick, first ?? .max), min(second ?? .max, third ?? .max))
+    }
+
+    /// epoll_wait's timeout to wake at `wakeAt`: whole milliseconds, rounded up (waking a hair
+    /// early would only spin once more).
+    static func waitMilliseconds(from now: Int64, until wakeAt: Int64) -> Int32 {
+        Int32(clamping: (wakeAt - now + 999_999) / 1_000_000)
     }
 
     // MARK: - Events

@@ -69,6 +69,12 @@ public struct ServerLimits: Sendable, Equatable {
         tickInterval = min(tickInterval, interval / 4)
     }
 
+    /// The tick in nanoseconds: at least a millisecond, the resolution of the loop's wait.
+    var tickNanoseconds: Int64 { max(tickInterval.clampedNanoseconds, 1_000_000) }
+
+    /// The stop's grace in nanoseconds: never past the drain's own end.
+    var graceNanoseconds: Int64 { min(drainGrace.clampedNanoseconds, drainTimeout.clampedNanoseconds) }
+
     /// The reserved slots in force: never more than half of all, so a small `maxConnections`
     /// still serves other users.
     var reserve: Int { min(max(0, reservedConnections), maxConnections / 2) }

@@ -26,5 +26,11 @@ import Testing
         #expect(ConfigCheckCommand.run(arguments: ["--demo"] + socket, environment: [:], readFile: { _ in nil }) == 0)
         #expect(ConfigCheckCommand.run(arguments: ["--demo", "--max-batch", "many"] + socket, environment: [:], readFile: { _ in nil }) == 1)
         #expect(ConfigCheckCommand.run(arguments: socket, environment: [:], readFile: { _ in nil }) == 1, "no data source")
+        // A file:// source not there yet is a warning, which refuses nothing; one that would not
+        // load is an error, which does.
+        let missing = ["--alerts-url", "file://" + directory + "/alerts.json"]
+        #expect(ConfigCheckCommand.run(arguments: missing + socket, environment: [:], readFile: { _ in nil }) == 0)
+        #expect(FileManager.default.createFile(atPath: directory + "/alerts.json", contents: Data("not alerts".utf8)))
+        #expect(ConfigCheckCommand.run(arguments: missing + socket, environment: [:], readFile: { _ in nil }) == 1)
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// A test-owned NOTIFY_SOCKET: what the daemon sends is only proven by reading it back, since
 /// sd_notify reports success when nobody listens.
-private final class NotifyReceiver {
+final class NotifyReceiver {
     let path: String
     let fd: Int32
 
@@ -31,7 +31,8 @@ private final class NotifyReceiver {
     }
 }
 
-private func fields(_ datagram: String?) -> [String: String] {
+/// A notify datagram's assignments.
+func fields(_ datagram: String?) -> [String: String] {
     var out: [String: String] = [:]
     for line in (datagram ?? "").split(separator: "\n") {
         guard let eq = line.firstIndex(of: "=") else { continue }
@@ -120,6 +121,45 @@ private func monotonicUsec() -> UInt64 {
         #expect(ServiceNotifier(isActive: true, watchdogUsec: 2).watchdogPingInterval == .microseconds(1))
     }
 
+    /// Every character that would end the STATUS= line, or the datagram's string, is a space.
+    @Test func aStatusIsOneLineWhateverItsText() {
+        #expect(ServiceNotifier.clean("a\nb\rc\0d") == "a b c d")
+        #expect(ServiceNotifier.clean("serving 143 stations; alerts 5s old") == "serving 143 stations; alerts 5s old")
+    }
+
+    /// A manager that went away (its socket closed) refuses each datagram: the notifier gives up
+    /// on it at once, never retrying without end, and the daemon goes on.
+    @Test func aManagerThatLeftRefusesEachDatagramAndNothingWaits() throws {
+        var receiver: NotifyReceiver? = try NotifyReceiver()
+        let notifier = ServiceNotifier(isActive: true, watchdogUsec: 2_000_000, socketPath: receiver?.path)
+        notifier.status("serving")
+        #expect(fields(receiver?.receive())["STATUS"] == "serving")
+        receiver = nil
+        notifier.status("degraded")
+        notifier.watchdogPing()
+        notifier.ready(status: "serving again")
+        notifier.stopping()
+        #expect(notifier.isActive, "sent into the void, each call returned")
+    }
+
+    /// A manager whose queue is full: STATUS= and WATCHDOG=1, sent from the serving loop's tick,
+    /// are dropped at once, never waited for, so the loop is never held by systemd.
+    @Test func aFullQueueDropsAStatusWithoutWaiting() throws {
+        let receiver = try NotifyReceiver()
+        let notifier = ServiceNotifier(isActive: true, watchdogUsec: 2_000_000, socketPath: receiver.path)
+        let filler = try UnixSocket.open(.datagram, nonBlocking: true)
+        defer { close(filler) }
+        try UnixSocket.connect(filler, to: UnixSocketAddress(path: receiver.path))
+        var filled = 0
+        while filled < 100_000, Glibc.send(filler, "x", 1, 0) == 1 { filled += 1 }
+        #expect(errno == EAGAIN && filled > 0, "the receiver's queue is full")
+        notifier.status("dropped")
+        notifier.watchdogPing()
+        var queued = 0
+        while receiver.receive(timeoutMs: 0) == "x" { queued += 1 }
+        #expect(queued == filled, "only the filler's datagrams: the status and the ping were dropped")
+    }
+
     @Test func inactiveWithoutNotifySocket() {
         unsetenv("NOTIFY_SOCKET")
         setenv("WATCHDOG_USEC", "3000000", 1)
@@ -193,6 +233,26 @@ private func monotonicUsec() -> UInt64 {
     }
 }
 
+@Suite struct JournalRecordTests {
+    private let entry = LogEntry(level: .warning, message: "refresh failed", fields: [("upstream", "alerts"), ("MESSAGE", "forged"), ("_PID", "1"),
+                                                                                       ("station-id", "40380"), ("STOPSHEET_INSTANCE", "other"), ("9X", "dropped")],
+                                 file: "Refresher.swift", line: 42, function: "round()")
+
+    /// The sink's own fields first; an entry's field renamed as journald keeps it (a leading `_`
+    /// of journald's trusted fields dropped), never one of the sink's own, and none that no
+    /// name can carry; the instance's field only for a named instance.
+    @Test func theSinksFieldsThenTheEntrysUnderKeptNamesNeverTheSinksOwn() {
+        let own: [(String, String)] = [("MESSAGE", "refresh failed"), ("PRIORITY", String(LogLevel.warning.rawValue)), ("SYSLOG_IDENTIFIER", "stopsheetd"),
+                                       ("CODE_FILE", "Refresher.swift"), ("CODE_LINE", "42"), ("CODE_FUNC", "round()")]
+        let entryFields: [(String, String)] = [("UPSTREAM", "alerts"), ("PID", "1"), ("STATION_ID", "40380")]
+        let plain = JournalLogSink(instance: nil).record(of: entry)
+        #expect(plain.map { "\($0)=\($1)" } == (own + entryFields).map { "\($0)=\($1)" })
+        #expect(JournalLogSink(instance: "").record(of: entry).count == plain.count, "the default instance has no field")
+        let named = JournalLogSink(instance: "nyct").record(of: entry)
+        #expect(named.map { "\($0)=\($1)" } == (own + [("STOPSHEET_INSTANCE", "nyct")] + entryFields).map { "\($0)=\($1)" })
+    }
+}
+
 @Suite struct JournalFieldNameTests {
     @Test func validNamesPassThrough() {
         #expect(JournalLogSink.fieldName("STOPSHEET_EVENT") == "STOPSHEET_EVENT")
@@ -208,5 +268,15 @@ private func monotonicUsec() -> UInt64 {
         #expect(JournalLogSink.fieldName("") == nil)
         #expect(JournalLogSink.fieldName("___") == nil)
         #expect(JournalLogSink.fieldName(String(repeating: "A", count: 65)) == nil)
+        #expect(JournalLogSink.fieldName("9LIVES") == nil && JournalLogSink.fieldName("_0") == nil, "no leading digit, 0 to 9")
+    }
+
+    /// The bounds of each kept class are kept: A and Z, a and z (uppercased), 0 and 9, and a name
+    /// of exactly 64 bytes.
+    @Test func theEdgesOfEachClassAndTheLengthLimitAreKept() {
+        #expect(JournalLogSink.fieldName("AZ_az_09") == "AZ_AZ_09")
+        #expect(JournalLogSink.fieldName("Z9") == "Z9")
+        #expect(JournalLogSink.fieldName("@[`{/:") == nil, "the bytes just outside each class are stray: all `_`, then dropped")
+        #expect(JournalLogSink.fieldName(String(repeating: "A", count: 64)) == String(repeating: "A", count: 64))
     }
 }

@@ -71,4 +71,23 @@ import Testing
             + Self.line("n") + #"{"jsonrpc":"2.0","id":3,"result":[3]}"# + "\n", "queued before line 3 was answered: written before its answer")
         #expect(host.counters[.notificationsSent].count == 1, "counted as written, as answers are")
     }
+
+    /// A single request waiting on its deferred answer leaves no line open: a notification queued
+    /// meanwhile is written at once, before that answer.
+    @Test func aNotificationIsWrittenWhileASingleRequestWaits() {
+        var dispatcher = Dispatcher()
+        dispatcher.register("slow") { _, _ in .later { complete in complete(.result(.string("done"))) } }
+        let host = SessionHost(dispatcher: dispatcher, limits: ServerLimits(), counters: ServerCounterTable())
+        let inbox = Inbox()
+        let fed = FedSession(host: host) { inbox.pending.append($0) }
+        var out: [UInt8] = []
+        fed.receive(#"{"jsonrpc":"2.0","id":1,"method":"slow"}"# + "\n")
+        _ = fed.answer(into: &out)
+        #expect(out.isEmpty && fed.session.isWaiting)
+        fed.session.notifications.post(Self.notification("n"), key: .init(group: "s1", item: "a"))
+        _ = fed.answer(into: &out)
+        #expect(String(decoding: out, as: UTF8.self) == Self.line("n"), "written while the request waits")
+        #expect(fed.resume(inbox.pending.removeFirst(), into: &out))
+        #expect(String(decoding: out, as: UTF8.self) == Self.line("n") + #"{"jsonrpc":"2.0","id":1,"result":"done"}"# + "\n")
+    }
 }

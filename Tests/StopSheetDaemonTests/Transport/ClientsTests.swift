@@ -53,6 +53,7 @@ import Testing
         #expect(removed && !removedAgain && removedFirst, "each counted out once")
         #expect(clients.count == 2 && clients.refusal(of: peer(user)) == nil, "one of its two slots is free again")
         #expect(clients[admin.fd] == nil && clients[second.fd] === second && clients[admin.fd + 1000] == nil && clients[-1] == nil)
+        #expect(clients[Int32(clients.byFD.count)] == nil, "just past the end of the table")
     }
 
     @Test func aWholeLineTakenIsActivityAndAWaitingHandlerIsNeverIdle() throws {
@@ -89,5 +90,39 @@ import Testing
         let connection = try connection(uid: 1000, now: 0)
         let year: Int64 = 365 * 86_400 * 1_000_000_000
         #expect(clients.timedOut(connection, now: year) == nil)
+    }
+
+    /// The memory budget: at exactly `maxBufferedBytes` held the loop is over it, and then reads
+    /// a little at a time, answers only connections owed nothing, and holds back every connection
+    /// holding bytes but the one let through; with nothing unsent anywhere, the first connection
+    /// holding part of a line is let through, until it holds none.
+    @Test func atTheBudgetTheLoopHoldsBackAllButOneConnectionHoldingPartOfALine() throws {
+        var limits = ServerLimits()
+        (limits.maxBufferedBytes, limits.maxOutputBytes) = (10, 100)
+        var clients = Clients<Echo>(limits: limits)
+        let (empty, first, second) = (try connection(uid: 1000), try connection(uid: 1000), try connection(uid: 1000))
+        for each in [empty, first, second] { clients.add(each) }
+        first.input.append("four".utf8)
+        second.input.append("fives".utf8)
+        clients.account(first)
+        clients.account(second)
+        #expect(!clients.overBudget && clients.readSize(of: 65_536) == 65_536 && clients.outputAllowance == 100, "9 bytes of 10")
+        #expect(!clients.holdsBack(first) && clients.letOneThroughIfStalled() == nil, "under the budget nobody is let through")
+
+        second.input.append("!".utf8)
+        clients.account(second)
+        #expect(clients.overBudget && clients.readSize(of: 65_536) == 4096 && clients.outputAllowance == 0, "10 bytes of 10")
+        #expect(clients.holdsBack(first) && clients.holdsBack(second) && !clients.holdsBack(empty), "one holding nothing is not held back")
+
+        let through = clients.letOneThroughIfStalled()
+        #expect(through === first && clients.letThrough === first, "the first holding part of a line, in fd order")
+        #expect(!clients.holdsBack(first) && clients.holdsBack(second))
+        #expect(clients.letOneThroughIfStalled() == nil, "one at a time")
+
+        first.input.append("\n".utf8)
+        _ = first.input.next()
+        clients.account(first)
+        #expect(clients.letThrough == nil, "its line whole and taken: held back like the others again")
+        #expect(!clients.overBudget, "and the total under the budget")
     }
 }

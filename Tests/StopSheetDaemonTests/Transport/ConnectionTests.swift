@@ -112,4 +112,37 @@ import Testing
         }
         #expect(code == EPIPE || code == ECONNRESET, "errno \(code)")
     }
+
+    /// One read takes what the client sent into the input; an empty socket would block; the
+    /// client's end of sending is the end of input, remembered (`readClosed`): answer, then close.
+    @Test func aReadTakesDataThenWouldBlockAndTheClientsEndIsRemembered() throws {
+        let (connection, client) = try Self.connection()
+        var scratch = [UInt8](repeating: 0, count: 64)
+        let read = { scratch.withUnsafeMutableBytes { connection.read(into: $0) } }
+        _ = "ab\n".withCString { write(client, $0, 3) }
+        guard case .data(3) = read() else { Issue.record("the three bytes sent were not read"); return }
+        #expect(connection.input.bufferedByteCount == 3 && !connection.readClosed)
+        guard case .wouldBlock = read() else { Issue.record("an empty socket did not say it would block"); return }
+        #expect(!connection.readClosed)
+        close(client)
+        guard case .endOfInput = read() else { Issue.record("the client's close was not the end of input"); return }
+        #expect(connection.readClosed && connection.input.bufferedByteCount == 3, "the line read before the end is kept")
+    }
+
+    /// On the tick, a connection that sent nothing since the previous tick gives back a big
+    /// output allocation; one active at that very instant or later keeps it for its next answers.
+    @Test func aBigOutputBufferIsGivenBackOnlyByAConnectionQuietSinceTheLastTick() throws {
+        let (connection, client) = try Self.connection()
+        defer { close(client) }
+        connection.output.write([UInt8](repeating: UInt8(ascii: "a"), count: OutputBuffer.idleCapacity + 1))
+        while connection.unsent > 0 {
+            Self.take(client)
+            guard case .ok = connection.flush(now: 3 * Self.second) else { Issue.record("a send failed"); return }
+        }
+        #expect(connection.lastActivity == 3 * Self.second && connection.output.capacity > OutputBuffer.idleCapacity)
+        connection.releaseIdleBuffer(quietSince: 3 * Self.second)
+        #expect(connection.output.capacity > OutputBuffer.idleCapacity, "active at the tick itself: kept")
+        connection.releaseIdleBuffer(quietSince: 3 * Self.second + 1)
+        #expect(connection.output.capacity == 0, "quiet since before the tick: given back")
+    }
 }

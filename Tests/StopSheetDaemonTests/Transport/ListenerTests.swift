@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import Testing
 @testable import StopSheetDaemon
 
@@ -120,6 +121,58 @@ import Testing
             defer { close(first) }
             #expect(throws: ListenerError.inUse(path: path)) { try bindUnixListener(path: path) }
             _ = try TestClient(path: path)  // the first server still owns it
+        }
+    }
+
+    /// A live server whose backlog is full does not accept the probe's connection at once: the
+    /// probe must not wait for it (a start would hang), and the socket is in use all the same.
+    @Test func aLiveServerWithAFullBacklogIsInUseWithoutWaiting() throws {
+        try withDirectory { directory in
+            let path = directory + "/s.sock"
+            let server = try boundUnixSocket(at: path)
+            defer { close(server) }
+            #expect(listen(server, 0) == 0)
+            let address = try UnixSocketAddress(path: path)
+            var waiting: [Int32] = []
+            defer { waiting.forEach { close($0) } }
+            // Connections nobody accepts, until the next one would have to wait.
+            while waiting.count < 64 {
+                let client = try UnixSocket.open(.stream, nonBlocking: true)
+                waiting.append(client)
+                do throws(Errno) { try UnixSocket.connect(client, to: address) } catch {
+                    #expect(error.code == EAGAIN, "\(error)")
+                    break
+                }
+            }
+            #expect(throws: ListenerError.inUse(path: path)) { try bindUnixListener(path: path) }
+            #expect(BoundSocketFile(path: path) != nil, "left alone")
+        }
+    }
+
+    /// The socket's directory must be one nobody else can swap the socket in: one its group may
+    /// write to is refused; one everybody may write to but sticky (as /tmp is) is not, since there
+    /// only the socket's owner may remove it. Another user's directory is refused too (below).
+    @Test func refusesADirectoryItsGroupMayWriteButNotAStickyOne() throws {
+        try withDirectory { directory in
+            let path = directory + "/s.sock"
+            #expect(chmod(directory, 0o770) == 0)
+            #expect(throws: ListenerError.untrustedDirectory(path: directory, reason: "is writable by its group (mode 770) and not sticky")) {
+                try bindUnixListener(path: path)
+            }
+            #expect(chmod(directory, 0o1777) == 0)
+            close(try bindUnixListener(path: path))
+        }
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root to give a directory away"))
+    func refusesADirectoryAnotherUserOwns() throws {
+        try withDirectory { directory in
+            let path = directory + "/s.sock"
+            let stranger: uid_t = 4242
+            #expect(chown(directory, stranger, gid_t(stranger)) == 0)
+            #expect(throws: ListenerError.untrustedDirectory(path: directory, reason: "is owned by uid \(stranger), not by this user (uid \(DaemonUser.uid)) or root")) {
+                try bindUnixListener(path: path)
+            }
         }
     }
 

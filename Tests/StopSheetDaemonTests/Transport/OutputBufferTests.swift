@@ -128,6 +128,15 @@ import Testing
         var burst = written(OutputBuffer.keptCapacity + 1)
         #expect(sendAll(&burst) && burst.capacity == 0, "a burst's allocation is not kept even while busy")
         #expect(received.count == (16 << 10) + (256 << 10) + 6 + OutputBuffer.keptCapacity + 1, "every byte arrived")
+
+        // The bounds themselves are kept: an allocation of exactly keptCapacity while busy, of
+        // exactly idleCapacity while quiet.
+        var atKept = written(OutputBuffer.keptCapacity)
+        #expect(sendAll(&atKept) && atKept.capacity == OutputBuffer.keptCapacity, "keptCapacity itself is kept")
+        var atIdle = written(OutputBuffer.idleCapacity)
+        #expect(sendAll(&atIdle) && atIdle.capacity == OutputBuffer.idleCapacity)
+        atIdle.releaseIdle()
+        #expect(atIdle.capacity == OutputBuffer.idleCapacity, "idleCapacity itself is kept while quiet")
     }
 
     @Test func aClosedPeerIsAFailureNotALoop() throws {

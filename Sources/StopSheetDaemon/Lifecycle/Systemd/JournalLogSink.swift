@@ -25,6 +25,14 @@ public struct JournalLogSink: LogSink {
     }
 
     public func write(_ entry: LogEntry) {
+        // journald gone (stopped, or the socket vanished from a namespace): keep the line on
+        // stderr, which systemd also collects, rather than lose it.
+        if Self.send(record(of: entry)) < 0 { fallback.write(entry) }
+    }
+
+    /// The journal record of `entry`: the sink's own fields, then the entry's under names
+    /// journald keeps, none of them the sink's own.
+    func record(of entry: LogEntry) -> [(String, String)] {
         var record: [(String, String)] = [
             ("MESSAGE", entry.message),
             ("PRIORITY", String(entry.level.rawValue)),
@@ -38,9 +46,7 @@ public struct JournalLogSink: LogSink {
             guard let name = Self.fieldName(key), !Self.ownFields.contains(name) else { continue }
             record.append((name, value))
         }
-        // journald gone (stopped, or the socket vanished from a namespace): keep the line on
-        // stderr, which systemd also collects, rather than lose it.
-        if Self.send(record) < 0 { fallback.write(entry) }
+        return record
     }
 
     /// One `FIELD=value` iovec per field, all pointing into one buffer. sd_journal_sendv frames
