@@ -218,8 +218,9 @@ private func standardReason(_ status: Int) -> String {
 /// fetching thread, so they are covered by the same lock.
 ///
 /// Threads: shared by whichever threads fetch, and `Sendable` by that lock alone (`Locked` asks
-/// its value to be): nothing keeps the reference past `withLock`.
-private final class Transfer: @unchecked Sendable {
+/// its value to be): nothing keeps the reference past `withLock`. Internal, not private, so that
+/// tests feed its callbacks header lines, body chunks and addresses no local upstream can send.
+final class Transfer: @unchecked Sendable {
     var handle: UnsafeMutableRawPointer?
     /// Allocated once: libcurl keeps this pointer and writes into it on failure.
     let errorBuffer: UnsafeMutablePointer<CChar>
