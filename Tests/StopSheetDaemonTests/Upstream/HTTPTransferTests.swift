@@ -37,6 +37,10 @@ import Testing
         let broken = transfer()
         header(broken, "HTTP/1.1\r\n")
         #expect(broken.status == 0)
+        // Spaces doubled, and blanks of either kind around the reason, are no part of it.
+        let loose = transfer()
+        header(loose, "HTTP/1.1  404  \tNot Found \t\r\n")
+        #expect(loose.status == 404 && loose.reason == "Not Found", "\(loose.status) '\(loose.reason)'")
     }
 
     /// Names in any case, values trimmed of spaces and tabs at both ends, CR and LF dropped; a
