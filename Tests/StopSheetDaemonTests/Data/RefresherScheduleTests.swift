@@ -10,11 +10,13 @@ import Testing
 @Suite struct RefresherScheduleTests {
     /// Answers each fetch with the next of `answers` (the last one again once they run out).
     final class ScriptedSource: Source, @unchecked Sendable {
-        let url = "test:scripted"
+        let url: String
         private let answers: Locked<[Result<Fetched, FetchFailure>]>
         let validatorsSeen = Locked<[CacheValidators?]>([])
 
-        init(_ answers: [Result<Fetched, FetchFailure>]) { self.answers = Locked(answers) }
+        init(_ answers: [Result<Fetched, FetchFailure>], url: String = "test:scripted") { (self.answers, self.url) = (Locked(answers), url) }
+
+        var fetches: Int { validatorsSeen.withLock { $0.count } }
 
         func fetch(validators: CacheValidators?, stop: StopFlag) -> Result<Fetched, FetchFailure> {
             validatorsSeen.withLock { $0.append(validators) }
@@ -77,5 +79,37 @@ import Testing
         #expect(statuses[1].loaded && statuses[1].consecutiveFailures == 0)
         #expect(statuses[2].loaded && statuses[2].consecutiveFailures == 0 && statuses[2].lastHTTPStatus == 304)
         #expect(source.validatorsSeen.withLock { $0 } == [nil, nil, CacheValidators(etag: "\"e1\"", lastModified: nil)])
+    }
+
+    /// An upstream's Retry-After holds its URL: a refresh asked for inside it is answered at
+    /// once without a fetch, also after a reload that keeps the URL; a reload to another URL
+    /// lifts it.
+    @Test func aRetryAfterHoldsTheURLAcrossAReloadThatKeepsIt() throws {
+        let limited = Result<Fetched, FetchFailure>.failure(FetchFailure("HTTP 429 Too Many Requests, retry after 3600 s", httpStatus: 429,
+                                                                         retryAfterSeconds: 3600))
+        let first = ScriptedSource([limited], url: "test:a")
+        let store = GenerationTests.store()
+        let rounds = DispatchSemaphore(value: 0)
+        let refresher = Refresher(cache: .alerts, source: first, interval: 1, store: store, spacingMilliseconds: 0, onRefreshed: { rounds.signal() })
+        let thread = refresher.start()
+        defer {
+            refresher.stop()
+            _ = thread.join(milliseconds: 60_000)
+        }
+        try #require(rounds.wait(timeout: .now() + 60) == .success, "the start's round")
+        func refreshAnsweredAtOnce() -> Bool {
+            let answered = DispatchSemaphore(value: 0)
+            refresher.refreshNow { _ in answered.signal() }
+            return answered.wait(timeout: .now() + 60) == .success
+        }
+        #expect(refreshAnsweredAtOnce() && first.fetches == 1)
+        let sameURL = ScriptedSource([Self.alerts], url: "test:a")
+        refresher.reconfigure(source: sameURL, interval: 1, spacingMilliseconds: 0)
+        #expect(refreshAnsweredAtOnce() && sameURL.fetches == 0, "the same URL, still held")
+        let otherURL = ScriptedSource([Self.alerts], url: "test:b")
+        refresher.reconfigure(source: otherURL, interval: 3600, spacingMilliseconds: 0)
+        refresher.refreshNow { _ in }
+        try #require(rounds.wait(timeout: .now() + 60) == .success, "the other URL's round")
+        #expect(otherURL.fetches == 1 && store.status(.alerts).loaded)
     }
 }
