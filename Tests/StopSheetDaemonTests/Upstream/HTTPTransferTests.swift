@@ -155,4 +155,19 @@ import Testing
         #expect(transfer.redirectRefusal == nil)
         #expect(transfer.admitRequest(to: "198.51.100.7", port: 443) && transfer.admitRequest(to: "192.0.2.1", port: 443))
     }
+
+    /// A timeout names the budget that ran out: connecting, the shorter of the connect and the
+    /// whole timeout; connected, the whole one and the bytes that had arrived. A 0 is 1 ms, as set.
+    @Test func aTimeoutNamesTheBudgetThatRanOut() {
+        func text(connected: Bool, _ timeout: Int, _ connect: Int) -> String {
+            HTTPSource.timeoutText(connected: connected, received: 7,
+                                   options: HTTPOptions(version: "test", timeoutMilliseconds: timeout, connectTimeoutMilliseconds: connect))
+        }
+        #expect(text(connected: false, 5_000, 300) == "timed out after 300 ms connecting to the upstream")
+        #expect(text(connected: false, 200, 300) == "timed out after 200 ms connecting to the upstream")
+        #expect(text(connected: false, 5_000, 0) == "timed out after 1 ms connecting to the upstream")
+        #expect(text(connected: false, 0, 300) == "timed out after 1 ms connecting to the upstream")
+        #expect(text(connected: true, 5_000, 300) == "timed out after 5000 ms (7 bytes received)")
+        #expect(text(connected: true, 0, 300) == "timed out after 1 ms (7 bytes received)")
+    }
 }
