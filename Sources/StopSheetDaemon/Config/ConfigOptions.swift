@@ -16,11 +16,11 @@ extension Config {
         let defaultValue: String?
         /// Sets the value; `name` is how the user wrote the setting (flag or variable), for messages.
         let apply: @Sendable (inout Config, String, _ name: String) throws -> Void
-        /// Whether SIGHUP applies it or it waits for a restart: what `--help`, stopsheetd(8) and
-        /// the reload itself read.
-        let reload: OnReload
+        /// nil when SIGHUP applies it; else how it waits for a restart: what `--help`,
+        /// stopsheetd(8) and the reload itself read.
+        let reload: OnReload?
 
-        init(flag: String, placeholder: String?, help: String, default field: PartialKeyPath<Config>? = nil, reload: OnReload = .applies,
+        init(flag: String, placeholder: String?, help: String, default field: PartialKeyPath<Config>? = nil, reload: OnReload? = nil,
              apply: @escaping @Sendable (inout Config, String, _ name: String) throws -> Void) {
             self.flag = flag
             self.placeholder = placeholder

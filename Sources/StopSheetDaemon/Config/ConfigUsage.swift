@@ -26,7 +26,7 @@ extension Config {
             for line in lines { text += indent + line + "\n" }
         }
         for option in options {
-            let help = option.helpWithDefault + (option.reload.atRestart ? "; \(restartOnlyNote)" : "")
+            let help = option.helpWithDefault + (option.reload == nil ? "" : "; \(restartOnlyNote)")
             entry(option.flag + (option.placeholder.map { " " + $0 } ?? ""), help, option.environmentName)
         }
         entry(checkFlag, "check flags, environment and --config file; exit 0 or 1")

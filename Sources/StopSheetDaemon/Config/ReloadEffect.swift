@@ -11,22 +11,20 @@
 /// and logs one warning naming it (`reload_ignored`). (Adding or removing a source is refused
 /// whole, by the reload itself: it is no one option's, `--demo` supplies any source not given.)
 extension Config {
+    /// How an option that takes effect at restart is held at its running value on SIGHUP (an
+    /// option SIGHUP applies has none: its row's `reload` is nil).
     struct OnReload: Sendable {
-        /// False: applied on SIGHUP.
-        let atRestart: Bool
         /// Whether two configurations differ in the option.
         let differs: @Sendable (Config, Config) -> Bool
         /// Puts the running value back into a reloaded configuration.
         let keep: @Sendable (inout Config, Config) -> Void
 
-        static let applies = OnReload(atRestart: false, differs: { _, _ in false }, keep: { _, _ in })
-
         static func atRestart<Value: Equatable & Sendable>(_ field: WritableKeyPath<Config, Value> & Sendable) -> OnReload {
-            OnReload(atRestart: true, differs: { $0[keyPath: field] != $1[keyPath: field] }, keep: { $0[keyPath: field] = $1[keyPath: field] })
+            OnReload(differs: { $0[keyPath: field] != $1[keyPath: field] }, keep: { $0[keyPath: field] = $1[keyPath: field] })
         }
     }
 
-    static func takesEffectAtRestart(_ flag: String) -> Bool { options.contains { $0.flag == flag && $0.reload.atRestart } }
+    static func takesEffectAtRestart(_ flag: String) -> Bool { options.contains { $0.flag == flag && $0.reload != nil } }
 
     /// What a reload puts in force when `self` runs and `next` was read: `next`, with every
     /// option that takes effect at restart at its running value; and the flags of those `next`
@@ -34,9 +32,10 @@ extension Config {
     func reloaded(to next: Config) -> (config: Config, ignored: [String]) {
         var applied = next
         var ignored: [String] = []
-        for option in Self.options where option.reload.atRestart && option.reload.differs(self, next) {
+        for option in Self.options {
+            guard let reload = option.reload, reload.differs(self, next) else { continue }
             ignored.append(option.flag)
-            option.reload.keep(&applied, self)
+            reload.keep(&applied, self)
         }
         return (applied, ignored)
     }

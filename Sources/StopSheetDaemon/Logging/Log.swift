@@ -104,12 +104,17 @@ public struct StderrLogSink: LogSink {
     }
 
     public func write(_ entry: LogEntry) {
+        printError(line(entry))
+    }
+
+    /// The line `write` prints for `entry`.
+    func line(_ entry: LogEntry) -> String {
         let prefix = priorityPrefix ? "<\(entry.level.rawValue)>" : entry.level >= .warning ? "\(entry.level.name): " : ""
         // Escaped, so text from a client or an upstream cannot end this line and forge another
         // entry with a priority of its choosing.
         var text = prefix + Log.oneLine(entry.message)
         for (key, value) in entry.fields { text += " \(key)=\(Log.oneLine(value))" }
-        printError(text)
+        return text
     }
 }
 
@@ -133,7 +138,8 @@ extension Log {
             case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029: piece = "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default: piece = String(scalar)
             }
-            if bytes + piece.utf8.count > limit, maxBytes != .max {
+            // Without a limit (`.max`) this never holds: no text has Int.max - 3 bytes.
+            if bytes + piece.utf8.count > limit {
                 result += "…"
                 break
             }

@@ -163,11 +163,18 @@ public final class HTTPSource: Source {
         var received: curl_off_t = 0
         _ = ccurl_getinfo_off(handle, CURLINFO_CONNECT_TIME_T, &connectMicroseconds)
         _ = ccurl_getinfo_off(handle, CURLINFO_SIZE_DOWNLOAD_T, &received)
-        if connectMicroseconds == 0 {
+        return FetchFailure(Self.timeoutText(connected: connectMicroseconds != 0, received: Int64(received), options: options))
+    }
+
+    /// The words of a timeout. Not yet connected, the budget that ran out is the connect
+    /// timeout, or the whole one when that is shorter (libcurl holds a connect to both), each at
+    /// least 1 ms as set; connected, the whole one, with what had arrived.
+    static func timeoutText(connected: Bool, received: Int64, options: HTTPOptions) -> String {
+        guard connected else {
             let budget = min(max(1, options.connectTimeoutMilliseconds), max(1, options.timeoutMilliseconds))
-            return FetchFailure("timed out after \(budget) ms connecting to the upstream")
+            return "timed out after \(budget) ms connecting to the upstream"
         }
-        return FetchFailure("timed out after \(max(1, options.timeoutMilliseconds)) ms (\(received) bytes received)")
+        return "timed out after \(max(1, options.timeoutMilliseconds)) ms (\(received) bytes received)"
     }
 }
 
@@ -218,8 +225,9 @@ private func standardReason(_ status: Int) -> String {
 /// fetching thread, so they are covered by the same lock.
 ///
 /// Threads: shared by whichever threads fetch, and `Sendable` by that lock alone (`Locked` asks
-/// its value to be): nothing keeps the reference past `withLock`.
-private final class Transfer: @unchecked Sendable {
+/// its value to be): nothing keeps the reference past `withLock`. Internal, not private, so that
+/// tests feed its callbacks header lines, body chunks and addresses no local upstream can send.
+final class Transfer: @unchecked Sendable {
     var handle: UnsafeMutableRawPointer?
     /// Allocated once: libcurl keeps this pointer and writes into it on failure.
     let errorBuffer: UnsafeMutablePointer<CChar>

@@ -28,4 +28,14 @@ import Testing
             }
         }
     }
+
+    /// A default is written as it would be given: whole seconds without a fraction, a level and
+    /// a notify-ready choice by their words, a count as it is.
+    @Test func defaultsAreWrittenAsTheyWouldBeGiven() {
+        let defaults = Dictionary(uniqueKeysWithValues: Config.documentedDefaults.map { ($0.flag, $0.value) })
+        #expect(defaults["--alerts-interval"] == "60" && defaults["--stations-interval"] == "3600" && defaults["--idle-timeout"] == "0")
+        #expect(defaults["--http-timeout"] == String(Int(Config.defaults.httpTimeout)))
+        #expect(defaults["--log-level"] == "notice" && defaults["--notify-ready"] == Config.defaults.notifyReady.rawValue)
+        #expect(defaults["--max-batch"] == "64" && defaults["--config"] == .some(nil))
+    }
 }

@@ -100,4 +100,26 @@ import Testing
         #expect(reason.hasPrefix("line 1: "))
         #expect(failure("") != nil)
     }
+
+    /// Every element counts toward the cap, however deep: the root, its children and theirs.
+    @Test func theElementCapCountsEveryElement() throws {
+        let three = Array("<a><b><c/></b></a>".utf8)
+        #expect(try MarkupReader.read(three, maxElements: 3).children[0].children.map(\.name) == ["c"])
+        #expect(throws: DecodingFailure.invalidXML("more than 2 elements")) { try MarkupReader.read(three, maxElements: 2) }
+        let siblings = Array("<a><b/><b/><b/></a>".utf8)
+        #expect(try MarkupReader.read(siblings, maxElements: 4).children.count == 3)
+        #expect(throws: DecodingFailure.invalidXML("more than 3 elements")) { try MarkupReader.read(siblings, maxElements: 3) }
+    }
+
+    /// The format is told by the first byte that is not a BOM, a space, a tab, a CR or an LF:
+    /// SIRI-FM without its XML declaration may follow any of them.
+    @Test func xmlIsToldAfterABOMAndEveryKindOfBlank() throws {
+        let fixture = String(decoding: try Fixtures.bytes("facilities/siri_fm.HANDMADE.xml"), as: UTF8.self)
+        let siri = try #require(fixture.split(separator: "\n", maxSplits: 1).last)
+        let whole = try FacilitiesBody.decode(Array(fixture.utf8), local: Self.berlin)
+        for blanks in ["\u{FEFF}", " \t\r\n", "\u{FEFF}\n\r\t "] {
+            let feed = try FacilitiesBody.decode(Array((blanks + siri).utf8), local: Self.berlin)
+            #expect(feed.format == .siriFM && feed.units.map(\.unitID) == whole.units.map(\.unitID), "\(Array(blanks.utf8))")
+        }
+    }
 }

@@ -58,4 +58,20 @@ import Testing
         store.install(stations: StationDirectory(platforms: [platform], agencies: []), at: now)
         #expect(store.zone.name == "America/Chicago")
     }
+
+    /// A reload that sets `--time-zone` shows every time in it at once (the snapshot encoded
+    /// again); one that changes only a limit keeps the zone.
+    @Test func aReloadedTimeZoneIsShownAtOnce() throws {
+        let now = Instant(secondsSince1970: 1_790_000_000)
+        let store = Store(alertsSource: "a", stationsSource: "s", clock: .fixed(now), zones: .cta)
+        store.install(alerts: DecodedAlerts(alerts: [], timeZone: CTATime.zoneIdentifier), at: now)
+        #expect(store.zone.name == "America/Chicago")
+        let berlin = try TimeZones(configured: TestZones.rules("Europe/Berlin"))
+        store.reconfigure(sources: [:], staleAfterSeconds: [:], zones: berlin)
+        #expect(store.zone.name == "Europe/Berlin" && store.zones == berlin)
+        store.reconfigure(sources: [:], staleAfterSeconds: [.alerts: 60], zones: berlin)
+        #expect(store.zone.name == "Europe/Berlin" && store.status(.alerts).staleAfterSeconds == 60)
+        store.reconfigure(sources: [:], staleAfterSeconds: [:], zones: .cta)
+        #expect(store.zone.name == "America/Chicago")
+    }
 }

@@ -1,4 +1,5 @@
 import Testing
+import StopSheetCore
 @testable import StopSheetDaemon
 
 /// `--now`'s clock reads whole seconds floored, as a wall clock does: the second a time falls in,
@@ -13,5 +14,15 @@ import Testing
         for (nanoseconds, expected) in cases {
             #expect(DaemonClock.wholeSeconds(nanoseconds: nanoseconds) == expected, "\(nanoseconds) ns")
         }
+    }
+
+    /// `--now`'s clock says it is pinned (`health.clock.pinned`) and runs on from its instant,
+    /// never back, and never to the real time; the real clock and a hand-made one are not pinned.
+    @Test func aPinnedClockSaysSoAndRunsOnFromItsInstant() {
+        let start = Instant(secondsSince1970: 784_111_777)
+        let pinned = DaemonClock.pinned(at: start)
+        #expect(pinned.isPinned && !DaemonClock.system.isPinned && !DaemonClock { start }.isPinned)
+        let first = pinned.now(), second = pinned.now()
+        #expect(first >= start && second >= first && second < DaemonClock.system.now(), "\(first) \(second)")
     }
 }

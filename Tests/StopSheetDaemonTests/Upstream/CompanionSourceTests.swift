@@ -64,4 +64,36 @@ import Testing
         guard case .failure(let message) = required.fetch(validators: nil) else { Issue.record("a required companion's failure must fail the round"); return }
         #expect(message.message == "inventory http://inventory: HTTP 503")
     }
+
+    static func stationTable(_ fetched: Result<Fetched, FetchFailure>) -> CompanionFetch? {
+        switch fetched {
+        case .success(.body(_, _, _, _, let table)), .success(.notModified(_, _, let table)): table
+        case .failure: nil
+        }
+    }
+
+    /// The station table is never required, even beside a required inventory: never fetched, it
+    /// is `.failed` and the round goes on; once fetched, it is asked with its own validators and
+    /// a 304 keeps it.
+    @Test func aStationTableNeverFetchedDoesNotFailTheRound() {
+        let table = Scripted("http://table", [.failure(FetchFailure("HTTP 503", httpStatus: 503)), Self.body("t", etag: "t1"),
+                                              .success(.notModified(httpStatus: 304))])
+        let statuses = Scripted("http://statuses", [Self.body("s", etag: "s1"), Self.body("s", etag: "s1"), .success(.notModified(httpStatus: 304))])
+        let inventory = Scripted("http://inventory", [Self.body("i", etag: "i1"), .success(.notModified(httpStatus: 304)),
+                                                      .success(.notModified(httpStatus: 304))])
+        let source = CompanionSource(main: statuses, companion: inventory, named: "inventory", required: true, stationTable: table)
+        let first = source.fetch(validators: nil)
+        guard case .failed(let why)? = Self.stationTable(first) else { Issue.record("not failed: \(first)"); return }
+        #expect(why.message == "station table http://table: HTTP 503")
+        guard case .body(let bytes)? = Self.stationTable(source.fetch(validators: CacheValidators(etag: "s1"))) else {
+            Issue.record("no station table body")
+            return
+        }
+        #expect(bytes == Array("t".utf8))
+        let third = source.fetch(validators: CacheValidators(etag: "s1"))
+        guard case .unchanged? = Self.stationTable(third) else { Issue.record("the station table not unchanged: \(third)"); return }
+        #expect(table.sent == [nil, nil, CacheValidators(etag: "t1")])
+        // A new station table fetched the statuses whole; an unchanged one let them be asked conditionally.
+        #expect(statuses.sent == [nil, nil, CacheValidators(etag: "s1")])
+    }
 }

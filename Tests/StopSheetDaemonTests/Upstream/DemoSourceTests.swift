@@ -69,4 +69,16 @@ import Testing
         #expect(Fixtures.bytes(atPath: demo + "alerts.json") == Fixtures.bytes("alerts_2015-02-14.DERIVED.json"))
         #expect(try alerts(rebasedTo: captured) == AlertsDecoder.decode(Fixtures.bytes("alerts_2015-02-14.DERIVED.json"), chicago: TestZones.chicago))
     }
+
+    /// Only `EventStart`, `EventEnd` and `TimeStamp` move, each by start-up less the capture's
+    /// `TimeStamp`; any other member keeps its text, a time or not.
+    @Test func rebasingMovesTheThreeTimesAlone() throws {
+        let capture = #"{"CTAAlerts":{"TimeStamp":"2015-02-14T14:35:00","Alert":[{"EventStart":"2015-02-14T10:00:00","EventEnd":"2015-02-15T10:00:00","Other":"2015-02-14T10:00:00"}]}}"#
+        let startup = TestZones.chicago.instant(.init(year: 2026, month: 9, day: 30, hour: 16, minute: 35))
+        let rebased = try #require(DemoSource.rebase(Array(capture.utf8), to: startup, chicago: TestZones.chicago))
+        #expect(rebased["CTAAlerts"]?["TimeStamp"] == "2026-09-30T16:35:00")
+        let alert = rebased["CTAAlerts"]?["Alert"]?.arrayValue?.first
+        #expect(alert?["EventStart"] == "2026-09-30T12:00:00" && alert?["EventEnd"] == "2026-10-01T12:00:00" && alert?["Other"] == "2015-02-14T10:00:00",
+                "\(String(describing: alert))")
+    }
 }

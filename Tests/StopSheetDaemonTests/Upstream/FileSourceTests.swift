@@ -106,4 +106,17 @@ import Testing
             #expect(error.message.contains(url), "the message should quote the URL: \(error.message)")
         }
     }
+
+    /// Percent escapes decode in either case, the last three bytes of a path included; `file:`
+    /// alone is a file URL (with no path), in any case.
+    @Test func escapesDecodeToTheVeryEnd() throws {
+        #expect(try FileSource(url: "file:///srv/a%20").path == "/srv/a ")
+        #expect(try FileSource(url: "file:///srv/%41%4a%4F%6a%6F%7e").path == "/srv/AJOjo~")
+        #expect(try FileSource(url: "file:///%C3%BC").path == "/ü")
+        for url in ["file:", "FILE:", "File:x"] {
+            #expect(throws: FetchFailure("file URL path must be absolute (use file:///absolute/path): '\(url)'")) { try FileSource(url: url) }
+        }
+        #expect(throws: FetchFailure("not a file URL: 'file'")) { try FileSource(url: "file").path }
+        #expect(throws: FetchFailure("not a file URL: 'fila:/x'")) { try FileSource(url: "fila:/x").path }
+    }
 }

@@ -146,6 +146,16 @@ import Testing
         #expect(failure.httpStatus == nil)
     }
 
+    /// A fetch whose stop is raised gives up at libcurl's first progress call, saying why, long
+    /// before the upstream's answer or the timeout (the flag is raised before it starts: nothing
+    /// here depends on how long anything takes).
+    @Test func aStoppedFetchIsAbandoned() throws {
+        let stop = StopFlag()
+        stop.raise()
+        let failure = try failure(source("/hang?ms=30000", timeoutMilliseconds: 60_000).fetch(validators: nil, stop: stop))
+        #expect(failure == FetchFailure("abandoned: the daemon is stopping"))
+    }
+
     @Test func truncatedBodyFails() throws {
         let failure = try failure(source("/truncated/alerts.json").fetch(validators: nil))
         #expect(failure.message.contains("transfer closed"), "\(failure.message)")

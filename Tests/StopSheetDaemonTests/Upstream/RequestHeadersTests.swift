@@ -81,6 +81,24 @@ import Testing
         #expect(throws: RequestHeaders.Failure(description: "cannot open \(directory)/none: No such file or directory")) { try RequestHeaders.load(directory + "/none") }
     }
 
+    /// A headers file of 64 KiB is read; one byte more is refused unread.
+    @Test func aFileOf64KiBIsTheLargestRead() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/alerts.headers"
+        for (size, read) in [(64 << 10, true), ((64 << 10) + 1, false)] {
+            let line = "A: " + String(repeating: "x", count: size - 4) + "\n"
+            #expect(line.utf8.count == size)
+            try line.write(toFile: path, atomically: false, encoding: .utf8)
+            chmod(path, 0o600)
+            if read {
+                #expect(try RequestHeaders.load(path).names == ["A"])
+            } else {
+                #expect(throws: RequestHeaders.Failure(description: "\(path) is larger than 65536 bytes")) { try RequestHeaders.load(path) }
+            }
+        }
+    }
+
     /// libcurl sends custom headers other than Authorization to wherever a redirect leads: a
     /// keyed request follows none that leaves the upstream's address and port; an unkeyed one
     /// keeps issue 10's policy.

@@ -18,7 +18,8 @@ enum MarkupReader {
         return true
     }()
 
-    static func read(_ bytes: [UInt8], limits: DecodingLimits = .init()) throws(DecodingFailure) -> MarkupElement {
+    /// `maxElements` is the cap, lowered only by tests (two million elements take seconds).
+    static func read(_ bytes: [UInt8], limits: DecodingLimits = .init(), maxElements: Int = MarkupReader.maxElements) throws(DecodingFailure) -> MarkupElement {
         if contains(bytes, "<!DOCTYPE") {
             throw .invalidXML("a document type declaration (DTD) is refused")
         }
@@ -38,7 +39,7 @@ enum MarkupReader {
         }
         guard let root = xmlDocGetRootElement(document) else { throw .invalidXML("no root element") }
         var count = 0
-        return try element(root, depth: 1, limits: limits, count: &count)
+        return try element(root, depth: 1, limits: limits, maxElements: maxElements, count: &count)
     }
 
     /// Whether `text` occurs in `bytes`, scanned in place: the generic search took a third of a
@@ -61,7 +62,7 @@ enum MarkupReader {
         }
     }
 
-    private static func element(_ node: xmlNodePtr, depth: Int, limits: DecodingLimits, count: inout Int) throws(DecodingFailure) -> MarkupElement {
+    private static func element(_ node: xmlNodePtr, depth: Int, limits: DecodingLimits, maxElements: Int, count: inout Int) throws(DecodingFailure) -> MarkupElement {
         guard depth <= limits.maxDepth else { throw .invalidXML("elements nested deeper than \(limits.maxDepth)") }
         count += 1
         guard count <= maxElements else { throw .invalidXML("more than \(maxElements) elements") }
@@ -70,7 +71,7 @@ enum MarkupReader {
         while let current = child {
             switch current.pointee.type {
             case XML_ELEMENT_NODE:
-                result.children.append(try element(current, depth: depth + 1, limits: limits, count: &count))
+                result.children.append(try element(current, depth: depth + 1, limits: limits, maxElements: maxElements, count: &count))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let content = current.pointee.content { result.text += String(cString: content) }
             case XML_ENTITY_REF_NODE, XML_ENTITY_NODE, XML_ENTITY_DECL, XML_DTD_NODE:
