@@ -21,10 +21,7 @@ import Testing
     /// Each map decoded as the daemon decodes a feed directory, and the oracle's reading of it.
     static func map(_ folder: String) throws -> Map {
         let directory = GTFSFeeds.tests + "/Fixtures/" + folder
-        let table = { (name: String) in try GTFSFeeds.bytes(directory + "/" + name) }
-        var decoded = try GTFSStopsDecoder.decode(try table("stops.txt"))
-        decoded.topologies = try GTFSPathwaysDecoder.decode(stops: try table("stops.txt"), pathways: try table("pathways.txt"),
-                                                            levels: try table("levels.txt")).stations
+        let decoded = try GTFSFeeds.stationsWithMaps(in: directory)
         let run = try runProcess("/usr/bin/env", ["python3", GTFSFeeds.tests + "/GTFS/step_free_via.py", directory])
         guard run.status == 0 else { throw TestFailure("step_free_via.py failed: \(run.stderr.suffix(2000))") }
         return Map(stations: StationDirectory(decoded), expected: try JSONParser.parse(Array(run.stdout.utf8)))

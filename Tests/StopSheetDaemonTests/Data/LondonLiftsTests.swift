@@ -23,11 +23,7 @@ import Testing
 
     /// TfL's GTFS tables as the daemon reads a feed directory of them.
     static let decoded = Result { () throws -> DecodedStations in
-        let table = { (name: String) in try GTFSFeeds.bytes(fixtures + "/tfl/gtfs/" + name) }
-        var decoded = try GTFSStopsDecoder.decode(try table("stops.txt"))
-        decoded.topologies = try GTFSPathwaysDecoder.decode(stops: try table("stops.txt"), pathways: try table("pathways.txt"),
-                                                            levels: try table("levels.txt")).stations
-        return decoded
+        try GTFSFeeds.stationsWithMaps(in: fixtures + "/tfl/gtfs")
     }
     static let directory = Result { () throws -> StationDirectory in StationDirectory(try decoded.get()) }
 

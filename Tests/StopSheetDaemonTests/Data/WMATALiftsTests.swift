@@ -20,11 +20,7 @@ import Testing
     static let now = Instant(secondsSince1970: 1_777_550_400)  // 2026-04-30T12:00:00Z
 
     static let stations = Result { () throws -> StationDirectory in
-        let stops = try GTFSFeeds.bytes(feed + "/stops.txt")
-        var decoded = try GTFSStopsDecoder.decode(stops)
-        decoded.topologies = try GTFSPathwaysDecoder.decode(stops: stops, pathways: try GTFSFeeds.bytes(feed + "/pathways.txt"),
-                                                            levels: try GTFSFeeds.bytes(feed + "/levels.txt")).stations
-        return StationDirectory(decoded)
+        StationDirectory(try GTFSFeeds.stationsWithMaps(in: feed))
     }
 
     /// The oracle's body and expectations: its own body, or `body`'s.

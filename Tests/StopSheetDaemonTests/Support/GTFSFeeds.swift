@@ -29,6 +29,16 @@ enum GTFSFeeds {
         return directory
     }
 
+    /// A feed directory's stations with their maps (`stops.txt`, `pathways.txt`, `levels.txt`),
+    /// decoded as the daemon decodes a feed directory.
+    static func stationsWithMaps(in directory: String) throws -> DecodedStations {
+        let table = { (name: String) in try bytes(directory + "/" + name) }
+        var decoded = try GTFSStopsDecoder.decode(try table("stops.txt"))
+        decoded.topologies = try GTFSPathwaysDecoder.decode(stops: try table("stops.txt"), pathways: try table("pathways.txt"),
+                                                            levels: try table("levels.txt")).stations
+        return decoded
+    }
+
     static func bytes(_ path: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else { throw TestFailure("cannot read \(path)") }
         return [UInt8](data)

@@ -59,12 +59,9 @@ import Testing
 
     @Test(arguments: ["prague-pid-2020-07-02", "euskotren-2025-11-27"])
     func everyStationOfRealPathways(feed: String) throws {
-        let folder = GTFSFeeds.tests + "/Fixtures/gtfs-pathways/\(feed)/"
-        let stops = try GTFSFeeds.bytes(folder + "stops.txt")
-        var decoded = try GTFSStopsDecoder.decode(stops)
-        decoded.topologies = try GTFSPathwaysDecoder.decode(stops: stops, pathways: try GTFSFeeds.bytes(folder + "pathways.txt"),
-                                                            levels: try GTFSFeeds.bytes(folder + "levels.txt")).stations
-        let directory = StationDirectory(decoded)
+        let folder = GTFSFeeds.tests + "/Fixtures/gtfs-pathways/\(feed)"
+        let stops = try GTFSFeeds.bytes(folder + "/stops.txt")
+        let directory = StationDirectory(try GTFSFeeds.stationsWithMaps(in: folder))
         let zone = TestZones.chicago
         let now = Instant(secondsSince1970: 1_764_669_600)
         // Every stop id of the feed, in file order; an alert names every fourth, a unit stands

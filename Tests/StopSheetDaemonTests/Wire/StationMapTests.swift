@@ -55,12 +55,7 @@ import Testing
     /// TfL's map has no entrances: a station's street is its generic node `<station>-Outside`, drawn
     /// as the street, and its other generic nodes as nodes.
     @Test func tflsOutsideNodeIsTheStreet() throws {
-        let folder = GTFSFeeds.tests + "/Fixtures/facilities/tfl/gtfs/"
-        let stops = try GTFSFeeds.bytes(folder + "stops.txt")
-        var decoded = try GTFSStopsDecoder.decode(stops)
-        decoded.topologies = try GTFSPathwaysDecoder.decode(stops: stops, pathways: try GTFSFeeds.bytes(folder + "pathways.txt"),
-                                                            levels: try GTFSFeeds.bytes(folder + "levels.txt")).stations
-        let stations = StationDirectory(decoded)
+        let stations = StationDirectory(try GTFSFeeds.stationsWithMaps(in: GTFSFeeds.tests + "/Fixtures/facilities/tfl/gtfs"))
         var streets = 0, nodes = 0
         for station in stations.stations.prefix(60) {
             let topology = stations.topologies[station.id]
