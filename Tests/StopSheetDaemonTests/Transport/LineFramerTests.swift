@@ -81,6 +81,20 @@ import Testing
         #expect(seen == ["first", "<too large>", "next"])
     }
 
+    /// The newline that ends an oversized line ends the dropping: a line that comes in a read of
+    /// its own afterwards is framed whole.
+    @Test func aLineInTheReadAfterAnOverflowEndsIsFramed() {
+        var framer = LineFramer(maxLineBytes: 16)
+        var seen: [String] = []
+        framer.append([UInt8](repeating: UInt8(ascii: "x"), count: 40))
+        seen += events(&framer)
+        framer.append(Array("xxx\n".utf8))
+        seen += events(&framer)
+        framer.append(Array("next\n".utf8))
+        seen += events(&framer)
+        #expect(seen == ["<too large>", "next"])
+    }
+
     @Test func finishReturnsTheUnterminatedLastLine() {
         var framer = LineFramer()
         framer.append(Array("one\ntwo\r".utf8))
