@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 @testable import StopSheetDaemon
@@ -160,6 +161,41 @@ private func monotonicUsec() -> UInt64 {
         #expect(queued == filled, "only the filler's datagrams: the status and the ping were dropped")
     }
 
+    /// A manager whose queue is full: READY=1, RELOADING=1 and STOPPING=1 wait for room (up to
+    /// their bound) rather than being dropped, since systemd would otherwise never hear that the
+    /// service started, reloads or stops (a status and a ping are dropped: above). The test sees
+    /// the notifier's thread blocked in its wait (its current system call, from /proc), then makes
+    /// room: no sleep and no time limit decides the outcome.
+    @Test(arguments: ["READY", "RELOADING", "STOPPING"])
+    func aStateChangeWaitsForRoomInAFullQueue(assignment: String) throws {
+        let receiver = try NotifyReceiver()
+        let notifier = ServiceNotifier(isActive: true, watchdogUsec: nil, socketPath: receiver.path)
+        let filler = try UnixSocket.open(.datagram, nonBlocking: true)
+        defer { close(filler) }
+        try UnixSocket.connect(filler, to: UnixSocketAddress(path: receiver.path))
+        var filled = 0
+        while filled < 100_000, Glibc.send(filler, "x", 1, 0) == 1 { filled += 1 }
+        #expect(errno == EAGAIN && filled > 0, "the receiver's queue is full")
+        let thread = NotifierThread {
+            switch assignment {
+            case "READY": notifier.ready(status: "ready")
+            case "RELOADING": notifier.reloading()
+            default: notifier.stopping()
+            }
+        }
+        var waiting = false
+        while !thread.finished {
+            if thread.isInPoll { waiting = true; break }
+            sched_yield()
+        }
+        #expect(waiting, "\(assignment)=1 was dropped at once instead of waiting for room")
+        _ = receiver.receive(timeoutMs: 0)
+        thread.join()
+        var last: String?
+        while let datagram = receiver.receive(timeoutMs: 0) { last = datagram }
+        #expect(fields(last)[assignment] == "1", "\(assignment)=1 sent once there was room")
+    }
+
     @Test func inactiveWithoutNotifySocket() {
         unsetenv("NOTIFY_SOCKET")
         setenv("WATCHDOG_USEC", "3000000", 1)
@@ -279,4 +315,43 @@ private func monotonicUsec() -> UInt64 {
         #expect(JournalLogSink.fieldName("@[`{/:") == nil, "the bytes just outside each class are stray: all `_`, then dropped")
         #expect(JournalLogSink.fieldName(String(repeating: "A", count: 64)) == String(repeating: "A", count: 64))
     }
+}
+
+/// A thread that runs one call, and tells whether it has finished or is blocked in poll(2) (its
+/// current system call, read from its /proc/<pid>/task/<tid>/syscall).
+private final class NotifierThread: @unchecked Sendable {
+    private let lock = NSLock()
+    /// The thread's own /proc directory, `<pid>/task/<tid>`.
+    private var task = ""
+    private var done = false
+    private let ended = DispatchSemaphore(value: 0)
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        Thread { [self] in
+            let task = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+            lock.withLock { self.task = task }
+            body()
+            lock.withLock { done = true }
+            ended.signal()
+        }.start()
+    }
+
+    var finished: Bool { lock.withLock { done } }
+
+    /// poll and ppoll, by this architecture's numbers.
+    private static let pollCalls: Set<String> = {
+        #if arch(x86_64)
+        return ["7", "271"]
+        #else
+        return ["73"]
+        #endif
+    }()
+
+    var isInPoll: Bool {
+        let task = lock.withLock { self.task }
+        guard !task.isEmpty, let text = try? String(contentsOfFile: "/proc/\(task)/syscall", encoding: .utf8) else { return false }
+        return Self.pollCalls.contains(String(text.prefix { $0 != " " && $0 != "\n" }))
+    }
+
+    func join() { ended.wait() }
 }
