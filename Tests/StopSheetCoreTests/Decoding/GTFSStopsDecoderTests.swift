@@ -187,6 +187,25 @@ import Testing
         ])
     }
 
+    /// A platform whose parent chain loops back through its own station is skipped as its
+    /// notice says: it is no platform of that station, nor of any other.
+    @Test func aPlatformInAParentCycleWithItsStationIsSkipped() throws {
+        let text = """
+            stop_id,stop_name,parent_station,location_type
+            40001,A,,1
+            30001,A 1,40001,0
+            40002,B,30002,1
+            30002,B 1,40002,0
+
+            """
+        let decoded = try StationsDecoder.decodeStations(bytes(text))
+        #expect(decoded.platforms.map(\.stopID) == ["30001"])
+        #expect(decoded.notices.first.map { "\($0.file):\($0.line): \($0.problem)" } == [
+            "stops.txt:4: parent_station '30002' leads back to this stop: row skipped",
+            "stops.txt:5: parent_station '40002' leads back to this stop: row skipped",
+        ])
+    }
+
     @Test func aMissingStopIDColumnFailsNamingFileLineAndColumn() {
         #expect(failure { try GTFSStopsDecoder.decode(bytes("stop_code,parent_station\n1,\n")) }?.description
             == "malformed upstream data at stops.txt line 1 column stop_id: no such column in the header")
