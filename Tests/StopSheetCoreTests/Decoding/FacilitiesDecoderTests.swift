@@ -43,6 +43,22 @@ import Testing
         #expect(feed.units[2].facility == .escalator && feed.units[2].isADA == false)
     }
 
+    /// An outage date in another form is a notice naming the unit, and the outage stands with
+    /// its start unknown; a row that gives no outage date is no fault of the feed's.
+    @Test func nyctOutageDateInAnotherFormIsANoticeAndAMissingOneIsNot() throws {
+        let body = #"""
+            [{"equipment":"EL100","equipmenttype":"EL","outagedate":"2026-09-15T23:30:00"},
+             {"equipment":"EL101","equipmenttype":"EL"},
+             {"equipment":"EL102","equipmenttype":"EL","outagedate":"09/15/2026 11:30:00 PM"}]
+            """#
+        let feed = try FacilitiesDecoder.decode(json: Array(body.utf8), local: Self.newYork)
+        #expect(feed.units.map(\.unitID) == ["EL100", "EL101", "EL102"])
+        #expect(feed.units.map { $0.since == nil } == [true, true, false])
+        #expect(feed.notices.first.map { "\($0.file):\($0.line): \($0.problem)" } == [
+            "nyct_ene:1: EL100: outagedate is not MM/DD/YYYY hh:mm:ss AM",
+        ])
+    }
+
     @Test func nyctTimesAreTwelveHourClock() {
         #expect(NYCTTimeProbe.wall("12/04/2024 12:15:00 AM") == WallClock(year: 2024, month: 12, day: 4, hour: 0, minute: 15))
         #expect(NYCTTimeProbe.wall("12/04/2024 12:15:00 PM") == WallClock(year: 2024, month: 12, day: 4, hour: 12, minute: 15))

@@ -167,7 +167,8 @@ import Testing
     }
 
     /// A cycle through three stops is found as a two-stop one is: following parents from any of
-    /// them comes back to it, so each row is skipped with its own notice.
+    /// them comes back to it, so each row is skipped with its own notice. A platform in a cycle
+    /// with its station is skipped too: no platform of that station, nor of any other.
     @Test func aParentCycleThroughThreeStopsSkipsEachRow() throws {
         let text = """
             stop_id,stop_name,parent_station,location_type
@@ -176,6 +177,8 @@ import Testing
             60001,N,60002,3
             60002,N,60003,3
             60003,N,60001,3
+            40002,B,30002,1
+            30002,B 1,40002,0
 
             """
         let decoded = try StationsDecoder.decodeStations(bytes(text))
@@ -184,6 +187,8 @@ import Testing
             "stops.txt:4: parent_station '60002' leads back to this stop: row skipped",
             "stops.txt:5: parent_station '60003' leads back to this stop: row skipped",
             "stops.txt:6: parent_station '60001' leads back to this stop: row skipped",
+            "stops.txt:7: parent_station '30002' leads back to this stop: row skipped",
+            "stops.txt:8: parent_station '40002' leads back to this stop: row skipped",
         ])
     }
 
