@@ -33,4 +33,11 @@ import Testing
             try AnswerDecoder.decode(Measures.self, from: Self.json(#"{"meters":"12.5","ratio":0.25,"count":3,"samples":[]}"#))
         }
     }
+
+    /// A narrower integer reads a number it holds exactly and refuses one out of its range.
+    @Test func aNarrowIntegerReadsOnlyWhatItHolds() throws {
+        #expect(try AnswerDecoder.decode(UInt8.self, from: Self.json("255")) == 255)
+        #expect(throws: DecodingError.self) { try AnswerDecoder.decode(UInt8.self, from: Self.json("256")) }
+        #expect(throws: DecodingError.self) { try AnswerDecoder.decode(Bool.self, from: Self.json("1")) }
+    }
 }
