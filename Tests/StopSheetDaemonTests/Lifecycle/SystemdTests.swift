@@ -26,7 +26,22 @@ final class NotifyReceiver {
         return String(decoding: buffer[0..<count], as: UTF8.self)
     }
 
+    /// Fills the receiver's queue with one-byte "x" datagrams until a send would block, as a
+    /// manager that is not reading leaves it; returns how many were queued.
+    func fillQueue() throws -> Int {
+        let filler = try UnixSocket.open(.datagram, nonBlocking: true)
+        fillers.append(filler)
+        try UnixSocket.connect(filler, to: UnixSocketAddress(path: path))
+        var filled = 0
+        while filled < 100_000, Glibc.send(filler, "x", 1, 0) == 1 { filled += 1 }
+        guard errno == EAGAIN else { throw TestFailure("filling the notify queue: errno \(errno)") }
+        return filled
+    }
+
+    private var fillers: [Int32] = []
+
     deinit {
+        fillers.forEach { close($0) }
         close(fd)
         unlink(path)
     }
@@ -148,12 +163,8 @@ private func monotonicUsec() -> UInt64 {
     @Test func aFullQueueDropsAStatusWithoutWaiting() throws {
         let receiver = try NotifyReceiver()
         let notifier = ServiceNotifier(isActive: true, watchdogUsec: 2_000_000, socketPath: receiver.path)
-        let filler = try UnixSocket.open(.datagram, nonBlocking: true)
-        defer { close(filler) }
-        try UnixSocket.connect(filler, to: UnixSocketAddress(path: receiver.path))
-        var filled = 0
-        while filled < 100_000, Glibc.send(filler, "x", 1, 0) == 1 { filled += 1 }
-        #expect(errno == EAGAIN && filled > 0, "the receiver's queue is full")
+        let filled = try receiver.fillQueue()
+        #expect(filled > 0, "the receiver's queue is full")
         notifier.status("dropped")
         notifier.watchdogPing()
         var queued = 0
@@ -170,12 +181,8 @@ private func monotonicUsec() -> UInt64 {
     func aStateChangeWaitsForRoomInAFullQueue(assignment: String) throws {
         let receiver = try NotifyReceiver()
         let notifier = ServiceNotifier(isActive: true, watchdogUsec: nil, socketPath: receiver.path)
-        let filler = try UnixSocket.open(.datagram, nonBlocking: true)
-        defer { close(filler) }
-        try UnixSocket.connect(filler, to: UnixSocketAddress(path: receiver.path))
-        var filled = 0
-        while filled < 100_000, Glibc.send(filler, "x", 1, 0) == 1 { filled += 1 }
-        #expect(errno == EAGAIN && filled > 0, "the receiver's queue is full")
+        let filled = try receiver.fillQueue()
+        #expect(filled > 0, "the receiver's queue is full")
         let thread = NotifierThread {
             switch assignment {
             case "READY": notifier.ready(status: "ready")
